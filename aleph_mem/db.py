@@ -1,0 +1,137 @@
+"""The index database (apsw): connection settings and the schema.
+
+Everything here is derived from the vault and the event files; a schema-version mismatch
+throws the file away and rebuilds it (no migrations for derived data).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import apsw
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = "4"
+
+SCHEMA = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE notes(
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    folder TEXT NOT NULL,
+    title TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    frontmatter TEXT NOT NULL,
+    note_date TEXT,
+    status TEXT,
+    issues TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE aliases(note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+                     alias TEXT NOT NULL);
+CREATE INDEX aliases_note ON aliases(note_id);
+CREATE TABLE tags(note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+                  tag TEXT NOT NULL, tag_lc TEXT NOT NULL, source TEXT NOT NULL);
+CREATE INDEX tags_note ON tags(note_id);
+CREATE INDEX tags_lc ON tags(tag_lc);
+CREATE TABLE headings(note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+                      level INTEGER NOT NULL, text TEXT NOT NULL, line INTEGER NOT NULL);
+CREATE INDEX headings_note ON headings(note_id);
+CREATE TABLE blocks(note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+                    block_id TEXT NOT NULL, line INTEGER NOT NULL);
+CREATE INDEX blocks_note ON blocks(note_id);
+CREATE TABLE links(
+    id INTEGER PRIMARY KEY,
+    src_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+    raw TEXT NOT NULL, kind TEXT NOT NULL, embed INTEGER NOT NULL,
+    target TEXT NOT NULL, heading TEXT, block TEXT, alias TEXT, line INTEGER NOT NULL,
+    resolved_path TEXT, resolved_by TEXT, status TEXT NOT NULL DEFAULT 'unresolved',
+    candidates TEXT, anchor_found INTEGER, target_key TEXT NOT NULL
+);
+CREATE INDEX links_src ON links(src_id);
+CREATE INDEX links_resolved ON links(resolved_path);
+CREATE INDEX links_key ON links(target_key);
+CREATE TABLE chunks(
+    id INTEGER PRIMARY KEY,
+    note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL, heading_path TEXT NOT NULL, block_id TEXT,
+    line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, hash TEXT NOT NULL
+);
+CREATE INDEX chunks_note ON chunks(note_id);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(
+    title, heading, body, tokenize='porter unicode61 remove_diacritics 2');
+CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL);
+CREATE TABLE attachments(path TEXT PRIMARY KEY);
+CREATE TABLE events(
+    id TEXT PRIMARY KEY, at TEXT NOT NULL, actor TEXT NOT NULL, kind TEXT NOT NULL,
+    path TEXT NOT NULL, before TEXT, after TEXT, run TEXT, reason TEXT, data TEXT,
+    host TEXT NOT NULL
+);
+CREATE INDEX events_path ON events(path, at);
+CREATE INDEX events_run ON events(run);
+CREATE INDEX events_at ON events(at);
+CREATE TABLE event_files(file TEXT PRIMARY KEY, size INTEGER NOT NULL);
+"""
+
+
+def connect(path: Path, readonly: bool = False) -> apsw.Connection:
+    flags = apsw.SQLITE_OPEN_READONLY if readonly else (
+        apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE)
+    con = apsw.Connection(str(path), flags=flags)
+    con.set_busy_timeout(10_000)
+    if not readonly:
+        con.execute("PRAGMA journal_mode=WAL")
+        con.execute("PRAGMA synchronous=NORMAL")
+    con.execute("PRAGMA foreign_keys=ON")
+    return con
+
+
+def schema_version(con: apsw.Connection) -> str | None:
+    try:
+        row = con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    except apsw.SQLError:
+        return None
+    return row[0] if row else None
+
+
+def open_index(path: Path) -> tuple[apsw.Connection, bool]:
+    """Open (creating or rebuilding as needed) the index; return it and whether it is new."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.exists():
+        try:
+            con = connect(path)
+            if schema_version(con) == SCHEMA_VERSION:
+                return con, False
+            con.close()
+            log.info("index schema changed: rebuilding %s", path)
+        except apsw.Error as exc:
+            log.warning("index %s unreadable (%s): rebuilding", path, exc)
+        remove_index_files(path)
+    con = connect(path)
+    with transaction(con):
+        con.execute(SCHEMA)
+        con.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+    return con, True
+
+
+def remove_index_files(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            Path(str(path) + suffix).unlink()
+
+
+@contextlib.contextmanager
+def transaction(con: apsw.Connection) -> Iterator[apsw.Connection]:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on error."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        yield con
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")

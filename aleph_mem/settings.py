@@ -1,0 +1,110 @@
+"""Every setting in one table, resolved in one place.
+
+Precedence: flag > environment (``ALEPH_MEM_<NAME>``) > vault config
+(``.aleph/config.toml``) > user config (``~/.config/aleph-mem/config.toml``) > default.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: Any
+    doc: str
+
+    @property
+    def env(self) -> str:
+        return "ALEPH_MEM_" + self.name.upper()
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("embed_model", "all-MiniLM-L6-v2-int8",
+            "Embedding model: the bundled 'all-MiniLM-L6-v2-int8', any fastembed model name, "
+            "a local model folder, or 'none' for full-text search only."),
+    Setting("ignore", [],
+            "Extra glob patterns (vault-relative) never indexed, on top of .aleph/, "
+            ".obsidian/, .git/ and .trash/."),
+    Setting("max_note_bytes", 5_000_000,
+            "Notes larger than this are indexed only up to this many bytes (and reported)."),
+    Setting("search_limit", 10, "Default number of search hits."),
+    Setting("idle_minutes", 15,
+            "The vault counts as idle after this many minutes without edits or tool calls."),
+    Setting("llm_model", "",
+            "litellm model name (e.g. 'ollama/llama3.1'); empty means no LLM is used."),
+)
+
+BY_NAME = {s.name: s for s in SETTINGS}
+
+
+def _coerce(setting: Setting, value: Any, where: str) -> Any:
+    want = type(setting.default)
+    if want is list:
+        if isinstance(value, str):
+            return [v.strip() for v in value.split(",") if v.strip()]
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return value
+    elif want is int:
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            pass
+    elif want is str and isinstance(value, str):
+        return value
+    raise ConfigError(where, f"{setting.name} must be a {want.__name__}, got {value!r}")
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(str(path), f"not valid TOML ({exc}); fix or remove the file") from exc
+    unknown = sorted(k for k, v in data.items() if k not in BY_NAME and not isinstance(v, dict))
+    if unknown:
+        raise ConfigError(str(path), f"unknown setting(s) {', '.join(unknown)}; see docs/settings.md")
+    return {k: v for k, v in data.items() if k in BY_NAME}
+
+
+def user_config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "aleph-mem" / "config.toml"
+
+
+@dataclass(frozen=True)
+class Settings:
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in BY_NAME:
+            return self.values.get(name, BY_NAME[name].default)
+        raise AttributeError(name)
+
+
+def load_settings(vault_root: Path | None, flags: Mapping[str, Any] | None = None,
+                  environ: Mapping[str, str] | None = None) -> Settings:
+    """Resolve every setting once, at an entry point."""
+    env = os.environ if environ is None else environ
+    layers: list[tuple[str, Mapping[str, Any]]] = [
+        (str(user_config_path()), _read_toml(user_config_path())),
+    ]
+    if vault_root is not None:
+        cfg = vault_root / ".aleph" / "config.toml"
+        layers.append((str(cfg), _read_toml(cfg)))
+    layers.append(("environment", {s.name: env[s.env] for s in SETTINGS if s.env in env}))
+    layers.append(("flags", {k: v for k, v in (flags or {}).items() if v is not None}))
+    values: dict[str, Any] = {}
+    for where, layer in layers:
+        for name, value in layer.items():
+            values[name] = _coerce(BY_NAME[name], value, where)
+    return Settings(values)

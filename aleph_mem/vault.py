@@ -1,0 +1,140 @@
+"""The vault on disk: where it is, which files are notes, and safe paths inside it."""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from .errors import PathOutsideVault, VaultNotFound
+
+ALWAYS_IGNORED_DIRS = frozenset({".aleph", ".obsidian", ".git", ".trash"})
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class FileStat:
+    mtime_ns: int
+    size: int
+
+
+@dataclass
+class Listing:
+    """One walk of the vault: notes with their stats, other files, and what was skipped."""
+
+    notes: dict[str, FileStat] = field(default_factory=dict)
+    attachments: set[str] = field(default_factory=set)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+class Vault:
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+
+    @property
+    def aleph_dir(self) -> Path:
+        return self.root / ".aleph"
+
+    @property
+    def local_dir(self) -> Path:
+        return self.aleph_dir / "local"
+
+    @property
+    def index_path(self) -> Path:
+        return self.aleph_dir / "index.db"
+
+    @classmethod
+    def open(cls, root: Path) -> Vault:
+        if not (root / ".aleph").is_dir():
+            raise VaultNotFound(str(root))
+        return cls(root)
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def abs(self, rel: str) -> Path:
+        """The absolute path of a vault-relative path, refusing anything that leaves the vault."""
+        if not rel or "\x00" in rel:
+            raise PathOutsideVault(rel, "empty or invalid path")
+        pure = PurePosixPath(rel.replace("\\", "/"))
+        if pure.is_absolute() or (pure.parts and pure.parts[0].endswith(":")):
+            raise PathOutsideVault(rel, "absolute paths are not allowed")
+        if ".." in pure.parts:
+            raise PathOutsideVault(rel, "'..' is not allowed")
+        if pure.parts and pure.parts[0] == ".aleph":
+            raise PathOutsideVault(rel, ".aleph/ holds aleph-mem's own data, not notes")
+        target = self.root.joinpath(*pure.parts)
+        resolved = target.resolve()
+        if resolved != self.root and self.root not in resolved.parents:
+            raise PathOutsideVault(rel, "a symlink on the way points outside the vault")
+        return target
+
+    def normalise(self, rel: str) -> str:
+        """A clean vault-relative posix path for a note (adds .md when missing)."""
+        target = self.abs(rel)
+        out = self.rel(target)
+        return out if out.lower().endswith(".md") else out + ".md"
+
+    def read_bytes(self, rel: str) -> bytes | None:
+        try:
+            return self.abs(rel).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def walk(self, ignore: Iterable[str] = ()) -> Listing:
+        patterns = list(ignore)
+        out = Listing()
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            base = Path(dirpath)
+            keep = []
+            for d in dirnames:
+                full = base / d
+                if d in ALWAYS_IGNORED_DIRS or d.startswith("."):
+                    continue
+                rel_d = self.rel(full)
+                if _ignored(rel_d + "/", patterns):
+                    continue
+                if full.is_symlink():
+                    out.skipped.append((rel_d, "symlinked folder: not followed"))
+                    continue
+                keep.append(d)
+            dirnames[:] = sorted(keep)
+            for name in filenames:
+                full = base / name
+                rel_f = self.rel(full)
+                if name.startswith(".") or _ignored(rel_f, patterns):
+                    continue
+                if full.is_symlink():
+                    real = full.resolve()
+                    if real != self.root and self.root not in real.parents:
+                        out.skipped.append((rel_f, "symlink that leaves the vault: not indexed"))
+                        continue
+                try:
+                    st = full.stat()
+                except OSError as exc:
+                    out.skipped.append((rel_f, f"cannot stat: {exc.strerror}"))
+                    continue
+                if name.lower().endswith(".md"):
+                    out.notes[rel_f] = FileStat(st.st_mtime_ns, st.st_size)
+                else:
+                    out.attachments.add(rel_f)
+        return out
+
+
+def _ignored(rel: str, patterns: list[str]) -> bool:
+    return any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(rel.rstrip("/"), p) for p in patterns)
+
+
+def find_vault(start: Path) -> Path | None:
+    """The nearest folder at or above ``start`` that holds ``.aleph/``."""
+    here = start.resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".aleph").is_dir():
+            return candidate
+    return None
