@@ -124,7 +124,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     if view.links:
         print("links:")
         for lv in view.links:
-            where = lv.resolved or f"({lv.status}{': ' + ', '.join(lv.candidates) if lv.candidates and not lv.resolved else ''})"
+            cands = ": " + ", ".join(lv.candidates) if lv.candidates else ""
+            where = lv.resolved or f"({lv.status}{cands})"
             print(f"  line {lv.line}: {lv.raw} -> {where}")
     if view.backlinks:
         print("backlinks:\n" + "\n".join(f"  {p}" for p in view.backlinks))

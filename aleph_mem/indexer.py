@@ -156,8 +156,10 @@ class Indexer:
                               ["binary content (NUL bytes): not indexed as text"])
         else:
             note = parse(data, stem, self.settings.max_note_bytes)
-        row = self.con.execute("SELECT id FROM notes WHERE path=?", (path,)).fetchone()
+        row = self.con.execute("SELECT id, title FROM notes WHERE path=?", (path,)).fetchone()
         old_aliases: set[str] = set()
+        if row is None or row[1] != note.title:
+            affected.update({fold(note.title)} | ({fold(row[1])} if row else set()))
         values = (path, posixpath.dirname(path), note.title, digest, st.mtime_ns, st.size,
                   json.dumps(note.frontmatter, ensure_ascii=False),
                   note_date(note.frontmatter, st.mtime_ns), _status(note.frontmatter),
@@ -199,14 +201,14 @@ class Indexer:
            "target_key) VALUES (?,?,?,?,?,?,?,?,?,?)",
            [(note_id, lk.raw, lk.kind, int(lk.embed), lk.target, lk.heading, lk.block,
              lk.alias, lk.line, target_key(lk.target)) for lk in note.links])
-        title_col = " ".join([note.title, *note.aliases])
-        chunks = note.chunks or []
-        if not chunks:
-            self._insert_chunk(note_id, 0, "[]", None, 1, 1, title_col, "", "")
-        for c in chunks:
+        # One title row per note (seq -1); the body chunks carry no title, so a title word
+        # matches one row per note rather than every chunk of it.
+        self._insert_chunk(note_id, -1, "[]", None, 1, 1,
+                           " ".join([note.title, *note.aliases]), "", "")
+        for c in note.chunks:
             heading = " / ".join(c.heading_path)
             self._insert_chunk(note_id, c.seq, json.dumps(list(c.heading_path), ensure_ascii=False),
-                               c.block_id, c.line_start, c.line_end, title_col, heading, c.text)
+                               c.block_id, c.line_start, c.line_end, "", heading, c.text)
 
     def _insert_chunk(self, note_id: int, seq: int, heading_json: str, block_id: str | None,
                       start: int, end: int, title: str, heading: str, text: str) -> None:
@@ -220,7 +222,8 @@ class Indexer:
     def _delete(self, note_id: int, path: str, affected: set[str]) -> None:
         affected.add(target_key(path))
         affected.update(fold(a) for (a,) in self.con.execute(
-            "SELECT alias FROM aliases WHERE note_id=?", (note_id,)))
+            "SELECT alias FROM aliases WHERE note_id=? UNION SELECT title FROM notes WHERE id=?",
+            (note_id, note_id)))
         self._clear_children(note_id)
         self.con.execute("DELETE FROM notes WHERE id=?", (note_id,))
 
@@ -281,13 +284,13 @@ class Indexer:
         return len(updates)
 
     def _resolver(self) -> Resolver:
-        notes = [p for (p,) in self.con.execute("SELECT path FROM notes")]
+        titles = dict(self.con.execute("SELECT path, title FROM notes").fetchall())
         aliases: dict[str, list[str]] = {}
         for p, a in self.con.execute(
                 "SELECT n.path, a.alias FROM aliases a JOIN notes n ON n.id = a.note_id"):
             aliases.setdefault(p, []).append(a)
         files = [p for (p,) in self.con.execute("SELECT path FROM attachments")]
-        return Resolver(notes, aliases, files)
+        return Resolver(titles, aliases, files, titles)
 
 
 class _AnchorCache:

@@ -21,6 +21,7 @@ _MD.options["maxNesting"] = 40
 _YAML = frontmatter.YAMLHandler()
 
 MAX_CHUNK_CHARS = 2400
+MERGE_CHUNK_CHARS = 1200  # neighbouring blocks without block ids merge up to this size
 CHUNK_BLOCKS = {"paragraph_open", "bullet_list_open", "ordered_list_open", "table_open",
                 "blockquote_open", "fence", "code_block", "html_block"}
 
@@ -245,13 +246,16 @@ def _chunks(body: str, tokens: list[Token], body_start: int,
                 stack.pop()
             stack.append((level, _heading_text(tokens[i + 1].content)))
         elif tok.type in CHUNK_BLOCKS:
-            units.append((tuple(h for _, h in stack), tok.map[0], min(tok.map[1], len(lines))))
+            end = min(tok.map[1], len(lines))
+            while end > tok.map[0] + 1 and not lines[end - 1].strip():
+                end -= 1
+            units.append((tuple(h for _, h in stack), tok.map[0], end))
     if not tokens and body.strip():
         units.append(((), 0, len(lines)))
     chunks: list[Chunk] = []
     for path, start, end in units:
         raw_lines = lines[start:end]
-        own_id = _block_id_in(ids_by_line, body_start, start, end, lines)
+        own_id = _block_id_in(ids_by_line, body_start, end)
         if chunks and own_id and _only_block_id(raw_lines) and chunks[-1].block_id is None:
             prev = chunks[-1]
             chunks[-1] = Chunk(prev.seq, prev.heading_path, own_id, prev.line_start,
@@ -261,18 +265,30 @@ def _chunks(body: str, tokens: list[Token], body_start: int,
             text = _strip_block_ids("\n".join(lines[s:e])).strip()
             if not text:
                 continue
-            bid = _block_id_in(ids_by_line, body_start, s, e, lines)
+            bid = _block_id_in(ids_by_line, body_start, e)
             chunks.append(Chunk(len(chunks), path, bid, body_start + s + 1, body_start + e, text))
-    return chunks
+    return _merge_small(chunks)
 
 
-def _block_id_in(ids_by_line: dict[int, str], body_start: int, start: int, end: int,
-                 lines: list[str]) -> str | None:
-    """The block id on the last non-blank line of a block (Obsidian puts it there)."""
-    last = end
-    while last > start + 1 and not lines[last - 1].strip():
-        last -= 1
-    return ids_by_line.get(body_start + last)
+def _merge_small(chunks: list[Chunk]) -> list[Chunk]:
+    """Join neighbouring blocks under the same heading into one chunk while none of them
+    carries a block id (which must stay addressable) and the result stays small."""
+    out: list[Chunk] = []
+    for c in chunks:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.heading_path == c.heading_path and prev.block_id is None
+                and c.block_id is None and len(prev.text) + len(c.text) <= MERGE_CHUNK_CHARS):
+            out[-1] = Chunk(prev.seq, prev.heading_path, None, prev.line_start, c.line_end,
+                            prev.text + "\n\n" + c.text)
+        else:
+            out.append(Chunk(len(out), c.heading_path, c.block_id, c.line_start, c.line_end,
+                             c.text))
+    return out
+
+
+def _block_id_in(ids_by_line: dict[int, str], body_start: int, end: int) -> str | None:
+    """The block id on the last line of a block (Obsidian puts it there)."""
+    return ids_by_line.get(body_start + end)
 
 
 def _only_block_id(raw_lines: list[str]) -> bool:

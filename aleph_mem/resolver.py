@@ -2,7 +2,8 @@
 
 Order: the note itself (empty target), a path relative to the linking note's folder
 (``./``, ``../``, and any Markdown link), an exact vault path (``.md`` optional,
-case-insensitive), the file name or a path suffix (case-insensitive), and aliases last.
+case-insensitive), the file name or a path suffix (case-insensitive), then aliases, and
+last a frontmatter ``title`` (an aleph-mem rule: many tools link notes by title).
 Several candidates: one in the linking note's own folder wins, else the shortest path;
 a remaining tie is *ambiguous* and the candidates are kept.
 """
@@ -34,7 +35,7 @@ def folder_of(path: str) -> str:
 @dataclass(frozen=True)
 class Resolution:
     path: str | None
-    by: str | None  # self | relative | path | name | path_suffix | alias | attachment
+    by: str | None  # self|relative|path|name|path_suffix|attachment|alias|title
     status: str  # resolved | unresolved | ambiguous
     candidates: tuple[str, ...] = ()
 
@@ -44,7 +45,8 @@ UNRESOLVED = Resolution(None, None, "unresolved")
 
 class Resolver:
     def __init__(self, notes: Iterable[str], aliases: Mapping[str, Iterable[str]],
-                 attachments: Iterable[str] = ()) -> None:
+                 attachments: Iterable[str] = (),
+                 titles: Mapping[str, str] | None = None) -> None:
         self.by_path: dict[str, list[str]] = defaultdict(list)
         self.by_name: dict[str, list[str]] = defaultdict(list)
         self.by_alias: dict[str, list[str]] = defaultdict(list)
@@ -57,6 +59,9 @@ class Resolver:
         for p, names in aliases.items():
             for a in names:
                 self.by_alias[fold(a)].append(p)
+        self.by_title: dict[str, list[str]] = defaultdict(list)
+        for p, t in (titles or {}).items():
+            self.by_title[fold(t)].append(p)
         for p in attachments:
             self.files[fold(p)].append(p)
             self.file_names[fold(p).rsplit("/", 1)[-1]].append(p)
@@ -91,6 +96,9 @@ class Resolver:
         if not cands and "/" not in key:
             cands = list(dict.fromkeys(self.by_alias.get(fold(target), ())))
             by = "alias"
+        if not cands:
+            cands = list(self.by_title.get(fold(target), ()))
+            by = "title"
         return pick(cands, src_dir, by)
 
     def _exact(self, target: str, by: str) -> Resolution | None:

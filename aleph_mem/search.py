@@ -52,16 +52,20 @@ class Hit:
         return out
 
 
-def fts_query(text: str) -> str | None:
-    """Turn anything a person types into a safe FTS5 expression: quoted phrases kept,
-    every other word quoted and OR-ed, stopwords dropped unless nothing else is left."""
+def query_terms(text: str) -> list[str]:
+    """Anything a person types, as safe FTS5 terms: quoted phrases kept, every other word
+    quoted, stopwords dropped unless nothing else is left."""
     phrases = [p.strip() for p in PHRASE.findall(text) if WORD.search(p)]
     rest = PHRASE.sub(" ", text)
     words = [w.lower() for w in WORD.findall(rest)]
     content = [w for w in words if w not in STOPWORDS] or words
     terms = [_quote(" ".join(WORD.findall(p))) for p in phrases]
-    terms += [_quote(w) for w in dict.fromkeys(content)]
-    return " OR ".join(terms) if terms else None
+    return list(dict.fromkeys(terms + [_quote(w) for w in content]))
+
+
+def fts_query(text: str, op: str = "OR") -> str | None:
+    terms = query_terms(text)
+    return f" {op} ".join(terms) if terms else None
 
 
 def _quote(term: str) -> str:
@@ -99,17 +103,39 @@ def _like_prefix(s: str) -> str:
 class ChunkScore:
     chunk_id: int
     note_id: int
+    seq: int  # -1 for a note's title row
     score: float
 
 
 def chunk_candidates(con: apsw.Connection, query: str, filters: Filters,
                      depth: int) -> list[ChunkScore]:
-    match = fts_query(query)
-    if match is None:
+    """The best ``depth`` chunks by BM25. Terms are OR-ed; when at least ``depth`` chunks
+    hold every term, those are ranked alone (same scores, far fewer rows to score)."""
+    terms = query_terms(query)
+    if not terms:
         return []
+    if len(terms) > 1:
+        both = _ranked(con, " AND ".join(terms), filters, depth)
+        if len(both) >= depth:
+            return both
+    return _ranked(con, " OR ".join(terms), filters, depth)
+
+
+def _ranked(con: apsw.Connection, match: str, filters: Filters,
+            depth: int) -> list[ChunkScore]:
     where, args = _filter_sql(filters)
     w = WEIGHTS
-    sql = (f"SELECT c.id, c.note_id, -bm25(chunks_fts, {w[0]}, {w[1]}, {w[2]}) AS s "
+    rank = f"-bm25(chunks_fts, {w[0]}, {w[1]}, {w[2]})"
+    if not where:  # rank the FTS rows alone, then look up only the best ones
+        top = con.execute(f"SELECT rowid, {rank} AS s FROM chunks_fts WHERE chunks_fts MATCH ? "
+                          "ORDER BY s DESC LIMIT ?", (match, depth)).fetchall()
+        if not top:
+            return []
+        meta = {cid: (nid, seq) for cid, nid, seq in con.execute(
+            "SELECT id, note_id, seq FROM chunks WHERE id IN (SELECT value FROM json_each(?))",
+            (json.dumps([r[0] for r in top]),))}
+        return [ChunkScore(cid, *meta[cid], s) for cid, s in top if cid in meta]
+    sql = (f"SELECT c.id, c.note_id, c.seq, {rank} AS s "
            "FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid "
            "JOIN notes n ON n.id = c.note_id "
            f"WHERE chunks_fts MATCH ?{where} ORDER BY s DESC LIMIT ?")
@@ -135,8 +161,9 @@ def search(con: apsw.Connection, query: str, limit: int = 10,
     notes = note_scores(cands)
     if group:
         best: dict[int, ChunkScore] = {}
-        for c in cands:
-            best.setdefault(c.note_id, c)
+        for c in cands:  # the best body chunk shows the note; its title row only if alone
+            if c.note_id not in best or (best[c.note_id].seq < 0 <= c.seq):
+                best[c.note_id] = c
         ranked = sorted(best.values(), key=lambda c: (-notes[c.note_id], c.chunk_id))
         scored = [(c, notes[c.note_id]) for c in ranked[:limit]]
     else:

@@ -60,7 +60,8 @@ def _coerce(setting: Setting, value: Any, where: str) -> Any:
             pass
     elif want is str and isinstance(value, str):
         return value
-    raise ConfigError(where, f"{setting.name} must be a {want.__name__}, got {value!r}")
+    kind = {list: "a list of strings", int: "a whole number", str: "a string"}[want]
+    raise ConfigError(where, f"{setting.name} must be {kind}, got {value!r}")
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -72,7 +73,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(str(path), f"not valid TOML ({exc}); fix or remove the file") from exc
     unknown = sorted(k for k, v in data.items() if k not in BY_NAME and not isinstance(v, dict))
     if unknown:
-        raise ConfigError(str(path), f"unknown setting(s) {', '.join(unknown)}; see docs/settings.md")
+        raise ConfigError(str(path),
+                          f"unknown setting(s) {', '.join(unknown)}; see docs/settings.md")
     return {k: v for k, v in data.items() if k in BY_NAME}
 
 

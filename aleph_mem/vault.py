@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -90,33 +91,37 @@ class Vault:
     def walk(self, ignore: Iterable[str] = ()) -> Listing:
         patterns = list(ignore)
         out = Listing()
-        for dirpath, dirnames, filenames in os.walk(self.root):
-            base = Path(dirpath)
+        root = str(self.root)
+        cut = len(root) + 1
+        for dirpath, dirnames, filenames in os.walk(root):
+            prefix = dirpath[cut:].replace(os.sep, "/")
+            prefix = prefix + "/" if prefix else ""
             keep = []
             for d in dirnames:
-                full = base / d
                 if d in ALWAYS_IGNORED_DIRS or d.startswith("."):
                     continue
-                rel_d = self.rel(full)
-                if _ignored(rel_d + "/", patterns):
+                rel_d = prefix + d
+                if patterns and _ignored(rel_d + "/", patterns):
                     continue
-                if full.is_symlink():
+                if os.path.islink(os.path.join(dirpath, d)):
                     out.skipped.append((rel_d, "symlinked folder: not followed"))
                     continue
                 keep.append(d)
             dirnames[:] = sorted(keep)
             for name in filenames:
-                full = base / name
-                rel_f = self.rel(full)
-                if name.startswith(".") or _ignored(rel_f, patterns):
+                rel_f = prefix + name
+                if name.startswith(".") or (patterns and _ignored(rel_f, patterns)):
                     continue
-                if full.is_symlink():
-                    real = full.resolve()
-                    if real != self.root and self.root not in real.parents:
-                        out.skipped.append((rel_f, "symlink that leaves the vault: not indexed"))
-                        continue
+                full = os.path.join(dirpath, name)
                 try:
-                    st = full.stat()
+                    st = os.lstat(full)
+                    if stat.S_ISLNK(st.st_mode):
+                        real = Path(full).resolve()
+                        if real != self.root and self.root not in real.parents:
+                            out.skipped.append(
+                                (rel_f, "symlink that leaves the vault: not indexed"))
+                            continue
+                        st = os.stat(full)
                 except OSError as exc:
                     out.skipped.append((rel_f, f"cannot stat: {exc.strerror}"))
                     continue

@@ -1,0 +1,103 @@
+"""LoCoMo retrieval yardstick: one vault and index per conversation, every question asked
+through the library's search, a run file in the shared scorer's format.
+
+    python benchmarks/locomo.py --data ../shared/eval/locomo/data/locomo10.json \
+        --out bench-out/locomo-fts.jsonl --mode fts [--score]
+
+The vault of each conversation is written by the shared exporter (locomo_eval.py, found
+beside --data), exactly as ../shared/eval/locomo/README.md describes. The data is never
+copied into this repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from aleph_mem.memory import Memory
+from aleph_mem.template import init_vault
+
+DEPTH = 30
+
+
+def load_eval_module(eval_dir: Path):
+    spec = importlib.util.spec_from_file_location("locomo_eval", eval_dir / "locomo_eval.py")
+    if spec is None or spec.loader is None:
+        sys.exit(f"cannot load {eval_dir / 'locomo_eval.py'}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def result_ids(hits) -> list[str]:
+    out = []
+    for h in hits:
+        out.append(f"{h.path}#^{h.block_id}" if h.block_id else h.path)
+    return out
+
+
+def run(args: argparse.Namespace) -> dict:
+    eval_dir = Path(args.eval_dir or Path(args.data).resolve().parent.parent)
+    le = load_eval_module(eval_dir)
+    data = le.load(args.data)
+    for i, sample in enumerate(data):
+        sample["_idx"] = i
+    queries, _ = le.build_queries(data)
+    work = Path(args.workdir or tempfile.mkdtemp(prefix="aleph-locomo-"))
+    index_s, latencies, n = [], [], 0
+    out_path = Path(args.out)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    with out_path.open("w", encoding="utf-8") as out:
+        for sample in data:
+            sid = sample["sample_id"]
+            root = work / sid
+            if not root.exists():
+                le.export_vault([sample], root)
+            init_vault(root)
+            t0 = time.perf_counter()
+            with Memory.open(root, {"embed_model": "none"} if args.mode == "fts" else None) as mem:
+                mem.reindex(rebuild=True)
+                index_s.append(time.perf_counter() - t0)
+                for q in queries:
+                    if q["conversation"] != sid:
+                        continue
+                    t = time.perf_counter()
+                    hits = mem.search(q["question"], limit=DEPTH, group=False)
+                    latencies.append((time.perf_counter() - t) * 1000)
+                    out.write(json.dumps({"qid": q["qid"], "results": result_ids(hits)}) + "\n")
+                    n += 1
+    lat = sorted(latencies)
+    figures = {"mode": args.mode, "conversations": len(data), "questions": n,
+               "index_s_median": round(statistics.median(index_s), 3),
+               "search_ms_p50": round(lat[len(lat) // 2], 2),
+               "search_ms_p95": round(lat[int(len(lat) * 0.95)], 2)}
+    print(json.dumps(figures))
+    if args.score:
+        for split in ("dev", "all"):
+            subprocess.run([sys.executable, str(eval_dir / "locomo_eval.py"), "score",
+                            "--data", args.data, "--run-file", str(out_path), "--split", split],
+                           check=True)
+    return figures
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", required=True, help="a LoCoMo JSON file (any subset)")
+    ap.add_argument("--out", required=True, help="run file to write (JSONL)")
+    ap.add_argument("--mode", default="fts", choices=["fts", "vector", "hybrid"])
+    ap.add_argument("--eval-dir", help="folder holding locomo_eval.py (default: beside --data)")
+    ap.add_argument("--workdir", help="where the vaults are built (default: a temp folder)")
+    ap.add_argument("--score", action="store_true", help="score the run with the shared scorer")
+    run(ap.parse_args())
+
+
+if __name__ == "__main__":
+    main()

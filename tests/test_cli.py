@@ -1,0 +1,84 @@
+"""The real command: a subprocess for the newcomer path, main() for the rest."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import write
+
+from aleph_mem.cli import main
+
+
+def run(*args: str, cwd: Path | None = None,
+        env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "aleph_mem.cli", *args], cwd=cwd,
+                          capture_output=True, text=True, env={**os.environ, **(env or {})})
+
+
+def test_newcomer_path_init_index_search(tmp_path: Path) -> None:
+    root = tmp_path / "v"
+    r = run("init", str(root))
+    assert r.returncode == 0 and "Welcome.md" in r.stdout
+    assert (root / ".aleph" / "config.toml").is_file()
+    assert run("--vault", str(root), "index").returncode == 0
+    r = run("search", "how a note is written", "--json", "--vault", str(root))
+    hits = json.loads(r.stdout)
+    assert hits[0]["path"] == "Welcome.md"
+    assert set(hits[0]) == {"path", "anchor", "title", "score", "snippet", "line", "heading",
+                            "block_id"}
+
+
+def test_vault_from_env_and_from_current_folder(tmp_path: Path) -> None:
+    root = tmp_path / "v"
+    run("init", str(root))
+    write(root, "sub/n.md", "findme\n")
+    assert run("index", env={"ALEPH_MEM_VAULT": str(root)}).returncode == 0
+    r = run("search", "findme", "--json", cwd=root / "sub")
+    assert [h["path"] for h in json.loads(r.stdout)] == ["sub/n.md"]
+
+
+def test_missing_vault_is_a_clear_error(tmp_path: Path) -> None:
+    r = run("search", "x", cwd=tmp_path, env={"ALEPH_MEM_VAULT": ""})
+    assert r.returncode == 1
+    assert r.stdout == ""
+    assert "no aleph-mem vault" in r.stderr and "aleph-mem init" in r.stderr
+
+
+def test_show_and_status_json(vault: Path, capsys) -> None:
+    write(vault, "a.md", "---\ntags: [x]\naliases: [Alpha]\n---\n# A\n[[b]] [[nope]]\n")
+    write(vault, "b.md", "# B\n[[Alpha]]\n")
+    assert main(["--vault", str(vault), "index"]) == 0
+    capsys.readouterr()
+    assert main(["show", "Alpha", "--json", "--vault", str(vault)]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert {k: view[k] for k in ("path", "title", "tags", "aliases", "backlinks")} == {
+        "path": "a.md", "title": "A", "tags": ["x"], "aliases": ["Alpha"],
+        "backlinks": ["b.md"]}
+    assert [(lk["raw"], lk["resolved"]) for lk in view["links"]] == [
+        ("[[b]]", "b.md"), ("[[nope]]", None)]
+    assert len(view["hash"]) == 64
+    assert main(["status", "--json", "--vault", str(vault)]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["counts"]["links_unresolved"] == 1
+    assert status["unresolved_links"] == [{"from": "a.md", "raw": "[[nope]]", "line": 6}]
+
+
+def test_show_unknown_note_suggests_closest(vault: Path, capsys) -> None:
+    write(vault, "notes/Quarterly plan.md", "x\n")
+    main(["--vault", str(vault), "index"])
+    assert main(["--vault", str(vault), "show", "Quartely plan"]) == 1
+    err = capsys.readouterr().err
+    assert "no note matches 'Quartely plan'" in err and "Quarterly plan" in err
+
+
+def test_bad_config_is_a_clear_error(vault: Path, capsys) -> None:
+    (vault / ".aleph" / "config.toml").write_text("search_limit = 'many'\n")
+    assert main(["--vault", str(vault), "index"]) == 1
+    assert "search_limit must be a whole number" in capsys.readouterr().err
+    (vault / ".aleph" / "config.toml").write_text("serch_limit = 3\n")
+    assert main(["--vault", str(vault), "index"]) == 1
+    assert "unknown setting(s) serch_limit" in capsys.readouterr().err

@@ -1,0 +1,142 @@
+"""Obsidian syntax, exactly: what is a link, a tag, a block id, and where chunks fall."""
+
+from __future__ import annotations
+
+from aleph_mem.parser import parse
+
+
+def links(src: str) -> list[tuple]:
+    return [(lk.kind, lk.embed, lk.target, lk.heading, lk.block, lk.alias, lk.line)
+            for lk in parse(src.encode(), "n").links]
+
+
+def test_wikilink_forms() -> None:
+    src = ("[[Target]] [[Target|shown]] [[Target#Head]] [[Target#^blk]] ![[embed]]\n"
+           "[[Note#H1#H2]] ![[img.png|100x145]] [[#Local]] [[Вики заметка]] [[🚀 Launch]]\n")
+    assert links(src) == [
+        ("wikilink", False, "Target", None, None, None, 1),
+        ("wikilink", False, "Target", None, None, "shown", 1),
+        ("wikilink", False, "Target", "Head", None, None, 1),
+        ("wikilink", False, "Target", None, "blk", None, 1),
+        ("wikilink", True, "embed", None, None, None, 1),
+        ("wikilink", False, "Note", "H1#H2", None, None, 2),
+        ("wikilink", True, "img.png", None, None, "100x145", 2),
+        ("wikilink", False, "", "Local", None, None, 2),
+        ("wikilink", False, "Вики заметка", None, None, None, 2),
+        ("wikilink", False, "🚀 Launch", None, None, None, 2),
+    ]
+
+
+def test_markdown_links_to_notes_only() -> None:
+    src = ("[a](notes/db.md) [b](<with space.md>) [c](../up.md#Some%20Head) "
+           "[d](https://example.com/x.md) [e](mailto:x@y) ![f](pic.png) "
+           "[g](#Rage%20(Level%201)) [h](note.md \"title\")\n")
+    assert links(src) == [
+        ("markdown", False, "notes/db.md", None, None, "a", 1),
+        ("markdown", False, "with space.md", None, None, "b", 1),
+        ("markdown", False, "../up.md", "Some Head", None, "c", 1),
+        ("markdown", True, "pic.png", None, None, "f", 1),
+        ("markdown", False, "", "Rage (Level 1)", None, "g", 1),
+        ("markdown", False, "note.md", None, None, "h", 1),
+    ]
+
+
+def test_nothing_in_code_or_comments_is_a_link_or_tag() -> None:
+    src = """Real [[A]] #real
+
+```
+[[in-fence]] #fence
+```
+
+    [[indented-code]] #indented
+
+Inline `[[span]] #span` and ``[[double `tick`]]`` and `dice: [](weapons.md#^w)`
+
+> [!note] Callout
+> ```js
+> [[in-callout-fence]]
+> ```
+
+<!-- [[html-comment]] #hc -->
+Text %% [[obsidian-comment]] #oc %% after [[B]]
+"""
+    note = parse(src.encode(), "n")
+    assert [lk.target for lk in note.links] == ["A", "B"]
+    assert note.tags == [("real", "inline")]
+
+
+def test_table_escaped_pipe_and_line_numbers() -> None:
+    src = "---\ntitle: T\n---\n| a | b |\n|---|---|\n| [[A\\|B]] | x |\n"
+    assert links(src) == [("wikilink", False, "A", None, None, "B", 6)]
+
+
+def test_tags_inline_nested_unicode_and_not_numbers() -> None:
+    src = "#top and #nested/tag, #1984 not, #y2k yes, #тег, (#paren no) a#b no\n# Heading\n"
+    note = parse(src.encode(), "n")
+    assert [t for t, _ in note.tags] == ["top", "nested/tag", "y2k", "тег"]
+
+
+def test_frontmatter_tags_aliases_title() -> None:
+    src = ("---\ntitle: My Title\ntags: [one, '#two', nested/three]\n"
+           "aliases: Single Alias\ncustom: {a: 1}\n---\n# Ignored H1\n")
+    note = parse(src.encode(), "file")
+    assert note.title == "My Title"
+    assert note.aliases == ["Single Alias"]
+    assert note.tags == [("one", "frontmatter"), ("two", "frontmatter"),
+                         ("nested/three", "frontmatter")]
+    assert note.frontmatter["custom"] == {"a": 1}
+
+
+def test_title_falls_back_to_h1_then_file_name() -> None:
+    assert parse(b"text\n# First H1\n# Second\n", "file").title == "First H1"
+    assert parse(b"## only h2\n", "file-name").title == "file-name"
+    assert parse(b"---\ntags: x\n---\nbody", "stem").tags == [("x", "frontmatter")]
+
+
+def test_block_ids_and_chunks_follow_headings_and_paragraphs() -> None:
+    src = """---
+title: T
+---
+# Top
+
+First paragraph. ^p1
+
+Second paragraph.
+
+## Sub
+
+- item one
+- item two ^list
+
+| h |
+|---|
+| v |
+
+^table
+"""
+    note = parse(src.encode(), "n")
+    assert note.block_ids == [("p1", 6), ("list", 13), ("table", 19)]
+    got = [(c.heading_path, c.block_id, c.line_start, c.line_end, c.text) for c in note.chunks]
+    assert got == [
+        (("Top",), "p1", 6, 6, "First paragraph."),
+        (("Top",), None, 8, 8, "Second paragraph."),
+        (("Top", "Sub"), "list", 12, 13, "- item one\n- item two"),
+        (("Top", "Sub"), "table", 15, 19, "| h |\n|---|\n| v |"),
+    ]
+    assert [c.anchor for c in note.chunks] == ["#^p1", "#Top", "#^list", "#^table"]
+
+
+def test_small_neighbouring_paragraphs_merge_but_block_ids_stay_addressable() -> None:
+    src = "# H\n\none\n\ntwo\n\nthree ^b3\n\nfour\n"
+    got = [(c.text, c.block_id, c.line_start, c.line_end)
+           for c in parse(src.encode(), "n").chunks]
+    assert got == [("one\n\ntwo", None, 3, 5), ("three", "b3", 7, 7), ("four", None, 9, 9)]
+
+
+def test_long_block_is_split_at_line_boundaries() -> None:
+    line = "word " * 100
+    src = "\n".join([line.strip()] * 20) + "\n"
+    chunks = parse(src.encode(), "n").chunks
+    assert len(chunks) > 1
+    assert chunks[0].line_start == 1 and chunks[-1].line_end == 20
+    assert all(len(c.text) <= 2400 for c in chunks)

@@ -1,0 +1,64 @@
+"""The real Obsidian vault under ../shared/eval/vaults: links resolve as an independent
+reference resolver says (expected_links.json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import open_mem, shared_dir
+
+
+def expected() -> dict:
+    path = shared_dir() / "eval" / "vaults" / "dnd5e-srd" / "expected_links.json"
+    return json.loads(path.read_text())
+
+
+def test_links_tags_and_aliases_match_the_reference(dnd_vault: Path) -> None:
+    exp = expected()
+    with open_mem(dnd_vault) as mem:
+        mem.reindex()
+        con = mem.con
+        ours = {}
+        for src, raw, line, resolved, anchor_found in con.execute(
+                "SELECT n.path, l.raw, l.line, l.resolved_path, l.anchor_found FROM links l "
+                "JOIN notes n ON n.id=l.src_id"):
+            ours.setdefault(src, []).append((raw, line, resolved, anchor_found))
+        theirs = {}
+        for src, note in exp["notes"].items():
+            for lk in note["links"]:
+                if lk.get("in_comment"):
+                    continue
+                found = lk.get("anchor_found")
+                theirs.setdefault(src, []).append(
+                    (lk["raw"], lk["line"], lk["resolved_path"],
+                     None if found is None or lk["resolved_path"] is None else int(found)))
+        assert sum(map(len, ours.values())) == exp["totals"]["links_total"]
+        mismatches = [(src, a, b) for src in theirs
+                      for a, b in zip(sorted(ours.get(src, [])), sorted(theirs[src]), strict=False)
+                      if a != b]
+        assert mismatches == []
+        assert {s: sorted(v) for s, v in ours.items()} == {s: sorted(v) for s, v in theirs.items()}
+
+        for src, note in exp["notes"].items():
+            tags = sorted({t.casefold() for (t,) in con.execute(
+                "SELECT t.tag FROM tags t JOIN notes n ON n.id=t.note_id WHERE n.path=?", (src,))})
+            assert tags == sorted({t.casefold() for t in note["tags"]}), src
+            aliases = [a for (a,) in con.execute(
+                "SELECT a.alias FROM aliases a JOIN notes n ON n.id=a.note_id WHERE n.path=?",
+                (src,))]
+            assert aliases == note["aliases"], src
+            blocks = sorted(b for (b,) in con.execute(
+                "SELECT b.block_id FROM blocks b JOIN notes n ON n.id=b.note_id WHERE n.path=?",
+                (src,)))
+            assert blocks == sorted(note["block_ids"]), src
+
+
+def test_index_never_modifies_a_note(dnd_vault: Path) -> None:
+    before = {p: p.read_bytes() for p in dnd_vault.rglob("*.md")}
+    stats = {p: p.stat().st_mtime_ns for p in before}
+    with open_mem(dnd_vault) as mem:
+        mem.reindex()
+        mem.reindex(rebuild=True)
+    assert {p: p.read_bytes() for p in dnd_vault.rglob("*.md")} == before
+    assert {p: p.stat().st_mtime_ns for p in before} == stats

@@ -1,0 +1,78 @@
+"""Full-text search: any query string works, filters apply before ranking, hits point at
+the exact place in a note."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import open_mem, write
+
+from aleph_mem.search import Filters
+
+
+@pytest.fixture
+def mem(vault: Path):
+    write(vault, "projects/db.md", "---\ntags: [project/aleph, db]\ndate: 2026-03-01\n---\n"
+          "# Database\n\n## Setup\n\nWe chose SQLite with WAL mode for the index. ^choice\n\n"
+          "## Later\n\nNothing about it here.\n")
+    write(vault, "journal/day.md", "---\ncreated: 2025-01-10\n---\n# Day\n\n"
+          "Talked about SQLite again, and about coffee.\n")
+    write(vault, "journal/other.md", "# Other\n\nCoffee only. #drink\n")
+    m = open_mem(vault)
+    m.reindex()
+    yield m
+    m.close()
+
+
+def test_hits_carry_path_anchor_title_line_and_highlighted_snippet(mem) -> None:
+    hits = mem.search("sqlite wal")
+    assert [h.path for h in hits] == ["projects/db.md", "journal/day.md"]
+    top = hits[0].as_json()
+    assert top == {"path": "projects/db.md", "anchor": "#^choice", "title": "Database",
+                   "score": top["score"], "snippet": "We chose **SQLite** with **WAL** mode for "
+                   "the index.", "line": 9, "heading": ["Database", "Setup"],
+                   "block_id": "choice"}
+    assert top["score"] > hits[1].score > 0
+
+
+def test_one_hit_per_note_by_default_and_chunks_on_request(mem) -> None:
+    write(mem.vault.root, "projects/db.md", "# DB\n\nsqlite one\n\n## B\n\nsqlite two\n")
+    mem.reindex()
+    assert [h.path for h in mem.search("sqlite")].count("projects/db.md") == 1
+    chunks = [(h.path, h.anchor) for h in mem.search("sqlite", group=False)]
+    assert ("projects/db.md", "#DB") in chunks and ("projects/db.md", "#B") in chunks
+
+
+@pytest.mark.parametrize("query", ['"', '"unbalanced', "a-b", "x:y", "*", "AND", "OR NOT",
+                                   "NEAR(", "col:sqlite", "'; DROP TABLE notes; --", "^",
+                                   "sqlite*", "(sqlite", "", "   ", "ünïcödé", "🚀"])
+def test_any_typed_string_is_safe(mem, query: str) -> None:
+    mem.search(query)  # never raises
+    assert mem.con.execute("SELECT count(*) FROM notes").fetchone()[0] == 5
+
+
+def test_quoted_phrase_and_punctuation(mem) -> None:
+    assert [h.path for h in mem.search('"about coffee"')] == ["journal/day.md"]
+    assert [h.path for h in mem.search("SQLite: WAL-mode!")][0] == "projects/db.md"
+
+
+def test_filters_apply_before_ranking(mem) -> None:
+    assert [h.path for h in mem.search("coffee", filters=Filters(folder="journal"))] == [
+        "journal/other.md", "journal/day.md"]  # the shorter note ranks first (BM25)
+    assert [h.path for h in mem.search("sqlite", filters=Filters(folder="journal/"))] == [
+        "journal/day.md"]
+    assert [h.path for h in mem.search("sqlite", filters=Filters(tags=("project",)))] == [
+        "projects/db.md"]
+    assert [h.path for h in mem.search("coffee", filters=Filters(tags=("#drink",)))] == [
+        "journal/other.md"]
+    assert [h.path for h in mem.search("sqlite", filters=Filters(since="2026-01-01"))] == [
+        "projects/db.md"]
+    assert [h.path for h in mem.search("sqlite", filters=Filters(until="2025-01-10"))] == [
+        "journal/day.md"]
+    assert mem.search("sqlite", filters=Filters(folder="nowhere")) == []
+
+
+def test_title_matches_rank_the_note(mem) -> None:
+    hits = mem.search("database")
+    assert hits[0].path == "projects/db.md"
