@@ -18,6 +18,7 @@ import apsw
 
 from . import db
 from .inline_scan import Link
+from .objects import ObjectStore
 from .parser import ParsedNote, looks_binary, parse
 from .resolver import Resolver, anchor_found, fold
 from .settings import Settings
@@ -36,7 +37,6 @@ class NoteChange:
     path: str
     before: str | None  # hash, None when the note is new
     after: str | None  # hash, None when the note is gone
-    data: bytes | None  # the new bytes
 
 
 @dataclass
@@ -74,10 +74,12 @@ def chunk_hash(heading: str, text: str) -> str:
 
 
 class Indexer:
-    def __init__(self, vault: Vault, con: apsw.Connection, settings: Settings) -> None:
+    def __init__(self, vault: Vault, con: apsw.Connection, settings: Settings,
+                 objects: ObjectStore | None = None) -> None:
         self.vault = vault
         self.con = con
         self.settings = settings
+        self.objects = objects  # keeps a copy of each indexed version, for undo
 
     # -- reconcile ----------------------------------------------------------------------
 
@@ -136,20 +138,22 @@ class Indexer:
             if row is None:
                 return None
             self._delete(row[0], path, affected)
-            return NoteChange(path, row[3], None, None)
+            return NoteChange(path, row[3], None)
         digest = content_hash(data)
         if row is not None and row[3] == digest:
             self.con.execute("UPDATE notes SET mtime_ns=?, size=? WHERE id=?",
                              (st.mtime_ns, st.size, row[0]))
             return None
         self.store(path, data, st, digest, affected)
-        return NoteChange(path, row[3] if row else None, digest, data)
+        return NoteChange(path, row[3] if row else None, digest)
 
     # -- storing one note ---------------------------------------------------------------
 
     def store(self, path: str, data: bytes, st: FileStat, digest: str,
               affected: set[str]) -> None:
         """(Re)write every row of one note. Call inside a transaction."""
+        if self.objects is not None:
+            self.objects.put(data, durable=False)
         stem = posixpath.basename(path)[:-3]
         if looks_binary(data):
             note = ParsedNote({}, stem, [], [], [], [], [], [],

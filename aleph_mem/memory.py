@@ -11,11 +11,17 @@ from typing import Any
 
 from . import db
 from .errors import NoteNotFound
-from .indexer import Indexer, Progress, ReconcileReport
+from .events import Event, EventLog, make_event
+from .indexer import Indexer, NoteChange, Progress, ReconcileReport
+from .locks import write_lock
+from .objects import ObjectStore
 from .resolver import fold
 from .search import Filters, Hit, search
 from .settings import Settings, load_settings
+from .ulid import new_ulid
+from .undo import UndoReport, undo
 from .vault import Vault
+from .writer import Writer
 
 
 @dataclass(frozen=True)
@@ -53,16 +59,28 @@ class NoteView:
 
 
 class Memory:
-    def __init__(self, vault: Vault, settings: Settings) -> None:
+    def __init__(self, vault: Vault, settings: Settings, actor: str = "cli") -> None:
         self.vault = vault
         self.settings = settings
-        self.con, self.created = db.open_index(vault.index_path)
-        self.indexer = Indexer(vault, self.con, settings)
+        self.actor = actor
+        self.objects = ObjectStore(vault.aleph_dir / "objects")
+        self._open_index()
+
+    def _open_index(self) -> None:
+        self.con, self.created = db.open_index(self.vault.index_path)
+        self.indexer = Indexer(self.vault, self.con, self.settings, self.objects)
+        self.events = EventLog(self.vault.aleph_dir)
+        with db.transaction(self.con):
+            self.events.sync_index(self.con)
 
     @classmethod
-    def open(cls, root: Path, flags: dict[str, Any] | None = None) -> Memory:
+    def open(cls, root: Path, flags: dict[str, Any] | None = None,
+             actor: str = "cli") -> Memory:
         vault = Vault.open(root)
-        return cls(vault, load_settings(vault.root, flags))
+        return cls(vault, load_settings(vault.root, flags), actor)
+
+    def writer(self, run: str | None = None) -> Writer:
+        return Writer(self.vault, self.con, self.indexer, self.actor, run)
 
     def close(self) -> None:
         self.con.close()
@@ -76,12 +94,48 @@ class Memory:
     # -- indexing -------------------------------------------------------------------------
 
     def reindex(self, rebuild: bool = False, progress: Progress | None = None) -> ReconcileReport:
+        """Reconcile the index with the files. Changes made outside aleph-mem become
+        ``human`` events (not on a fresh or rebuilt index, which has no earlier state)."""
         if rebuild:
             self.con.close()
             db.remove_index_files(self.vault.index_path)
-            self.con, self.created = db.open_index(self.vault.index_path)
-            self.indexer = Indexer(self.vault, self.con, self.settings)
-        return self.indexer.reconcile(progress)
+            self._open_index()
+        fresh = self.created
+        self.created = False
+        self.writer().recover()
+        with write_lock(self.vault.local_dir):
+            report = self.indexer.reconcile(progress)
+            if not fresh:
+                for event in human_events(report.changes):
+                    self.events.append(event)
+            with db.transaction(self.con):
+                self.events.sync_index(self.con)
+        return report
+
+    # -- history ----------------------------------------------------------------------------
+
+    def log(self, path: str | None = None, since: str | None = None,
+            actor: str | None = None, limit: int = 100) -> list[Event]:
+        sql, args = [], []
+        if path:
+            norm = self.vault.normalise(path)
+            sql.append("(path = ? OR json_extract(data, '$.from') = ?)")
+            args += [norm, norm]
+        if since:
+            sql.append("at >= ?")
+            args.append(since)
+        if actor:
+            sql.append("(actor = ? OR actor LIKE ?)")
+            args += [actor, actor.rstrip(":*") + ":%"]
+        where = " WHERE " + " AND ".join(sql) if sql else ""
+        rows = self.con.execute(
+            "SELECT id, at, actor, kind, path, before, after, run, reason, data FROM events"
+            f"{where} ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
+        return [Event(*r[:9], json.loads(r[9]) if r[9] else {}) for r in rows]
+
+    def undo(self, target: str) -> UndoReport:
+        """Undo an event or a run; the undo is itself a run that can be undone."""
+        return undo(self.writer(run=new_ulid()), target)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -167,3 +221,24 @@ def _anchor(heading: str | None, block: str | None) -> str:
     if block:
         return "#^" + block
     return "#" + heading if heading else ""
+
+
+def human_events(changes: list[NoteChange]) -> list[Event]:
+    """Events for changes made outside aleph-mem. A note that vanished and one that
+    appeared with the same bytes is a move."""
+    gone = {c.before: c for c in changes if c.after is None}
+    out, moved = [], set()
+    for c in changes:
+        if c.before is None and c.after in gone and gone[c.after].path not in moved:
+            src = gone[c.after].path
+            moved.add(src)
+            out.append(make_event("human", "note-moved", c.path, c.after, c.after,
+                                  data={"from": src}))
+    for c in changes:
+        if c.path in moved or (c.before is None and any(
+                e.path == c.path for e in out)):
+            continue
+        kind = ("note-created" if c.before is None else
+                "note-deleted" if c.after is None else "note-updated")
+        out.append(make_event("human", kind, c.path, c.before, c.after))
+    return out

@@ -1,0 +1,155 @@
+"""The append-only event log: ``.aleph/events/<host-id>/<YYYY-MM>.jsonl``.
+
+One JSON object per line, appended and fsynced; one folder per host so syncing a vault
+between machines never conflicts. A torn last line after a crash is skipped, never fatal.
+The index mirrors the events into a table (``sync_index``) for fast history queries.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import os
+import socket
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import apsw
+
+from .ulid import new_ulid
+
+log = logging.getLogger(__name__)
+
+KINDS = ("note-created", "note-updated", "note-moved", "note-archived", "note-restored",
+         "note-deleted")
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def iso(t: dt.datetime) -> str:
+    return t.astimezone(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Event:
+    id: str
+    at: str
+    actor: str
+    kind: str
+    path: str
+    before: str | None
+    after: str | None
+    run: str | None = None
+    reason: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)  # e.g. {"from": old path}
+
+    def as_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        if not out["data"]:
+            out.pop("data")
+        return {k: v for k, v in out.items() if v is not None}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Event:
+        return cls(obj["id"], obj["at"], obj["actor"], obj["kind"], obj["path"],
+                   obj.get("before"), obj.get("after"), obj.get("run"), obj.get("reason"),
+                   obj.get("data") or {})
+
+
+def make_event(actor: str, kind: str, path: str, before: str | None, after: str | None,
+               run: str | None = None, reason: str | None = None,
+               data: dict[str, Any] | None = None) -> Event:
+    return Event(new_ulid(), iso(utc_now()), actor, kind, path, before, after, run, reason,
+                 data or {})
+
+
+def host_id(local_dir: Path) -> str:
+    """A stable id for this machine and vault copy, kept in ``.aleph/local/host-id``."""
+    path = local_dir / "host-id"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    local_dir.mkdir(parents=True, exist_ok=True)
+    name = "".join(c if c.isalnum() or c in "-_" else "-" for c in socket.gethostname())[:32]
+    hid = f"{name or 'host'}-{new_ulid()[-8:].lower()}"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(hid + "\n")
+    return hid
+
+
+class EventLog:
+    def __init__(self, aleph_dir: Path) -> None:
+        self.root = aleph_dir / "events"
+        self.host = host_id(aleph_dir / "local")
+
+    def file_for(self, at: str) -> Path:
+        return self.root / self.host / f"{at[:7]}.jsonl"
+
+    def append(self, event: Event) -> None:
+        """Append one line and fsync. A torn line left by a crash is closed off first, so
+        it can never swallow this event."""
+        path = self.file_for(event.at)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        line = json.dumps(event.as_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
+        with open(path, "ab+") as fh:
+            if fh.tell() > 0:
+                fh.seek(-1, os.SEEK_END)
+                if fh.read(1) != b"\n":
+                    fh.write(b"\n")
+            fh.write(line.encode("utf-8"))
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def files(self) -> list[Path]:
+        return sorted(self.root.glob("*/*.jsonl")) if self.root.is_dir() else []
+
+    def read(self) -> Iterator[Event]:
+        for path in self.files():
+            yield from (e for e, _ in read_lines(path, 0))
+
+    def sync_index(self, con: apsw.Connection) -> int:
+        """Copy new complete lines of every event file into the ``events`` table."""
+        seen = dict(con.execute("SELECT file, size FROM event_files").fetchall())
+        added = 0
+        for path in self.files():
+            rel = path.relative_to(self.root).as_posix()
+            start = seen.get(rel, 0)
+            if path.stat().st_size <= start:
+                continue
+            rows, end = [], start
+            for event, offset in read_lines(path, start):
+                rows.append(event)
+                end = offset
+            con.executemany(
+                "INSERT OR IGNORE INTO events(id, at, actor, kind, path, before, after, run, "
+                "reason, data, host) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                [(e.id, e.at, e.actor, e.kind, e.path, e.before, e.after, e.run, e.reason,
+                  json.dumps(e.data) if e.data else None, rel.split("/")[0]) for e in rows])
+            con.execute("INSERT OR REPLACE INTO event_files VALUES (?, ?)", (rel, end))
+            added += len(rows)
+        return added
+
+
+def read_lines(path: Path, start: int) -> Iterator[tuple[Event, int]]:
+    """Events of complete lines from byte ``start``, each with the offset after its line.
+    A last line without a newline is torn (or still being written) and is left for later;
+    a damaged line in the middle is skipped with a warning."""
+    with open(path, "rb") as fh:
+        fh.seek(start)
+        offset = start
+        for raw in fh:
+            if not raw.endswith(b"\n"):
+                return
+            offset += len(raw)
+            try:
+                yield Event.from_json(json.loads(raw)), offset
+            except (ValueError, KeyError, TypeError):
+                log.warning("skipping a damaged event line in %s at byte %d", path,
+                            offset - len(raw))

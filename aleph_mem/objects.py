@@ -1,0 +1,67 @@
+"""Content-addressed, compressed copies of note versions: ``.aleph/objects/<aa>/<sha256>``.
+Pre-images live here so any change (by aleph-mem or by a person) can be undone."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import zlib
+from pathlib import Path
+
+from .errors import AlephError
+from .vault import content_hash
+
+
+def fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_atomic(target: Path, data: bytes, durable: bool = True) -> None:
+    """Temp file in the same folder, (fsync), rename over the target, (fsync the folder)."""
+    tmp = target.parent / f".{target.name}.aleph-tmp-{os.getpid()}"
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+    if durable:
+        fsync_dir(target.parent)
+
+
+class ObjectStore:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def path_of(self, digest: str) -> Path:
+        return self.root / digest[:2] / digest
+
+    def put(self, data: bytes, durable: bool = True) -> str:
+        digest = content_hash(data)
+        target = self.path_of(digest)
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(target, zlib.compress(data, 6), durable)
+        return digest
+
+    def has(self, digest: str) -> bool:
+        return self.path_of(digest).exists()
+
+    def get(self, digest: str) -> bytes:
+        try:
+            data = zlib.decompress(self.path_of(digest).read_bytes())
+        except FileNotFoundError:
+            raise AlephError(f"no stored copy of version {digest}: it was never indexed or "
+                             "written through aleph-mem, so it cannot be restored") from None
+        if content_hash(data) != digest:
+            raise AlephError(f"stored copy {self.path_of(digest)} is damaged (hash mismatch)")
+        return data
