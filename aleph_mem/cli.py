@@ -12,12 +12,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from . import __version__
-from .errors import AlephError, VaultNotFound
+from .errors import AlephError, BadInput, VaultNotFound
 from .memory import Memory
 from .search import Filters
 from .template import init_vault
 from .vault import find_vault
+from .writer import ANY, WriteResult
 
 Handler = Callable[[argparse.Namespace], int]
 COMMANDS: dict[str, Handler] = {}
@@ -163,6 +166,105 @@ def _status_row(r: dict[str, Any]) -> str:
     return f"{r['from']}:{r['line']}: {r['raw']}{cands}"
 
 
+@command("write")
+def cmd_write(args: argparse.Namespace) -> int:
+    data = sys.stdin.buffer.read()
+    with open_memory(args) as mem:
+        w = mem.writer()
+        if args.append or args.under:
+            result = w.append(args.path, data.decode("utf-8"), args.expect_hash or ANY,
+                              args.under)
+        else:
+            result = w.write(args.path, data, args.expect_hash)
+    return report_write(result, args.json)
+
+
+@command("set")
+def cmd_set(args: argparse.Namespace) -> int:
+    pairs = {}
+    for item in args.pairs:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise BadInput(f"{item!r} is not KEY=VALUE")
+        pairs[key.strip()] = yaml_value(value)
+    with open_memory(args) as mem:
+        result = mem.writer().set_frontmatter(args.path, pairs, args.unset or [],
+                                              args.expect_hash or ANY)
+    return report_write(result, args.json)
+
+
+@command("mv")
+def cmd_mv(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        result = mem.writer().move(args.old, args.new, args.expect_hash or ANY)
+    return report_write(result, args.json)
+
+
+@command("archive")
+def cmd_archive(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        result = mem.writer().archive(args.path, args.expect_hash or ANY, args.reason)
+    return report_write(result, args.json)
+
+
+@command("restore")
+def cmd_restore(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        result = mem.writer().restore(args.path, args.expect_hash or ANY)
+    return report_write(result, args.json)
+
+
+@command("log")
+def cmd_log(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        events = mem.log(args.path, args.since, args.actor, args.limit)
+    if args.json:
+        emit_json([e.as_json() for e in events])
+        return 0
+    for e in events:
+        src = f"{e.data['from']} -> " if "from" in e.data else ""
+        extra = f"  run {e.run}" if e.run else ""
+        why = f"  ({e.reason})" if e.reason else ""
+        print(f"{e.id}  {e.at}  {e.actor:<12} {e.kind:<14} {src}{e.path}{why}{extra}")
+    return 0
+
+
+@command("undo")
+def cmd_undo(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        report = mem.undo(args.id)
+    if args.json:
+        emit_json(report.as_json())
+    else:
+        print(f"undid {len(report.undone)} change(s) of {report.target} (this undo is run "
+              f"{report.run}: `aleph-mem undo {report.run}` redoes them)")
+        for path, why in report.refused:
+            print(f"refused {path}: {why}", file=sys.stderr)
+    return 1 if report.refused else 0
+
+
+def yaml_value(text: str) -> object:
+    """``KEY=VALUE`` values are YAML (``tags=[a, b]``, ``n=3``); anything that is not valid
+    YAML is kept as the string typed."""
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    return text if value is None and text.strip() not in ("null", "~") else value
+
+
+def report_write(result: WriteResult, as_json: bool) -> int:
+    if as_json:
+        emit_json({"path": result.path, "hash": result.hash,
+                   "event": result.event.as_json() if result.event else None})
+    elif result.event is None:
+        print(f"{result.path}: unchanged (hash {result.hash})")
+    else:
+        print(f"{result.event.kind} {result.path} hash {result.hash} (event {result.event.id}; "
+              f"undo with `aleph-mem undo {result.event.id}`)")
+    return 0
+
+
 # -- parser -----------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -196,6 +298,49 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("status", parents=[common], help="counts and problems")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("write", parents=[common],
+                       help="create, replace or append to a note (content on stdin)")
+    s.add_argument("path")
+    s.add_argument("--expect-hash", help="the hash you read (required to replace a note)")
+    s.add_argument("--append", action="store_true", help="append instead of replacing")
+    s.add_argument("--under", metavar="HEADING", help="append at the end of this section")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("set", parents=[common], help="set or remove frontmatter keys")
+    s.add_argument("path")
+    s.add_argument("pairs", nargs="*", metavar="KEY=VALUE")
+    s.add_argument("--unset", action="append", metavar="KEY")
+    s.add_argument("--expect-hash")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("mv", parents=[common], help="move or rename a note")
+    s.add_argument("old")
+    s.add_argument("new")
+    s.add_argument("--expect-hash")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("archive", parents=[common], help="move a note under archive/")
+    s.add_argument("path")
+    s.add_argument("--reason", default="manual")
+    s.add_argument("--expect-hash")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("restore", parents=[common], help="bring an archived note back")
+    s.add_argument("path")
+    s.add_argument("--expect-hash")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("log", parents=[common], help="the history of changes")
+    s.add_argument("path", nargs="?")
+    s.add_argument("--since", help="ISO date or time (UTC)")
+    s.add_argument("--actor", help="human, cli, mcp, mcp:<client>, dream:<pass>…")
+    s.add_argument("--limit", type=int, default=100)
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("undo", parents=[common], help="undo an event or a run")
+    s.add_argument("id", help="an event id or a run id (from `aleph-mem log`)")
     s.add_argument("--json", action="store_true")
     return p
 

@@ -17,7 +17,7 @@ BOM = "\ufeff"
 def dump_entry(key: str, value: Any) -> list[str]:
     """``key: value`` as YAML lines, quoted wherever YAML needs it (``[wip] plans``)."""
     text = yaml.safe_dump({key: value}, sort_keys=False, allow_unicode=True,
-                          default_flow_style=None, width=10**6)
+                          default_flow_style=False, width=10**6)
     return text.rstrip("\n").split("\n")
 
 
@@ -53,6 +53,7 @@ def patch(data: bytes, set_keys: dict[str, Any] | None = None,
         fm_lines, rest = lines[1:body_start - 1], lines[body_start - 1:]
     else:
         fm_lines, rest = [], None
+    had_lines = bool(fm_lines)
     for key in unset:
         span = _entry_range(fm_lines, key)
         if span:
@@ -70,6 +71,8 @@ def patch(data: bytes, set_keys: dict[str, Any] | None = None,
         if not fm_lines:
             return data
         out = bom + nl.join(["---", *fm_lines, "---"]) + nl + text
+    elif had_lines and not fm_lines:  # the edit emptied it: drop the block it leaves
+        out = bom + nl.join(rest[1:])
     else:
         out = bom + nl.join(["---", *fm_lines, *rest])
     new, _, new_problems = parse_frontmatter(out[len(bom):].replace("\r\n", "\n"))

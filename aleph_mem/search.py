@@ -32,6 +32,7 @@ class Filters:
     since: str | None = None
     until: str | None = None
     status: str | None = None
+    include_archived: bool = False
 
 
 @dataclass
@@ -99,6 +100,9 @@ def _like_prefix(s: str) -> str:
     return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
+ARCHIVED = "(n.path LIKE 'archive/%' OR COALESCE(n.status, '') = 'archived')"
+
+
 @dataclass(frozen=True)
 class ChunkScore:
     chunk_id: int
@@ -124,17 +128,21 @@ def chunk_candidates(con: apsw.Connection, query: str, filters: Filters,
 def _ranked(con: apsw.Connection, match: str, filters: Filters,
             depth: int) -> list[ChunkScore]:
     where, args = _filter_sql(filters)
+    scoped = bool(where)
     w = WEIGHTS
     rank = f"-bm25(chunks_fts, {w[0]}, {w[1]}, {w[2]})"
-    if not where:  # rank the FTS rows alone, then look up only the best ones
+    if not scoped:  # rank the FTS rows alone, then look up only the best ones
         top = con.execute(f"SELECT rowid, {rank} AS s FROM chunks_fts WHERE chunks_fts MATCH ? "
                           "ORDER BY s DESC LIMIT ?", (match, depth)).fetchall()
         if not top:
             return []
-        meta = {cid: (nid, seq) for cid, nid, seq in con.execute(
-            "SELECT id, note_id, seq FROM chunks WHERE id IN (SELECT value FROM json_each(?))",
-            (json.dumps([r[0] for r in top]),))}
+        meta = {cid: (nid, seq) for cid, nid, seq, archived in con.execute(
+            "SELECT c.id, c.note_id, c.seq, " + ARCHIVED + " FROM chunks c "
+            "JOIN notes n ON n.id = c.note_id WHERE c.id IN (SELECT value FROM json_each(?))",
+            (json.dumps([r[0] for r in top]),)) if filters.include_archived or not archived}
         return [ChunkScore(cid, *meta[cid], s) for cid, s in top if cid in meta]
+    if not filters.include_archived:
+        where += f" AND NOT {ARCHIVED}"
     sql = (f"SELECT c.id, c.note_id, c.seq, {rank} AS s "
            "FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid "
            "JOIN notes n ON n.id = c.note_id "
