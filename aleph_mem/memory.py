@@ -104,13 +104,30 @@ class Memory:
         self.created = False
         self.writer().recover()
         with write_lock(self.vault.local_dir):
+            with db.transaction(self.con):
+                self.events.sync_index(self.con)
             report = self.indexer.reconcile(progress)
             if not fresh:
-                for event in human_events(report.changes):
+                changes = [c for c in report.changes if not self._accounted(c)]
+                for event in human_events(changes):
                     self.events.append(event)
             with db.transaction(self.con):
                 self.events.sync_index(self.con)
         return report
+
+    def _accounted(self, change: NoteChange) -> bool:
+        """Whether the newest logged event on this path already explains the change (a
+        writer that stopped after logging but before updating the index)."""
+        row = self.con.execute(
+            "SELECT path, after, json_extract(data, '$.from') FROM events "
+            "WHERE path = ? OR json_extract(data, '$.from') = ? ORDER BY id DESC LIMIT 1",
+            (change.path, change.path)).fetchone()
+        if row is None:
+            return False
+        path, after, source = row
+        if change.after is not None:
+            return path == change.path and after == change.after
+        return source == change.path or (path == change.path and after is None)
 
     # -- history ----------------------------------------------------------------------------
 

@@ -79,14 +79,37 @@ class Writer:
             for old in current.values():
                 if old is not None:
                     self.objects.put(old)
+            self._record_outside_edits(current)
             event = make_event(self.actor, kind, path, before, after, self.run, reason, data)
             intent = self._write_intent(event, changes)
+            staged = {c.path: self._stage(c) for c in changes if c.data is not None}
+            try:  # a last look just before the renames: the window for an editor is tiny
+                for c in changes:
+                    now = self.vault.read_bytes(c.path)
+                    if now != current[c.path]:
+                        raise ConflictError(c.path, _hash(current[c.path]), _hash(now))
+            except BaseException:
+                for tmp in staged.values():
+                    tmp.unlink(missing_ok=True)
+                intent.unlink()
+                raise
             for c in sorted(changes, key=lambda c: c.data is None):  # writes before removals
-                self._write_file(c)
+                self._commit(c, staged.get(c.path))
             self.events.append(event)
             intent.unlink()
             self._reindex(changes, event)
             return WriteResult(path, after, event)
+
+    def _record_outside_edits(self, current: dict[str, bytes | None]) -> None:
+        """A file that differs from what the index last saw was changed by a person: log
+        that first (its pre-image is in the object store), so history has no gap."""
+        for path, data in current.items():
+            row = self.con.execute("SELECT hash FROM notes WHERE path=?", (path,)).fetchone()
+            indexed, now = (row[0] if row else None), _hash(data)
+            if indexed != now:
+                kind = ("note-created" if indexed is None else
+                        "note-deleted" if now is None else "note-updated")
+                self.events.append(make_event("human", kind, path, indexed, now))
 
     def _check(self, c: FileChange, current: bytes | None) -> None:
         actual = _hash(current)
@@ -99,15 +122,28 @@ class Writer:
         if c.expected != actual:
             raise ConflictError(c.path, c.expected, actual)
 
-    def _write_file(self, c: FileChange) -> None:
+    def _stage(self, c: FileChange) -> Path:
+        """Write the new content to a temp file beside the target and fsync it."""
         target = self.vault.abs(c.path)
-        if c.data is None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.parent / f".{target.name}.aleph-tmp-{os.getpid()}"
+        with open(tmp, "wb") as fh:
+            fh.write(c.data or b"")
+            fh.flush()
+            os.fsync(fh.fileno())
+        return tmp
+
+    def _commit(self, c: FileChange, tmp: Path | None) -> None:
+        target = self.vault.abs(c.path)
+        if tmp is not None:
+            os.replace(tmp, target)
+        else:
             with contextlib.suppress(FileNotFoundError):
                 target.unlink()
-                fsync_dir(target.parent)
-            return
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, c.data)
+        fsync_dir(target.parent)
+
+    def _remove(self, path: str) -> None:
+        self._commit(FileChange(path, None, None), None)
 
     def _write_intent(self, event: Event, changes: list[FileChange]) -> Path:
         self.pending_dir.mkdir(parents=True, exist_ok=True)
@@ -139,8 +175,11 @@ class Writer:
     def recover(self) -> int:
         """Finish or drop the writes an interrupted process left. Returns how many events
         were completed."""
+        for folder in self.objects.root.glob("*"):
+            sweep_temp(folder, ".*.aleph-tmp-*")
         if not self.pending_dir.is_dir():
             return 0
+        sweep_temp(self.pending_dir, ".*.aleph-tmp-*")
         done = 0
         with write_lock(self.vault.local_dir):
             known = {e.id for e in self.events.read()}
@@ -152,13 +191,16 @@ class Writer:
                     continue
                 event = Event.from_json(body["event"])
                 changes = body["changes"]
+                for c in changes:
+                    target = self.vault.abs(c["path"])
+                    sweep_temp(target.parent, f".{target.name}.aleph-tmp-*")
                 written = all(_hash(self.vault.read_bytes(c["path"])) == c["after"]
                               for c in changes if c["after"] is not None)
                 if written and event.id not in known:
                     for c in changes:
                         if c["after"] is None and _hash(self.vault.read_bytes(c["path"])) in (
                                 c["expected"], None):
-                            self._write_file(FileChange(c["path"], None, None))
+                            self._remove(c["path"])
                     self.events.append(event)
                     done += 1
                 intent.unlink()
@@ -235,6 +277,25 @@ class Writer:
             unset.append("status")
         return self.move(path, str(origin), expected, reason, "note-restored",
                          lambda old: frontmatter_edit.patch(old, {}, unset))
+
+
+def sweep_temp(folder: Path, pattern: str) -> None:
+    """Remove temp files whose writing process is gone (``….aleph-tmp-<pid>``)."""
+    for tmp in folder.glob(pattern):
+        pid = tmp.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and not _alive(int(pid)):
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _hash(data: bytes | None) -> str | None:
