@@ -80,6 +80,7 @@ class Indexer:
         self.con = con
         self.settings = settings
         self.objects = objects  # keeps a copy of each indexed version, for undo
+        self._cached: tuple[str, Resolver] | None = None
 
     # -- reconcile ----------------------------------------------------------------------
 
@@ -261,7 +262,7 @@ class Indexer:
         every unresolved or ambiguous link."""
         if not changed and not affected_keys:
             return 0
-        resolver = self._resolver()
+        resolver = self._resolver(bump=bool(affected_keys))
         changed_json = json.dumps(sorted(changed))
         rows = self.con.execute(
             "SELECT l.id, n.path, l.raw, l.kind, l.embed, l.target, l.heading, l.block, l.alias,"
@@ -287,7 +288,19 @@ class Indexer:
             "anchor_found=? WHERE id=?", updates)
         return len(updates)
 
-    def _resolver(self) -> Resolver:
+    def _resolver(self, bump: bool) -> Resolver:
+        """The resolver over every note name, rebuilt only when names changed (in any
+        process: a version counter in ``meta`` says so)."""
+        if bump:
+            self.con.execute("INSERT INTO meta VALUES ('names_version', '1') ON CONFLICT(key) "
+                             "DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+        row = self.con.execute("SELECT value FROM meta WHERE key='names_version'").fetchone()
+        version = row[0] if row else "0"
+        if self._cached is None or self._cached[0] != version:
+            self._cached = (version, self._build_resolver())
+        return self._cached[1]
+
+    def _build_resolver(self) -> Resolver:
         titles = dict(self.con.execute("SELECT path, title FROM notes").fetchall())
         aliases: dict[str, list[str]] = {}
         for p, a in self.con.execute(
