@@ -15,7 +15,7 @@ import apsw
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "7"
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -30,8 +30,10 @@ CREATE TABLE notes(
     frontmatter TEXT NOT NULL,
     note_date TEXT,
     status TEXT,
+    archived INTEGER NOT NULL DEFAULT 0,
     issues TEXT NOT NULL DEFAULT '[]'
 );
+CREATE INDEX notes_archived ON notes(id) WHERE archived = 1;
 CREATE TABLE aliases(note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
                      alias TEXT NOT NULL);
 CREATE INDEX aliases_note ON aliases(note_id);

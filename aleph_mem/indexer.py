@@ -168,11 +168,12 @@ class Indexer:
         values = (path, posixpath.dirname(path), note.title, digest, st.mtime_ns, st.size,
                   json.dumps(note.frontmatter, ensure_ascii=False),
                   note_date(note.frontmatter, st.mtime_ns), _status(note.frontmatter),
+                  int(is_archived(path)),
                   json.dumps(note.issues, ensure_ascii=False))
         if row is None:
             self.con.execute(
                 "INSERT INTO notes(path, folder, title, hash, mtime_ns, size, frontmatter, "
-                "note_date, status, issues) VALUES (?,?,?,?,?,?,?,?,?,?)", values)
+                "note_date, status, archived, issues) VALUES (?,?,?,?,?,?,?,?,?,?,?)", values)
             note_id = self.con.last_insert_rowid()
             affected.add(target_key(path))
         else:
@@ -182,7 +183,8 @@ class Indexer:
             self._clear_children(note_id)
             self.con.execute(
                 "UPDATE notes SET path=?, folder=?, title=?, hash=?, mtime_ns=?, size=?, "
-                "frontmatter=?, note_date=?, status=?, issues=? WHERE id=?", (*values, note_id))
+                "frontmatter=?, note_date=?, status=?, archived=?, issues=? WHERE id=?",
+                (*values, note_id))
         if old_aliases != set(note.aliases):
             affected.update(fold(a) for a in old_aliases ^ set(note.aliases))
         self._insert_children(note_id, note)
@@ -325,6 +327,12 @@ class _AnchorCache:
                 (path,))]
             self.cache[path] = (heads, blocks)
         return anchor_found(link, *self.cache[path])
+
+
+def is_archived(path: str) -> bool:
+    """Notes under ``archive/`` leave default search. A ``status: archived`` a person wrote
+    elsewhere is only data (filter on it with ``status``)."""
+    return path.startswith("archive/")
 
 
 def _status(fm: dict) -> str | None:

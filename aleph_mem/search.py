@@ -100,9 +100,6 @@ def _like_prefix(s: str) -> str:
     return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-ARCHIVED = "(n.path LIKE 'archive/%' OR COALESCE(n.status, '') = 'archived')"
-
-
 @dataclass(frozen=True)
 class ChunkScore:
     chunk_id: int
@@ -136,13 +133,14 @@ def _ranked(con: apsw.Connection, match: str, filters: Filters,
                           "ORDER BY s DESC LIMIT ?", (match, depth)).fetchall()
         if not top:
             return []
-        meta = {cid: (nid, seq) for cid, nid, seq, archived in con.execute(
-            "SELECT c.id, c.note_id, c.seq, " + ARCHIVED + " FROM chunks c "
-            "JOIN notes n ON n.id = c.note_id WHERE c.id IN (SELECT value FROM json_each(?))",
-            (json.dumps([r[0] for r in top]),)) if filters.include_archived or not archived}
+        hidden = set() if filters.include_archived else {
+            nid for (nid,) in con.execute("SELECT id FROM notes WHERE archived = 1")}
+        meta = {cid: (nid, seq) for cid, nid, seq in con.execute(
+            "SELECT id, note_id, seq FROM chunks WHERE id IN (SELECT value FROM json_each(?))",
+            (json.dumps([r[0] for r in top]),)) if nid not in hidden}
         return [ChunkScore(cid, *meta[cid], s) for cid, s in top if cid in meta]
     if not filters.include_archived:
-        where += f" AND NOT {ARCHIVED}"
+        where += " AND n.archived = 0"
     sql = (f"SELECT c.id, c.note_id, c.seq, {rank} AS s "
            "FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid "
            "JOIN notes n ON n.id = c.note_id "

@@ -26,12 +26,16 @@ def test_concurrent_writers_and_an_outside_editor(vault: Path, tmp_path: Path) -
     procs = [subprocess.Popen([sys.executable, str(worker), str(vault), str(w), str(WRITES),
                                str(barrier)], stdout=subprocess.PIPE, text=True)
              for w in range(WORKERS)]
-    deadline = time.time() + 60
-    while len(list(barrier.glob("ready-*"))) < WORKERS and time.time() < deadline:
-        time.sleep(0.01)
-    (vault / "shared.md").write_bytes(b"start\neditor line\n")  # a person saves meanwhile
-    (barrier / "go").touch()
-    results = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
+    try:
+        deadline = time.time() + 60
+        while len(list(barrier.glob("ready-*"))) < WORKERS and time.time() < deadline:
+            time.sleep(0.01)
+        (vault / "shared.md").write_bytes(b"start\neditor line\n")  # a person saves meanwhile
+        (barrier / "go").touch()
+        results = [json.loads(p.communicate(timeout=120)[0]) for p in procs]
+    finally:
+        for p in procs:
+            p.kill()
     assert all(p.returncode == 0 for p in procs)
     assert [r["stale_conflict"] for r in results] == [1] * WORKERS  # nobody overwrote it
 
