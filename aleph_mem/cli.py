@@ -14,12 +14,14 @@ from typing import Any
 
 import yaml
 
-from . import __version__
+from . import __version__, activity
+from .daemon import Daemon
 from .errors import AlephError, BadInput, VaultNotFound
 from .memory import Memory
 from .search import Filters
 from .template import init_vault
 from .vault import find_vault
+from .watcher import read_status, watcher_running
 from .writer import ANY, WriteResult
 
 Handler = Callable[[argparse.Namespace], int]
@@ -46,7 +48,9 @@ def vault_root(args: argparse.Namespace) -> Path:
 
 
 def open_memory(args: argparse.Namespace) -> Memory:
-    return Memory.open(vault_root(args))
+    mem = Memory.open(vault_root(args))
+    activity.touch(mem.vault.local_dir, "cli")
+    return mem
 
 
 def emit_json(value: Any) -> None:
@@ -139,11 +143,13 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         info = mem.status()
+        info["daemon"] = daemon_status(mem)
     if args.json:
         emit_json(info)
         return 0
     c = info["counts"]
     print(f"vault: {info['vault']}")
+    print(f"daemon: {describe_daemon(info['daemon'])}")
     print(f"notes {c['notes']}, chunks {c['chunks']}, tags {c['tags']}, links {c['links']} "
           f"({c['links_resolved']} resolved, {c['links_unresolved']} unresolved, "
           f"{c['links_ambiguous']} ambiguous)")
@@ -157,6 +163,24 @@ def cmd_status(args: argparse.Namespace) -> int:
             if len(rows) > 50:
                 print(f"  … {len(rows) - 50} more (use --json for all)")
     return 0
+
+
+def daemon_status(mem: Memory) -> dict[str, Any]:
+    body = read_status(mem.vault.local_dir) or {}
+    running = watcher_running(mem.vault.local_dir)
+    body["state"] = "running" if running else "not running"
+    return body
+
+
+def describe_daemon(d: dict[str, Any]) -> str:
+    if d["state"] != "running":
+        return "not running (start it with `aleph-mem daemon`)"
+    idle = d.get("idle_for_s")
+    nxt = ", ".join(f"{k} at {v}" for k, v in (d.get("next_run") or {}).items())
+    return (f"running since {d.get('running_since')} (pid {d.get('pid')}, "
+            f"{d.get('watch_mode')}); last event {d.get('last_event_at') or 'none'}, "
+            f"queue {d.get('queue', 0)}, idle for "
+            f"{'ever' if idle is None else f'{idle:.0f} s'}" + (f"; next: {nxt}" if nxt else ""))
 
 
 def _status_row(r: dict[str, Any]) -> str:
@@ -241,6 +265,18 @@ def cmd_undo(args: argparse.Namespace) -> int:
         for path, why in report.refused:
             print(f"refused {path}: {why}", file=sys.stderr)
     return 1 if report.refused else 0
+
+
+@command("watch")
+def cmd_watch(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        return Daemon(mem, scheduler=False).run()
+
+
+@command("daemon")
+def cmd_daemon(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        return Daemon(mem, scheduler=True).run()
 
 
 def yaml_value(text: str) -> object:
@@ -338,6 +374,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--actor", help="human, cli, mcp, mcp:<client>, dream:<pass>…")
     s.add_argument("--limit", type=int, default=100)
     s.add_argument("--json", action="store_true")
+
+    sub.add_parser("watch", parents=[common],
+                   help="keep the index in step with the files (foreground)")
+    sub.add_parser("daemon", parents=[common],
+                   help="the watcher plus the scheduler (periodic reconcile, dream passes)")
 
     s = sub.add_parser("undo", parents=[common], help="undo an event or a run")
     s.add_argument("id", help="an event id or a run id (from `aleph-mem log`)")

@@ -47,6 +47,7 @@ class ReconcileReport:
     removed: int = 0
     changes: list[NoteChange] = field(default_factory=list)
     links_resolved: int = 0
+    human: list = field(default_factory=list)  # events recorded for people's changes
 
     def summary(self) -> str:
         return (f"{self.scanned} notes scanned, {self.parsed} (re)indexed, "
@@ -89,12 +90,17 @@ class Indexer:
         """Bring the index in line with the files. ``only`` limits the work to some paths
         (the watcher's batches); otherwise the whole vault is walked."""
         report = ReconcileReport()
-        listing = self.vault.walk(self.settings.ignore)
-        known = {p: (i, m, s, h) for i, p, m, s, h in self.con.execute(
-            "SELECT id, path, mtime_ns, size, hash FROM notes")}
-        paths = set(listing.notes) | set(known)
-        if only is not None:
-            paths &= set(only)
+        if only is None:
+            listing = self.vault.walk(self.settings.ignore)
+            known = {p: (i, m, s, h) for i, p, m, s, h in self.con.execute(
+                "SELECT id, path, mtime_ns, size, hash FROM notes")}
+            paths = set(listing.notes) | set(known)
+        else:
+            paths = set(only)
+            listing = self.vault.stat_paths(paths, self.settings.ignore)
+            known = {p: (i, m, s, h) for i, p, m, s, h in self.con.execute(
+                "SELECT id, path, mtime_ns, size, hash FROM notes WHERE path IN "
+                "(SELECT value FROM json_each(?))", (json.dumps(sorted(paths)),))}
         report.scanned = len(listing.notes)
         todo = sorted(p for p in paths if p not in listing.notes
                       or (p not in known) or known[p][1:3] != (listing.notes[p].mtime_ns,
@@ -120,7 +126,8 @@ class Indexer:
             if progress:
                 progress(min(start + BATCH, len(todo)), len(todo))
         with db.transaction(self.con):
-            self._store_side_tables(listing.attachments, skipped, only is None, affected_keys)
+            if only is None:
+                self._store_side_tables(listing.attachments, skipped, affected_keys)
             report.links_resolved = self.resolve_links(touched, affected_keys)
         return report
 
@@ -245,15 +252,14 @@ class Indexer:
         return True
 
     def _store_side_tables(self, attachments: set[str], skipped: dict[str, str],
-                           full: bool, affected: set[str]) -> None:
-        if full:
-            old = {p for (p,) in self.con.execute("SELECT path FROM attachments")}
-            if old != attachments:
-                affected.update(target_key(p) for p in old ^ attachments)
-                self.con.execute("DELETE FROM attachments")
-                self.con.executemany("INSERT INTO attachments VALUES (?)",
-                                     [(p,) for p in sorted(attachments)])
-            self.con.execute("DELETE FROM skipped")
+                           affected: set[str]) -> None:
+        old = {p for (p,) in self.con.execute("SELECT path FROM attachments")}
+        if old != attachments:
+            affected.update(target_key(p) for p in old ^ attachments)
+            self.con.execute("DELETE FROM attachments")
+            self.con.executemany("INSERT INTO attachments VALUES (?)",
+                                 [(p,) for p in sorted(attachments)])
+        self.con.execute("DELETE FROM skipped")
         self.con.executemany("INSERT OR REPLACE INTO skipped VALUES (?,?)", skipped.items())
 
     # -- links --------------------------------------------------------------------------

@@ -93,7 +93,8 @@ class Memory:
 
     # -- indexing -------------------------------------------------------------------------
 
-    def reindex(self, rebuild: bool = False, progress: Progress | None = None) -> ReconcileReport:
+    def reindex(self, rebuild: bool = False, progress: Progress | None = None,
+                only: set[str] | None = None) -> ReconcileReport:
         """Reconcile the index with the files. Changes made outside aleph-mem become
         ``human`` events (not on a fresh or rebuilt index, which has no earlier state)."""
         if rebuild:
@@ -106,10 +107,11 @@ class Memory:
         with write_lock(self.vault.local_dir):
             with db.transaction(self.con):
                 self.events.sync_index(self.con)
-            report = self.indexer.reconcile(progress)
+            report = self.indexer.reconcile(progress, only)
             if not fresh:
                 changes = [c for c in report.changes if not self._accounted(c)]
-                for event in human_events(changes):
+                report.human = human_events(changes)
+                for event in report.human:
                     self.events.append(event)
             with db.transaction(self.con):
                 self.events.sync_index(self.con)
@@ -145,6 +147,8 @@ class Memory:
             sql.append("(actor = ? OR actor LIKE ?)")
             args += [actor, actor.rstrip(":*") + ":%"]
         where = " WHERE " + " AND ".join(sql) if sql else ""
+        with db.transaction(self.con):  # other processes may have appended since
+            self.events.sync_index(self.con)
         rows = self.con.execute(
             "SELECT id, at, actor, kind, path, before, after, run, reason, data FROM events"
             f"{where} ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()

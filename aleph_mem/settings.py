@@ -39,6 +39,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("search_limit", 10, "Default number of search hits."),
     Setting("idle_minutes", 15,
             "The vault counts as idle after this many minutes without edits or tool calls."),
+    Setting("reconcile_minutes", 10,
+            "The daemon re-walks the whole vault this often, to catch anything the file "
+            "watcher missed (a full event queue, a network drive)."),
+    Setting("watcher", "auto",
+            "'auto' uses inotify and falls back to polling when the watch limit is reached; "
+            "'polling' always polls (network drives, some containers)."),
     Setting("llm_model", "",
             "litellm model name (e.g. 'ollama/llama3.1'); empty means no LLM is used."),
 )

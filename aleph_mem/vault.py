@@ -132,6 +132,37 @@ class Vault:
         return out
 
 
+    def is_note_path(self, rel: str, ignore: Iterable[str] = ()) -> bool:
+        """Whether a vault-relative path is one the index holds as a note."""
+        parts = rel.split("/")
+        if not rel.lower().endswith(".md") or any(p.startswith(".") for p in parts):
+            return False
+        return not _ignored(rel, list(ignore))
+
+    def stat_paths(self, paths: Iterable[str], ignore: Iterable[str] = ()) -> Listing:
+        """A listing of just these paths (the watcher's batch), without walking the vault."""
+        out = Listing()
+        for rel in paths:
+            if not self.is_note_path(rel, ignore):
+                continue
+            full = self.root / rel
+            try:
+                if full.is_symlink():
+                    real = full.resolve()
+                    if real != self.root and self.root not in real.parents:
+                        out.skipped.append((rel, "symlink that leaves the vault: not indexed"))
+                        continue
+                st = full.stat()
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                out.skipped.append((rel, f"cannot stat: {exc.strerror}"))
+                continue
+            if stat.S_ISREG(st.st_mode):
+                out.notes[rel] = FileStat(st.st_mtime_ns, st.st_size)
+        return out
+
+
 def _ignored(rel: str, patterns: list[str]) -> bool:
     return any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(rel.rstrip("/"), p) for p in patterns)
 

@@ -1,0 +1,37 @@
+"""The shared activity stamp (``.aleph/local/activity.json``): every human edit, CLI command
+and MCP call refreshes it, so the daemon can tell when the vault has been idle."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from .events import iso, utc_now
+from .objects import write_atomic
+
+
+def stamp_path(local_dir: Path) -> Path:
+    return local_dir / "activity.json"
+
+
+def touch(local_dir: Path, actor: str, now: dt.datetime | None = None) -> None:
+    local_dir.mkdir(parents=True, exist_ok=True)
+    body = json.dumps({"at": iso(now or utc_now()), "actor": actor}).encode()
+    write_atomic(stamp_path(local_dir), body, durable=False)
+
+
+def last(local_dir: Path) -> tuple[dt.datetime, str] | None:
+    try:
+        body = json.loads(stamp_path(local_dir).read_bytes())
+        return dt.datetime.fromisoformat(body["at"].replace("Z", "+00:00")), body["actor"]
+    except (FileNotFoundError, ValueError, KeyError):
+        return None
+
+
+def idle_seconds(local_dir: Path, now: dt.datetime | None = None) -> float | None:
+    """Seconds since the last activity, or None if there never was any."""
+    seen = last(local_dir)
+    if seen is None:
+        return None
+    return max(0.0, ((now or utc_now()) - seen[0]).total_seconds())

@@ -1,0 +1,118 @@
+"""``aleph-mem daemon``: the watcher plus a scheduler that ticks, knows when the vault has
+been idle, and runs due jobs (the periodic reconcile now; the dream passes later)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import signal
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from apscheduler.schedulers.background import BackgroundScheduler
+
+from . import activity
+from .events import iso, utc_now
+from .memory import Memory
+from .watcher import Watcher, watcher_lock, write_status
+
+log = logging.getLogger(__name__)
+
+TICK_S = 15
+
+
+@dataclass
+class Job:
+    """Something the daemon runs every ``every`` seconds; ``needs_idle`` jobs wait until the
+    vault has been idle for ``idle_minutes``."""
+
+    name: str
+    every: float
+    needs_idle: bool
+    run: Callable[[], None]
+    last_run: dt.datetime | None = None
+
+    def due(self, now: dt.datetime) -> bool:
+        return self.last_run is None or (now - self.last_run).total_seconds() >= self.every
+
+
+class Daemon:
+    def __init__(self, mem: Memory, scheduler: bool = True) -> None:
+        self.mem = mem
+        self.local = mem.vault.local_dir
+        self.watcher = Watcher(mem, polling=mem.settings.watcher == "polling",
+                               on_batch=lambda _: self.write_status())
+        self.use_scheduler = scheduler
+        self.jobs: list[Job] = [Job("reconcile", mem.settings.reconcile_minutes * 60, False,
+                                    self.watcher.request_full, utc_now())]
+        self.stop_event = threading.Event()
+        self.started_at = iso(utc_now())
+        self.sched: BackgroundScheduler | None = None
+
+    def idle_for(self) -> float | None:
+        return activity.idle_seconds(self.local)
+
+    def tick(self) -> None:
+        now = utc_now()
+        idle = self.idle_for()
+        idle_enough = idle is None or idle >= self.mem.settings.idle_minutes * 60
+        for job in self.jobs:
+            if job.due(now) and (idle_enough or not job.needs_idle):
+                job.last_run = now
+                try:
+                    job.run()
+                except Exception:
+                    log.exception("job %s failed", job.name)
+        self.write_status()
+
+    def next_runs(self) -> dict[str, str]:
+        out = {}
+        for job in self.jobs:
+            base = job.last_run or utc_now()
+            out[job.name] = iso(base + dt.timedelta(seconds=job.every))
+        return out
+
+    def write_status(self) -> None:
+        st = self.watcher.stats
+        idle = self.idle_for()
+        write_status(self.local, {
+            "state": "running", "pid": os.getpid(), "running_since": self.started_at,
+            "watch_mode": st.mode, "scheduler": self.use_scheduler,
+            "last_event_at": st.last_event_at, "last_batch_at": st.last_batch_at,
+            "queue": self.watcher.queue_length, "batches": st.batches,
+            "human_events": st.human_events,
+            "idle_for_s": None if idle is None else round(idle, 1),
+            "idle_minutes": self.mem.settings.idle_minutes,
+            "next_run": self.next_runs() if self.use_scheduler else {},
+            "updated_at": iso(utc_now())})
+
+    def run(self) -> int:
+        with watcher_lock(self.local):
+            self._install_signals()
+            self.watcher.start()
+            if self.use_scheduler:
+                self.sched = BackgroundScheduler(
+                    job_defaults={"max_instances": 1, "coalesce": True})
+                self.sched.add_job(self.tick, "interval", seconds=TICK_S, id="tick")
+                self.sched.start()
+            self.write_status()
+            log.info("watching %s (%s)", self.mem.vault.root, self.watcher.stats.mode)
+            try:
+                while not self.stop_event.wait(1.0):
+                    pass
+            finally:
+                if self.sched is not None:
+                    self.sched.shutdown(wait=True)
+                self.watcher.stop()
+                write_status(self.local, {"state": "stopped", "pid": os.getpid(),
+                                          "running_since": self.started_at,
+                                          "stopped_at": iso(utc_now())})
+        return 0
+
+    def _install_signals(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: self.stop_event.set())

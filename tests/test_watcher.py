@@ -1,0 +1,152 @@
+"""The watcher with real files and a real observer (inotify, and polling)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import open_mem, write
+
+from aleph_mem.memory import Memory
+from aleph_mem.watcher import Watcher, WatcherRunning, watcher_lock
+
+
+def until(cond: Callable[[], object], timeout: float = 8.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if cond():
+            return
+        time.sleep(0.05)
+    raise AssertionError("condition not met in time")
+
+
+@pytest.fixture(params=["inotify", "polling"])
+def watched(request, vault: Path):
+    mem = Memory.open(vault)
+    w = Watcher(mem, polling=request.param == "polling")
+    w.start()
+    reader = open_mem(vault)
+    yield vault, w, reader
+    w.stop()
+    reader.close()
+    mem.close()
+
+
+def paths(reader: Memory, word: str) -> list[str]:
+    return [h.path for h in reader.search(word)]
+
+
+def human(reader: Memory) -> list[tuple[str, str, str | None]]:
+    return [(e.kind, e.path, e.data.get("from")) for e in reversed(reader.log(actor="human"))]
+
+
+def settle(w: Watcher) -> None:
+    time.sleep(2.5 if w.polling else 0.3)
+    assert w.wait_idle()
+
+
+def test_editor_save_patterns_become_one_update(watched) -> None:
+    root, w, reader = watched
+    note = root / "notes" / "n.md"
+    write(root, "notes/n.md", "first version alpha\n")
+    until(lambda: paths(reader, "alpha") == ["notes/n.md"])
+    # atomic save: temp file + rename (VS Code, Obsidian)
+    tmp = root / "notes" / ".n.md.tmp123"
+    tmp.write_text("second version bravo\n")
+    os.replace(tmp, note)
+    until(lambda: paths(reader, "bravo") == ["notes/n.md"])
+    # vim: rename to backup, write new, delete backup; swap files around it
+    (root / "notes" / ".n.md.swp").write_bytes(b"swap")
+    os.rename(note, root / "notes" / "n.md~")
+    note.write_text("third version charlie\n")
+    (root / "notes" / "n.md~").unlink()
+    (root / "notes" / "4913").write_bytes(b"")
+    until(lambda: paths(reader, "charlie") == ["notes/n.md"])
+    settle(w)
+    kinds = human(reader)
+    assert kinds[0] == ("note-created", "notes/n.md", None)
+    assert set(kinds[1:]) == {("note-updated", "notes/n.md", None)}
+    assert reader.status()["counts"]["notes"] == 3  # Welcome, MEMORY, n: no temp files
+
+
+def test_renames_deletes_and_new_folders(watched) -> None:
+    root, w, reader = watched
+    write(root, "a.md", "rename chain delta\n")
+    until(lambda: paths(reader, "delta") == ["a.md"])
+    os.rename(root / "a.md", root / "b.md")
+    os.rename(root / "b.md", root / "c.md")
+    until(lambda: paths(reader, "delta") == ["c.md"])
+    (root / "c.md").unlink()
+    until(lambda: paths(reader, "delta") == [])
+    write(root, "deep/new/folder/x.md", "nested echo\n")
+    until(lambda: paths(reader, "echo") == ["deep/new/folder/x.md"])
+    os.rename(root / "deep", root / "moved")
+    until(lambda: paths(reader, "echo") == ["moved/new/folder/x.md"])
+    write(root, ".obsidian/workspace.md", "hidden foxtrot\n")
+    write(root, "c.md", "recreated golf\n")
+    until(lambda: paths(reader, "golf") == ["c.md"])
+    assert paths(reader, "foxtrot") == []
+
+
+def test_own_writes_are_not_counted_as_human(watched) -> None:
+    root, w, reader = watched
+    writer_mem = open_mem(root)
+    r = writer_mem.writer().write("agent.md", b"written by aleph hotel\n", None)
+    writer_mem.writer().write("agent.md", b"again india\n", r.hash)
+    writer_mem.close()
+    settle(w)
+    assert paths(reader, "india") == ["agent.md"]
+    assert human(reader) == []
+
+
+def test_changes_while_down_are_reconciled_on_start(vault: Path) -> None:
+    mem = Memory.open(vault)
+    mem.reindex()
+    write(vault, "offline.md", "made while nobody watched juliet\n")
+    (vault / "MEMORY.md").unlink()
+    w = Watcher(mem)
+    w.start()
+    try:
+        assert [h.path for h in mem.search("juliet")] == ["offline.md"]
+        assert {(e.kind, e.path) for e in mem.log(actor="human")} == {
+            ("note-created", "offline.md"), ("note-deleted", "MEMORY.md")}
+    finally:
+        w.stop()
+        mem.close()
+
+
+def test_one_watcher_per_vault(vault: Path) -> None:
+    with watcher_lock(vault / ".aleph" / "local"):
+        with pytest.raises(WatcherRunning, match=f"pid {os.getpid()}"):
+            with watcher_lock(vault / ".aleph" / "local"):
+                pass
+    with watcher_lock(vault / ".aleph" / "local"):  # released: the next one takes it
+        pass
+
+
+def test_daemon_process_status_stale_lock_and_sigterm(vault: Path) -> None:
+    cmd = [sys.executable, "-m", "aleph_mem.cli", "--vault", str(vault), "daemon"]
+    first = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    status = vault / ".aleph" / "local" / "daemon.json"
+    until(lambda: status.exists() and json.loads(status.read_text())["state"] == "running")
+    second = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+    assert second.returncode == 1 and "another watcher" in second.stderr
+    first.send_signal(signal.SIGKILL)  # killed: its lock dies with it
+    first.wait()
+    third = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    until(lambda: json.loads(status.read_text()).get("pid") == third.pid)
+    out = subprocess.run([sys.executable, "-m", "aleph_mem.cli", "--vault", str(vault),
+                          "status", "--json"], capture_output=True, text=True, timeout=30)
+    daemon = json.loads(out.stdout)["daemon"]
+    assert daemon["state"] == "running" and daemon["pid"] == third.pid
+    assert set(daemon) >= {"running_since", "last_event_at", "queue", "idle_for_s", "next_run"}
+    third.send_signal(signal.SIGTERM)
+    assert third.wait(timeout=30) == 0
+    assert json.loads(status.read_text())["state"] == "stopped"
