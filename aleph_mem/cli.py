@@ -273,6 +273,27 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return Daemon(mem, scheduler=False).run()
 
 
+@command("mcp")
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from .mcp_server import serve
+
+    root = vault_root(args)
+    Memory.open(root).close()  # a clear error now if there is no vault
+    return serve(root)
+
+
+@command("mcp-reference")
+def cmd_mcp_reference(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from .mcp_server import tools_reference
+
+    with tempfile.TemporaryDirectory() as tmp:
+        init_vault(Path(tmp))
+        sys.stdout.write(tools_reference(Path(tmp)))
+    return 0
+
+
 @command("daemon")
 def cmd_daemon(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
@@ -377,6 +398,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("watch", parents=[common],
                    help="keep the index in step with the files (foreground)")
+    sub.add_parser("mcp", parents=[common],
+                   help="serve the vault to an agent over stdio (MCP)")
+    sub.add_parser("mcp-reference", help="print the MCP tools reference (docs/mcp-tools.md)")
     sub.add_parser("daemon", parents=[common],
                    help="the watcher plus the scheduler (periodic reconcile, dream passes)")
 

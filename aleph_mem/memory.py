@@ -79,8 +79,8 @@ class Memory:
         vault = Vault.open(root)
         return cls(vault, load_settings(vault.root, flags), actor)
 
-    def writer(self, run: str | None = None) -> Writer:
-        return Writer(self.vault, self.con, self.indexer, self.actor, run)
+    def writer(self, run: str | None = None, actor: str | None = None) -> Writer:
+        return Writer(self.vault, self.con, self.indexer, actor or self.actor, run)
 
     def close(self) -> None:
         self.con.close()
@@ -163,6 +163,11 @@ class Memory:
     def search(self, query: str, limit: int | None = None, filters: Filters | None = None,
                group: bool = True) -> list[Hit]:
         return search(self.con, query, limit or self.settings.search_limit, filters, group)
+
+    def chunk_text(self, chunk_id: int) -> str:
+        row = self.con.execute("SELECT title, body FROM chunks_fts WHERE rowid = ?",
+                               (chunk_id,)).fetchone()
+        return (row[1] or row[0]) if row else ""
 
     def find_note(self, ref: str) -> str:
         """A note's path from a path (``.md`` optional), a file name, a title or an alias."""

@@ -46,7 +46,12 @@ SETTINGS: tuple[Setting, ...] = (
             "'auto' uses inotify and falls back to polling when the watch limit is reached; "
             "'polling' always polls (network drives, some containers)."),
     Setting("llm_model", "",
-            "litellm model name (e.g. 'ollama/llama3.1'); empty means no LLM is used."),
+            "litellm model name (e.g. 'ollama/llama3.1', 'openai/gpt-4o-mini'); empty means "
+            "no LLM is used. Provider keys come from the provider's usual environment "
+            "variables (never from this file)."),
+    Setting("llm_api_base", "",
+            "Base URL of an OpenAI-compatible server (e.g. 'http://127.0.0.1:8080/v1'); its "
+            "key, if any, from ALEPH_MEM_LLM_API_KEY."),
 )
 
 BY_NAME = {s.name: s for s in SETTINGS}
@@ -116,3 +121,37 @@ def load_settings(vault_root: Path | None, flags: Mapping[str, Any] | None = Non
         for name, value in layer.items():
             values[name] = _coerce(BY_NAME[name], value, where)
     return Settings(values)
+
+
+def config_template() -> str:
+    """The vault template's .aleph/config.toml: every setting, commented out."""
+    import json
+    import textwrap
+
+    lines = ["# aleph-mem settings for this vault.",
+             "# Every setting is listed with its default, commented out. Uncomment to change it.",
+             "# Precedence: command-line flag > environment (ALEPH_MEM_<NAME>) > this file >",
+             "# ~/.config/aleph-mem/config.toml > default.", ""]
+    for s in SETTINGS:
+        lines += ["# " + line for line in textwrap.wrap(s.doc, 88)]
+        lines += [f"# {s.name} = {json.dumps(s.default)}", ""]
+    return "\n".join(lines)
+
+
+def settings_markdown() -> str:
+    """docs/settings.md."""
+    import json
+
+    rows = [f"| `{s.name}` | `{s.env}` | `{json.dumps(s.default)}` | {s.doc} |"
+            for s in SETTINGS]
+    return "\n".join([
+        "# Settings", "",
+        "Each setting has one name everywhere: `embed_model` in `.aleph/config.toml` (or the",
+        "user file `~/.config/aleph-mem/config.toml`) is `ALEPH_MEM_EMBED_MODEL` in the",
+        "environment. Precedence: flag > environment > vault config > user config > default,",
+        "resolved once at the entry point. An unknown key or a value of the wrong type is an",
+        "error that names the file and the key. The vault template's `.aleph/config.toml`",
+        "lists every setting, commented out, with its default (regenerate both with",
+        "`python -c 'from aleph_mem import settings as s; print(s.settings_markdown())'`).",
+        "", "| setting | environment | default | what it does |", "|---|---|---|---|",
+        *rows, ""])

@@ -14,7 +14,6 @@ import contextlib
 import datetime as dt
 import json
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from .events import Event, EventLog, iso, make_event, utc_now
 from .indexer import Indexer
 from .locks import write_lock
 from .objects import ObjectStore, fsync_dir, write_atomic
+from .sections import find_section
 from .vault import FileStat, Vault, content_hash
 
 ANY = "*"  # expected hash meaning "whatever is there now" (appends, patches by hand)
@@ -308,9 +308,6 @@ def _frontmatter(data: bytes) -> dict[str, Any]:
     return parse_frontmatter(decode(data)[0])[0]
 
 
-HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
-
-
 def append_text(old: bytes, text: str, under: str | None = None) -> bytes:
     """Append ``text`` at the end, or at the end of the section under heading ``under``
     (before the next heading of the same or a higher level). No existing byte changes."""
@@ -326,48 +323,9 @@ def append_text(old: bytes, text: str, under: str | None = None) -> bytes:
         sep = "" if body.endswith(nl * 2) else (nl if body.endswith(nl) else nl * 2)
         return (body + sep + nl.join(add) + nl).encode("utf-8")
     lines = body.split(nl)
-    start, level = _find_heading(lines, under)
-    end = len(lines)
-    for i in range(start + 1, len(lines)):
-        m = HEADING.match(lines[i])
-        if m and len(m.group(1)) <= level and not _in_fence(lines, i):
-            end = i
-            break
+    start, end = find_section(lines, under)
     while end > start + 1 and not lines[end - 1].strip():
         end -= 1
     new = lines[:end] + ["", *add] + lines[end:]
     out = nl.join(new)
     return (out if out.endswith(nl) else out + nl).encode("utf-8")
-
-
-def _body_start(lines: list[str]) -> int:
-    from .parser import split_frontmatter
-
-    return split_frontmatter("\n".join(lines))[1]
-
-
-def _in_fence(lines: list[str], index: int) -> bool:
-    inside = False
-    for line in lines[_body_start(lines):index]:
-        if line.lstrip().startswith(("```", "~~~")):
-            inside = not inside
-    return inside
-
-
-def _find_heading(lines: list[str], under: str) -> tuple[int, int]:
-    want = under.strip().lstrip("#").strip().casefold()
-    inside = False
-    for i in range(_body_start(lines), len(lines)):
-        line = lines[i]
-        if line.lstrip().startswith(("```", "~~~")):
-            inside = not inside
-        m = None if inside else HEADING.match(line)
-        if m and m.group(2).strip().casefold() == want:
-            return i, len(m.group(1))
-    raise BadInput(f"no heading {under!r} in this note; use one of its headings, or append "
-                   "without --under")
-
-
-def file_stat(path: Path) -> FileStat:
-    st = os.stat(path)
-    return FileStat(st.st_mtime_ns, st.st_size)

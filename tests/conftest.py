@@ -51,3 +51,57 @@ def dnd_vault(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def open_mem(root: Path) -> Memory:
     return Memory.open(root)
+
+
+class StubLLM:
+    """A local OpenAI-compatible server on 127.0.0.1: replies from a queue, records
+    every request body. Reached through litellm's real client."""
+
+    def __init__(self) -> None:
+        import json
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.replies: list[str] = []
+        self.requests: list[dict] = []
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                stub.requests.append(body)
+                text = stub.replies.pop(0) if stub.replies else "I cannot tell [1]."
+                out = json.dumps({
+                    "id": "stub-1", "object": "chat.completion", "created": 0,
+                    "model": body.get("model", "stub"),
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": text}}],
+                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+                }).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(out)))
+                self.end_headers()
+                self.wfile.write(out)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def stub_llm():
+    stub = StubLLM()
+    yield stub
+    stub.close()

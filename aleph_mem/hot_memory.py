@@ -1,0 +1,73 @@
+"""MEMORY.md: the curated hot memory every agent sees first. Facts are list items under
+``## Facts``, each with a priority (P1 most important .. P5), kept within a character
+budget; when it is full, nothing is pushed out silently: the lowest priorities are reported."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from .errors import BadInput
+from .memory import Memory
+from .sections import find_section
+from .writer import ANY, WriteResult
+
+PATH = "MEMORY.md"
+HEADING = "Facts"
+BUDGET = 2200
+FACT = re.compile(r"^- \[P([1-5])\] (.+?)\s*$")
+
+
+@dataclass(frozen=True)
+class Fact:
+    priority: int
+    text: str
+    line: int
+
+
+def facts(text: str) -> list[Fact]:
+    return [Fact(int(m.group(1)), m.group(2), i + 1)
+            for i, line in enumerate(text.splitlines()) if (m := FACT.match(line))]
+
+
+def used_chars(found: list[Fact]) -> int:
+    return sum(len(f.text) for f in found)
+
+
+class HotMemoryFull(BadInput):
+    def __init__(self, used: int, need: int, lowest: list[Fact]) -> None:
+        listing = "; ".join(f"[P{f.priority}] {f.text}" for f in lowest)
+        super().__init__(
+            f"hot memory is full ({used} of {BUDGET} characters used, this fact needs {need}). "
+            f"Lowest-priority facts: {listing}. Remove or shorten one (edit MEMORY.md), or "
+            "store this fact as a note with `write` instead")
+        self.lowest = lowest
+
+
+def remember(mem: Memory, fact: str, priority: int = 3, actor: str | None = None,
+             today: dt.date | None = None) -> WriteResult:
+    fact = " ".join(fact.split())
+    if not fact:
+        raise BadInput("the fact is empty; give one short sentence to remember")
+    if not 1 <= priority <= 5:
+        raise BadInput("priority runs from 1 (most important) to 5")
+    stamp = (today or dt.datetime.now(dt.UTC).date()).isoformat()
+    text = f"{fact} ({stamp})"
+    data = mem.vault.read_bytes(PATH) or b"# Hot memory\n"
+    current = facts(data.decode("utf-8", errors="replace"))
+    if any(f.text.split(" (")[0] == fact for f in current):
+        return WriteResult(PATH, None, None)
+    used = used_chars(current)
+    if used + len(text) > BUDGET:
+        lowest = sorted(current, key=lambda f: (-f.priority, f.line))[:5]
+        raise HotMemoryFull(used, len(text), lowest)
+    w = mem.writer(actor=actor)
+    line = f"- [P{priority}] {text}"
+    if mem.vault.read_bytes(PATH) is None:
+        return w.write(PATH, f"# Hot memory\n\n## {HEADING}\n\n{line}\n".encode(), None)
+    try:
+        find_section(data.decode("utf-8", errors="replace").split("\n"), HEADING)
+    except BadInput:
+        return w.append(PATH, f"## {HEADING}\n\n{line}", ANY, reason="remember")
+    return w.append(PATH, line, ANY, under=HEADING, reason="remember")

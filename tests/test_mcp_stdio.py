@@ -1,0 +1,68 @@
+"""End to end: `aleph-mem mcp` as a real subprocess, driven by the SDK's stdio client."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import anyio
+from conftest import write
+from mcp import Client, StdioServerParameters
+
+
+def params(vault: Path) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable,
+                                 args=["-m", "aleph_mem.cli", "mcp", "--vault", str(vault)])
+
+
+def test_stdio_round_trip(vault: Path) -> None:
+    write(vault, "notes/existing.md", "# Existing\n\nolder knowledge about lychees\n")
+
+    async def scenario() -> None:
+        async with Client(params(vault)) as c:
+            tools = {t.name: t for t in (await c.list_tools()).tools}
+            assert len(tools) == 12
+            assert tools["search"].annotations.read_only_hint is True
+            assert tools["forget"].annotations.destructive_hint is True
+
+            r = await c.call_tool("write", {"content": "# Durian\n\nthe durian plan",
+                                            "title": "Durian"})
+            assert not r.is_error
+            created = r.structured_content
+            assert created["path"] == "inbox/Durian.md" and created["changed"]
+
+            r = await c.call_tool("read", {"note": "durian"})
+            note = r.structured_content
+            assert note["content"] == "# Durian\n\nthe durian plan\n"
+            assert note["hash"] == created["hash"]
+
+            r = await c.call_tool("search", {"query": "durian plan"})
+            assert [h["path"] for h in r.structured_content["result"]] == ["inbox/Durian.md"]
+            r = await c.call_tool("search", {"query": "lychees"})  # start-up reconcile
+            assert [h["path"] for h in r.structured_content["result"]] == ["notes/existing.md"]
+
+            r = await c.call_tool("write", {"content": "new", "path": "inbox/Durian.md",
+                                            "expected_hash": created["hash"]})
+            assert not r.is_error
+            r = await c.call_tool("write", {"content": "stale", "path": "inbox/Durian.md",
+                                            "expected_hash": created["hash"]})
+            assert r.is_error and "re-read it and retry" in r.content[0].text
+
+            for bad in ("../escape.md", "/etc/passwd", ".aleph/index.md"):
+                r = await c.call_tool("write", {"content": "x", "path": bad})
+                assert r.is_error and "refused path" in r.content[0].text
+
+            r = await c.call_tool("read", {"note": "Duriann plan"})
+            assert r.is_error and "closest" in r.content[0].text
+
+            r = await c.call_tool("history", {"action": "log", "path": "inbox/Durian.md"})
+            events = r.structured_content["events"]
+            assert [e["kind"] for e in events] == ["note-updated", "note-created"]
+            assert {e["actor"] for e in events} == {"mcp:mcp"}
+            r = await c.call_tool("history", {"action": "undo", "id": events[0]["id"]})
+            assert r.structured_content["refused"] == []
+            r = await c.call_tool("read", {"note": "inbox/Durian.md"})
+            assert r.structured_content["content"] == "# Durian\n\nthe durian plan\n"
+
+    anyio.run(scenario)
+    assert not (vault.parent / "escape.md").exists()
