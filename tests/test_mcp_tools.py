@@ -9,6 +9,7 @@ import pytest
 from conftest import open_mem, write
 from mcp import Client
 
+from aleph_mem import activity
 from aleph_mem.hot_memory import BUDGET, facts
 from aleph_mem.mcp_server import build_server
 
@@ -68,6 +69,7 @@ def test_edit_forget_graph_recent_dream(vault: Path) -> None:
 
     run(vault, scenario)
     assert (vault / "archive/c.md").exists() and not (vault / "c.md").exists()
+    assert activity.last(vault / ".aleph" / "local")[1] == "mcp"  # every call refreshes it
 
 
 def test_remember_keeps_the_budget_and_reports_lowest(vault: Path) -> None:
