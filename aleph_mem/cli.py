@@ -58,12 +58,12 @@ def emit_json(value: Any) -> None:
     sys.stdout.write("\n")
 
 
-def progress_printer() -> Callable[[int, int], None] | None:
+def progress_printer(what: str = "indexing") -> Callable[[int, int], None] | None:
     if not sys.stderr.isatty():
         return None
 
     def show(done: int, total: int) -> None:
-        sys.stderr.write(f"\rindexing {done}/{total}")
+        sys.stderr.write(f"\r{what} {done}/{total}")
         if done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()
@@ -87,12 +87,15 @@ def cmd_init(args: argparse.Namespace) -> int:
 def cmd_index(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         report = mem.reindex(rebuild=args.rebuild, progress=progress_printer())
+        embedded = 0 if args.no_embed else mem.embed(progress=progress_printer("embedding"))
+        if mem.vector_problem and not args.no_embed:
+            print(f"note: {mem.vector_problem}", file=sys.stderr)
         if args.json:
             emit_json({"scanned": report.scanned, "indexed": report.parsed,
                        "removed": report.removed, "unchanged": report.unchanged,
-                       "links_resolved": report.links_resolved})
+                       "links_resolved": report.links_resolved, "embedded": embedded})
         else:
-            print(report.summary())
+            print(report.summary() + f", {embedded} chunks embedded")
     return 0
 
 
@@ -101,7 +104,11 @@ def cmd_search(args: argparse.Namespace) -> int:
     filters = Filters(folder=args.folder, tags=tuple(args.tag or ()), since=args.since,
                       until=args.until)
     with open_memory(args) as mem:
-        hits = mem.search(args.query, limit=args.limit, filters=filters)
+        hits = mem.search(args.query, limit=args.limit, filters=filters, mode=args.mode,
+                          explain=args.explain)
+        notice = mem.search_notice
+    if notice:
+        print(f"note: {notice}", file=sys.stderr)
     if args.json:
         emit_json([h.as_json() for h in hits])
         return 0
@@ -112,6 +119,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(f"    {h.title}")
         if h.snippet:
             print("    " + " ".join(h.snippet.split()))
+        if h.explain:
+            print("    explain: " + ", ".join(f"{k}={v:.3f}" for k, v in h.explain.items()))
     return 0
 
 
@@ -144,12 +153,20 @@ def cmd_status(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         info = mem.status()
         info["daemon"] = daemon_status(mem)
+        info["vectors"] = mem.vector_state()
+        if info["vectors"]["model"] is None:
+            mem.embedder()
+            info["vectors"]["problem"] = mem.vector_problem or (
+                "no vectors yet: `aleph-mem index` or the daemon computes them")
     if args.json:
         emit_json(info)
         return 0
     c = info["counts"]
     print(f"vault: {info['vault']}")
     print(f"daemon: {describe_daemon(info['daemon'])}")
+    v = info["vectors"]
+    print(f"vectors: {v['model'] or 'none'}: {v['embedded']} chunks embedded, {v['pending']} "
+          f"pending" + (f" ({v['problem']})" if v["problem"] else ""))
     print(f"notes {c['notes']}, chunks {c['chunks']}, tags {c['tags']}, links {c['links']} "
           f"({c['links_resolved']} resolved, {c['links_unresolved']} unresolved, "
           f"{c['links_ambiguous']} ambiguous)")
@@ -339,6 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("index", parents=[common], help="bring the index up to date")
     s.add_argument("--rebuild", action="store_true", help="rebuild the index from nothing")
+    s.add_argument("--no-embed", action="store_true",
+                   help="skip computing vectors (the daemon does it in the background)")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("search", parents=[common], help="full-text search")
@@ -348,6 +367,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--tag", action="append", help="only notes with this tag (repeatable)")
     s.add_argument("--since", help="only notes dated on or after (YYYY-MM-DD)")
     s.add_argument("--until", help="only notes dated on or before (YYYY-MM-DD)")
+    s.add_argument("--mode", choices=["hybrid", "fts", "vector"], default="hybrid",
+                   help="full text and vectors fused (default), or one of them")
+    s.add_argument("--explain", action="store_true", help="show each signal per hit")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("show", parents=[common], help="a note with its links and backlinks")

@@ -23,6 +23,14 @@ log = logging.getLogger(__name__)
 TICK_S = 15
 
 
+def vectors_pending(mem: Memory) -> bool:
+    if mem.settings.embed_model == "none":
+        return False
+    row = mem.con.execute("SELECT 1 FROM chunks WHERE embedded = 0 LIMIT 1").fetchone()
+    meta = mem.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()
+    return row is not None or meta is None
+
+
 @dataclass
 class Job:
     """Something the daemon runs every ``every`` seconds; ``needs_idle`` jobs wait until the
@@ -88,10 +96,27 @@ class Daemon:
             "next_run": self.next_runs() if self.use_scheduler else {},
             "updated_at": iso(utc_now())})
 
+    def _embed_loop(self) -> None:
+        """Give new chunks vectors in the background, on a connection of its own."""
+        try:
+            with Memory.open(self.mem.vault.root) as mem:
+                while not self.stop_event.is_set():
+                    if vectors_pending(mem):
+                        mem.embed(stop=self.stop_event)
+                        if mem.vector_problem:
+                            log.warning("vectors are off: %s", mem.vector_problem)
+                            return
+                    self.stop_event.wait(5.0)
+        except Exception:
+            log.exception("the embedding worker stopped; search stays full-text for new notes")
+
     def run(self) -> int:
         with watcher_lock(self.local):
             self._install_signals()
             self.watcher.start()
+            embedder = threading.Thread(target=self._embed_loop, name="aleph-embed",
+                                        daemon=True)
+            embedder.start()
             if self.use_scheduler:
                 self.sched = BackgroundScheduler(
                     job_defaults={"max_instances": 1, "coalesce": True})
@@ -103,9 +128,11 @@ class Daemon:
                 while not self.stop_event.wait(1.0):
                     pass
             finally:
+                self.stop_event.set()
                 if self.sched is not None:
                     self.sched.shutdown(wait=True)
                 self.watcher.stop()
+                embedder.join(timeout=30)
                 write_status(self.local, {"state": "stopped", "pid": os.getpid(),
                                           "running_since": self.started_at,
                                           "stopped_at": iso(utc_now())})

@@ -15,7 +15,7 @@ import apsw
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -59,12 +59,14 @@ CREATE INDEX links_src ON links(src_id);
 CREATE INDEX links_resolved ON links(resolved_path);
 CREATE INDEX links_key ON links(target_key);
 CREATE TABLE chunks(
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: vectors are keyed by it
     note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
     seq INTEGER NOT NULL, heading_path TEXT NOT NULL, block_id TEXT,
-    line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, hash TEXT NOT NULL
+    line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, hash TEXT NOT NULL,
+    embedded INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX chunks_note ON chunks(note_id);
+CREATE INDEX chunks_pending ON chunks(id) WHERE embedded = 0;
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
     title, heading, body, tokenize='porter unicode61 remove_diacritics 2');
 CREATE TABLE skipped(path TEXT PRIMARY KEY, reason TEXT NOT NULL);

@@ -107,6 +107,7 @@ def build_server(vault_root: Path, background_reconcile: bool = True) -> MCPServ
         state_box["state"] = state
         if background_reconcile:
             threading.Thread(target=_reconcile, args=(vault_root,), daemon=True).start()
+            threading.Thread(target=mem.embedder, daemon=True).start()  # load the model
         try:
             yield state
         finally:
@@ -135,9 +136,10 @@ def _reconcile(root: Path) -> None:
 
     try:
         if watcher_running(root / ".aleph" / "local"):
-            return
+            return  # the daemon keeps the index and the vectors
         with Memory.open(root) as mem:
             mem.reindex()
+            mem.embed()
     except Exception:
         log.exception("start-up reconcile failed; search uses the index as it was")
 
@@ -155,7 +157,7 @@ def register_tools(server: MCPServer, call: Callable[[Callable[[Memory], Any]], 
                tags: list[str] | None = None, since: str | None = None,
                until: str | None = None, status: str | None = None,
                include_archived: bool = False) -> list[HitOut]:
-        """Search the notes (full text, ranked; one hit per note, the best passage).
+        """Search the notes (meaning and words, ranked; one hit per note, the best passage).
 
         Use it to find what the memory holds on a topic before answering or writing. Each
         hit has the note `path`, an `anchor` pointing at the passage (`#^blockid` or
@@ -167,7 +169,8 @@ def register_tools(server: MCPServer, call: Callable[[Callable[[Memory], Any]], 
         """
         filters = Filters(folder=folder, tags=tuple(tags or ()), since=since, until=until,
                           status=status, include_archived=include_archived)
-        hits = call(lambda m: m.search(query, limit=min(max(limit, 1), 50), filters=filters))
+        hits = call(lambda m: m.search(query, limit=min(max(limit, 1), 50), filters=filters,
+                                       wait_for_model=False))
         return [HitOut(path=h.path, anchor=h.anchor, title=h.title, score=h.score,
                        snippet=h.snippet, line=h.line) for h in hits]
 

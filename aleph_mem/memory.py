@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import difflib
 import json
+import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from . import db
-from .errors import NoteNotFound
+from . import db, vectors
+from .embedders import Embedder
+from .embedders import load as load_embedder
+from .errors import AlephError, NoteNotFound
 from .events import Event, EventLog, make_event
 from .indexer import Indexer, NoteChange, Progress, ReconcileReport
 from .locks import write_lock
 from .objects import ObjectStore
 from .resolver import fold
-from .search import Filters, Hit, search
+from .search import Filters, Fusion, Hit, search
 from .settings import Settings, load_settings
 from .ulid import new_ulid
 from .undo import UndoReport, undo
@@ -64,9 +67,15 @@ class Memory:
         self.settings = settings
         self.actor = actor
         self.objects = ObjectStore(vault.aleph_dir / "objects")
+        self._embed_lock = threading.Lock()
+        self._embedder: Embedder | None = None
+        self._embedder_tried = False
+        self.vector_problem = ""
+        self.search_notice = ""
         self._open_index()
 
     def _open_index(self) -> None:
+        self._vec_loaded = False
         self.con, self.created = db.open_index(self.vault.index_path)
         self.indexer = Indexer(self.vault, self.con, self.settings, self.objects)
         self.events = EventLog(self.vault.aleph_dir)
@@ -160,9 +169,77 @@ class Memory:
 
     # -- reading --------------------------------------------------------------------------
 
+    # -- vectors ----------------------------------------------------------------------------
+
+    def embedder(self, wait: bool = True) -> Embedder | None:
+        """The configured embedding model, loaded once; None when vectors are off or the
+        model cannot load (``vector_problem`` says why)."""
+        if not self._embed_lock.acquire(blocking=wait):
+            return None  # another thread is loading it right now
+        try:
+            if not self._embedder_tried and wait:
+                self._embedder_tried = True
+                try:
+                    self._embedder = load_embedder(self.settings.embed_model,
+                                                   self.vault.aleph_dir / "cache")
+                except AlephError as exc:
+                    self.vector_problem = str(exc)
+                if self._embedder is None and not self.vector_problem:
+                    self.vector_problem = ("vectors are off (embed_model = \"none\"); set "
+                                           "embed_model to turn them on")
+            return self._embedder
+        finally:
+            self._embed_lock.release()
+
+    def embed(self, progress: Progress | None = None, stop: threading.Event | None = None) -> int:
+        """Give every chunk without a vector one (resumable, in committed batches)."""
+        model = self.embedder()
+        if model is None:
+            return 0
+        cache = vectors.Cache(self.vault.aleph_dir / "cache" / "embeddings.db")
+        try:
+            return vectors.embed_pending(self.con, model, cache, stop, progress)
+        finally:
+            cache.close()
+
+    def vector_state(self) -> dict[str, Any]:
+        st = vectors.state(self.con)
+        return {"model": st.model, "dim": st.dim, "embedded": st.embedded,
+                "pending": st.pending, "setting": self.settings.embed_model,
+                "problem": self.vector_problem}
+
     def search(self, query: str, limit: int | None = None, filters: Filters | None = None,
-               group: bool = True) -> list[Hit]:
-        return search(self.con, query, limit or self.settings.search_limit, filters, group)
+               group: bool = True, mode: str = "hybrid", explain: bool = False,
+               fusion: Fusion | None = None, wait_for_model: bool = True) -> list[Hit]:
+        """Search; ``hybrid`` (the default) and ``vector`` use whatever vectors exist, and
+        fall back to full text (saying why in ``search_notice``) when there are none."""
+        self.search_notice = ""
+        qvec = None
+        if mode != "fts":
+            model = self.embedder(wait=wait_for_model)
+            ready = model is not None and self._vectors_ready(model)
+            if ready:
+                qvec = model.embed([query])[0]
+                pending = vectors.state(self.con).pending
+                if pending:
+                    self.search_notice = f"{pending} chunks are still waiting for vectors"
+            else:
+                self.search_notice = "full-text only: " + (
+                    self.vector_problem or ("the embedding model is still loading"
+                                            if not self._embedder_tried else
+                                            "no vectors yet (the daemon or `index` makes them)"))
+                mode = "fts"
+        return search(self.con, query, limit or self.settings.search_limit, filters, group,
+                      qvec, mode, fusion, explain)
+
+    def _vectors_ready(self, model: Embedder) -> bool:
+        row = self.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()
+        if not row or row[0] != f"{model.name}:{model.dim}":
+            return False
+        if not self._vec_loaded:
+            vectors.load_extension(self.con)
+            self._vec_loaded = True
+        return True
 
     def chunk_text(self, chunk_id: int) -> str:
         row = self.con.execute("SELECT title, body FROM chunks_fts WHERE rowid = ?",

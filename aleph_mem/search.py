@@ -7,6 +7,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 import apsw
+import numpy as np
 
 STOPWORDS = frozenset("""a about above after again against all am an and any are as at be because
 been before being below between both but by can could did do does doing down during each few for
@@ -46,10 +47,13 @@ class Hit:
     heading: list[str] = field(default_factory=list)
     block_id: str | None = None
     chunk_id: int = 0
+    explain: dict[str, float] | None = None
 
     def as_json(self) -> dict:
         out = asdict(self)
         out.pop("chunk_id")
+        if out["explain"] is None:
+            out.pop("explain")
         return out
 
 
@@ -148,35 +152,126 @@ def _ranked(con: apsw.Connection, match: str, filters: Filters,
     return [ChunkScore(*row) for row in con.execute(sql, (match, *args, depth))]
 
 
-def note_scores(cands: list[ChunkScore]) -> dict[int, float]:
+@dataclass(frozen=True)
+class Fusion:
+    """How the two candidate lists combine (tuned on the LoCoMo dev split)."""
+
+    fts_weight: float = 1.0
+    vector_weight: float = 1.0
+    fts_depth: int = 200
+    vector_depth: int = 100
+    note_share: float = 0.5  # a chunk's rank score adds this much of its note's score
+    note_spread: float = NOTE_SPREAD  # a note's score: best chunk + this x its next three
+    min_cosine: float = 0.4  # a chunk found only by vectors needs at least this similarity
+    status_factor: float = 0.5  # stale / contradicted / superseded notes
+
+
+DOWNWEIGHTED = ("stale", "contradicted", "superseded")
+
+
+def note_scores(cands: list[ChunkScore], spread: float = NOTE_SPREAD) -> dict[int, float]:
     per_note: dict[int, list[float]] = {}
-    for c in cands:
+    for c in sorted(cands, key=lambda c: -c.score):
         per_note.setdefault(c.note_id, []).append(c.score)
-    return {n: s[0] + NOTE_SPREAD * sum(s[1:4]) for n, s in per_note.items()}
+    return {n: s[0] + spread * sum(s[1:4]) for n, s in per_note.items()}
+
+
+def vector_candidates(con: apsw.Connection, qvec: np.ndarray, filters: Filters,
+                      depth: int) -> dict[int, tuple[int, int, float]]:
+    """chunk id -> (note id, seq, cosine) for the nearest chunks that pass the filters."""
+    from .vectors import knn
+
+    where, args = _filter_sql(filters)
+    if not filters.include_archived:
+        where += " AND n.archived = 0"
+    near = dict(knn(con, qvec, depth * (4 if where.count("AND") > 1 else 1)))
+    if not near:
+        return {}
+    rows = con.execute(
+        "SELECT c.id, c.note_id, c.seq FROM chunks c JOIN notes n ON n.id = c.note_id "
+        f"WHERE c.id IN (SELECT value FROM json_each(?)){where}",
+        (json.dumps(list(near)), *args)).fetchall()
+    return {cid: (nid, seq, near[cid]) for cid, nid, seq in rows}
+
+
+def fuse(fts: list[ChunkScore], vec: dict[int, tuple[int, int, float]],
+         fusion: Fusion) -> tuple[list[ChunkScore], dict[int, dict[str, float]]]:
+    """Weighted sum of max-normalised BM25 and min-max-normalised cosine, per chunk."""
+    signals: dict[int, dict[str, float]] = {}
+    meta: dict[int, tuple[int, int]] = {}
+    top = max((c.score for c in fts), default=0.0) or 1.0
+    for c in fts:
+        meta[c.chunk_id] = (c.note_id, c.seq)
+        signals[c.chunk_id] = {"bm25": round(c.score, 4),
+                               "fts": fusion.fts_weight * c.score / top}
+    if vec:
+        sims = [v[2] for v in vec.values()]
+        lo, hi = min(sims), max(sims)
+        span = (hi - lo) or 1.0
+        for cid, (nid, seq, sim) in vec.items():
+            if sim < fusion.min_cosine and cid not in signals:
+                continue
+            meta[cid] = (nid, seq)
+            sig = signals.setdefault(cid, {})
+            sig["cosine"] = round(sim, 4)
+            sig["vector"] = fusion.vector_weight * (sim - lo) / span
+    out = [ChunkScore(cid, *meta[cid], sig.get("fts", 0.0) + sig.get("vector", 0.0))
+           for cid, sig in signals.items()]
+    return out, signals
 
 
 def search(con: apsw.Connection, query: str, limit: int = 10,
-           filters: Filters | None = None, group: bool = True) -> list[Hit]:
-    """BM25 over chunks. ``group`` keeps the best chunk per note (ranked by a note score
-    that also counts its other matching chunks); otherwise chunks are ranked on their own
-    score plus a share of their note's."""
+           filters: Filters | None = None, group: bool = True,
+           qvec: np.ndarray | None = None, mode: str = "hybrid",
+           fusion: Fusion | None = None, explain: bool = False) -> list[Hit]:
+    """Chunks ranked by BM25 (``fts``), by vector similarity (``vector``) or by both fused
+    (``hybrid``; needs ``qvec``). ``group`` keeps the best chunk per note, ranked by a note
+    score that also counts its other matching chunks; otherwise chunks are ranked on their
+    own score plus a share of their note's. Notes marked stale, contradicted or superseded
+    are down-weighted."""
     filters = filters or Filters()
-    cands = chunk_candidates(con, query, filters, depth=max(200, limit * 10))
+    fusion = fusion or Fusion()
+    fts = [] if mode == "vector" else chunk_candidates(
+        con, query, filters, depth=max(fusion.fts_depth, limit * 10))
+    vec = vector_candidates(con, qvec, filters, max(fusion.vector_depth, limit * 5)) \
+        if qvec is not None and mode != "fts" else {}
+    if mode == "fts" or not vec:
+        cands, signals = fts, {c.chunk_id: {"bm25": round(c.score, 4), "fts": c.score}
+                               for c in fts}
+    else:
+        cands, signals = fuse(fts, vec, fusion)
     if not cands:
         return []
-    notes = note_scores(cands)
+    damp = _status_factors(con, {c.note_id for c in cands}, fusion.status_factor)
+    cands = [ChunkScore(c.chunk_id, c.note_id, c.seq, c.score * damp.get(c.note_id, 1.0))
+             for c in cands]
+    notes = note_scores(cands, fusion.note_spread)
     if group:
         best: dict[int, ChunkScore] = {}
-        for c in cands:  # the best body chunk shows the note; its title row only if alone
+        for c in sorted(cands, key=lambda c: (-c.score, c.chunk_id)):
+            # the best body chunk shows the note; its title row only if alone
             if c.note_id not in best or (best[c.note_id].seq < 0 <= c.seq):
                 best[c.note_id] = c
         ranked = sorted(best.values(), key=lambda c: (-notes[c.note_id], c.chunk_id))
         scored = [(c, notes[c.note_id]) for c in ranked[:limit]]
     else:
-        scored = sorted(((c, c.score + 0.5 * notes[c.note_id]) for c in cands),
+        scored = sorted(((c, c.score + fusion.note_share * notes[c.note_id]) for c in cands),
                         key=lambda x: (-x[1], x[0].chunk_id))[:limit]
     match = fts_query(query)
-    return [_hit(con, c, s, match) for c, s in scored]
+    hits = [_hit(con, c, s, match) for c, s in scored]
+    if explain:
+        for h, (c, _) in zip(hits, scored, strict=True):
+            h.explain = {**signals.get(c.chunk_id, {}), "chunk": round(c.score, 4),
+                         "note": round(notes[c.note_id], 4),
+                         "status_factor": damp.get(c.note_id, 1.0)}
+    return hits
+
+
+def _status_factors(con: apsw.Connection, note_ids: set[int], factor: float) -> dict[int, float]:
+    rows = con.execute(
+        "SELECT id FROM notes WHERE id IN (SELECT value FROM json_each(?)) AND status IN "
+        f"({','.join('?' * len(DOWNWEIGHTED))})", (json.dumps(sorted(note_ids)), *DOWNWEIGHTED))
+    return {nid: factor for (nid,) in rows}
 
 
 def _hit(con: apsw.Connection, c: ChunkScore, score: float, match: str | None) -> Hit:
@@ -185,7 +280,11 @@ def _hit(con: apsw.Connection, c: ChunkScore, score: float, match: str | None) -
         "JOIN notes n ON n.id = c.note_id WHERE c.id = ?", (c.chunk_id,)).fetchone()
     row = con.execute(
         "SELECT snippet(chunks_fts, 2, '**', '**', '…', 24) FROM chunks_fts "
-        "WHERE chunks_fts MATCH ? AND rowid = ?", (match, c.chunk_id)).fetchone()
+        "WHERE chunks_fts MATCH ? AND rowid = ?", (match, c.chunk_id)).fetchone() \
+        if match else None
+    if not row or not row[0]:
+        row = con.execute("SELECT substr(body, 1, 200) FROM chunks_fts WHERE rowid = ?",
+                          (c.chunk_id,)).fetchone()
     heading = json.loads(heading_json)
     anchor = f"#^{block_id}" if block_id else (f"#{heading[-1]}" if heading else "")
     snippet = row[0] if row and row[0] else ""

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from aleph_mem.memory import Memory
+from aleph_mem.search import Fusion
 from aleph_mem.template import init_vault
 
 DEPTH = 30
@@ -52,6 +53,12 @@ def run(args: argparse.Namespace) -> dict:
     queries, _ = le.build_queries(data)
     work = Path(args.workdir or tempfile.mkdtemp(prefix="aleph-locomo-"))
     index_s, latencies, n = [], [], 0
+    embed_s: list[tuple[int, float]] = []
+    fusion = Fusion(**{k: v for k, v in (("fts_weight", args.fts_weight),
+                                         ("vector_weight", args.vector_weight),
+                                         ("note_share", args.note_share),
+                                         ("min_cosine", args.min_cosine),
+                                         ("note_spread", args.note_spread)) if v is not None})
     out_path = Path(args.out)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     with out_path.open("w", encoding="utf-8") as out:
@@ -65,11 +72,15 @@ def run(args: argparse.Namespace) -> dict:
             with Memory.open(root, {"embed_model": "none"} if args.mode == "fts" else None) as mem:
                 mem.reindex(rebuild=True)
                 index_s.append(time.perf_counter() - t0)
+                if args.mode != "fts":
+                    t1 = time.perf_counter()
+                    embed_s.append((mem.embed(), time.perf_counter() - t1))
                 for q in queries:
                     if q["conversation"] != sid:
                         continue
                     t = time.perf_counter()
-                    hits = mem.search(q["question"], limit=DEPTH, group=False)
+                    hits = mem.search(q["question"], limit=DEPTH, group=args.group, mode=args.mode,
+                                      fusion=fusion)
                     latencies.append((time.perf_counter() - t) * 1000)
                     out.write(json.dumps({"qid": q["qid"], "results": result_ids(hits)}) + "\n")
                     n += 1
@@ -77,7 +88,9 @@ def run(args: argparse.Namespace) -> dict:
     figures = {"mode": args.mode, "conversations": len(data), "questions": n,
                "index_s_median": round(statistics.median(index_s), 3),
                "search_ms_p50": round(lat[len(lat) // 2], 2),
-               "search_ms_p95": round(lat[int(len(lat) * 0.95)], 2)}
+               "search_ms_p95": round(lat[int(len(lat) * 0.95)], 2),
+               "embedded_chunks": sum(n for n, _ in embed_s),
+               "embed_s": round(sum(t for _, t in embed_s), 1), "fusion": fusion.__dict__}
     print(json.dumps(figures))
     if args.score:
         for cats in ("1,2,3,4", "5"):  # the headline, and the adversarial ones apart
@@ -96,6 +109,9 @@ def main() -> None:
     ap.add_argument("--eval-dir", help="folder holding locomo_eval.py (default: beside --data)")
     ap.add_argument("--workdir", help="where the vaults are built (default: a temp folder)")
     ap.add_argument("--score", action="store_true", help="score the run with the shared scorer")
+    ap.add_argument("--group", action="store_true", help="one hit per note (as the CLI shows)")
+    for name in ("fts-weight", "vector-weight", "note-share", "min-cosine", "note-spread"):
+        ap.add_argument(f"--{name}", type=float, help="override the default fusion setting")
     run(ap.parse_args())
 
 

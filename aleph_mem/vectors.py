@@ -1,0 +1,159 @@
+"""Chunk vectors: a sqlite-vec table in the index, an embedding cache beside it, and the
+background worker that fills them.
+
+One model at a time: the index remembers which model (and dimension) its vectors come
+from, and a different model empties the table and re-embeds (vectors of two models are
+never mixed). The cache (``.aleph/cache/embeddings.db``) is keyed by (model, hash of the
+embedded text), so a rebuilt index never embeds unchanged text again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import apsw
+import numpy as np
+
+from . import db
+from .embedders import Embedder
+
+log = logging.getLogger(__name__)
+
+BATCH = 32
+
+
+def load_extension(con: apsw.Connection) -> None:
+    import sqlite_vec
+
+    con.enable_load_extension(True)
+    con.load_extension(sqlite_vec.loadable_path())
+    con.enable_load_extension(False)
+
+
+def embed_text(title: str, heading: str, body: str) -> str:
+    """What a chunk's vector is computed from: its note title and heading give context."""
+    context = " > ".join(x for x in (title, heading) if x)
+    return f"{context}\n{body}" if body else context
+
+
+def text_key(model: str, text: str) -> str:
+    return hashlib.sha256(f"{model}\n{text}".encode()).hexdigest()
+
+
+class Cache:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.con = db.connect(path)
+        self.con.execute("CREATE TABLE IF NOT EXISTS vectors(key TEXT PRIMARY KEY, "
+                         "vec BLOB NOT NULL)")
+
+    def get(self, keys: list[str]) -> dict[str, bytes]:
+        if not keys:
+            return {}
+        marks = ",".join("?" * len(keys))
+        return dict(self.con.execute(f"SELECT key, vec FROM vectors WHERE key IN ({marks})",
+                                     keys).fetchall())
+
+    def put(self, rows: list[tuple[str, bytes]]) -> None:
+        with db.transaction(self.con):
+            self.con.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?)", rows)
+
+    def close(self) -> None:
+        self.con.close()
+
+
+@dataclass(frozen=True)
+class VectorState:
+    model: str | None
+    dim: int | None
+    embedded: int
+    pending: int
+
+
+def ensure_table(con: apsw.Connection, model: str, dim: int) -> None:
+    """The vector table for this model; a different model empties it first."""
+    want = f"{model}:{dim}"
+    row = con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()
+    if row and row[0] == want:
+        return
+    with db.transaction(con):
+        con.execute("DROP TABLE IF EXISTS vec_chunks")
+        con.execute(f"CREATE VIRTUAL TABLE vec_chunks USING vec0(chunk_id INTEGER PRIMARY KEY, "
+                    f"embedding float[{dim}] distance_metric=cosine)")
+        con.execute("UPDATE chunks SET embedded = 0")
+        con.execute("INSERT OR REPLACE INTO meta VALUES ('vec_model', ?)", (want,))
+
+
+def state(con: apsw.Connection) -> VectorState:
+    row = con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()
+    model, dim = (row[0].rsplit(":", 1)[0], int(row[0].rsplit(":", 1)[1])) if row else (None,
+                                                                                          None)
+    done, todo = con.execute("SELECT sum(embedded), sum(1 - embedded) FROM chunks").fetchone()
+    if model is None:
+        done, todo = 0, (done or 0) + (todo or 0)
+    return VectorState(model, dim, done or 0, todo or 0)
+
+
+def embed_pending(con: apsw.Connection, embedder: Embedder, cache: Cache,
+                  stop: threading.Event | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> int:
+    """Embed every chunk that has no vector yet, in small committed batches (a crash loses
+    at most one batch). Returns how many chunks got vectors."""
+    load_extension(con)
+    ensure_table(con, embedder.name, embedder.dim)
+    total = state(con).pending
+    done = 0
+    while not (stop and stop.is_set()):
+        rows = con.execute(
+            "SELECT c.id, f.title, f.heading, f.body FROM chunks c JOIN chunks_fts f "
+            "ON f.rowid = c.id WHERE c.embedded = 0 LIMIT ?", (BATCH,)).fetchall()
+        if not rows:
+            break
+        texts = [embed_text(t, h, b) for _, t, h, b in rows]
+        keys = [text_key(embedder.name, t) for t in texts]
+        cached = cache.get(keys)
+        missing = [i for i, k in enumerate(keys) if k not in cached]
+        if missing:
+            vecs = embedder.embed([texts[i] for i in missing])
+            fresh = [(keys[i], np.asarray(v, np.float32).tobytes())
+                     for i, v in zip(missing, vecs, strict=True)]
+            cache.put(fresh)
+            cached.update(fresh)
+        with db.transaction(con):
+            ids = [r[0] for r in rows]
+            still = {cid for (cid,) in con.execute(
+                f"SELECT id FROM chunks WHERE id IN ({','.join('?' * len(ids))})", ids)}
+            con.executemany("DELETE FROM vec_chunks WHERE chunk_id = ?",
+                            [(cid,) for cid in ids])
+            con.executemany("INSERT INTO vec_chunks(chunk_id, embedding) VALUES (?, ?)",
+                            [(cid, cached[k]) for cid, k in zip(ids, keys, strict=True)
+                             if cid in still])
+            con.executemany("UPDATE chunks SET embedded = 1 WHERE id = ?",
+                            [(cid,) for cid in still])
+        done += len(rows)
+        if progress:
+            progress(done, total)
+    prune_orphans(con)
+    return done
+
+
+def prune_orphans(con: apsw.Connection) -> int:
+    """Vectors whose chunk is gone (the note changed); chunk ids are never reused."""
+    with db.transaction(con):
+        gone = [r[0] for r in con.execute(
+            "SELECT chunk_id FROM vec_chunks WHERE chunk_id NOT IN (SELECT id FROM chunks)")]
+        con.executemany("DELETE FROM vec_chunks WHERE chunk_id = ?", [(g,) for g in gone])
+    return len(gone)
+
+
+def knn(con: apsw.Connection, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """The k nearest chunks: (chunk id, cosine similarity)."""
+    rows = con.execute(
+        "SELECT chunk_id, distance FROM vec_chunks WHERE embedding MATCH ? AND k = ?",
+        (np.asarray(query, np.float32).tobytes(), k)).fetchall()
+    return [(cid, 1.0 - dist) for cid, dist in rows]

@@ -1,0 +1,135 @@
+"""Vectors: offline model, cache, model changes, hybrid search, graceful fallback."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import open_mem, write
+
+from aleph_mem import embedders
+from aleph_mem.cli import main
+
+
+class HashEmbedder:
+    """A deterministic bag-of-words embedder: a real implementation behind the same
+    interface, registered like any other model."""
+
+    def __init__(self, name: str, dim: int) -> None:
+        self.name, self.dim, self.calls = name, dim, 0
+
+    def embed(self, texts: Sequence[str]) -> list[np.ndarray]:
+        self.calls += len(texts)
+        out = []
+        for text in texts:
+            v = np.zeros(self.dim, np.float32)
+            for word in re.findall(r"\w+", text.lower()):
+                v[int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dim] += 1.0
+            n = np.linalg.norm(v)
+            out.append(v / n if n else v)
+        return out
+
+
+MODELS: dict[str, HashEmbedder] = {}
+
+
+def factory(name: str, dim: int):
+    def make(_cache: Path) -> HashEmbedder:
+        MODELS[name] = HashEmbedder(name, dim)
+        return MODELS[name]
+    return make
+
+
+embedders.register("test-hash", factory("test-hash", 64))
+embedders.register("test-hash-32", factory("test-hash-32", 32))
+
+
+def configure(vault: Path, model: str) -> None:
+    (vault / ".aleph" / "config.toml").write_text(f'embed_model = "{model}"\n')
+
+
+@pytest.fixture
+def hv(vault: Path) -> Path:
+    configure(vault, "test-hash")
+    write(vault, "a.md", "# Alpha\n\nsolar panels on the roof\n\nbattery storage plans\n")
+    write(vault, "b.md", "# Beta\n\ngarden compost and worms\n")
+    return vault
+
+
+def test_embed_search_modes_and_explain(hv: Path) -> None:
+    with open_mem(hv) as mem:
+        mem.reindex()
+        assert mem.embed() == mem.vector_state()["embedded"] > 0
+        assert mem.vector_state()["pending"] == 0
+        hits = mem.search("roof panels", mode="vector")
+        assert hits[0].path == "a.md"
+        hits = mem.search("compost worms", explain=True)
+        assert hits[0].path == "b.md" and mem.search_notice == ""
+        assert {"bm25", "fts", "cosine", "vector", "note"} <= set(hits[0].explain)
+        assert [h.path for h in mem.search("compost", mode="fts")] == ["b.md"]
+
+
+def test_rebuild_reuses_the_cache_and_edits_get_new_vectors(hv: Path) -> None:
+    with open_mem(hv) as mem:
+        mem.reindex()
+        mem.embed()
+        first = MODELS["test-hash"].calls
+        mem.reindex(rebuild=True)
+        mem.embed()
+    assert MODELS["test-hash"].calls == first  # a fresh embedder, nothing recomputed
+    with open_mem(hv) as mem:
+        mem.reindex()
+        write(hv, "b.md", "# Beta\n\nbees and honey now\n")
+        mem.reindex()
+        assert mem.vector_state()["pending"] == 2  # its title row and its one chunk
+        assert mem.embed() == 2
+        assert mem.search("honey bees", mode="vector")[0].path == "b.md"
+        orphans = mem.con.execute("SELECT count(*) FROM vec_chunks WHERE chunk_id NOT IN "
+                                  "(SELECT id FROM chunks)").fetchone()[0]
+        assert orphans == 0
+
+
+def test_a_new_model_re_embeds_everything(hv: Path) -> None:
+    with open_mem(hv) as mem:
+        mem.reindex()
+        mem.embed()
+    configure(hv, "test-hash-32")
+    with open_mem(hv) as mem:
+        assert mem.search("solar")[0].path == "a.md"
+        assert "full-text only" in mem.search_notice  # old vectors are never used
+        n = mem.embed()
+        assert n == mem.vector_state()["embedded"] and mem.vector_state()["dim"] == 32
+        assert mem.vector_state()["model"] == "test-hash-32"
+
+
+def test_vectors_off_or_unavailable_fall_back_to_full_text(hv: Path, capsys) -> None:
+    configure(hv, "none")
+    with open_mem(hv) as mem:
+        mem.reindex()
+        assert mem.embed() == 0
+        assert [h.path for h in mem.search("compost")] == ["b.md"]
+        assert "embed_model" in mem.search_notice
+    configure(hv, "no-such-org/no-such-model")
+    assert main(["--vault", str(hv), "index"]) == 0
+    assert "cannot be loaded offline" in capsys.readouterr().err
+    assert main(["--vault", str(hv), "search", "compost", "--json"]) == 0
+    out = capsys.readouterr()
+    assert '"b.md"' in out.out and "full-text only" in out.err
+    assert main(["--vault", str(hv), "status"]) == 0
+    assert "never downloads models" in capsys.readouterr().out
+
+
+def test_the_bundled_model_loads_offline_and_means_something(vault: Path) -> None:
+    write(vault, "cat.md", "# Pets\n\nThe cat sits on the mat.\n")
+    write(vault, "money.md", "# Finance\n\nQuarterly revenue grew strongly.\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        mem.embed()
+        assert mem.vector_state()["model"] == embedders.BUILTIN
+        assert mem.vector_state()["dim"] == 384
+        hits = mem.search("a kitten resting on a rug", mode="vector", limit=2)
+        assert hits[0].path == "cat.md"
