@@ -290,6 +290,67 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return Daemon(mem, scheduler=False).run()
 
 
+@command("dream")
+def cmd_dream(args: argparse.Namespace) -> int:
+    from .dream.journal import Journal
+    from .dream.runner import DAILY, Dream
+
+    with open_memory(args) as mem:
+        if args.action == "status":
+            journal = Journal(mem.vault.aleph_dir)
+            body = {"runs": journal.runs()[-10:], "daemon": daemon_status(mem),
+                    "open_proposals": sum(1 for p in journal.proposals().values()
+                                          if p["state"] == "open")}
+            emit_json(body) if args.json else _print_dream_status(body)
+            return 0
+        if args.action == "proposals":
+            props = [p for p in Journal(mem.vault.aleph_dir).proposals().values()
+                     if p["state"] == "open"]
+            if args.json:
+                emit_json(props)
+            for p in [] if args.json else props:
+                print(f"{p['id']}  {p['action']['pass_name']}: {p['action']['reason']} "
+                      f"({p['action']['path']})")
+            return 0
+        if args.action == "undo":
+            if not args.id:
+                raise BadInput("`dream undo` needs a run id (see `aleph-mem dream status`)")
+            report = mem.undo(args.id)
+            emit_json(report.as_json()) if args.json else print(
+                f"undid {len(report.undone)} change(s); refused {len(report.refused)}")
+            return 1 if report.refused else 0
+        passes = tuple(args.pass_name) if args.pass_name else DAILY
+        unknown = [p for p in passes if p not in DAILY]
+        if unknown:
+            raise BadInput(f"unknown pass {', '.join(unknown)}; passes: {', '.join(DAILY)}")
+        report = Dream(mem, dry_run=args.dry_run, force=args.force).run(passes)
+    if args.json:
+        emit_json(report.as_json())
+        return 0
+    if args.dry_run:
+        print("\n\n".join(report.plan) or "nothing to do")
+    for a in report.applied:
+        print(f"{a['pass']}: {a['what']}")
+    for p in report.proposed:
+        print(f"proposed {p['id']}: {p['what']}")
+    for s in report.skipped:
+        print(f"skipped {s['path']}: {s['reason']}")
+    print(f"run {report.run_id}: {report.status}, {len(report.applied)} applied, "
+          f"{len(report.proposed)} proposed, {len(report.issues)} lint issues"
+          + (f", digest {report.digest}" if report.digest else "")
+          + ("" if args.dry_run or not report.applied else
+             f"; undo with `aleph-mem undo {report.run_id}`"))
+    return 0
+
+
+def _print_dream_status(body: dict[str, Any]) -> None:
+    print(f"daemon: {describe_daemon(body['daemon'])}")
+    print(f"open proposals: {body['open_proposals']}")
+    for r in body["runs"]:
+        print(f"{r['id']}  {r['at']}  {r['status']:<11} {r['trigger']:<9} applied "
+              f"{r['applied']}, proposed {r['proposed']}, skipped {r['skipped']}")
+
+
 @command("mcp")
 def cmd_mcp(args: argparse.Namespace) -> int:
     from .mcp_server import serve
@@ -420,6 +481,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("watch", parents=[common],
                    help="keep the index in step with the files (foreground)")
+    s = sub.add_parser("dream", parents=[common],
+                       help="run the dream passes by hand, or see their status")
+    s.add_argument("action", nargs="?", default="run",
+                   choices=["run", "status", "proposals", "undo"])
+    s.add_argument("id", nargs="?", help="the run id, for undo")
+    s.add_argument("--pass", dest="pass_name", action="append",
+                   help="only this pass (repeatable): consolidate, drift, lint, decay, digest")
+    s.add_argument("--dry-run", action="store_true", help="print the plan as a diff; write "
+                   "nothing")
+    s.add_argument("--force", action="store_true",
+                   help="also touch notes edited in the last few minutes")
+    s.add_argument("--json", action="store_true")
+
     sub.add_parser("mcp", parents=[common],
                    help="serve the vault to an agent over stdio (MCP)")
     sub.add_parser("mcp-reference", help="print the MCP tools reference (docs/mcp-tools.md)")

@@ -54,10 +54,25 @@ class Daemon:
                                on_batch=lambda _: self.write_status())
         self.use_scheduler = scheduler
         self.jobs: list[Job] = [Job("reconcile", mem.settings.reconcile_minutes * 60, False,
-                                    self.watcher.request_full, utc_now())]
+                                    self.watcher.request_full, utc_now()),
+                                Job("dream", 60, True, self.maybe_dream)]
         self.stop_event = threading.Event()
         self.started_at = iso(utc_now())
         self.sched: BackgroundScheduler | None = None
+
+    def maybe_dream(self) -> None:
+        """Run the daily passes when they are due (DREAM.md 3.1), on a connection of their
+        own; activity during the run pre-empts it."""
+        from .dream.runner import Dream
+        from .dream.schedule import dream_due
+
+        idle = self.idle_for()
+        with Memory.open(self.mem.vault.root, actor="dream") as mem:
+            if not dream_due(mem, utc_now(), idle):
+                return
+            report = Dream(mem).run(trigger="scheduled")
+            log.info("dream run %s: %s, %d applied, %d proposed", report.run_id,
+                     report.status, len(report.applied), len(report.proposed))
 
     def idle_for(self) -> float | None:
         return activity.idle_seconds(self.local)

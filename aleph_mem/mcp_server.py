@@ -363,18 +363,36 @@ def register_tools(server: MCPServer, call: Callable[[Callable[[Memory], Any]], 
         events = call(lambda m: m.log(path, None, None, min(max(limit, 1), 200)))
         return {"events": [e.as_json() for e in events]}
 
-    @tool(READ)
-    def dream(action: Literal["status"] = "status") -> dict[str, Any]:
-        """The dream daemon: its status (running or not, idle time, next runs). The dream
-        passes (consolidate, drift, lint, decay, digest) and their proposals are not
-        installed in this version; this reports the daemon only.
+    @tool(CHANGE)
+    def dream(action: Literal["status", "proposals", "run"] = "status",
+              passes: list[str] | None = None, dry_run: bool = True) -> dict[str, Any]:
+        """The dream daemon, which tidies the vault while it is idle (merges duplicates,
+        marks stale and superseded notes, fixes safe lint issues, archives long-unused
+        notes, writes a daily digest in _dream/digests/).
+
+        `status`: the daemon's state and the last runs. `proposals`: changes waiting for a
+        person's approval (they tick them in the digest). `run`: run the passes now
+        (`passes` from consolidate, drift, lint, decay, digest; all by default); with
+        `dry_run` (the default) nothing is written and `plan` shows the changes as diffs.
+        Every change of a real run can be undone with `history` (undo the run id).
         """
+        from .dream.journal import Journal
+        from .dream.runner import DAILY, Dream
         from .watcher import read_status, watcher_running
 
         def run(m: Memory) -> dict[str, Any]:
+            journal = Journal(m.vault.aleph_dir)
+            if action == "proposals":
+                return {"proposals": [p for p in journal.proposals().values()
+                                      if p["state"] == "open"]}
+            if action == "run":
+                chosen = tuple(passes or DAILY)
+                if any(p not in DAILY for p in chosen):
+                    raise BadInput(f"passes are: {', '.join(DAILY)}")
+                return Dream(m, dry_run=dry_run).run(chosen).as_json()
             body = read_status(m.vault.local_dir) or {}
             body["state"] = "running" if watcher_running(m.vault.local_dir) else "not running"
-            body["passes"] = "not installed in this version"
+            body["runs"] = journal.runs()[-5:]
             return body
         return call(run)
 

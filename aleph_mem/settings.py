@@ -45,6 +45,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("watcher", "auto",
             "'auto' uses inotify and falls back to polling when the watch limit is reached; "
             "'polling' always polls (network drives, some containers)."),
+    Setting("dream_window", "02:00-06:00",
+            "Local time window for the daily dream run (it also runs outside it when no run "
+            "succeeded for 26 hours and the vault has been idle an hour); 'off' stops "
+            "scheduled runs (`aleph-mem dream` still works by hand)."),
     Setting("llm_model", "",
             "litellm model name (e.g. 'ollama/llama3.1', 'openai/gpt-4o-mini'); empty means "
             "no LLM is used. Provider keys come from the provider's usual environment "

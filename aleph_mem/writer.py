@@ -254,12 +254,13 @@ class Writer:
                               kind, new, reason, {"from": old})
 
     def archive(self, path: str, expected: str = ANY, reason: str = "manual",
-                now: dt.datetime | None = None) -> WriteResult:
+                now: dt.datetime | None = None,
+                extra: dict[str, Any] | None = None) -> WriteResult:
         path = self.vault.normalise(path)
         if path.startswith(ARCHIVE + "/"):
             raise BadInput(f"{path} is already in {ARCHIVE}/")
         keys = {"status": "archived", "archived_at": iso(now or utc_now()),
-                "archived_from": path, "archived_reason": reason}
+                "archived_from": path, "archived_reason": reason, **(extra or {})}
         return self.move(path, f"{ARCHIVE}/{path}", expected, reason, "note-archived",
                          lambda old: frontmatter_edit.patch(old, keys, []))
 

@@ -1,0 +1,141 @@
+"""The daily digest a person reads: ``_dream/digests/YYYY-MM-DD.md`` (daemon-owned).
+
+Its content is a pure function of the event log, the index and the date, so a second run
+the same day writes nothing new. A digest the person edited is never overwritten."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import TYPE_CHECKING
+
+from ..hot_memory import BUDGET, facts
+from ..memory import Memory
+from .journal import Journal
+from .model import Action, snapshot
+from .passes import lint_issues
+
+if TYPE_CHECKING:
+    from .runner import RunReport
+
+MAX_GRAPH_NODES = 30
+
+
+def digest_path(day: dt.date) -> str:
+    return f"_dream/digests/{day.isoformat()}.md"
+
+
+def _link(path: str) -> str:
+    return f"[[{path[:-3]}]]" if path.endswith(".md") else path
+
+
+def plan_digest(mem: Memory, now: dt.datetime, report: RunReport,
+                journal: Journal) -> Action | None:
+    path = digest_path(now.date())
+    since = (now - dt.timedelta(hours=24)).isoformat().replace("+00:00", "Z")
+    events = [e for e in reversed(mem.log(since=since, limit=5000))
+              if not e.path.startswith("_dream/")]
+    people = [e for e in events if not e.actor.startswith("dream:")]
+    dreamt = [e for e in events if e.actor.startswith("dream:")]
+    proposals = [p for p in journal.proposals().values() if p["state"] == "open"]
+    if not people and not dreamt and not proposals:
+        return None
+    current = mem.vault.read_bytes(path)
+    base = None
+    if current is not None:
+        last = mem.log(path=path, limit=1)
+        if not last or not last[0].actor.startswith("dream:") or \
+                last[0].after != mem.show(path).hash:
+            report.skipped.append({"path": path, "reason": "you edited today's digest; "
+                                   "it is left as it is", "pass": "digest"})
+            return None
+        base = last[0].after
+    content = render(mem, now, people, dreamt, proposals, report)
+    if current is not None and current.decode("utf-8", "replace") == content:
+        return None
+    return Action("digest", "generate", path, base, "daily digest", content=content)
+
+
+def render(mem: Memory, now: dt.datetime, people: list, dreamt: list, proposals: list,
+           report: RunReport) -> str:
+    day = now.date().isoformat()
+    kinds: dict[str, int] = {}
+    for e in people + dreamt:
+        kinds[e.kind] = kinds.get(e.kind, 0) + 1
+    hot = (mem.vault.read_bytes("MEMORY.md") or b"").decode("utf-8", "replace")
+    used = sum(len(f.text) for f in facts(hot))
+    out = ["---", "type: digest", "generated_by: dream", "dream: false", f"date: {day}", "---",
+           f"# Dream digest {day}", "", "## Counts", ""]
+    out.append("- " + ", ".join(f"{kinds.get(k, 0)} {label}" for k, label in (
+        ("note-created", "created"), ("note-updated", "updated"),
+        ("note-archived", "archived"), ("note-restored", "restored"),
+        ("note-moved", "moved"))) + " in the last 24 hours")
+    merged = sum(1 for e in dreamt if e.kind == "note-archived" and e.reason == "merged")
+    out.append(f"- {merged} merged by the dream; hot memory uses {used} of {BUDGET} characters")
+    out += ["", "## New and updated notes", ""]
+    seen: dict[str, str] = {}
+    for e in people:
+        seen[e.path] = f"{e.kind.removeprefix('note-')} by {e.actor}"
+    out += [f"- {_link(p)}: {what}" for p, what in sorted(seen.items())] or ["- none"]
+    out += ["", "## What the dream changed", ""]
+    runs: dict[str, list] = {}
+    for e in dreamt:
+        runs.setdefault(e.run or e.id, []).append(e)
+    for run, evs in sorted(runs.items()):
+        out.append(f"- run `{run}` (undo all: `aleph-mem undo {run}`)")
+        out += [f"  - {e.actor.split(':', 1)[1]}: {e.kind.removeprefix('note-')} "
+                f"{_link(e.path)}" + (f" ({e.reason})" if e.reason else "") for e in evs]
+    if not runs:
+        out.append("- nothing")
+    snap = snapshot(mem, now)
+    issues = lint_issues(snap)
+    out += ["", "## Needs attention", ""]
+    out += [f"- {i.rule} {_link(i.path)}: {i.message}" for i in issues[:50]] or ["- nothing"]
+    if len(issues) > 50:
+        out.append(f"- … and {len(issues) - 50} more (`aleph-mem dream status`)")
+    out += ["", "## Proposals", "",
+            "Tick a box and the next run applies it (if the note has not changed since).", ""]
+    out += [f"- [ ] {p['action']['pass_name']}: {_describe(p)} ({p['id']})"
+            for p in sorted(proposals, key=lambda p: p["id"])] or ["- none"]
+    if report.skipped:
+        out += ["", "## Skipped because you were editing", ""]
+        out += [f"- {_link(s['path'])}: {s['reason']}" for s in report.skipped]
+    graph = mermaid(mem, sorted(seen))
+    if graph:
+        out += ["", "## Today's notes and their links", "", *graph]
+    return "\n".join(out) + "\n"
+
+
+def _describe(p: dict) -> str:
+    from .journal import action_from
+
+    return action_from(p["action"]).describe()
+
+
+def mermaid(mem: Memory, paths: list[str]) -> list[str]:
+    """A Mermaid graph of the day's notes and the links between them and their
+    neighbours (Obsidian renders it)."""
+    if not paths:
+        return []
+    nodes = list(dict.fromkeys(paths))[:MAX_GRAPH_NODES]
+    edges = []
+    for src, dst in mem.con.execute(
+            "SELECT DISTINCT n.path, l.resolved_path FROM links l JOIN notes n ON "
+            "n.id = l.src_id WHERE l.resolved_path IS NOT NULL AND n.path != l.resolved_path "
+            "ORDER BY 1, 2"):
+        if (src in paths or dst in paths) and not dst.startswith("_dream/"):
+            for p in (src, dst):
+                if p not in nodes and len(nodes) < MAX_GRAPH_NODES:
+                    nodes.append(p)
+            if src in nodes and dst in nodes:
+                edges.append((src, dst))
+    ids = {p: f"n{i}" for i, p in enumerate(nodes)}
+    titles = dict(mem.con.execute("SELECT path, title FROM notes").fetchall())
+    lines = ["```mermaid", "graph LR"]
+    for p in nodes:
+        label = re.sub(r'["\[\]{}<>|]', " ", titles.get(p, p)).strip() or p
+        style = ":::today" if p in paths else ""
+        lines.append(f'  {ids[p]}["{label}"]{style}')
+    lines += [f"  {ids[a]} --> {ids[b]}" for a, b in edges]
+    lines += ["  classDef today fill:#ffd966", "```"]
+    return lines

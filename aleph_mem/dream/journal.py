@@ -1,0 +1,66 @@
+"""The dream's durable records, beside the event log and synced like it: one folder per
+host under ``.aleph/dream/``, append-only JSON lines for runs and for proposals."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from ..events import host_id
+from .model import Action
+
+
+class Journal:
+    def __init__(self, aleph_dir: Path) -> None:
+        self.root = aleph_dir / "dream"
+        self.host = host_id(aleph_dir / "local")
+
+    def _append(self, name: str, record: dict[str, Any]) -> None:
+        path = self.root / self.host / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "ab") as fh:
+            fh.write(json.dumps(record, sort_keys=True, default=str).encode() + b"\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def _read(self, name: str) -> list[dict[str, Any]]:
+        out = []
+        for path in sorted(self.root.glob(f"*/{name}")):
+            for line in path.read_bytes().splitlines():
+                try:
+                    out.append(json.loads(line))
+                except ValueError:
+                    continue  # a line torn by a crash
+        return sorted(out, key=lambda r: r.get("at", ""))
+
+    def record_run(self, run: dict[str, Any]) -> None:
+        self._append("runs.jsonl", run)
+
+    def runs(self) -> list[dict[str, Any]]:
+        return self._read("runs.jsonl")
+
+    def propose(self, action: Action, at: str, run: str) -> None:
+        self._append("proposals.jsonl", {"id": action.key, "at": at, "run": run,
+                                         "state": "open", "action": asdict(action)})
+
+    def settle(self, pid: str, state: str, at: str, run: str) -> None:
+        self._append("proposals.jsonl", {"id": pid, "at": at, "run": run, "state": state})
+
+    def proposals(self) -> dict[str, dict[str, Any]]:
+        """Each proposal's first record, with the state of its latest one."""
+        out: dict[str, dict[str, Any]] = {}
+        for rec in self._read("proposals.jsonl"):
+            if rec["id"] not in out:
+                out[rec["id"]] = dict(rec)
+            out[rec["id"]]["state"] = rec["state"]
+            out[rec["id"]]["settled_at"] = rec["at"]
+        return out
+
+
+def action_from(record: dict[str, Any]) -> Action:
+    a = dict(record)
+    a["unset"] = tuple(a.get("unset") or ())
+    return Action(**a)

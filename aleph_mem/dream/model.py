@@ -1,0 +1,138 @@
+"""What the dream passes see (a snapshot of the index) and what they return (actions).
+
+Passes are pure functions of a ``Snapshot``, the settings and the clock; they return
+actions that one shared step applies (``apply.py``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..memory import Memory
+
+PROTECTED = ("MEMORY.md",)
+GENERATED = "_dream/"
+
+
+@dataclass(frozen=True)
+class NoteInfo:
+    path: str
+    title: str
+    hash: str
+    frontmatter: dict[str, Any]
+    status: str | None
+    mtime: dt.datetime
+    tags: tuple[str, ...]
+    aliases: tuple[str, ...]
+    inbound: int
+    outbound: int
+    body: str
+    issues: tuple[str, ...]
+    human: bool  # the bytes on disk were last written by a person (R2)
+
+    @property
+    def folder(self) -> str:
+        return self.path.rsplit("/", 1)[0] if "/" in self.path else ""
+
+    @property
+    def opted_out(self) -> bool:
+        fm = self.frontmatter
+        return fm.get("dream") is False or self.path in PROTECTED or \
+            self.path.startswith(("archive/", GENERATED))
+
+    @property
+    def permanent(self) -> bool:
+        return bool(self.frontmatter.get("permanent") or self.frontmatter.get("pinned")
+                    or "pinned" in self.tags)
+
+
+@dataclass
+class Snapshot:
+    now: dt.datetime
+    notes: dict[str, NoteInfo]
+    links: list[tuple[str, str | None, str, str, int | None]]  # src, resolved, status, raw, anchor
+    memory_refs: set[str] = field(default_factory=set)  # notes MEMORY.md links to
+
+    def active(self) -> list[NoteInfo]:
+        return [n for p, n in sorted(self.notes.items()) if not n.opted_out]
+
+
+@dataclass(frozen=True)
+class Action:
+    """One change a pass wants. ``op``: set (frontmatter keys), archive, generate (a
+    daemon-owned file under _dream/). ``base`` is the hash the plan was made from."""
+
+    pass_name: str
+    op: str
+    path: str
+    base: str | None
+    reason: str
+    set_keys: dict[str, Any] = field(default_factory=dict)
+    unset: tuple[str, ...] = ()
+    content: str = ""
+    propose: bool = False  # R2/R6: record as a proposal instead of applying
+
+    @property
+    def key(self) -> str:
+        body = json.dumps([self.pass_name, self.op, self.path, self.set_keys, list(self.unset),
+                           self.reason], sort_keys=True, default=str)
+        return "P-" + hashlib.sha256(body.encode()).hexdigest()[:8]
+
+    def describe(self) -> str:
+        if self.op == "archive":
+            return f"archive [[{self.path[:-3]}]] ({self.reason})"
+        if self.op == "generate":
+            return f"write {self.path}"
+        keys = ", ".join(f"{k}: {v}" for k, v in self.set_keys.items())
+        gone = ", ".join(f"remove {k}" for k in self.unset)
+        return f"[[{self.path[:-3]}]]: {', '.join(x for x in (keys, gone) if x)} ({self.reason})"
+
+
+def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
+    human = _human_paths(mem)
+    inbound = dict(mem.con.execute(  # what the dream itself writes does not count
+        "SELECT l.resolved_path, count(DISTINCT l.src_id) FROM links l JOIN notes n ON "
+        "n.id = l.src_id WHERE l.resolved_path IS NOT NULL AND l.resolved_path != n.path "
+        "AND n.path NOT LIKE '\\_dream/%' ESCAPE '\\' GROUP BY 1").fetchall())
+    outbound = dict(mem.con.execute(
+        "SELECT n.path, count(*) FROM links l JOIN notes n ON n.id = l.src_id "
+        "WHERE l.resolved_path IS NOT NULL AND l.resolved_path != n.path GROUP BY 1").fetchall())
+    tags: dict[int, list[str]] = {}
+    for nid, tag in mem.con.execute("SELECT note_id, tag FROM tags ORDER BY rowid"):
+        tags.setdefault(nid, []).append(tag)
+    aliases: dict[int, list[str]] = {}
+    for nid, alias in mem.con.execute("SELECT note_id, alias FROM aliases ORDER BY rowid"):
+        aliases.setdefault(nid, []).append(alias)
+    notes = {}
+    for nid, path, title, digest, fm, status, mtime_ns, issues in mem.con.execute(
+            "SELECT id, path, title, hash, frontmatter, status, mtime_ns, issues FROM notes"):
+        data = mem.vault.read_bytes(path) or b""
+        notes[path] = NoteInfo(
+            path, title, digest, json.loads(fm), status,
+            dt.datetime.fromtimestamp(mtime_ns / 1e9, dt.UTC), tuple(tags.get(nid, ())),
+            tuple(aliases.get(nid, ())), inbound.get(path, 0), outbound.get(path, 0),
+            data.decode("utf-8", errors="replace"), tuple(json.loads(issues)), path in human)
+    links = [tuple(r) for r in mem.con.execute(
+        "SELECT n.path, l.resolved_path, l.status, l.raw, l.anchor_found FROM links l "
+        "JOIN notes n ON n.id = l.src_id WHERE n.path NOT LIKE '\\_dream/%' ESCAPE '\\' "
+        "ORDER BY n.path, l.line")]
+    refs = {r[1] for r in links if r[0] == "MEMORY.md" and r[1]}
+    return Snapshot(now, notes, links, refs)
+
+
+def _human_paths(mem: Memory) -> set[str]:
+    """Notes whose current bytes a person wrote: the newest event on the path is by a
+    human, or no event explains the current hash (indexed before aleph-mem wrote it)."""
+    last: dict[str, tuple[str, str | None]] = {}
+    for path, actor, after in mem.con.execute(
+            "SELECT path, actor, after FROM events ORDER BY id"):
+        last[path] = (actor, after)
+    out = set()
+    for path, digest in mem.con.execute("SELECT path, hash FROM notes"):
+        actor, after = last.get(path, ("human", None))
+        if actor == "human" or after != digest:
+            out.add(path)
+    return out

@@ -1,0 +1,254 @@
+"""The deterministic cores of consolidate, drift, lint and decay (DREAM.md 3.3-3.6).
+
+Each planner is a pure function of a Snapshot and the settings: it returns actions, and
+never writes. Human-touched notes only get metadata keys aleph-mem owns; anything more is a
+proposal (R2). Planners are idempotent: a second run after the first plans nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from dataclasses import dataclass
+from itertools import combinations
+
+from .model import Action, NoteInfo, Snapshot
+
+SHINGLE_JACCARD = 0.8
+MAX_PAIRS = 200
+H0_DAYS = 30.0
+ARCHIVE_BELOW = 0.1
+MIN_AGE_DAYS = 30
+PROTECTED_CATEGORIES = ("personal",)
+
+
+# -- consolidate ---------------------------------------------------------------------------
+
+def body_of(note: NoteInfo) -> str:
+    text = note.body
+    if text.startswith("---"):
+        parts = text.split("\n---", 1)
+        text = parts[1].split("\n", 1)[1] if len(parts) == 2 and "\n" in parts[1] else ""
+    return text
+
+
+def normalized(note: NoteInfo) -> str:
+    text = re.sub(r"^#\s+.*$", "", body_of(note), count=1, flags=re.M)  # the title line
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def shingles(text: str, k: int = 3) -> set[str]:
+    words = text.split()
+    return {" ".join(words[i:i + k]) for i in range(max(1, len(words) - k + 1))} if words \
+        else set()
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def keeper_order(n: NoteInfo) -> tuple:
+    """Human-touched over agent-owned; more inbound links; older; smaller path."""
+    created = str(n.frontmatter.get("created") or n.mtime.isoformat())
+    return (not n.human, -n.inbound, created, n.path)
+
+
+def plan_consolidate(snap: Snapshot) -> list[Action]:
+    notes = [n for n in snap.active() if not n.permanent and normalized(n)]
+    sh = {n.path: shingles(normalized(n)) for n in notes}
+    by_folder: dict[str, list[NoteInfo]] = {}
+    for n in notes:
+        by_folder.setdefault(n.folder, []).append(n)
+    pairs: list[tuple[float, NoteInfo, NoteInfo]] = []
+    for group in by_folder.values():
+        for a, b in combinations(group, 2):
+            score = 1.0 if normalized(a) == normalized(b) else jaccard(sh[a.path], sh[b.path])
+            if score >= SHINGLE_JACCARD:
+                pairs.append((score, a, b))
+    pairs.sort(key=lambda p: (-p[0], p[1].path, p[2].path))
+    actions: list[Action] = []
+    absorbed: set[str] = set()
+    for score, a, b in pairs[:MAX_PAIRS]:
+        keep, drop = sorted((a, b), key=keeper_order)
+        if drop.path in absorbed or keep.path in absorbed:
+            continue
+        absorbed.add(drop.path)
+        actions += merge_actions(keep, drop, score)
+    return actions
+
+
+def merge_actions(keep: NoteInfo, drop: NoteInfo, score: float) -> list[Action]:
+    """Keeper gains the tags, aliases (plus the absorbed title, so links keep resolving) and
+    source notes; the absorbed note is archived as merged. Identical text only; a near
+    duplicate, or a human-touched absorbed note, becomes a proposal."""
+    identical = score >= 1.0
+    propose = drop.human or not identical
+    why = "identical text" if identical else f"near duplicate (shingle Jaccard {score:.2f})"
+    tags = list(dict.fromkeys([*_fm_list(keep, "tags"), *_fm_list(drop, "tags")]))
+    aliases = list(dict.fromkeys([*_fm_list(keep, "aliases"), *_fm_list(drop, "aliases"),
+                                  drop.title]))
+    sources = list(dict.fromkeys([*_fm_list(keep, "source_notes"), f"[[{drop.path[:-3]}]]"]))
+    set_keys = {"aliases": [a for a in aliases if a != keep.title], "source_notes": sources}
+    if tags:
+        set_keys["tags"] = tags
+    return [
+        Action("consolidate", "set", keep.path, keep.hash, f"merged {drop.path}: {why}",
+               set_keys, propose=propose),
+        Action("consolidate", "archive", drop.path, drop.hash, "merged",
+               {"status": "merged", "merged_into": f"[[{keep.path[:-3]}]]"}, propose=propose),
+    ]
+
+
+def _fm_list(n: NoteInfo, key: str) -> list[str]:
+    v = n.frontmatter.get(key)
+    if isinstance(v, str):
+        return [v]
+    return [str(x) for x in v] if isinstance(v, list) else []
+
+
+# -- drift ---------------------------------------------------------------------------------
+
+def _date(value: object) -> dt.date | None:
+    if isinstance(value, str) and re.match(r"\d{4}-\d{2}-\d{2}", value):
+        try:
+            return dt.date.fromisoformat(value[:10])
+        except ValueError:
+            return None
+    return None
+
+
+def plan_drift(snap: Snapshot) -> list[Action]:
+    today = snap.now.date()
+    by_link_target = {}
+    for n in snap.notes.values():
+        by_link_target[n.path[:-3].casefold()] = n
+        by_link_target[n.title.casefold()] = n
+    missing: dict[str, list[str]] = {}
+    for src, _resolved, status, raw, _ in snap.links:
+        target = re.sub(r"^!?\[[^\]]*\]\((.*)\)$", r"\1", raw)
+        if status == "unresolved" and raw.startswith(("[", "![")) and "](" in raw \
+                and re.search(r"\.\w{1,5}$", target) and not target.endswith(".md"):
+            missing.setdefault(src, []).append(target)
+    actions = []
+    for n in snap.active():
+        fm = n.frontmatter
+        keys: dict[str, object] = {}
+        until = _date(fm.get("valid_until") or fm.get("expires"))
+        if until and until < today and n.status not in ("stale", "superseded", "contradicted"):
+            keys = {"status": "stale", "stale_reason": "expired"}
+        sup = fm.get("superseded_by")
+        if isinstance(sup, str) and n.status not in ("superseded", "merged"):
+            target = by_link_target.get(sup.strip("[]").split("|")[0].casefold())
+            if target is not None and target.path != n.path:
+                keys = {"status": "superseded"}
+        refs = sorted(set(missing.get(n.path, [])))
+        if refs and fm.get("stale_refs") != refs:
+            keys = {**keys, "stale_refs": refs}
+            if "status" not in keys and n.status not in ("stale", "superseded", "contradicted"):
+                keys.update({"status": "stale", "stale_reason": "missing_file"})
+        if keys:
+            actions.append(Action("drift", "set", n.path, n.hash, str(
+                keys.get("stale_reason") or keys.get("status") or "missing files"), keys))
+    return actions
+
+
+# -- lint ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Issue:
+    rule: str
+    path: str
+    message: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.rule}:{self.path}:{self.message}"
+
+
+def lint_issues(snap: Snapshot) -> list[Issue]:
+    out = []
+    for src, _, status, raw, anchor in snap.links:
+        note = snap.notes.get(src)
+        if note is None or note.opted_out or _disabled(note, "L010"):
+            continue
+        if status == "unresolved":
+            out.append(Issue("L010", src, f"broken link {raw}"))
+        elif status == "ambiguous":
+            out.append(Issue("L011", src, f"ambiguous link {raw}"))
+        elif anchor == 0:
+            out.append(Issue("L012", src, f"broken heading or block anchor {raw}"))
+    titles: dict[str, list[str]] = {}
+    for n in snap.active():
+        for problem in n.issues:
+            if "frontmatter" in problem or "YAML" in problem:
+                out.append(Issue("L002", n.path, problem))
+        if n.inbound == 0 and n.outbound == 0 and not _disabled(n, "L020"):
+            out.append(Issue("L020", n.path, "orphan: no links in or out"))
+        if not body_of(n).strip() and not _disabled(n, "L040"):
+            out.append(Issue("L040", n.path, "empty note"))
+        titles.setdefault(n.title.casefold(), []).append(n.path)
+    for paths in titles.values():
+        if len(paths) > 1:
+            out += [Issue("L030", p, f"title shared with {', '.join(x for x in paths if x != p)}")
+                    for p in paths]
+    return sorted(out, key=lambda i: (i.path, i.rule, i.message))
+
+
+def _disabled(n: NoteInfo, rule: str) -> bool:
+    off = n.frontmatter.get("lint-disable")
+    items = off if isinstance(off, list) else [off] if isinstance(off, str) else []
+    return "all" in items or rule in items
+
+
+def plan_lint(snap: Snapshot) -> list[Action]:
+    """The safe auto-fix: duplicate entries in tags/aliases (L006), first order kept."""
+    actions = []
+    for n in snap.active():
+        if _disabled(n, "L006"):
+            continue
+        keys = {}
+        for key in ("tags", "aliases", "source_notes"):
+            v = n.frontmatter.get(key)
+            if isinstance(v, list) and len(v) != len(dedup := list(dict.fromkeys(v))):
+                keys[key] = dedup
+        if keys:
+            actions.append(Action("lint", "set", n.path, n.hash, "L006 duplicate entries",
+                                  keys, propose=n.human))
+    return actions
+
+
+# -- decay ---------------------------------------------------------------------------------
+
+SEVERITY_FLOOR = {"low": 0.0, "med": 0.5, "medium": 0.5, "high": 0.7, "critical": 0.85}
+
+
+def salience(n: NoteInfo, now: dt.datetime, recall_days: int = 0) -> tuple[float, float]:
+    """(salience, half-life in days): a pure function of stored signals (DREAM.md 3.6)."""
+    fm = n.frontmatter
+    importance = fm.get("importance")
+    imp = 0.5 + (float(importance) if isinstance(importance, int | float) else 5.0) / 5.0
+    half = H0_DAYS * (1 + 0.5 * recall_days) * (1 + 0.25 * min(n.inbound, 4)) * imp
+    half = min(max(half, 7.0), 365.0)
+    updated = _date(fm.get("updated"))
+    reinforced = max(n.mtime, dt.datetime.combine(updated, dt.time(), dt.UTC)) if updated \
+        else n.mtime
+    age = max(0.0, (now - reinforced).total_seconds() / 86400)
+    floor = 1.0 if n.permanent else SEVERITY_FLOOR.get(str(fm.get("severity", "low")), 0.0)
+    return max(math.pow(2, -age / half), floor), half
+
+
+def plan_decay(snap: Snapshot) -> list[Action]:
+    actions = []
+    for n in snap.active():
+        s, _ = salience(n, snap.now)
+        age = (snap.now - n.mtime).days
+        category = n.frontmatter.get("category") or n.folder
+        if (s < ARCHIVE_BELOW and age >= MIN_AGE_DAYS and n.inbound < 3 and not n.permanent
+                and category not in PROTECTED_CATEGORIES and n.path not in snap.memory_refs):
+            actions.append(Action("decay", "archive", n.path, n.hash, "low_salience",
+                                  propose=n.human))
+    return actions
+
+
+PLANNERS = {"consolidate": plan_consolidate, "drift": plan_drift, "lint": plan_lint,
+            "decay": plan_decay}

@@ -1,0 +1,231 @@
+"""A dream run: reconcile, then each pass plans on a fresh snapshot and one shared step
+applies its actions through the safe write path (actor ``dream:<pass>``, the run id on
+every event, so ``aleph-mem undo RUN`` takes it all back)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import activity, frontmatter_edit
+from ..errors import AlephError, ConflictError, NoteExists
+from ..events import iso, utc_now
+from ..memory import Memory
+from ..ulid import new_ulid
+from ..vault import content_hash
+from . import digest
+from .journal import Journal, action_from
+from .model import Action, snapshot
+from .passes import PLANNERS, lint_issues
+
+log = logging.getLogger(__name__)
+
+DAILY = ("consolidate", "drift", "lint", "decay", "digest")
+QUIET_MINUTES = 10
+PROPOSAL_TTL_DAYS = 14
+EDIT_BUDGET = 32  # destructive edits (merges, archives) per run
+TICKED = re.compile(r"^- \[[xX]\] .*\((P-[0-9a-f]{8})\)\s*$", re.M)
+
+
+class Interrupted(Exception):
+    pass
+
+
+@dataclass
+class RunReport:
+    run_id: str
+    started_at: str
+    dry_run: bool
+    passes: list[str]
+    status: str = "running"
+    applied: list[dict[str, Any]] = field(default_factory=list)
+    proposed: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    issues: list[dict[str, str]] = field(default_factory=list)
+    plan: list[str] = field(default_factory=list)  # the readable diff (dry runs)
+    digest: str | None = None
+    finished_at: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+class Dream:
+    def __init__(self, mem: Memory, now: dt.datetime | None = None, dry_run: bool = False,
+                 force: bool = False) -> None:
+        self.mem = mem
+        self.now = now or utc_now()
+        self.dry_run = dry_run
+        self.force = force
+        self.journal = Journal(mem.vault.aleph_dir)
+        self.started = utc_now()
+        self.budget = EDIT_BUDGET
+
+    def run(self, passes: tuple[str, ...] = DAILY, trigger: str = "manual") -> RunReport:
+        report = RunReport(new_ulid(), iso(self.started), self.dry_run, list(passes))
+        self.mem.reindex()
+        try:
+            if not self.dry_run:
+                self._apply_ticked(report)
+            for name in passes:
+                self._check_idle(trigger)
+                if name == "digest":
+                    self._digest(report)
+                    continue
+                planned = PLANNERS[name](snapshot(self.mem, self.now))
+                for action in planned:
+                    self._check_idle(trigger)
+                    self._handle(action, report)
+                if name == "lint":
+                    report.issues = [{"rule": i.rule, "path": i.path, "message": i.message}
+                                     for i in lint_issues(snapshot(self.mem, self.now))]
+            report.status = "success"
+        except Interrupted:
+            report.status = "interrupted"
+        except Exception:
+            report.status = "error"  # recorded: it blocks further scheduled runs today
+            log.exception("dream run %s failed", report.run_id)
+        report.finished_at = iso(utc_now())
+        worked = report.applied or report.proposed or report.digest
+        if not self.dry_run and (worked or report.status in ("success", "error")):
+            self.journal.record_run({"id": report.run_id, "at": report.started_at,
+                                     "finished_at": report.finished_at, "status": report.status,
+                                     "trigger": trigger, "passes": report.passes,
+                                     "applied": len(report.applied),
+                                     "proposed": len(report.proposed),
+                                     "skipped": len(report.skipped)})
+        return report
+
+    def _check_idle(self, trigger: str) -> None:
+        """Pre-emption: a person or an agent became active after the run started."""
+        if trigger == "manual":
+            return
+        seen = activity.last(self.mem.vault.local_dir)
+        if seen and seen[0] > self.started and seen[1] != "dream":
+            raise Interrupted
+
+    # -- the shared apply step ---------------------------------------------------------------
+
+    def _handle(self, action: Action, report: RunReport) -> None:
+        note = self.mem.vault.read_bytes(action.path)
+        if action.propose:
+            self._propose(action, report)
+            return
+        if self.dry_run:
+            report.plan.append(self._diff(action, note))
+            return
+        quiet = dt.timedelta(minutes=QUIET_MINUTES)
+        if action.op != "generate" and not self.force and note is not None:
+            mtime = dt.datetime.fromtimestamp(self.mem.vault.abs(action.path).stat().st_mtime,
+                                              dt.UTC)
+            if self.started - mtime < quiet:
+                report.skipped.append({"path": action.path, "reason": "edited in the last "
+                                       f"{QUIET_MINUTES} minutes", "pass": action.pass_name})
+                return
+        if action.op == "archive":
+            if self.budget <= 0:
+                report.skipped.append({"path": action.path, "reason": "edit budget spent",
+                                       "pass": action.pass_name})
+                return
+            self.budget -= 1
+        self._apply(action, report)
+
+    def _apply(self, action: Action, report: RunReport) -> None:
+        w = self.mem.writer(run=report.run_id, actor=f"dream:{action.pass_name}")
+        try:
+            if action.op == "set":
+                r = w.set_frontmatter(action.path, action.set_keys, list(action.unset),
+                                      action.base or "", reason=action.reason)
+            elif action.op == "archive":
+                r = w.archive(action.path, action.base or "", action.reason, self.now,
+                              action.set_keys)
+            else:
+                r = w.write(action.path, action.content.encode("utf-8"), action.base,
+                            reason=action.reason)
+        except (ConflictError, NoteExists):
+            report.skipped.append({"path": action.path, "reason": "changed since the plan "
+                                   "(skipped_conflict); retried next run",
+                                   "pass": action.pass_name})
+            return
+        except AlephError as exc:
+            report.skipped.append({"path": action.path, "reason": str(exc),
+                                   "pass": action.pass_name})
+            return
+        if r.event is not None:
+            report.applied.append({"pass": action.pass_name, "path": r.path,
+                                   "what": action.describe(), "event": r.event.id})
+
+    def _propose(self, action: Action, report: RunReport) -> None:
+        known = self.journal.proposals()
+        if action.key in known:
+            return  # already open, applied or rejected: never re-proposed as-is
+        if not self.dry_run:
+            self.journal.propose(action, iso(self.now), report.run_id)
+        report.proposed.append({"id": action.key, "pass": action.pass_name,
+                                "what": action.describe()})
+
+    def _apply_ticked(self, report: RunReport) -> None:
+        """Proposals a person ticked (`- [x]`) in a digest are applied, still CAS-guarded.
+        Open proposals whose note changed since are dropped (the next plan decides anew);
+        those older than PROPOSAL_TTL_DAYS expire."""
+        open_ = {}
+        for pid, p in self.journal.proposals().items():
+            if p["state"] != "open":
+                continue
+            action = action_from(p["action"])
+            current = self.mem.vault.read_bytes(action.path)
+            age = self.now - dt.datetime.fromisoformat(p["at"].replace("Z", "+00:00"))
+            if current is None or content_hash(current) != action.base:
+                self.journal.settle(pid, "outdated", iso(self.now), report.run_id)
+            elif age > dt.timedelta(days=PROPOSAL_TTL_DAYS):
+                self.journal.settle(pid, "expired", iso(self.now), report.run_id)
+            else:
+                open_[pid] = p
+        if not open_:
+            return
+        ticked: set[str] = set()
+        for path, in self.mem.con.execute(
+                "SELECT path FROM notes WHERE path LIKE '_dream/digests/%'").fetchall():
+            ticked |= set(TICKED.findall((self.mem.vault.read_bytes(path) or b"").decode(
+                "utf-8", "replace")))
+        for pid in sorted(ticked & set(open_)):
+            action = action_from(open_[pid]["action"])
+            action = Action(**{**action.__dict__, "propose": False})
+            before = len(report.applied)
+            self._apply(action, report)
+            state = "applied" if len(report.applied) > before else "failed"
+            self.journal.settle(pid, state, iso(self.now), report.run_id)
+
+    def _diff(self, action: Action, note: bytes | None) -> str:
+        old = (note or b"").decode("utf-8", "replace")
+        if action.op == "set":
+            new = frontmatter_edit.patch(note or b"", action.set_keys,
+                                         list(action.unset)).decode("utf-8", "replace")
+            target = action.path
+        elif action.op == "archive":
+            keys = {"status": "archived", "archived_from": action.path,
+                    "archived_reason": action.reason, **action.set_keys}
+            new = frontmatter_edit.patch(note or b"", keys, []).decode("utf-8", "replace")
+            target = f"archive/{action.path}"
+        else:
+            new, target = action.content, action.path
+        lines = difflib.unified_diff(old.splitlines(), new.splitlines(), f"a/{action.path}",
+                                     f"b/{target}", lineterm="", n=1)
+        return f"# {action.pass_name}: {action.describe()}\n" + "\n".join(lines)
+
+    def _digest(self, report: RunReport) -> None:
+        action = digest.plan_digest(self.mem, self.now, report, self.journal)
+        if action is None:
+            return
+        if self.dry_run:
+            report.plan.append(self._diff(action, self.mem.vault.read_bytes(action.path)))
+            return
+        before = len(report.applied)
+        self._apply(action, report)
+        if len(report.applied) > before:
+            report.digest = action.path
+            report.applied.pop()  # the digest itself is not a change to report in itself

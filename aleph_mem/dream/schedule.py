@@ -1,0 +1,50 @@
+"""When a scheduled dream run is due (DREAM.md 3.1): idle, inside the window or catching
+up, not already spent today, and something changed since the last successful run."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from ..memory import Memory
+from .journal import Journal
+
+CATCHUP_HOURS = 26
+CATCHUP_IDLE_MINUTES = 60
+MAX_RESUMES_PER_DAY = 3
+
+
+def in_window(window: str, local: dt.datetime) -> bool:
+    start_s, _, end_s = window.partition("-")
+    start = dt.time.fromisoformat(start_s.strip())
+    end = dt.time.fromisoformat(end_s.strip())
+    t = local.time()
+    return start <= t < end if start <= end else (t >= start or t < end)
+
+
+def dream_due(mem: Memory, now: dt.datetime, idle_s: float | None) -> bool:
+    window = mem.settings.dream_window
+    if window == "off":
+        return False
+    idle_min = mem.settings.idle_minutes
+    if idle_s is not None and idle_s < idle_min * 60:
+        return False
+    runs = Journal(mem.vault.aleph_dir).runs()
+    today = now.date().isoformat()
+    spent = [r for r in runs if r["at"][:10] == today]
+    if any(r["status"] in ("success", "error", "timeout") for r in spent):
+        return False
+    if sum(1 for r in spent if r["status"] == "interrupted") > MAX_RESUMES_PER_DAY:
+        return False
+    ok = [r for r in runs if r["status"] == "success"]
+    last_ok = ok[-1]["at"] if ok else None
+    catching_up = last_ok is None or (
+        now - dt.datetime.fromisoformat(last_ok.replace("Z", "+00:00"))
+        >= dt.timedelta(hours=CATCHUP_HOURS))
+    if not in_window(window, now.astimezone()) and not (
+            catching_up and (idle_s is None or idle_s >= CATCHUP_IDLE_MINUTES * 60)):
+        return False
+    if last_ok is None:
+        return True
+    changed = mem.con.execute("SELECT 1 FROM events WHERE at > ? AND actor NOT LIKE 'dream:%' "
+                              "LIMIT 1", (last_ok,)).fetchone()
+    return changed is not None
