@@ -123,7 +123,8 @@ def mermaid(mem: Memory, paths: list[str]) -> list[str]:
             "SELECT DISTINCT n.path, l.resolved_path FROM links l JOIN notes n ON "
             "n.id = l.src_id WHERE l.resolved_path IS NOT NULL AND n.path != l.resolved_path "
             "ORDER BY 1, 2"):
-        if (src in paths or dst in paths) and not dst.startswith("_dream/"):
+        generated = src.startswith("_dream/") or dst.startswith("_dream/")
+        if (src in paths or dst in paths) and not generated:
             for p in (src, dst):
                 if p not in nodes and len(nodes) < MAX_GRAPH_NODES:
                     nodes.append(p)

@@ -7,10 +7,13 @@ proposal (R2). Planners are idempotent: a second run after the first plans nothi
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import math
 import re
 from dataclasses import dataclass
 from itertools import combinations
+
+import numpy as np
 
 from .model import Action, NoteInfo, Snapshot
 
@@ -53,18 +56,41 @@ def keeper_order(n: NoteInfo) -> tuple:
     return (not n.human, -n.inbound, created, n.path)
 
 
+def minhash_candidates(notes: list[NoteInfo], sh: dict[str, set[str]]) -> set[tuple[int, int]]:
+    """Pairs (indexes into ``notes``) likely to share >= ~half their shingles, found by
+    MinHash (64 permutations) with LSH banding (16 bands of 4): near-linear, so a 10k-note
+    vault is not compared pair by pair. Same folder only."""
+    if len(notes) < 2:
+        return set()
+    rng = np.random.default_rng(42)
+    prime = (1 << 61) - 1
+    a = rng.integers(1, prime, 64, dtype=np.uint64)
+    b = rng.integers(0, prime, 64, dtype=np.uint64)
+    sigs = np.empty((len(notes), 64), dtype=np.uint64)
+    for i, n in enumerate(notes):
+        x = np.array([int(hashlib.blake2b(s.encode(), digest_size=7).hexdigest(), 16)
+                      for s in sh[n.path]] or [0], dtype=np.uint64)
+        sigs[i] = ((np.outer(x, a) + b) % np.uint64(prime)).min(axis=0)
+    out: set[tuple[int, int]] = set()
+    for band in range(16):
+        buckets: dict[tuple, list[int]] = {}
+        for i, n in enumerate(notes):
+            key = (n.folder, sigs[i, band * 4:(band + 1) * 4].tobytes())
+            buckets.setdefault(key, []).append(i)
+        for members in buckets.values():
+            out.update(combinations(members, 2))
+    return out
+
+
 def plan_consolidate(snap: Snapshot) -> list[Action]:
     notes = [n for n in snap.active() if not n.permanent and normalized(n)]
     sh = {n.path: shingles(normalized(n)) for n in notes}
-    by_folder: dict[str, list[NoteInfo]] = {}
-    for n in notes:
-        by_folder.setdefault(n.folder, []).append(n)
     pairs: list[tuple[float, NoteInfo, NoteInfo]] = []
-    for group in by_folder.values():
-        for a, b in combinations(group, 2):
-            score = 1.0 if normalized(a) == normalized(b) else jaccard(sh[a.path], sh[b.path])
-            if score >= SHINGLE_JACCARD:
-                pairs.append((score, a, b))
+    for i, j in sorted(minhash_candidates(notes, sh)):
+        a, b = notes[i], notes[j]
+        score = 1.0 if normalized(a) == normalized(b) else jaccard(sh[a.path], sh[b.path])
+        if score >= SHINGLE_JACCARD:
+            pairs.append((score, a, b))
     pairs.sort(key=lambda p: (-p[0], p[1].path, p[2].path))
     actions: list[Action] = []
     absorbed: set[str] = set()
@@ -119,10 +145,7 @@ def _date(value: object) -> dt.date | None:
 
 def plan_drift(snap: Snapshot) -> list[Action]:
     today = snap.now.date()
-    by_link_target = {}
-    for n in snap.notes.values():
-        by_link_target[n.path[:-3].casefold()] = n
-        by_link_target[n.title.casefold()] = n
+    resolved = {(src, raw): target for src, target, _, raw, _ in snap.links}
     missing: dict[str, list[str]] = {}
     for src, _resolved, status, raw, _ in snap.links:
         target = re.sub(r"^!?\[[^\]]*\]\((.*)\)$", r"\1", raw)
@@ -138,8 +161,8 @@ def plan_drift(snap: Snapshot) -> list[Action]:
             keys = {"status": "stale", "stale_reason": "expired"}
         sup = fm.get("superseded_by")
         if isinstance(sup, str) and n.status not in ("superseded", "merged"):
-            target = by_link_target.get(sup.strip("[]").split("|")[0].casefold())
-            if target is not None and target.path != n.path:
+            target = resolved.get((n.path, sup.strip()))  # a frontmatter [[link]]
+            if target in snap.notes and target != n.path:
                 keys = {"status": "superseded"}
         refs = sorted(set(missing.get(n.path, [])))
         if refs and fm.get("stale_refs") != refs:

@@ -1,0 +1,230 @@
+"""The dream passes on real files: what they change, what they propose, and their safety
+rules (DREAM.md 3.11)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+from conftest import open_mem, write
+
+from aleph_mem import activity
+from aleph_mem.dream import passes
+from aleph_mem.dream.journal import Journal
+from aleph_mem.dream.model import snapshot
+from aleph_mem.dream.runner import Dream
+from aleph_mem.dream.schedule import dream_due, in_window
+from aleph_mem.watcher import Watcher
+
+NOW = dt.datetime.now(dt.UTC)
+SAME = "Same text about the harbour plans and the ferry schedule for next year.\n"
+
+
+def agent_vault(vault: Path):
+    """Notes written by an agent (through aleph-mem), with planted problems."""
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("notes/one.md", f"---\ntags: [a, b, a]\n---\n# Harbour\n\n{SAME}".encode(), None)
+    w.write("notes/two.md", f"---\ntags: [c]\n---\n# Harbour copy\n\n{SAME}".encode(), None)
+    w.write("notes/old.md", b"---\nvalid_until: 2020-01-01\n---\n# Offer\n\nSee [[one]] and "
+            b"[[Harbour copy]] ![map](maps/missing.png)\n", None)
+    w.write("notes/new.md", b"# New plan\n\nThe current plan.\n", None)
+    w.write("notes/replaced.md", b"---\nsuperseded_by: '[[new]]'\n---\n# Old plan\n\nx\n", None)
+    return mem
+
+
+def snap_files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*.md")}
+
+
+def test_daily_run_changes_agent_notes_and_a_second_run_changes_nothing(vault: Path) -> None:
+    mem = agent_vault(vault)
+    report = Dream(mem, NOW, force=True).run()
+    assert report.status == "success" and report.proposed == []
+    done = sorted((a["pass"], a["path"]) for a in report.applied)
+    assert done == [("consolidate", "archive/notes/two.md"), ("consolidate", "notes/one.md"),
+                    ("drift", "notes/old.md"), ("drift", "notes/replaced.md")]
+    one = mem.show("notes/one").frontmatter
+    assert one == {"tags": ["a", "b", "c"], "aliases": ["Harbour copy"],
+                   "source_notes": ["[[notes/two]]"]}
+    two = mem.show("archive/notes/two.md").frontmatter
+    assert (two["status"], two["merged_into"]) == ("merged", "[[notes/one]]")
+    old = mem.show("notes/old").frontmatter
+    assert (old["status"], old["stale_reason"], old["stale_refs"]) == (
+        "stale", "expired", ["maps/missing.png"])
+    assert mem.show("notes/replaced").frontmatter["status"] == "superseded"
+    # the absorbed title became an alias: links to it keep resolving
+    assert [lv.resolved for lv in mem.show("notes/old").links][:2] == ["notes/one.md"] * 2
+    digest = (vault / report.digest).read_text()
+    assert "## What the dream changed" in digest and f"aleph-mem undo {report.run_id}" in digest
+    assert "```mermaid" in digest
+    before = snap_files(vault)
+    again = Dream(mem, NOW, force=True).run()
+    assert (again.applied, again.proposed, again.digest) == ([], [], None)
+    assert snap_files(vault) == before
+    mem.close()
+
+
+def test_same_vault_and_clock_give_the_same_plan(vault: Path, tmp_path: Path) -> None:
+    plans = []
+    for name in ("a", "b"):
+        root = tmp_path / name
+        root.mkdir()
+        import shutil
+
+        shutil.copytree(vault, root, dirs_exist_ok=True)
+        mem = agent_vault(root)
+        plans.append(Dream(mem, NOW, dry_run=True, force=True).run().plan)
+        mem.close()
+    assert plans[0] == plans[1] and len(plans[0]) >= 4
+
+
+def test_human_notes_get_proposals_and_ticked_ones_are_applied(vault: Path) -> None:
+    write(vault, "notes/p1.md", f"# Mine\n\n{SAME}")
+    write(vault, "notes/p2.md", f"# Mine too\n\n{SAME}")
+    mem = open_mem(vault)
+    mem.reindex()
+    report = Dream(mem, NOW, force=True).run()
+    assert report.applied == [] and len(report.proposed) == 2
+    assert (vault / "notes/p2.md").exists()
+    digest = vault / report.digest
+    text = digest.read_text()
+    ids = [p["id"] for p in report.proposed]
+    assert all(f"- [ ] consolidate: " in text and f"({i})" in text for i in ids)
+    digest.write_text(text.replace("- [ ]", "- [x]"))  # the person approves both
+    mem.reindex()
+    report = Dream(mem, NOW, force=True).run()
+    assert sorted(a["path"] for a in report.applied) == ["archive/notes/p2.md", "notes/p1.md"]
+    assert {p["state"] for p in Journal(vault / ".aleph").proposals().values()} == {"applied"}
+    assert any("you edited today's digest" in s["reason"] for s in report.skipped)
+    mem.close()
+
+
+def test_a_note_edited_between_plan_and_apply_is_skipped_untouched(vault: Path) -> None:
+    mem = agent_vault(vault)
+    action = next(a for a in passes.plan_drift(snapshot(mem, NOW)) if a.path == "notes/old.md")
+    (vault / "notes/old.md").write_bytes(b"# Offer\n\na person rewrote it\n")
+    dream = Dream(mem, NOW, force=True)
+    from aleph_mem.dream.runner import RunReport
+
+    report = RunReport("R", "now", False, ["drift"])
+    dream._handle(action, report)
+    assert report.applied == [] and "skipped_conflict" in report.skipped[0]["reason"]
+    assert (vault / "notes/old.md").read_bytes() == b"# Offer\n\na person rewrote it\n"
+    mem.close()
+
+
+def test_recent_edits_are_left_alone_without_force(vault: Path) -> None:
+    mem = agent_vault(vault)
+    report = Dream(mem, NOW).run(("drift",))
+    assert report.applied == []
+    assert {s["path"] for s in report.skipped} == {"notes/old.md", "notes/replaced.md"}
+    mem.close()
+
+
+def test_undo_a_run_byte_for_byte_and_refuse_over_a_later_edit(vault: Path) -> None:
+    mem = agent_vault(vault)
+    start = snap_files(vault)
+    report = Dream(mem, NOW, force=True).run(("consolidate", "drift"))
+    assert len(report.applied) == 4
+    (vault / "notes/replaced.md").write_bytes(b"# Old plan\n\nedited after the dream\n")
+    undo = mem.undo(report.run_id)
+    assert [p for p, _ in undo.refused] == ["notes/replaced.md"]
+    after = snap_files(vault)
+    for path in ("notes/one.md", "notes/two.md", "notes/old.md"):
+        assert after[path] == start[path]
+    assert "archive/notes/two.md" not in after
+    assert after["notes/replaced.md"] == b"# Old plan\n\nedited after the dream\n"
+    mem.close()
+
+
+def test_decay_archives_cold_agent_notes_only(vault: Path) -> None:
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("notes/cold.md", b"# Cold\n\nnobody reads this\n", None)
+    w.write("notes/pinned.md", b"---\npermanent: true\n---\n# Keep\n\nforever\n", None)
+    write(vault, "notes/human.md", "# Human\n\nmine\n")
+    mem.reindex()
+    later = NOW + dt.timedelta(days=400)
+    report = Dream(mem, later, force=True).run(("decay",))
+    assert [a["path"] for a in report.applied] == ["archive/notes/cold.md"]
+    assert {p["what"] for p in report.proposed} >= {"archive [[notes/human]] (low_salience)"}
+    assert (vault / "notes/pinned.md").exists()
+    cold = snapshot(mem, later).notes["notes/pinned.md"]
+    assert passes.salience(cold, later) == passes.salience(cold, later) == (1.0, 45.0)
+    mem.close()
+
+
+def test_pre_emption_stops_before_any_write_and_records_nothing(vault: Path) -> None:
+    mem = agent_vault(vault)
+    dream = Dream(mem, NOW, force=True)
+    activity.touch(vault / ".aleph" / "local", "cli",
+                   now=dream.started + dt.timedelta(seconds=1))
+    report = dream.run(trigger="scheduled")
+    assert report.status == "interrupted" and report.applied == []
+    assert Journal(vault / ".aleph").runs() == []
+    mem.close()
+
+
+def test_once_a_day_and_the_window(vault: Path) -> None:
+    mem = agent_vault(vault)
+    (vault / ".aleph" / "config.toml").write_text('dream_window = "00:00-23:59"\n')
+    mem.close()
+    mem = open_mem(vault)
+    assert dream_due(mem, NOW, idle_s=3600)
+    assert not dream_due(mem, NOW, idle_s=60)  # not idle long enough
+    Dream(mem, NOW, force=True).run()
+    assert not dream_due(mem, NOW, idle_s=3600)  # spent today
+    assert in_window("22:00-02:00", dt.datetime(2026, 1, 1, 23, 30))
+    assert not in_window("02:00-06:00", dt.datetime(2026, 1, 1, 7, 0))
+    mem.close()
+
+
+def test_dream_writes_are_not_activity_and_keep_notes_agent_owned(vault: Path) -> None:
+    mem = agent_vault(vault)
+    watcher_mem = open_mem(vault)
+    w = Watcher(watcher_mem)
+    w.start()
+    try:
+        stamp = activity.last(vault / ".aleph" / "local")
+        Dream(mem, NOW, force=True).run(("drift",))
+        import time
+
+        time.sleep(0.5)
+        assert w.wait_idle()
+        assert activity.last(vault / ".aleph" / "local") == stamp
+        assert mem.log(actor="human") == []
+        assert not snapshot(mem, NOW).notes["notes/old.md"].human
+    finally:
+        w.stop()
+        watcher_mem.close()
+        mem.close()
+
+
+def test_cli_dry_run_writes_nothing(vault: Path, capsys) -> None:
+    from aleph_mem.cli import main
+
+    mem = agent_vault(vault)
+    mem.close()
+    before = snap_files(vault)
+    assert main(["--vault", str(vault), "dream", "--dry-run", "--force"]) == 0
+    out = capsys.readouterr().out
+    assert "+status: stale" in out and "--- a/notes/old.md" in out
+    assert snap_files(vault) == before
+    assert main(["--vault", str(vault), "dream", "status", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["runs"] == []
+
+
+@pytest.mark.parametrize("name", ["consolidate", "drift", "lint", "decay"])
+def test_opted_out_and_protected_notes_are_never_planned(vault: Path, name: str) -> None:
+    mem = agent_vault(vault)
+    w = mem.writer()
+    w.write("notes/out.md", b"---\ndream: false\nvalid_until: 2000-01-01\ntags: [x, x]\n---\n"
+            b"# Out\n\n" + SAME.encode(), None)
+    plans = passes.PLANNERS[name](snapshot(mem, NOW + dt.timedelta(days=999)))
+    assert all(a.path not in ("notes/out.md", "MEMORY.md") for a in plans)
+    mem.close()
