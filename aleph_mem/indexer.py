@@ -336,9 +336,10 @@ class _AnchorCache:
 
 
 def is_archived(path: str) -> bool:
-    """Notes under ``archive/`` leave default search. A ``status: archived`` a person wrote
-    elsewhere is only data (filter on it with ``status``)."""
-    return path.startswith("archive/")
+    """Notes under ``archive/`` (and the dream's own reports under ``_dream/``) leave
+    default search. A ``status: archived`` a person wrote elsewhere is only data (filter on
+    it with ``status``)."""
+    return path.startswith(("archive/", "_dream/"))
 
 
 def _status(fm: dict) -> str | None:

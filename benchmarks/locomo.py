@@ -21,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from aleph_mem.dream.runner import Dream
 from aleph_mem.memory import Memory
 from aleph_mem.search import Fusion
 from aleph_mem.template import init_vault
@@ -54,6 +55,7 @@ def run(args: argparse.Namespace) -> dict:
     work = Path(args.workdir or tempfile.mkdtemp(prefix="aleph-locomo-"))
     index_s, latencies, n = [], [], 0
     embed_s: list[tuple[int, float]] = []
+    dream_changes: list[int] = []
     fusion = Fusion(**{k: v for k, v in (("fts_weight", args.fts_weight),
                                          ("vector_weight", args.vector_weight),
                                          ("note_share", args.note_share),
@@ -72,6 +74,9 @@ def run(args: argparse.Namespace) -> dict:
             with Memory.open(root, {"embed_model": "none"} if args.mode == "fts" else None) as mem:
                 mem.reindex(rebuild=True)
                 index_s.append(time.perf_counter() - t0)
+                if args.dream:
+                    dreamt = Dream(mem, force=True).run()
+                    dream_changes.append(len(dreamt.applied) + len(dreamt.proposed))
                 if args.mode != "fts":
                     t1 = time.perf_counter()
                     embed_s.append((mem.embed(), time.perf_counter() - t1))
@@ -90,7 +95,8 @@ def run(args: argparse.Namespace) -> dict:
                "search_ms_p50": round(lat[len(lat) // 2], 2),
                "search_ms_p95": round(lat[int(len(lat) * 0.95)], 2),
                "embedded_chunks": sum(n for n, _ in embed_s),
-               "embed_s": round(sum(t for _, t in embed_s), 1), "fusion": fusion.__dict__}
+               "embed_s": round(sum(t for _, t in embed_s), 1), "fusion": fusion.__dict__,
+               "dream_changes": sum(dream_changes) if args.dream else None}
     print(json.dumps(figures))
     if args.score:
         for cats in ("1,2,3,4", "5"):  # the headline, and the adversarial ones apart
@@ -110,6 +116,7 @@ def main() -> None:
     ap.add_argument("--workdir", help="where the vaults are built (default: a temp folder)")
     ap.add_argument("--score", action="store_true", help="score the run with the shared scorer")
     ap.add_argument("--group", action="store_true", help="one hit per note (as the CLI shows)")
+    ap.add_argument("--dream", action="store_true", help="run the dream passes before asking")
     for name in ("fts-weight", "vector-weight", "note-share", "min-cosine", "note-spread"):
         ap.add_argument(f"--{name}", type=float, help="override the default fusion setting")
     run(ap.parse_args())

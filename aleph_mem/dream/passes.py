@@ -18,6 +18,7 @@ import numpy as np
 from .model import Action, NoteInfo, Snapshot
 
 SHINGLE_JACCARD = 0.8
+MIN_MERGE_WORDS = 12  # shorter bodies ("- [[index]]") say too little to call two notes one
 MAX_PAIRS = 200
 H0_DAYS = 30.0
 ARCHIVE_BELOW = 0.1
@@ -83,7 +84,8 @@ def minhash_candidates(notes: list[NoteInfo], sh: dict[str, set[str]]) -> set[tu
 
 
 def plan_consolidate(snap: Snapshot) -> list[Action]:
-    notes = [n for n in snap.active() if not n.permanent and normalized(n)]
+    notes = [n for n in snap.active()
+             if not n.permanent and len(normalized(n).split()) >= MIN_MERGE_WORDS]
     sh = {n.path: shingles(normalized(n)) for n in notes}
     pairs: list[tuple[float, NoteInfo, NoteInfo]] = []
     for i, j in sorted(minhash_candidates(notes, sh)):
