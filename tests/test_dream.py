@@ -93,7 +93,7 @@ def test_human_notes_get_proposals_and_ticked_ones_are_applied(vault: Path) -> N
     digest = vault / report.digest
     text = digest.read_text()
     ids = [p["id"] for p in report.proposed]
-    assert all(f"- [ ] consolidate: " in text and f"({i})" in text for i in ids)
+    assert all("- [ ] consolidate: " in text and f"({i})" in text for i in ids)
     digest.write_text(text.replace("- [ ]", "- [x]"))  # the person approves both
     mem.reindex()
     report = Dream(mem, NOW, force=True).run()
