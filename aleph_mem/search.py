@@ -163,6 +163,7 @@ class Fusion:
     note_share: float = 0.5  # a chunk's rank score adds this much of its note's score
     note_spread: float = NOTE_SPREAD  # a note's score: best chunk + this x its next three
     min_cosine: float = 0.4  # a chunk found only by vectors needs at least this similarity
+    neighbour_share: float = 0.0  # a chunk adds this much of its best neighbour's score
     status_factor: float = 0.5  # stale / contradicted / superseded notes
 
 
@@ -242,6 +243,8 @@ def search(con: apsw.Connection, query: str, limit: int = 10,
         cands, signals = fuse(fts, vec, fusion)
     if not cands:
         return []
+    if fusion.neighbour_share:
+        cands = _with_neighbours(cands, fusion.neighbour_share)
     damp = _status_factors(con, {c.note_id for c in cands}, fusion.status_factor)
     cands = [ChunkScore(c.chunk_id, c.note_id, c.seq, c.score * damp.get(c.note_id, 1.0))
              for c in cands]
@@ -265,6 +268,14 @@ def search(con: apsw.Connection, query: str, limit: int = 10,
                          "note": round(notes[c.note_id], 4),
                          "status_factor": damp.get(c.note_id, 1.0)}
     return hits
+
+
+def _with_neighbours(cands: list[ChunkScore], share: float) -> list[ChunkScore]:
+    """Context: a passage next to other matching passages of the same note rises."""
+    by_pos = {(c.note_id, c.seq): c.score for c in cands}
+    return [ChunkScore(c.chunk_id, c.note_id, c.seq, c.score + share * max(
+        by_pos.get((c.note_id, c.seq - 1), 0.0), by_pos.get((c.note_id, c.seq + 1), 0.0)))
+        if c.seq >= 0 else c for c in cands]
 
 
 def _status_factors(con: apsw.Connection, note_ids: set[int], factor: float) -> dict[int, float]:

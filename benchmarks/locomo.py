@@ -60,7 +60,9 @@ def run(args: argparse.Namespace) -> dict:
                                          ("vector_weight", args.vector_weight),
                                          ("note_share", args.note_share),
                                          ("min_cosine", args.min_cosine),
-                                         ("note_spread", args.note_spread)) if v is not None})
+                                         ("note_spread", args.note_spread),
+                                         ("neighbour_share", args.neighbour_share))
+                     if v is not None})
     out_path = Path(args.out)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     with out_path.open("w", encoding="utf-8") as out:
@@ -117,7 +119,8 @@ def main() -> None:
     ap.add_argument("--score", action="store_true", help="score the run with the shared scorer")
     ap.add_argument("--group", action="store_true", help="one hit per note (as the CLI shows)")
     ap.add_argument("--dream", action="store_true", help="run the dream passes before asking")
-    for name in ("fts-weight", "vector-weight", "note-share", "min-cosine", "note-spread"):
+    for name in ("fts-weight", "vector-weight", "note-share", "min-cosine", "note-spread",
+                 "neighbour-share"):
         ap.add_argument(f"--{name}", type=float, help="override the default fusion setting")
     run(ap.parse_args())
 
