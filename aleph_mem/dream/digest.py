@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ..hot_memory import BUDGET, facts
 from ..memory import Memory
 from .journal import Journal
+from .judge import Judge
 from .model import Action, snapshot
 from .passes import lint_issues
 
@@ -30,7 +31,7 @@ def _link(path: str) -> str:
 
 
 def plan_digest(mem: Memory, now: dt.datetime, report: RunReport,
-                journal: Journal) -> Action | None:
+                journal: Journal, judge: Judge | None = None) -> Action | None:
     path = digest_path(now.date())
     since = (now - dt.timedelta(hours=24)).isoformat().replace("+00:00", "Z")
     events = [e for e in reversed(mem.log(since=since, limit=5000))
@@ -50,14 +51,14 @@ def plan_digest(mem: Memory, now: dt.datetime, report: RunReport,
                                    "it is left as it is", "pass": "digest"})
             return None
         base = last[0].after
-    content = render(mem, now, people, dreamt, proposals, report)
+    content = render(mem, now, people, dreamt, proposals, report, judge)
     if current is not None and current.decode("utf-8", "replace") == content:
         return None
     return Action("digest", "generate", path, base, "daily digest", content=content)
 
 
 def render(mem: Memory, now: dt.datetime, people: list, dreamt: list, proposals: list,
-           report: RunReport) -> str:
+           report: RunReport, judge: Judge | None = None) -> str:
     day = now.date().isoformat()
     kinds: dict[str, int] = {}
     for e in people + dreamt:
@@ -72,10 +73,13 @@ def render(mem: Memory, now: dt.datetime, people: list, dreamt: list, proposals:
         ("note-moved", "moved"))) + " in the last 24 hours")
     merged = sum(1 for e in dreamt if e.kind == "note-archived" and e.reason == "merged")
     out.append(f"- {merged} merged by the dream; hot memory uses {used} of {BUDGET} characters")
-    out += ["", "## New and updated notes", ""]
     seen: dict[str, str] = {}
     for e in people:
         seen[e.path] = f"{e.kind.removeprefix('note-')} by {e.actor}"
+    summary = summarise(mem, sorted(seen), judge) if judge is not None else None
+    if summary:
+        out += ["", "## Summary", "", summary]
+    out += ["", "## New and updated notes", ""]
     out += [f"- {_link(p)}: {what}" for p, what in sorted(seen.items())] or ["- none"]
     out += ["", "## What the dream changed", ""]
     runs: dict[str, list] = {}
@@ -104,6 +108,33 @@ def render(mem: Memory, now: dt.datetime, people: list, dreamt: list, proposals:
     if graph:
         out += ["", "## Today's notes and their links", "", *graph]
     return "\n".join(out) + "\n"
+
+
+def summarise(mem: Memory, paths: list[str], judge: Judge) -> str | None:
+    """With an LLM: a short summary of the day in which every sentence cites the day's
+    notes; citations are checked and uncited sentences dropped."""
+    from ..reflect import SENTENCE
+    from .judge import SUMMARY_SYSTEM, fence
+
+    notes = [(p, mem.show(p)) for p in paths[:10] if mem.vault.read_bytes(p) is not None]
+    if not notes:
+        return None
+    prompt = "\n\n".join(fence(i + 1, v.title, v.content, "") for i, (_, v) in enumerate(notes))
+
+    def validate(obj: object) -> dict | None:
+        return obj if isinstance(obj, dict) and isinstance(obj.get("text"), str) else None
+
+    verdict = judge.ask("digest", [v.hash for _, v in notes], SUMMARY_SYSTEM + (
+        ' Answer as JSON: {"text": "..."}.'), prompt, validate)
+    if not verdict:
+        return None
+    kept = []
+    for sentence in SENTENCE.split(verdict["text"].strip()):
+        nums = [int(n) for n in re.findall(r"\[(\d{1,2})\]", sentence)]
+        if nums and all(1 <= n <= len(notes) for n in nums):
+            kept.append(re.sub(r"\[(\d{1,2})\]",
+                               lambda m: _link(notes[int(m.group(1)) - 1][0]), sentence))
+    return " ".join(kept) or None
 
 
 def _describe(p: dict) -> str:

@@ -277,3 +277,62 @@ def plan_decay(snap: Snapshot) -> list[Action]:
 
 PLANNERS = {"consolidate": plan_consolidate, "drift": plan_drift, "lint": plan_lint,
             "decay": plan_decay}
+
+
+# -- drift with an LLM ---------------------------------------------------------------------
+
+LOOKBACK_DAYS = 7
+MAX_LLM_PAIRS = 20
+
+
+def _valid_at(n: NoteInfo) -> str:
+    d = _date(n.frontmatter.get("valid_from")) or _date(n.frontmatter.get("updated"))
+    return d.isoformat() if d else n.mtime.date().isoformat()
+
+
+def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
+    """Recently changed notes against the notes they link to: the model says whether they
+    contradict and which is current; code decides what that may change (DREAM.md 3.4)."""
+    from .judge import DRIFT_SYSTEM, fence, validate_drift
+
+    since = snap.now - dt.timedelta(days=LOOKBACK_DAYS)
+    pairs = []
+    for src, target, status, _, _ in snap.links:
+        a, b = snap.notes.get(src), snap.notes.get(target or "")
+        if a is None or b is None or status != "resolved" or a.path == b.path:
+            continue
+        if a.opted_out or b.opted_out or a.mtime < since:
+            continue
+        pair = tuple(sorted((a.path, b.path)))
+        if pair not in pairs:
+            pairs.append(pair)
+    actions: list[Action] = []
+    marked: set[str] = set()
+    for pa, pb in pairs[:MAX_LLM_PAIRS]:
+        a, b = snap.notes[pa], snap.notes[pb]
+        prompt = "\n\n".join([fence(1, a.title, body_of(a), _valid_at(a)),
+                              fence(2, b.title, body_of(b), _valid_at(b))])
+        bodies = [hashlib.sha256(body_of(n).encode()).hexdigest() for n in (a, b)]
+        verdict = judge.ask("drift", bodies, DRIFT_SYSTEM, prompt, validate_drift)
+        if not verdict or verdict["verdict"] != "CONTRADICTORY":
+            continue
+        newer = a if _valid_at(a) > _valid_at(b) else b if _valid_at(b) > _valid_at(a) else None
+        current = {1: a, 2: b}.get(verdict["which_is_current"])
+        if current is not None and current is newer:
+            old = b if current is a else a
+            if old.path not in marked and old.status != "contradicted":
+                marked.add(old.path)
+                keys = {"status": "contradicted", "superseded_by": f"[[{current.path[:-3]}]]",
+                        "valid_until": _valid_at(current)}
+                actions.append(Action("drift", "set", old.path, old.hash,
+                                      f"contradicted by {current.path}", keys))
+            continue
+        for mine, other in ((a, b), (b, a)):  # unknown, or against the dates: mark both
+            link = f"[[{other.path[:-3]}]]"
+            have = mine.frontmatter.get("contradicts") or []
+            if link not in have and mine.path not in marked:
+                marked.add(mine.path)
+                actions.append(Action("drift", "set", mine.path, mine.hash,
+                                      f"contradicts {other.path} (which is current is unclear)",
+                                      {"contradicts": [*have, link]}))
+    return actions

@@ -19,8 +19,9 @@ from ..ulid import new_ulid
 from ..vault import content_hash
 from . import digest
 from .journal import Journal, action_from
+from .judge import Judge
 from .model import Action, snapshot
-from .passes import PLANNERS, lint_issues
+from .passes import PLANNERS, lint_issues, plan_drift_llm
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +65,7 @@ class Dream:
         self.journal = Journal(mem.vault.aleph_dir)
         self.started = utc_now()
         self.budget = EDIT_BUDGET
+        self.judge = Judge(mem.settings, mem.vault.aleph_dir)
 
     def run(self, passes: tuple[str, ...] = DAILY, trigger: str = "manual") -> RunReport:
         report = RunReport(new_ulid(), iso(self.started), self.dry_run, list(passes))
@@ -76,7 +78,10 @@ class Dream:
                 if name == "digest":
                     self._digest(report)
                     continue
-                planned = PLANNERS[name](snapshot(self.mem, self.now))
+                snap = snapshot(self.mem, self.now)
+                planned = PLANNERS[name](snap)
+                if name == "drift" and self.judge.available:
+                    planned += plan_drift_llm(snap, self.judge)
                 for action in planned:
                     self._check_idle(trigger)
                     self._handle(action, report)
@@ -218,7 +223,7 @@ class Dream:
         return f"# {action.pass_name}: {action.describe()}\n" + "\n".join(lines)
 
     def _digest(self, report: RunReport) -> None:
-        action = digest.plan_digest(self.mem, self.now, report, self.journal)
+        action = digest.plan_digest(self.mem, self.now, report, self.journal, self.judge)
         if action is None:
             return
         if self.dry_run:
