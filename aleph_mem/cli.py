@@ -315,10 +315,7 @@ def cmd_dream(args: argparse.Namespace) -> int:
         if args.action == "undo":
             if not args.id:
                 raise BadInput("`dream undo` needs a run id (see `aleph-mem dream status`)")
-            report = mem.undo(args.id)
-            emit_json(report.as_json()) if args.json else print(
-                f"undid {len(report.undone)} change(s); refused {len(report.refused)}")
-            return 1 if report.refused else 0
+            return cmd_undo(args)
         passes = tuple(args.pass_name) if args.pass_name else DAILY
         unknown = [p for p in passes if p not in DAILY]
         if unknown:

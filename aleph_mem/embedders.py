@@ -24,7 +24,7 @@ from .errors import AlephError
 log = logging.getLogger(__name__)
 
 BUILTIN = "all-MiniLM-L6-v2-int8"
-BATCH = 32
+BATCH = 8  # attention memory grows with batch x length^2: 8 keeps 256-token chunks near 0.5 GiB
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json",
                    "config.json")
 

@@ -10,6 +10,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from . import db, vectors
 from .embedders import Embedder
 from .embedders import load as load_embedder
@@ -72,6 +74,7 @@ class Memory:
         self._embedder_tried = False
         self.vector_problem = ""
         self.search_notice = ""
+        self._matrix: vectors.Matrix | None = None
         self._open_index()
 
     def _open_index(self) -> None:
@@ -230,7 +233,16 @@ class Memory:
                                             "no vectors yet (the daemon or `index` makes them)"))
                 mode = "fts"
         return search(self.con, query, limit or self.settings.search_limit, filters, group,
-                      qvec, mode, fusion, explain)
+                      qvec, mode, fusion, explain, knn=self._knn)
+
+    def _knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """Exact nearest chunks by a matrix product over every vector, held in memory and
+        reloaded from the vec0 table when it changed (BLAS is several times faster than a
+        scan through SQLite: about 40 ms against a few at 10k notes)."""
+        version = vectors.version(self.con)
+        if self._matrix is None or self._matrix.version != version:
+            self._matrix = vectors.Matrix.load(self.con, version)
+        return self._matrix.knn(query, k)
 
     def _vectors_ready(self, model: Embedder) -> bool:
         row = self.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()

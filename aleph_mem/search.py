@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 import apsw
@@ -152,6 +153,9 @@ def _ranked(con: apsw.Connection, match: str, filters: Filters,
     return [ChunkScore(*row) for row in con.execute(sql, (match, *args, depth))]
 
 
+Knn = Callable[[np.ndarray, int], list[tuple[int, float]]]
+
+
 @dataclass(frozen=True)
 class Fusion:
     """How the two candidate lists combine (tuned on the LoCoMo dev split)."""
@@ -178,14 +182,18 @@ def note_scores(cands: list[ChunkScore], spread: float = NOTE_SPREAD) -> dict[in
 
 
 def vector_candidates(con: apsw.Connection, qvec: np.ndarray, filters: Filters,
-                      depth: int) -> dict[int, tuple[int, int, float]]:
+                      depth: int, knn: Knn | None = None) -> dict[int, tuple[int, int, float]]:
     """chunk id -> (note id, seq, cosine) for the nearest chunks that pass the filters."""
-    from .vectors import knn
+    if knn is None:
+        from .vectors import knn as sql_knn
+
+        def knn(q: np.ndarray, k: int) -> list[tuple[int, float]]:
+            return sql_knn(con, q, k)
 
     where, args = _filter_sql(filters)
     if not filters.include_archived:
         where += " AND n.archived = 0"
-    near = dict(knn(con, qvec, depth * (4 if where.count("AND") > 1 else 1)))
+    near = dict(knn(qvec, depth * (4 if where.count("AND") > 1 else 1)))
     if not near:
         return {}
     rows = con.execute(
@@ -224,7 +232,8 @@ def fuse(fts: list[ChunkScore], vec: dict[int, tuple[int, int, float]],
 def search(con: apsw.Connection, query: str, limit: int = 10,
            filters: Filters | None = None, group: bool = True,
            qvec: np.ndarray | None = None, mode: str = "hybrid",
-           fusion: Fusion | None = None, explain: bool = False) -> list[Hit]:
+           fusion: Fusion | None = None, explain: bool = False,
+           knn: Knn | None = None) -> list[Hit]:
     """Chunks ranked by BM25 (``fts``), by vector similarity (``vector``) or by both fused
     (``hybrid``; needs ``qvec``). ``group`` keeps the best chunk per note, ranked by a note
     score that also counts its other matching chunks; otherwise chunks are ranked on their
@@ -234,7 +243,7 @@ def search(con: apsw.Connection, query: str, limit: int = 10,
     fusion = fusion or Fusion()
     fts = [] if mode == "vector" else chunk_candidates(
         con, query, filters, depth=max(fusion.fts_depth, limit * 10))
-    vec = vector_candidates(con, qvec, filters, max(fusion.vector_depth, limit * 5)) \
+    vec = vector_candidates(con, qvec, filters, max(fusion.vector_depth, limit * 5), knn) \
         if qvec is not None and mode != "fts" else {}
     if mode == "fts" or not vec:
         cands, signals = fts, {c.chunk_id: {"bm25": round(c.score, 4), "fts": c.score}

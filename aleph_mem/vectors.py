@@ -36,7 +36,9 @@ def load_extension(con: apsw.Connection) -> None:
 
 
 def embed_text(title: str, heading: str, body: str) -> str:
-    """What a chunk's vector is computed from: its note title and heading give context."""
+    """What a chunk's vector is computed from: a title row is its title (and aliases); a
+    body chunk is its heading path and text. (Prefixing every chunk with its note title
+    measured worse on LoCoMo: note R@5 83.3 against 83.9, block R@10 68.3 against 70.1.)"""
     context = " > ".join(x for x in (title, heading) if x)
     return f"{context}\n{body}" if body else context
 
@@ -87,6 +89,7 @@ def ensure_table(con: apsw.Connection, model: str, dim: int) -> None:
                     f"embedding float[{dim}] distance_metric=cosine)")
         con.execute("UPDATE chunks SET embedded = 0")
         con.execute("INSERT OR REPLACE INTO meta VALUES ('vec_model', ?)", (want,))
+        bump_version(con)
 
 
 def state(con: apsw.Connection) -> VectorState:
@@ -110,11 +113,12 @@ def embed_pending(con: apsw.Connection, embedder: Embedder, cache: Cache,
     done = 0
     while not (stop and stop.is_set()):
         rows = con.execute(
-            "SELECT c.id, f.title, f.heading, f.body FROM chunks c JOIN chunks_fts f "
-            "ON f.rowid = c.id WHERE c.embedded = 0 LIMIT ?", (BATCH,)).fetchall()
+            "SELECT c.id, f.title, f.heading, f.body, c.seq, n.title FROM chunks c "
+            "JOIN chunks_fts f ON f.rowid = c.id JOIN notes n ON n.id = c.note_id "
+            "WHERE c.embedded = 0 LIMIT ?", (BATCH,)).fetchall()
         if not rows:
             break
-        texts = [embed_text(t, h, b) for _, t, h, b in rows]
+        texts = [embed_text(t, h, b) for _, t, h, b, _, _ in rows]
         keys = [text_key(embedder.name, t) for t in texts]
         cached = cache.get(keys)
         missing = [i for i, k in enumerate(keys) if k not in cached]
@@ -135,6 +139,7 @@ def embed_pending(con: apsw.Connection, embedder: Embedder, cache: Cache,
                              if cid in still])
             con.executemany("UPDATE chunks SET embedded = 1 WHERE id = ?",
                             [(cid,) for cid in still])
+            bump_version(con)
         done += len(rows)
         if progress:
             progress(done, total)
@@ -148,7 +153,46 @@ def prune_orphans(con: apsw.Connection) -> int:
         gone = [r[0] for r in con.execute(
             "SELECT chunk_id FROM vec_chunks WHERE chunk_id NOT IN (SELECT id FROM chunks)")]
         con.executemany("DELETE FROM vec_chunks WHERE chunk_id = ?", [(g,) for g in gone])
+        if gone:
+            bump_version(con)
     return len(gone)
+
+
+def bump_version(con: apsw.Connection) -> None:
+    con.execute("INSERT INTO meta VALUES ('vec_version', '1') ON CONFLICT(key) DO UPDATE "
+                "SET value = CAST(value AS INTEGER) + 1")
+
+
+def version(con: apsw.Connection) -> str:
+    row = con.execute("SELECT value FROM meta WHERE key = 'vec_version'").fetchone()
+    return row[0] if row else "0"
+
+
+@dataclass
+class Matrix:
+    """Every chunk vector in one float32 matrix (unit rows): exact KNN by one product."""
+
+    version: str
+    ids: np.ndarray
+    mat: np.ndarray
+
+    @classmethod
+    def load(cls, con: apsw.Connection, ver: str) -> Matrix:
+        rows = con.execute("SELECT chunk_id, embedding FROM vec_chunks").fetchall()
+        if not rows:
+            return cls(ver, np.zeros(0, np.int64), np.zeros((0, 1), np.float32))
+        ids = np.fromiter((r[0] for r in rows), np.int64, len(rows))
+        mat = np.frombuffer(b"".join(r[1] for r in rows), np.float32).reshape(len(rows), -1)
+        return cls(ver, ids, mat)
+
+    def knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        if not len(self.ids):
+            return []
+        sims = self.mat @ np.asarray(query, np.float32)
+        k = min(k, len(sims))
+        top = np.argpartition(-sims, k - 1)[:k]
+        top = top[np.argsort(-sims[top], kind="stable")]
+        return [(int(self.ids[i]), float(sims[i])) for i in top]
 
 
 def knn(con: apsw.Connection, query: np.ndarray, k: int) -> list[tuple[int, float]]:

@@ -1,0 +1,98 @@
+"""Vectors at scale: embedding throughput and memory with the bundled model, and hybrid
+search latency with a full vector table.
+
+    python benchmarks/vectors.py --sizes 10000,100000 [--sample 640]
+
+For each generated vault: --sample chunks are embedded for real (throughput in chunks/s,
+batch 32, one thread), the rest of the vector table is filled with random unit vectors
+(sqlite-vec's brute-force KNN costs the same whatever the values, so latency is measured
+truly while a full first embed, about 25-40 chunks/s here, would take hours at 100k), then
+200 hybrid queries run in one process, the query embedding included. Prints the
+projected full first-embed time from the measured throughput, and peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+from scale import REPO, generate, queries_for
+
+from aleph_mem import db, vectors
+from aleph_mem.memory import Memory
+from aleph_mem.template import init_vault
+
+
+def fill(mem: Memory, sample: int) -> dict:
+    model = mem.embedder()
+    assert model is not None, mem.vector_problem
+    vectors.load_extension(mem.con)
+    vectors.ensure_table(mem.con, model.name, model.dim)
+    rows = mem.con.execute("SELECT c.id, f.title, f.heading, f.body FROM chunks c JOIN "
+                           "chunks_fts f ON f.rowid = c.id WHERE c.embedded = 0").fetchall()
+    texts = [vectors.embed_text(t, h, b) for _, t, h, b in rows[:sample]]
+    t = time.perf_counter()
+    real = model.embed(texts)
+    rate = len(texts) / (time.perf_counter() - t)
+    rng = np.random.default_rng(1)
+    fake = rng.normal(size=(max(0, len(rows) - len(real)), model.dim)).astype(np.float32)
+    fake /= np.linalg.norm(fake, axis=1, keepdims=True)
+    vecs = [*real, *fake]
+    with db.transaction(mem.con):
+        mem.con.executemany("INSERT INTO vec_chunks(chunk_id, embedding) VALUES (?, ?)",
+                            [(cid, np.asarray(v, np.float32).tobytes())
+                             for (cid, *_), v in zip(rows, vecs, strict=True)])
+        mem.con.execute("UPDATE chunks SET embedded = 1")
+    return {"chunks": len(rows), "embed_chunks_per_s": round(rate, 1),
+            "projected_first_embed_min": round(len(rows) / rate / 60, 1)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", default="10000")
+    ap.add_argument("--sample", type=int, default=640)
+    ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--gen", default=str(REPO.parent / "shared" / "eval" / "gen_vault.py"))
+    ap.add_argument("--workdir", default="/tmp/aleph-scale")
+    args = ap.parse_args()
+    for count in (int(s) for s in args.sizes.split(",")):
+        root = Path(args.workdir) / f"vault-{count}"
+        generate(Path(args.gen), root, count)
+        init_vault(root)
+        with Memory.open(root) as mem:
+            mem.reindex()
+            figures = {"notes": count, **fill(mem, args.sample)}
+            qs = queries_for(root)
+            mem.search("warm up")
+            lat = []
+            for q in qs:
+                t = time.perf_counter()
+                mem.search(q, limit=10)
+                lat.append((time.perf_counter() - t) * 1000)
+            assert mem.search_notice == "", mem.search_notice
+            if args.profile:
+                import cProfile
+                import pstats
+
+                cProfile.runctx("for q in qs[:50]: mem.search(q, limit=10)", globals(),
+                                {"mem": mem, "qs": qs}, "/tmp/vec.prof")
+                pstats.Stats("/tmp/vec.prof").sort_stats("cumtime").print_stats(12)
+            lat.sort()
+            figures.update({"hybrid_ms_p50": round(statistics.median(lat), 1),
+                            "hybrid_ms_p95": round(lat[int(len(lat) * 0.95) - 1], 1),
+                            "peak_rss_mib": round(resource.getrusage(
+                                resource.RUSAGE_SELF).ru_maxrss / 1024, 1)})
+            mem.con.execute("DROP TABLE vec_chunks")
+            mem.con.execute("DELETE FROM meta WHERE key = 'vec_model'")
+            mem.con.execute("UPDATE chunks SET embedded = 0")
+        print(json.dumps(figures), flush=True)
+
+
+if __name__ == "__main__":
+    main()
