@@ -109,7 +109,12 @@ class _Handler(FileSystemEventHandler):
         paths = [event.src_path, getattr(event, "dest_path", "") or ""]
         if event.is_directory:
             if event.event_type in ("moved", "deleted", "created"):
-                self.watcher.note_dir_change([os.fsdecode(p) for p in paths if p])
+                found = [os.fsdecode(p) for p in paths if p]
+                if event.event_type in ("moved", "deleted"):
+                    self.watcher.top_folder_gone(found[0])
+                if event.event_type in ("moved", "created"):
+                    self.watcher.new_top_folder(found[-1])
+                self.watcher.note_dir_change(found)
             return
         for p in paths:
             if p:
@@ -230,12 +235,41 @@ class Watcher:
         self._thread = threading.Thread(target=self._loop, name="aleph-watch", daemon=True)
         self._thread.start()
 
+    def _watch_tree(self, observer: BaseObserver, handler: _Handler) -> None:
+        """The vault's top level, and each visible top-level folder recursively: the
+        hidden ones (.aleph with its hundreds of object folders, .git, .obsidian) cost no
+        inotify watch and send no events."""
+        observer.schedule(handler, self.root, recursive=False)
+        for entry in sorted(os.scandir(self.root), key=lambda e: e.name):
+            self._watch_folder(observer, handler, entry.path)
+
+    def _watch_folder(self, observer: BaseObserver, handler: _Handler, path: str) -> None:
+        name = os.path.basename(path)
+        if name.startswith(".") or not os.path.isdir(path) or os.path.islink(path) \
+                or path in self._watched:
+            return
+        self._watched[path] = observer.schedule(handler, path, recursive=True)
+
+    def new_top_folder(self, path: str) -> None:
+        """A folder appeared at the vault's top level: watch it too."""
+        if self._observer is not None and os.path.dirname(path) == self.root:
+            with contextlib.suppress(OSError):
+                self._watch_folder(self._observer, self._handler, path)
+
+    def top_folder_gone(self, path: str) -> None:
+        watch = self._watched.pop(path, None)
+        if watch is not None and self._observer is not None:
+            with contextlib.suppress(Exception):
+                self._observer.unschedule(watch)
+
     def _start_observer(self) -> BaseObserver:
-        handler = _Handler(self)
+        handler = self._handler = _Handler(self)
+        self._watched: dict[str, object] = {}
         if not self.polling:
             observer = Observer()
             try:
-                observer.schedule(handler, self.root, recursive=True)
+                self._observer = observer
+                self._watch_tree(observer, handler)
                 observer.start()
                 self.stats.mode = "inotify"
                 return observer
@@ -250,7 +284,9 @@ class Watcher:
                 with contextlib.suppress(Exception):
                     observer.stop()
         observer = PollingObserver(timeout=2)
-        observer.schedule(handler, self.root, recursive=True)
+        self._watched = {}
+        self._observer = observer
+        self._watch_tree(observer, handler)
         observer.start()
         self.stats.mode = "polling"
         return observer
