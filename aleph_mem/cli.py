@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import apsw
 import yaml
 
 from . import __version__, activity
@@ -513,6 +514,10 @@ def main(argv: list[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except AlephError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except apsw.BusyError:
+        print("error: the index is busy (another aleph-mem process is writing a large "
+              "change); try again in a moment", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0

@@ -114,6 +114,12 @@ class EventLog:
         for path in self.files():
             yield from (e for e, _ in read_lines(path, 0))
 
+    def behind(self, con: apsw.Connection) -> bool:
+        """Whether some event file holds lines the index has not mirrored (a read only)."""
+        seen = dict(con.execute("SELECT file, size FROM event_files").fetchall())
+        return any(p.stat().st_size > seen.get(p.relative_to(self.root).as_posix(), 0)
+                   for p in self.files())
+
     def sync_index(self, con: apsw.Connection) -> int:
         """Copy new complete lines of every event file into the ``events`` table."""
         seen = dict(con.execute("SELECT file, size FROM event_files").fetchall())

@@ -82,8 +82,14 @@ class Memory:
         self.con, self.created = db.open_index(self.vault.index_path)
         self.indexer = Indexer(self.vault, self.con, self.settings, self.objects)
         self.events = EventLog(self.vault.aleph_dir)
-        with db.transaction(self.con):
-            self.events.sync_index(self.con)
+        self.sync_events()
+
+    def sync_events(self) -> None:
+        """Mirror new event lines into the index; a read-only check first, so readers never
+        wait for the write lock when there is nothing new."""
+        if self.events.behind(self.con):
+            with db.transaction(self.con):
+                self.events.sync_index(self.con)
 
     @classmethod
     def open(cls, root: Path, flags: dict[str, Any] | None = None,
@@ -159,8 +165,7 @@ class Memory:
             sql.append("(actor = ? OR actor LIKE ?)")
             args += [actor, actor.rstrip(":*") + ":%"]
         where = " WHERE " + " AND ".join(sql) if sql else ""
-        with db.transaction(self.con):  # other processes may have appended since
-            self.events.sync_index(self.con)
+        self.sync_events()  # other processes may have appended since
         rows = self.con.execute(
             "SELECT id, at, actor, kind, path, before, after, run, reason, data FROM events"
             f"{where} ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
