@@ -220,6 +220,9 @@ def register_tools(server: MCPServer, call: Callable[[Callable[[Memory], Any]], 
             if frontmatter:
                 import yaml
 
+                if body.startswith("---"):
+                    raise BadInput("the content already starts with a frontmatter block; "
+                                   "put the keys there, or pass `frontmatter` with a body only")
                 header = yaml.safe_dump(frontmatter, sort_keys=False, allow_unicode=True)
                 body = f"---\n{header}---\n{body}"
             r = m.writer(actor=client_actor(ctx)).write(target, body.encode("utf-8"),
