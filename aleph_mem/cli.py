@@ -294,7 +294,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 @command("dream")
 def cmd_dream(args: argparse.Namespace) -> int:
     from .dream.journal import Journal
-    from .dream.runner import DAILY, Dream
+    from .dream.runner import DAILY, WEEKLY, Dream
 
     with open_memory(args) as mem:
         if args.action == "status":
@@ -317,10 +317,10 @@ def cmd_dream(args: argparse.Namespace) -> int:
             if not args.id:
                 raise BadInput("`dream undo` needs a run id (see `aleph-mem dream status`)")
             return cmd_undo(args)
-        passes = tuple(args.pass_name) if args.pass_name else DAILY
-        unknown = [p for p in passes if p not in DAILY]
+        passes = tuple(args.pass_name) if args.pass_name else WEEKLY if args.weekly else DAILY
+        unknown = [p for p in passes if p not in WEEKLY]
         if unknown:
-            raise BadInput(f"unknown pass {', '.join(unknown)}; passes: {', '.join(DAILY)}")
+            raise BadInput(f"unknown pass {', '.join(unknown)}; passes: {', '.join(WEEKLY)}")
         report = Dream(mem, dry_run=args.dry_run, force=args.force).run(passes)
     if args.json:
         emit_json(report.as_json())
@@ -485,7 +485,10 @@ def build_parser() -> argparse.ArgumentParser:
                    choices=["run", "status", "proposals", "undo"])
     s.add_argument("id", nargs="?", help="the run id, for undo")
     s.add_argument("--pass", dest="pass_name", action="append",
-                   help="only this pass (repeatable): consolidate, drift, lint, decay, digest")
+                   help="only this pass (repeatable): consolidate, drift, synthesis, lint, "
+                   "decay, digest")
+    s.add_argument("--weekly", action="store_true",
+                   help="the weekly pipeline (adds synthesis after drift)")
     s.add_argument("--dry-run", action="store_true", help="print the plan as a diff; write "
                    "nothing")
     s.add_argument("--force", action="store_true",

@@ -228,3 +228,26 @@ def test_opted_out_and_protected_notes_are_never_planned(vault: Path, name: str)
     plans = passes.PLANNERS[name](snapshot(mem, NOW + dt.timedelta(days=999)))
     assert all(a.path not in ("notes/out.md", "MEMORY.md") for a in plans)
     mem.close()
+
+
+def test_weekly_review_lists_clusters_and_is_stable(vault: Path) -> None:
+    from aleph_mem.dream.runner import WEEKLY
+
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    for group, tag in (("boat", "sailing"), ("bread", "baking")):
+        for i in range(4):
+            w.write(f"{group}/{group}{i}.md", f"---\ntags: [{tag}]\n---\n# {group} {i}\n\n"
+                    f"links [[{group}{(i + 1) % 4}]]\n".encode(), None)
+    w.write("tags.md", b"---\ntags: [machine-learning, machinelearning]\n---\n# T\n\nx\n",
+            None)
+    report = Dream(mem, NOW, force=True).run(WEEKLY)
+    weekly = next(a["path"] for a in report.applied if a["path"].startswith("_dream/weekly/"))
+    text = (vault / weekly).read_text()
+    assert "(4 notes)" in text and "[[boat/boat0]]" in text and "[[bread/bread3]]" in text
+    assert "#sailing (4)" in text
+    assert "#machine-learning and #machinelearning look like one tag" in text
+    again = Dream(mem, NOW, force=True).run(WEEKLY)
+    assert again.applied == []
+    mem.close()

@@ -22,10 +22,12 @@ from .journal import Journal, action_from
 from .judge import Judge
 from .model import Action, snapshot
 from .passes import PLANNERS, lint_issues, plan_drift_llm
+from .weekly import plan_weekly
 
 log = logging.getLogger(__name__)
 
 DAILY = ("consolidate", "drift", "lint", "decay", "digest")
+WEEKLY = ("consolidate", "drift", "synthesis", "lint", "decay", "digest")
 QUIET_MINUTES = 10
 PROPOSAL_TTL_DAYS = 14
 EDIT_BUDGET = 32  # destructive edits (merges, archives) per run
@@ -77,6 +79,11 @@ class Dream:
                 self._check_idle(trigger)
                 if name == "digest":
                     self._digest(report)
+                    continue
+                if name == "synthesis":
+                    weekly = plan_weekly(self.mem, self.now)
+                    if weekly is not None:
+                        self._handle(weekly, report)
                     continue
                 snap = snapshot(self.mem, self.now)
                 planned = PLANNERS[name](snap)

@@ -21,6 +21,16 @@ def in_window(window: str, local: dt.datetime) -> bool:
     return start <= t < end if start <= end else (t >= start or t < end)
 
 
+def weekly_due(mem: Memory, now: dt.datetime) -> bool:
+    """The daily run becomes the weekly one when no weekly run succeeded for 7 days."""
+    weekly = [r for r in Journal(mem.vault.aleph_dir).runs()
+              if r["status"] == "success" and "synthesis" in r.get("passes", [])]
+    if not weekly:
+        return True
+    last = dt.datetime.fromisoformat(weekly[-1]["at"].replace("Z", "+00:00"))
+    return now - last >= dt.timedelta(days=7)
+
+
 def dream_due(mem: Memory, now: dt.datetime, idle_s: float | None) -> bool:
     window = mem.settings.dream_window
     if window == "off":

@@ -1,0 +1,116 @@
+"""Weekly synthesis, deterministic core (DREAM.md 3.8): clusters of the week's notes and
+their neighbours, and a review note ``_dream/weekly/YYYY-Www.md`` for a person: per cluster
+its members, hub and tags; graph health (orphans, bridge notes); tag hygiene."""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+from collections import Counter
+
+import networkx as nx
+
+from ..memory import Memory
+from .model import Action, Snapshot, snapshot
+
+MIN_CLUSTER = 3
+MAX_CLUSTERS = 10
+EXCLUDED_TYPES = ("digest", "synthesis", "query")
+
+
+def week_path(day: dt.date) -> str:
+    year, week, _ = day.isocalendar()
+    return f"_dream/weekly/{year}-W{week:02d}.md"
+
+
+def clusters(snap: Snapshot) -> list[list[str]]:
+    """Louvain communities over links (weight 1) and shared tags (weight 0.5) among the
+    notes changed in the last 7 days and their one-hop neighbours."""
+    since = snap.now - dt.timedelta(days=7)
+    usable = {p: n for p, n in snap.notes.items() if not n.opted_out
+              and n.frontmatter.get("type") not in EXCLUDED_TYPES}
+    recent = {p for p, n in usable.items() if n.mtime >= since}
+    g = nx.Graph()
+    for src, dst, status, _, _ in snap.links:
+        if status == "resolved" and src in usable and dst in usable and src != dst \
+                and (src in recent or dst in recent):
+            g.add_edge(src, dst, weight=1.0)
+    g.add_nodes_from(recent)
+    by_tag: dict[str, list[str]] = {}
+    for p in list(g.nodes):
+        for t in usable[p].tags:
+            by_tag.setdefault(t.casefold(), []).append(p)
+    for members in by_tag.values():
+        for a, b in zip(members, members[1:], strict=False):
+            w = g.get_edge_data(a, b, {}).get("weight", 0.0)
+            g.add_edge(a, b, weight=w + 0.5)
+    if not g.number_of_nodes():
+        return []
+    found = nx.community.louvain_communities(g, weight="weight", seed=42)
+    out = [sorted(c) for c in found if len(c) >= MIN_CLUSTER]
+    return sorted(out, key=lambda c: (-len(c), c[0]))[:MAX_CLUSTERS]
+
+
+def near_duplicate_tags(snap: Snapshot) -> list[tuple[str, str]]:
+    tags = sorted({t.casefold() for n in snap.active() for t in n.tags})
+    pairs = []
+    for i, a in enumerate(tags):
+        for b in tags[i + 1:]:
+            na, nb = a.replace("-", "").replace("_", ""), b.replace("-", "").replace("_", "")
+            if na == nb or na.rstrip("s") == nb.rstrip("s") or \
+                    difflib.SequenceMatcher(None, na, nb).ratio() >= 0.9:
+                pairs.append((a, b))
+    return pairs
+
+
+def plan_weekly(mem: Memory, now: dt.datetime) -> Action | None:
+    snap = snapshot(mem, now)
+    path = week_path(now.date())
+    found = clusters(snap)
+    link = lambda p: f"[[{p[:-3]}]]"  # noqa: E731
+    out = ["---", "type: digest", "generated_by: dream", "dream: false",
+           f"week: {path.rsplit('/', 1)[1][:-3]}", "---",
+           f"# Weekly review {path.rsplit('/', 1)[1][:-3]}", "", "## Clusters", ""]
+    if not found:
+        out.append("- no cluster of three or more notes this week")
+    for n, members in enumerate(found, 1):
+        hub = max(members, key=lambda p: (snap.notes[p].inbound, p))
+        tags = Counter(t for p in members for t in snap.notes[p].tags).most_common(3)
+        since = now - dt.timedelta(days=7)
+        new = [p for p in members if snap.notes[p].mtime >= since]
+        out.append(f"### {n}. around {link(hub)} ({len(members)} notes)")
+        out.append("")
+        out.append("- members: " + ", ".join(link(p) for p in members))
+        out.append("- changed this week: " + (", ".join(link(p) for p in new) or "none"))
+        if tags:
+            out.append("- top tags: " + ", ".join(f"#{t} ({c})" for t, c in tags))
+        if len(members) >= 5 and snap.notes[hub].inbound < 3:
+            out.append("- no hub note yet: a map-of-content note linking these would help")
+        out.append("")
+    active = snap.active()
+    orphans = [n.path for n in active if n.inbound == 0 and n.outbound == 0]
+    g = nx.Graph()
+    g.add_edges_from((s, d) for s, d, st, _, _ in snap.links if st == "resolved" and d != s)
+    bridges = sorted(p for p in nx.articulation_points(g) if p in snap.notes)[:10] \
+        if g.number_of_nodes() else []
+    out += ["## Graph health", "", f"- {len(active)} notes, {len(orphans)} orphans"
+            + (": " + ", ".join(link(p) for p in orphans[:10]) if orphans else "")]
+    if bridges:
+        out.append("- bridge notes (removing one splits the graph): "
+                   + ", ".join(link(p) for p in bridges))
+    dup_tags = near_duplicate_tags(snap)
+    out += ["", "## Tag hygiene", ""]
+    out += [f"- #{a} and #{b} look like one tag" for a, b in dup_tags[:20]] or [
+        "- nothing to tidy"]
+    content = "\n".join(out) + "\n"
+    current = mem.vault.read_bytes(path)
+    base = None
+    if current is not None:
+        if current.decode("utf-8", "replace") == content:
+            return None
+        last = mem.log(path=path, limit=1)
+        if not last or not last[0].actor.startswith("dream:") or \
+                last[0].after != mem.show(path).hash:
+            return None  # a person edited this week's review: leave it
+        base = last[0].after
+    return Action("synthesis", "generate", path, base, "weekly review", content=content)
