@@ -40,13 +40,15 @@ def fill(mem: Memory, sample: int) -> dict:
     real = model.embed(texts)
     rate = len(texts) / (time.perf_counter() - t)
     rng = np.random.default_rng(1)
-    fake = rng.normal(size=(max(0, len(rows) - len(real)), model.dim)).astype(np.float32)
-    fake /= np.linalg.norm(fake, axis=1, keepdims=True)
-    vecs = [*real, *fake]
+
+    def stand_in(_: int) -> bytes:  # one random unit vector at a time: no big arrays here
+        v = rng.standard_normal(model.dim, dtype=np.float32)
+        return (v / np.linalg.norm(v)).tobytes()
+
     with db.transaction(mem.con):
         mem.con.executemany("INSERT INTO vec_chunks(chunk_id, embedding) VALUES (?, ?)",
-                            [(cid, np.asarray(v, np.float32).tobytes())
-                             for (cid, *_), v in zip(rows, vecs, strict=True)])
+                            ((cid, np.asarray(real[i], np.float32).tobytes() if i < len(real)
+                              else stand_in(i)) for i, (cid, *_) in enumerate(rows)))
         mem.con.execute("UPDATE chunks SET embedded = 1")
     return {"chunks": len(rows), "embed_chunks_per_s": round(rate, 1),
             "projected_first_embed_min": round(len(rows) / rate / 60, 1)}
