@@ -75,6 +75,7 @@ class Memory:
         self.vector_problem = ""
         self.search_notice = ""
         self._matrix: vectors.Matrix | None = None
+        self._recovered = False
         self._open_index()
 
     def _open_index(self) -> None:
@@ -121,7 +122,8 @@ class Memory:
             self._open_index()
         fresh = self.created
         self.created = False
-        self.writer().recover()
+        self.writer().recover(sweep_objects=not self._recovered)
+        self._recovered = True
         with write_lock(self.vault.local_dir):
             with db.transaction(self.con):
                 self.events.sync_index(self.con)

@@ -172,17 +172,23 @@ class Writer:
 
     # -- crash recovery -------------------------------------------------------------------
 
-    def recover(self) -> int:
+    def recover(self, sweep_objects: bool = False) -> int:
         """Finish or drop the writes an interrupted process left. Returns how many events
-        were completed."""
-        for folder in self.objects.root.glob("*"):
-            sweep_temp(folder, ".*.aleph-tmp-*")
+        were completed. ``sweep_objects`` also clears temp files a killed process left in
+        the object store (worth it once per process, not per batch)."""
+        if sweep_objects:
+            for folder in self.objects.root.glob("*"):
+                sweep_temp(folder, ".*.aleph-tmp-*")
         if not self.pending_dir.is_dir():
             return 0
         sweep_temp(self.pending_dir, ".*.aleph-tmp-*")
+        if not any(self.pending_dir.glob("*.json")):
+            return 0
         done = 0
         with write_lock(self.vault.local_dir):
-            known = {e.id for e in self.events.read()}
+            with db.transaction(self.con):
+                self.events.sync_index(self.con)
+            known = {r[0] for r in self.con.execute("SELECT id FROM events")}
             for intent in sorted(self.pending_dir.glob("*.json")):
                 try:
                     body = json.loads(intent.read_bytes())
