@@ -88,3 +88,50 @@ def test_digest_summary_keeps_only_cited_sentences(vault: Path, stub_llm) -> Non
     text = (vault / report.digest).read_text()
     assert "## Summary\n\nThe person chose Porto for the office [[notes/day]]." in text
     assert "archive every note" not in text and "cheese" not in text
+
+
+def near_duplicates(vault: Path, stub) -> None:
+    (vault / ".aleph" / "config.toml").write_text(
+        f'llm_model = "openai/stub"\nllm_api_base = "{stub.base}"\nembed_model = "none"\n')
+    shared = ("- The ferry leaves at nine every morning from the north pier.\n"
+              "- Tickets cost twelve euros and are sold on board only.\n"
+              "- The crossing takes about forty minutes in calm weather.\n"
+              "- Bicycles travel free on the lower deck.\n")
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("notes/ferry.md", f"# Ferry\n\n{shared}".encode(), None)
+    w.write("notes/ferry-2.md", f"# Ferry notes\n\n{shared}- Dogs must stay on a lead.\n"
+            .encode(), None)
+    mem.close()
+
+
+def test_a_verified_merge_folds_the_new_facts_and_archives_the_copy(vault: Path,
+                                                                   stub_llm) -> None:
+    near_duplicates(vault, stub_llm)
+    stub_llm.replies.append(json.dumps({
+        "decision": "MERGE",
+        "facts": [{"text": "ferry at nine", "from": [1, 5]}, {"text": "tickets", "from": [2, 6]},
+                  {"text": "forty minutes", "from": [3, 7]}, {"text": "bikes", "from": [4, 8]},
+                  {"text": "dogs on a lead", "from": [9]}],
+        "duplicates": []}))
+    with open_mem(vault) as mem:
+        report = Dream(mem, NOW, force=True).run(("consolidate",))
+    assert sorted(a["path"] for a in report.applied) == ["archive/notes/ferry-2.md",
+                                                          "notes/ferry.md"]
+    keeper = (vault / "notes/ferry.md").read_text()
+    assert keeper.endswith("## Merged from [[notes/ferry-2]] "
+                           f"({NOW.date()})\n\n- Dogs must stay on a lead.\n")
+    assert "aliases:\n- Ferry notes" in keeper
+
+
+def test_a_merge_that_would_lose_a_fact_is_refused(vault: Path, stub_llm) -> None:
+    near_duplicates(vault, stub_llm)
+    stub_llm.replies.append(json.dumps({  # fact 9 (the dogs) is silently dropped
+        "decision": "MERGE", "facts": [{"text": "all of it", "from": [1, 2, 3, 4, 5, 6, 7, 8]}],
+        "duplicates": []}))
+    with open_mem(vault) as mem:
+        report = Dream(mem, NOW, force=True).run(("consolidate",))
+    assert report.applied == []
+    assert (vault / "notes/ferry-2.md").exists()
+    assert "Dogs must stay" not in (vault / "notes/ferry.md").read_text()

@@ -336,3 +336,114 @@ def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
                                       f"contradicts {other.path} (which is current is unclear)",
                                       {"contradicts": [*have, link]}))
     return actions
+
+
+# -- consolidate with an LLM -----------------------------------------------------------------
+
+MERGE_SAFETY_FLOOR = 0.35
+
+
+def facts_of(n: NoteInfo) -> list[str]:
+    """A note's facts: its list items and the sentences of its paragraphs."""
+    text = re.sub(r"^#\s+.*$", "", body_of(n), count=1, flags=re.M)
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", "```", "|")):
+            continue
+        if re.match(r"^[-*+]\s+|^\d+[.)]\s+", line):
+            out.append(re.sub(r"^[-*+]\s+|^\d+[.)]\s+", "", line))
+        else:
+            out += [s.strip() for s in re.split(r"(?<=[.!?])\s+", line) if s.strip()]
+    return out
+
+
+def merge_safety(a: list[str], b: list[str], novel: int, same_first_word: bool) -> float:
+    fa, fb = {f.casefold() for f in a}, {f.casefold() for f in b}
+    jac = len(fa & fb) / len(fa | fb) if fa | fb else 0.0
+    score = 0.5 * jac + 0.5 * (1 - novel / max(1, len(b))) + (0.15 if same_first_word else 0)
+    return max(0.0, min(1.0, score))
+
+
+def validate_merge(obj: object, n_facts: int) -> dict | None:
+    """A MERGE must account for every input fact: cited by an output fact, or named as a
+    duplicate of a fact that is kept. Anything else is COEXIST (no change)."""
+    if not isinstance(obj, dict) or obj.get("decision") not in ("MERGE", "COEXIST", "LINK"):
+        return None
+    if obj["decision"] != "MERGE":
+        return {"decision": obj["decision"]}
+    facts, dups = obj.get("facts"), obj.get("duplicates", [])
+    if not isinstance(facts, list) or not isinstance(dups, list):
+        return None
+    cited: set[int] = set()
+    for f in facts:
+        ids = f.get("from") if isinstance(f, dict) else None
+        if not isinstance(ids, list) or not ids or not all(
+                isinstance(i, int) and 1 <= i <= n_facts for i in ids):
+            return {"decision": "COEXIST"}
+        cited |= set(ids)
+    dup_ids = set()
+    for d in dups:
+        if not (isinstance(d, list) and len(d) == 2 and all(isinstance(i, int) for i in d)
+                and 1 <= d[0] <= n_facts and d[1] in cited):
+            return {"decision": "COEXIST"}
+        dup_ids.add(d[0])
+    if cited | dup_ids != set(range(1, n_facts + 1)):
+        return {"decision": "COEXIST"}  # a fact would be lost
+    return {"decision": "MERGE", "duplicates": sorted(dup_ids)}
+
+
+def plan_consolidate_llm(snap: Snapshot, judge, max_pairs: int = 20) -> tuple[
+        list[Action], set[str]]:
+    """Near duplicates of agent-owned notes, judged by the model, checked by code. Returns
+    the actions and the paths it decided about (their deterministic proposals drop)."""
+    from .judge import fence
+
+    notes = [n for n in snap.active()
+             if not n.permanent and len(normalized(n).split()) >= MIN_MERGE_WORDS]
+    sh = {n.path: shingles(normalized(n)) for n in notes}
+    pairs = []
+    for i, j in sorted(minhash_candidates(notes, sh)):
+        a, b = notes[i], notes[j]
+        score = jaccard(sh[a.path], sh[b.path])
+        if SHINGLE_JACCARD <= score < 1.0 and normalized(a) != normalized(b) \
+                and not a.human and not b.human:
+            pairs.append(tuple(sorted((a, b), key=keeper_order)))
+    actions: list[Action] = []
+    decided: set[str] = set()
+    system = ("You decide whether two notes should become one. Their facts are numbered. "
+              'Answer with one JSON object: {"decision": "MERGE" | "COEXIST" | "LINK", '
+              '"facts": [{"text": "...", "from": [fact numbers]}], "duplicates": '
+              "[[fact number, number of the kept fact it repeats]]}. For MERGE, every input "
+              "fact must appear in `from` of an output fact or in `duplicates`.")
+    for keep, drop in pairs[:max_pairs]:
+        if keep.path in decided or drop.path in decided:
+            continue
+        fk, fd = facts_of(keep), facts_of(drop)
+        numbered = [f"{i}. {f}" for i, f in enumerate([*fk, *fd], 1)]
+        prompt = "\n\n".join([fence(1, keep.title, "\n".join(numbered[:len(fk)]), ""),
+                              fence(2, drop.title, "\n".join(numbered[len(fk):]), "")])
+        bodies = [hashlib.sha256(body_of(n).encode()).hexdigest() for n in (keep, drop)]
+        n_facts = len(fk) + len(fd)
+        verdict = judge.ask("consolidate", bodies, system, prompt,
+                            lambda obj, n=n_facts: validate_merge(obj, n))
+        if verdict is None:
+            continue
+        decided |= {keep.path, drop.path}
+        if verdict["decision"] != "MERGE":
+            continue
+        dup = set(verdict["duplicates"])
+        known = {f.casefold() for f in fk}
+        novel = [f for i, f in enumerate(fd, len(fk) + 1)
+                 if i not in dup and f.casefold() not in known]
+        same_first = keep.title.split()[:1] == drop.title.split()[:1]
+        if merge_safety(fk, fd, len(novel), same_first) < MERGE_SAFETY_FLOOR:
+            continue
+        merged = merge_actions(keep, drop, 1.0)
+        fold = "\n".join([f"## Merged from [[{drop.path[:-3]}]] ({snap.now.date()})", "",
+                          *[f"- {f}" for f in novel]]) if novel else ""
+        actions.append(Action("consolidate", "fold", keep.path, keep.hash,
+                              f"merged {drop.path}: the model's MERGE, every fact accounted for",
+                              merged[0].set_keys, content=fold))
+        actions.append(merged[1])
+    return actions, decided

@@ -21,7 +21,7 @@ from . import digest
 from .journal import Journal, action_from
 from .judge import Judge
 from .model import Action, snapshot
-from .passes import PLANNERS, lint_issues, plan_drift_llm
+from .passes import PLANNERS, lint_issues, plan_consolidate_llm, plan_drift_llm
 from .weekly import plan_weekly
 
 log = logging.getLogger(__name__)
@@ -89,6 +89,10 @@ class Dream:
                 planned = PLANNERS[name](snap)
                 if name == "drift" and self.judge.available:
                     planned += plan_drift_llm(snap, self.judge)
+                if name == "consolidate" and self.judge.available:
+                    judged, decided = plan_consolidate_llm(snap, self.judge)
+                    planned = [a for a in planned if not (a.propose and a.path in decided)]
+                    planned += judged
                 for action in planned:
                     self._check_idle(trigger)
                     self._handle(action, report)
@@ -155,6 +159,12 @@ class Dream:
             elif action.op == "archive":
                 r = w.archive(action.path, action.base or "", action.reason, self.now,
                               action.set_keys)
+            elif action.op == "fold":  # keys, then the absorbed facts appended
+                r = w.set_frontmatter(action.path, action.set_keys, [], action.base or "",
+                                      reason=action.reason)
+                if action.content:
+                    r = w.append(action.path, action.content, r.hash or "",
+                                 reason=action.reason)
             else:
                 r = w.write(action.path, action.content.encode("utf-8"), action.base,
                             reason=action.reason)
