@@ -46,8 +46,13 @@ def test_a_contradiction_marks_the_older_note_and_is_cached(vault: Path, stub_ll
     assert office["contradicts"] == ["[[notes/move]]"] and move["contradicts"] == [
         "[[notes/office]]"]
     assert "status" not in office
+    page = vault / "_dream/conflicts/notes-move-notes-office.md"
+    text = page.read_text()
+    assert "> The office moved to Porto in May." in text and "> The office is in Lisbon." in text
+    assert len(report.proposed) == 2 and all(p["id"] in text for p in report.proposed)
     again, _, _ = drift(vault)
     assert len(stub_llm.requests) == 1 and again.applied == []  # cached verdict, idempotent
+    assert again.proposed == []
 
 
 def test_the_newer_note_named_current_supersedes_the_older(vault: Path, stub_llm) -> None:

@@ -335,7 +335,33 @@ def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
                 actions.append(Action("drift", "set", mine.path, mine.hash,
                                       f"contradicts {other.path} (which is current is unclear)",
                                       {"contradicts": [*have, link]}))
+        actions += conflict_page(snap, a, b)
     return actions
+
+
+def conflict_page(snap: Snapshot, a: NoteInfo, b: NoteInfo) -> list[Action]:
+    """A page for a person: both notes, their dates, and a proposal for each way out."""
+    slug = re.sub(r"[^a-z0-9]+", "-", f"{a.path[:-3]}--{b.path[:-3]}".casefold()).strip("-")
+    path = f"_dream/conflicts/{slug}.md"
+    if path in snap.notes:
+        return []
+    ways = [Action("drift", "set", old.path, old.hash, f"{new.path} is current",
+                   {"status": "contradicted", "superseded_by": f"[[{new.path[:-3]}]]",
+                    "valid_until": _valid_at(new)}, propose=True)
+            for new, old in ((a, b), (b, a))]
+    lines = ["---", "type: conflict", "generated_by: dream", "dream: false", "---",
+             f"# Conflict: {a.title} / {b.title}", "",
+             "The dream found these notes saying incompatible things and could not tell which "
+             "is current. Tick one proposal in today's digest, or edit the notes yourself.", ""]
+    for n in (a, b):
+        lines += [f"## [[{n.path[:-3]}]] (valid from {_valid_at(n)})", "",
+                  *[f"> {f}" for f in facts_of(n)[:8]], ""]
+    lines += ["## Ways out", "",
+              f"- {ways[0].key}: [[{a.path[:-3]}]] is current",
+              f"- {ways[1].key}: [[{b.path[:-3]}]] is current",
+              "- both valid for different periods: add `valid_from`/`valid_until` to each", ""]
+    page = Action("drift", "generate", path, None, "conflict page", content="\n".join(lines))
+    return [page, *ways]
 
 
 # -- consolidate with an LLM -----------------------------------------------------------------
