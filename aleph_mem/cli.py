@@ -108,6 +108,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         hits = mem.search(args.query, limit=args.limit, filters=filters, mode=args.mode,
                           explain=args.explain)
         notice = mem.search_notice
+        if not hits and not mem.con.execute("SELECT 1 FROM notes LIMIT 1").fetchone():
+            notice = "the index is empty: run `aleph-mem index` (or start `aleph-mem daemon`)"
     if notice:
         print(f"note: {notice}", file=sys.stderr)
     if args.json:
@@ -419,7 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip computing vectors (the daemon does it in the background)")
     s.add_argument("--json", action="store_true")
 
-    s = sub.add_parser("search", parents=[common], help="full-text search")
+    s = sub.add_parser("search", parents=[common], help="search by words and meaning")
     s.add_argument("query")
     s.add_argument("--limit", type=int, default=None)
     s.add_argument("--folder", help="only notes in this folder (and below)")
