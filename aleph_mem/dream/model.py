@@ -109,7 +109,7 @@ def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
     notes = {}
     for nid, path, title, digest, fm, status, mtime_ns, issues in mem.con.execute(
             "SELECT id, path, title, hash, frontmatter, status, mtime_ns, issues FROM notes"):
-        data = mem.vault.read_bytes(path) or b""
+        data = _head(mem, path)
         notes[path] = NoteInfo(
             path, title, digest, json.loads(fm), status,
             dt.datetime.fromtimestamp(mtime_ns / 1e9, dt.UTC), tuple(tags.get(nid, ())),
@@ -121,6 +121,15 @@ def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
         "ORDER BY n.path, l.line")]
     refs = {r[1] for r in links if r[0] == "MEMORY.md" and r[1]}
     return Snapshot(now, notes, links, refs)
+
+
+def _head(mem: Memory, path: str, limit: int = 1_000_000) -> bytes:
+    """The first megabyte of a note: enough to judge it, without loading a huge file."""
+    try:
+        with open(mem.vault.abs(path), "rb") as fh:
+            return fh.read(limit)
+    except FileNotFoundError:
+        return b""
 
 
 def _human_paths(mem: Memory) -> set[str]:
