@@ -243,9 +243,8 @@ class Memory:
                       qvec, mode, fusion, explain, knn=self._knn)
 
     def _knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """Exact nearest chunks by a matrix product over every vector, held in memory and
-        reloaded from the vec0 table when it changed (BLAS is several times faster than a
-        scan through SQLite: about 40 ms against a few at 10k notes)."""
+        """Nearest chunks through the in-memory matrices (reloaded when the vector table
+        changed); see vectors.Matrix."""
         version = vectors.version(self.con)
         if self._matrix is None or self._matrix.version != version:
             self._matrix = vectors.Matrix.load(self.con, version)
