@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from scale import REPO, generate
+from scale import add_vault_args, generated_vault
 
 from aleph_mem.dream.runner import Dream
 from aleph_mem.memory import Memory
@@ -124,8 +124,7 @@ def main() -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--notes", type=int, default=10000)
     ap.add_argument("--messy", type=int, default=300)
-    ap.add_argument("--gen", default=str(REPO.parent / "shared" / "eval" / "gen_vault.py"))
-    ap.add_argument("--workdir", default="/tmp/aleph-scale")
+    add_vault_args(ap)
     args = ap.parse_args()
     now = dt.datetime.now(dt.UTC) + dt.timedelta(days=1)
     root = Path(tempfile.mkdtemp(prefix="aleph-messy-")) / "vault"
@@ -136,8 +135,7 @@ def main() -> None:
     figures = {"messy": score(report, truth, now),
                "second_run_changes": len(again.applied) + len(again.proposed)}
     print(json.dumps(figures), flush=True)
-    base = Path(args.workdir) / f"vault-{args.notes}"
-    generate(Path(args.gen), base, args.notes)
+    base = generated_vault(args, args.notes)
     copy = Path(tempfile.mkdtemp(prefix="aleph-dream10k-")) / "vault"
     shutil.copytree(base, copy, symlinks=True)
     init_vault(copy)

@@ -18,10 +18,9 @@ from pathlib import Path
 
 import anyio
 from mcp import Client, StdioServerParameters
-from scale import REPO, generate, queries_for
+from scale import add_vault_args, generated_vault, queries_for
 
 from aleph_mem.memory import Memory
-from aleph_mem.template import init_vault
 
 
 def params(root: Path) -> StdioServerParameters:
@@ -60,12 +59,9 @@ def main() -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--notes", type=int, default=10000)
     ap.add_argument("--calls", type=int, default=200)
-    ap.add_argument("--gen", default=str(REPO.parent / "shared" / "eval" / "gen_vault.py"))
-    ap.add_argument("--workdir", default="/tmp/aleph-scale")
+    add_vault_args(ap)
     args = ap.parse_args()
-    root = Path(args.workdir) / f"vault-{args.notes}"
-    generate(Path(args.gen), root, args.notes)
-    init_vault(root)
+    root = generated_vault(args, args.notes)
     with Memory.open(root) as mem:
         mem.reindex()
     starts = anyio.run(cold_starts, root)

@@ -35,6 +35,23 @@ def generate(gen: Path, root: Path, count: int) -> None:
     (root / ".generated").write_text(str(count))
 
 
+def add_vault_args(ap: argparse.ArgumentParser) -> None:
+    """The options every benchmark on generated vaults takes."""
+    ap.add_argument("--gen", default=str(REPO.parent / "shared" / "eval" / "gen_vault.py"),
+                    help="the shared vault generator")
+    ap.add_argument("--workdir", default="/tmp/aleph-scale",
+                    help="where generated vaults are kept between runs")
+
+
+def generated_vault(args: argparse.Namespace, count: int) -> Path:
+    """A generated vault of ``count`` notes (made once, then reused) with aleph-mem's
+    template files added."""
+    root = Path(args.workdir) / f"vault-{count}"
+    generate(Path(args.gen), root, count)
+    init_vault(root)
+    return root
+
+
 def cold_index(root: Path) -> tuple[float, float]:
     """Rebuild in a child process; return (seconds, peak RSS MiB)."""
     code = ("import sys,time; from pathlib import Path; from aleph_mem.memory import Memory\n"
@@ -105,14 +122,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="1000,10000")
-    ap.add_argument("--gen", default=str(REPO.parent / "shared" / "eval" / "gen_vault.py"))
-    ap.add_argument("--workdir", default="/tmp/aleph-scale")
+    add_vault_args(ap)
     args = ap.parse_args()
     for count in (int(s) for s in args.sizes.split(",")):
-        root = Path(args.workdir) / f"vault-{count}"
-        generate(Path(args.gen), root, count)
-        init_vault(root)
-        print(json.dumps(measure(root, count)), flush=True)
+        print(json.dumps(measure(generated_vault(args, count), count)), flush=True)
 
 
 if __name__ == "__main__":

@@ -18,14 +18,12 @@ import json
 import resource
 import statistics
 import time
-from pathlib import Path
 
 import numpy as np
-from scale import REPO, generate, queries_for
+from scale import add_vault_args, generated_vault, queries_for
 
 from aleph_mem import db, vectors
 from aleph_mem.memory import Memory
-from aleph_mem.template import init_vault
 
 
 def fill(mem: Memory, sample: int) -> dict:
@@ -60,13 +58,10 @@ def main() -> None:
     ap.add_argument("--sizes", default="10000")
     ap.add_argument("--sample", type=int, default=640)
     ap.add_argument("--profile", action="store_true")
-    ap.add_argument("--gen", default=str(REPO.parent / "shared" / "eval" / "gen_vault.py"))
-    ap.add_argument("--workdir", default="/tmp/aleph-scale")
+    add_vault_args(ap)
     args = ap.parse_args()
     for count in (int(s) for s in args.sizes.split(",")):
-        root = Path(args.workdir) / f"vault-{count}"
-        generate(Path(args.gen), root, count)
-        init_vault(root)
+        root = generated_vault(args, count)
         with Memory.open(root) as mem:
             mem.reindex()
             figures = {"notes": count, **fill(mem, args.sample)}

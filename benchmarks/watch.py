@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from scale import REPO, generate
+from scale import add_vault_args, generated_vault
 
 from aleph_mem.memory import Memory
 from aleph_mem.template import init_vault
@@ -118,13 +118,10 @@ def main() -> None:
     ap.add_argument("--saves", type=int, default=50)
     ap.add_argument("--burst", type=int, default=5000)
     ap.add_argument("--notes", type=int, default=10000)
-    ap.add_argument("--gen", default=str(REPO.parent / "shared" / "eval" / "gen_vault.py"))
-    ap.add_argument("--workdir", default="/tmp/aleph-scale")
+    add_vault_args(ap)
     args = ap.parse_args()
     figures = save_to_searchable(args.saves)
-    base = Path(args.workdir) / f"vault-{args.notes}"
-    generate(Path(args.gen), base, args.notes)
-    init_vault(base)
+    base = generated_vault(args, args.notes)
     with Memory.open(base) as mem:
         mem.reindex()
     figures.update(burst(base, args.burst))

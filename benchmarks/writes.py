@@ -10,12 +10,10 @@ import argparse
 import json
 import statistics
 import time
-from pathlib import Path
 
-from scale import REPO, generate
+from scale import add_vault_args, generated_vault
 
 from aleph_mem.memory import Memory
-from aleph_mem.template import init_vault
 
 
 def main() -> None:
@@ -23,12 +21,9 @@ def main() -> None:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--notes", type=int, default=10000)
     ap.add_argument("--updates", type=int, default=200)
-    ap.add_argument("--gen", default=str(REPO.parent / "shared" / "eval" / "gen_vault.py"))
-    ap.add_argument("--workdir", default="/tmp/aleph-scale")
+    add_vault_args(ap)
     args = ap.parse_args()
-    root = Path(args.workdir) / f"vault-{args.notes}"
-    generate(Path(args.gen), root, args.notes)
-    init_vault(root)
+    root = generated_vault(args, args.notes)
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
         w = mem.writer()
