@@ -49,6 +49,11 @@ SETTINGS: tuple[Setting, ...] = (
             "Local time window for the daily dream run (it also runs outside it when no run "
             "succeeded for 26 hours and the vault has been idle an hour); 'off' stops "
             "scheduled runs (`aleph-mem dream` still works by hand)."),
+    Setting("dream_propose", [],
+            "Dream passes whose changes are only ever proposed (listed in the digest for a "
+            "person to tick), e.g. ['consolidate', 'decay']."),
+    Setting("dream_off", [],
+            "Dream passes that never run, e.g. ['decay']."),
     Setting("llm_model", "",
             "litellm model name (e.g. 'ollama/llama3.1', 'openai/gpt-4o-mini'); empty means "
             "no LLM is used. Provider keys come from the provider's usual environment "

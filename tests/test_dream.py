@@ -251,3 +251,16 @@ def test_weekly_review_lists_clusters_and_is_stable(vault: Path) -> None:
     again = Dream(mem, NOW, force=True).run(WEEKLY)
     assert again.applied == []
     mem.close()
+
+
+def test_pass_modes_from_settings(vault: Path) -> None:
+    mem = agent_vault(vault)
+    mem.close()
+    (vault / ".aleph" / "config.toml").write_text(
+        "dream_propose = ['consolidate']\ndream_off = ['drift']\n")
+    mem = open_mem(vault)
+    report = Dream(mem, NOW, force=True).run(("consolidate", "drift"))
+    assert report.applied == []
+    assert {p["pass"] for p in report.proposed} == {"consolidate"}
+    assert mem.show("notes/old").frontmatter.get("status") is None  # drift is off
+    mem.close()

@@ -75,7 +75,7 @@ class Dream:
         try:
             if not self.dry_run:
                 self._apply_ticked(report)
-            for name in passes:
+            for name in (p for p in passes if p not in self.mem.settings.dream_off):
                 self._check_idle(trigger)
                 if name == "digest":
                     self._digest(report)
@@ -128,6 +128,8 @@ class Dream:
 
     def _handle(self, action: Action, report: RunReport) -> None:
         note = self.mem.vault.read_bytes(action.path)
+        if action.pass_name in self.mem.settings.dream_propose and action.op != "generate":
+            action = Action(**{**action.__dict__, "propose": True})
         if action.propose:
             self._propose(action, report)
             return
