@@ -13,7 +13,7 @@ import logging
 import re
 import threading
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -86,6 +86,35 @@ class WriteOut(BaseModel):
 class State:
     mem: Memory
     lock: threading.Lock
+    recalled: set[tuple[str, str]] = field(default_factory=set)
+
+    def recall(self, result: object) -> None:
+        """Notes an agent was shown count as recalled today (decay keeps them longer)."""
+        from .dream.journal import Journal
+        from .events import utc_now
+
+        paths = _paths_in(result)
+        day = utc_now().date().isoformat()
+        for path in sorted(paths):
+            if (path, day) not in self.recalled:
+                self.recalled.add((path, day))
+                Journal(self.mem.vault.aleph_dir).record_recall(path, day)
+
+
+def _paths_in(result: object) -> set[str]:
+    path = getattr(result, "path", None)  # a search hit, a note read
+    if isinstance(path, str) and not isinstance(result, WriteOut):
+        return {path}
+    if isinstance(result, list):
+        return {p for item in result for p in _paths_in(item)}
+    if isinstance(result, dict):
+        found = set()
+        for key in ("relevant", "passages", "citations"):
+            for item in result.get(key) or []:
+                if isinstance(item, dict) and "path" in item:
+                    found.add(item["path"])
+        return found
+    return set()
 
 
 def client_actor(ctx: Context | None) -> str:
@@ -121,9 +150,11 @@ def build_server(vault_root: Path, background_reconcile: bool = True) -> MCPServ
         with state.lock:
             activity.touch(state.mem.vault.local_dir, "mcp")
             try:
-                return fn(state.mem)
+                result = fn(state.mem)
             except AlephError as exc:
                 raise ToolError(str(exc)) from exc
+            state.recall(result)
+            return result
 
     register_tools(server, call)
     return server

@@ -264,3 +264,19 @@ def test_pass_modes_from_settings(vault: Path) -> None:
     assert {p["pass"] for p in report.proposed} == {"consolidate"}
     assert mem.show("notes/old").frontmatter.get("status") is None  # drift is off
     mem.close()
+
+
+def test_recalls_keep_a_note_from_decay(vault: Path) -> None:
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("notes/cold.md", b"# Cold\n\nnobody reads this\n", None)
+    w.write("notes/used.md", b"# Used\n\nagents keep reading this\n", None)
+    later = NOW + dt.timedelta(days=400)
+    Journal(vault / ".aleph").record_recall("notes/used.md",
+                                            (later - dt.timedelta(days=10)).date().isoformat())
+    report = Dream(mem, later, force=True).run(("decay",))
+    assert [a["path"] for a in report.applied] == ["archive/notes/cold.md"]
+    used = snapshot(mem, later).notes["notes/used.md"]
+    assert passes.salience(used, later)[0] > 0.8
+    mem.close()

@@ -10,6 +10,7 @@ from conftest import open_mem, write
 from mcp import Client
 
 from aleph_mem import activity
+from aleph_mem.dream.journal import Journal
 from aleph_mem.hot_memory import BUDGET, facts
 from aleph_mem.mcp_server import build_server
 
@@ -70,6 +71,8 @@ def test_edit_forget_graph_recent_dream(vault: Path) -> None:
     run(vault, scenario)
     assert (vault / "archive/c.md").exists() and not (vault / "c.md").exists()
     assert activity.last(vault / ".aleph" / "local")[1] == "mcp"  # every call refreshes it
+    recalled = Journal(vault / ".aleph").recalls("2000-01-01")
+    assert set(recalled) == {"a.md", "archive/c.md"}  # what agents were shown counts
 
 
 def test_remember_keeps_the_budget_and_reports_lowest(vault: Path) -> None:

@@ -36,6 +36,18 @@ class Journal:
                     continue  # a line torn by a crash
         return sorted(out, key=lambda r: r.get("at", ""))
 
+    def record_recall(self, path: str, day: str) -> None:
+        """An agent read or was shown this note today (one line per note and day)."""
+        self._append("recalls.jsonl", {"path": path, "day": day, "at": day})
+
+    def recalls(self, since: str) -> dict[str, list[str]]:
+        """Per note, the distinct days it was recalled on or after ``since``."""
+        out: dict[str, set[str]] = {}
+        for rec in self._read("recalls.jsonl"):
+            if rec.get("day", "") >= since:
+                out.setdefault(rec["path"], set()).add(rec["day"])
+        return {p: sorted(days) for p, days in out.items()}
+
     def record_run(self, run: dict[str, Any]) -> None:
         self._append("runs.jsonl", run)
 

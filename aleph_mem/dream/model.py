@@ -32,6 +32,7 @@ class NoteInfo:
     body: str
     issues: tuple[str, ...]
     human: bool  # the bytes on disk were last written by a person (R2)
+    recall_days: tuple[str, ...] = ()  # distinct days an agent recalled it (last 90)
 
     @property
     def folder(self) -> str:
@@ -92,7 +93,11 @@ class Action:
 
 
 def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
+    from .journal import Journal
+
     human = _human_paths(mem)
+    since = (now - dt.timedelta(days=90)).date().isoformat()
+    recalls = Journal(mem.vault.aleph_dir).recalls(since)
     inbound = dict(mem.con.execute(  # what the dream itself writes does not count
         "SELECT l.resolved_path, count(DISTINCT l.src_id) FROM links l JOIN notes n ON "
         "n.id = l.src_id WHERE l.resolved_path IS NOT NULL AND l.resolved_path != n.path "
@@ -114,7 +119,8 @@ def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
             path, title, digest, json.loads(fm), status,
             dt.datetime.fromtimestamp(mtime_ns / 1e9, dt.UTC), tuple(tags.get(nid, ())),
             tuple(aliases.get(nid, ())), inbound.get(path, 0), outbound.get(path, 0),
-            data.decode("utf-8", errors="replace"), tuple(json.loads(issues)), path in human)
+            data.decode("utf-8", errors="replace"), tuple(json.loads(issues)), path in human,
+            tuple(recalls.get(path, ())))
     links = [tuple(r) for r in mem.con.execute(
         "SELECT n.path, l.resolved_path, l.status, l.raw, l.anchor_found FROM links l "
         "JOIN notes n ON n.id = l.src_id WHERE n.path NOT LIKE '\\_dream/%' ESCAPE '\\' "

@@ -247,9 +247,11 @@ def plan_lint(snap: Snapshot) -> list[Action]:
 SEVERITY_FLOOR = {"low": 0.0, "med": 0.5, "medium": 0.5, "high": 0.7, "critical": 0.85}
 
 
-def salience(n: NoteInfo, now: dt.datetime, recall_days: int = 0) -> tuple[float, float]:
-    """(salience, half-life in days): a pure function of stored signals (DREAM.md 3.6)."""
+def salience(n: NoteInfo, now: dt.datetime) -> tuple[float, float]:
+    """(salience, half-life in days): a pure function of stored signals (DREAM.md 3.6).
+    Recalls reset the clock and lengthen the half-life."""
     fm = n.frontmatter
+    recall_days = len(n.recall_days)
     importance = fm.get("importance")
     imp = 0.5 + (float(importance) if isinstance(importance, int | float) else 5.0) / 5.0
     half = H0_DAYS * (1 + 0.5 * recall_days) * (1 + 0.25 * min(n.inbound, 4)) * imp
@@ -257,6 +259,9 @@ def salience(n: NoteInfo, now: dt.datetime, recall_days: int = 0) -> tuple[float
     updated = _date(fm.get("updated"))
     reinforced = max(n.mtime, dt.datetime.combine(updated, dt.time(), dt.UTC)) if updated \
         else n.mtime
+    if n.recall_days:
+        last = dt.datetime.combine(dt.date.fromisoformat(n.recall_days[-1]), dt.time(), dt.UTC)
+        reinforced = max(reinforced, last)
     age = max(0.0, (now - reinforced).total_seconds() / 86400)
     floor = 1.0 if n.permanent else SEVERITY_FLOOR.get(str(fm.get("severity", "low")), 0.0)
     return max(math.pow(2, -age / half), floor), half
