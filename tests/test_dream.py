@@ -280,3 +280,20 @@ def test_recalls_keep_a_note_from_decay(vault: Path) -> None:
     used = snapshot(mem, later).notes["notes/used.md"]
     assert passes.salience(used, later)[0] > 0.8
     mem.close()
+
+
+def test_lint_reports_archived_targets_odd_names_and_relative_time(vault: Path) -> None:
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("notes/gone.md", b"# Gone\n\nold\n", None)
+    w.write("notes/points.md", b"# Points\n\nsee [[gone]]\n", None)
+    w.write("notes/what?.md", b"# Odd\n\nWe met yesterday about [[points]].\n", None)
+    w.archive("notes/gone.md")
+    issues = {(i.rule, i.path) for i in passes.lint_issues(
+        snapshot(mem, NOW + dt.timedelta(days=5)))}
+    assert {("L013", "notes/points.md"), ("L032", "notes/what?.md"),
+            ("L042", "notes/what?.md")} <= issues
+    assert ("L042", "notes/what?.md") not in {(i.rule, i.path) for i in passes.lint_issues(
+        snapshot(mem, NOW))}  # "yesterday" is fine in a note written today
+    mem.close()

@@ -192,7 +192,7 @@ class Issue:
 
 def lint_issues(snap: Snapshot) -> list[Issue]:
     out = []
-    for src, _, status, raw, anchor in snap.links:
+    for src, target, status, raw, anchor in snap.links:
         note = snap.notes.get(src)
         if note is None or note.opted_out or _disabled(note, "L010"):
             continue
@@ -202,6 +202,9 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
             out.append(Issue("L011", src, f"ambiguous link {raw}"))
         elif anchor == 0:
             out.append(Issue("L012", src, f"broken heading or block anchor {raw}"))
+        elif target and target.startswith("archive/") and not src.startswith("archive/"):
+            out.append(Issue("L013", src, f"link to an archived note {raw}: restore it with "
+                             f"`aleph-mem restore {target}` or update the link"))
     titles: dict[str, list[str]] = {}
     for n in snap.active():
         for problem in n.issues:
@@ -211,12 +214,29 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
             out.append(Issue("L020", n.path, "orphan: no links in or out"))
         if not body_of(n).strip() and not _disabled(n, "L040"):
             out.append(Issue("L040", n.path, "empty note"))
+        name = n.path.rsplit("/", 1)[-1]
+        if (UNSAFE_NAME.search(name) or name.lower().endswith(".md.md")) \
+                and not _disabled(n, "L032"):
+            out.append(Issue("L032", n.path, "file name with characters links and other "
+                             "systems trip over (#^[]|\\:*?\"<>) or a doubled .md"))
+        age = (snap.now - n.mtime).days
+        phrase = RELATIVE_TIME.search(body_of(n))
+        if phrase and age > 2 and not _disabled(n, "L042"):
+            out.append(Issue("L042", n.path, f"relative time \"{phrase.group()}\" in a note "
+                             f"last changed {age} days ago: write the date instead"))
         titles.setdefault(n.title.casefold(), []).append(n.path)
     for paths in titles.values():
         if len(paths) > 1:
             out += [Issue("L030", p, f"title shared with {', '.join(x for x in paths if x != p)}")
                     for p in paths]
     return sorted(out, key=lambda i: (i.path, i.rule, i.message))
+
+
+UNSAFE_NAME = re.compile(r'[#^\[\]|\\:*?"<>]')
+RELATIVE_TIME = re.compile(r"\b(today|yesterday|tomorrow|tonight|this (?:morning|week|month)|"
+                           r"last (?:night|week|month|year)|next (?:week|month|year|monday|"
+                           r"tuesday|wednesday|thursday|friday|saturday|sunday))\b",
+                           re.IGNORECASE)
 
 
 def _disabled(n: NoteInfo, rule: str) -> bool:
@@ -226,7 +246,9 @@ def _disabled(n: NoteInfo, rule: str) -> bool:
 
 
 def plan_lint(snap: Snapshot) -> list[Action]:
-    """The safe auto-fix: duplicate entries in tags/aliases (L006), first order kept."""
+    """The safe auto-fix: duplicate entries in tags/aliases (L006), first order kept.
+    (L007, `updated` from the file time, is left out: the dream's own metadata writes move
+    the file time, so it would chase itself.)"""
     actions = []
     for n in snap.active():
         if _disabled(n, "L006"):
