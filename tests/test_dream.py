@@ -297,3 +297,14 @@ def test_lint_reports_archived_targets_odd_names_and_relative_time(vault: Path) 
     assert ("L042", "notes/what?.md") not in {(i.rule, i.path) for i in passes.lint_issues(
         snapshot(mem, NOW))}  # "yesterday" is fine in a note written today
     mem.close()
+
+
+def test_one_dream_run_at_a_time(vault: Path) -> None:
+    from aleph_mem.dream.runner import DreamBusy, dream_lock
+
+    mem = agent_vault(vault)
+    with dream_lock(vault / ".aleph" / "local"):
+        with pytest.raises(DreamBusy, match="another dream run"):
+            Dream(mem, NOW, force=True).run()
+    assert Dream(mem, NOW, force=True).run().status == "success"
+    mem.close()

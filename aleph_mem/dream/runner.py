@@ -4,11 +4,16 @@ every event, so ``aleph-mem undo RUN`` takes it all back)."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import difflib
+import fcntl
 import logging
+import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .. import activity, frontmatter_edit
@@ -36,6 +41,26 @@ TICKED = re.compile(r"^- \[[xX]\] .*\((P-[0-9a-f]{8})\)\s*$", re.M)
 
 class Interrupted(Exception):
     pass
+
+
+class DreamBusy(AlephError):
+    def __init__(self) -> None:
+        super().__init__("another dream run is in progress on this vault; wait for it "
+                         "(`aleph-mem dream status`) and try again")
+
+
+@contextlib.contextmanager
+def dream_lock(local_dir: Path) -> Iterator[None]:
+    local_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(local_dir / "dream.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise DreamBusy() from None
+        yield
+    finally:
+        os.close(fd)
 
 
 @dataclass
@@ -70,6 +95,12 @@ class Dream:
         self.judge = Judge(mem.settings, mem.vault.aleph_dir)
 
     def run(self, passes: tuple[str, ...] = DAILY, trigger: str = "manual") -> RunReport:
+        """One run at a time per vault (``.aleph/local/dream.lock``, released with its
+        process); a second one is refused with a clear error."""
+        with dream_lock(self.mem.vault.local_dir):
+            return self._run(passes, trigger)
+
+    def _run(self, passes: tuple[str, ...], trigger: str) -> RunReport:
         report = RunReport(new_ulid(), iso(self.started), self.dry_run, list(passes))
         self.mem.reindex()
         try:
