@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 import apsw
-import networkx as nx
 
 from .errors import BadInput
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,8 @@ def edges(con: apsw.Connection) -> list[Edge]:
 
 
 def build(con: apsw.Connection) -> nx.DiGraph:
+    import networkx as nx  # loaded only when a graph is needed
+
     g = nx.DiGraph()
     g.add_nodes_from(p for (p,) in con.execute("SELECT path FROM notes"))
     for e in edges(con):
@@ -48,6 +54,8 @@ def backlinks(con: apsw.Connection, path: str) -> list[str]:
 
 def neighbours(con: apsw.Connection, path: str, depth: int = 1) -> dict[str, int]:
     """Notes within ``depth`` links of ``path`` in either direction, with their distance."""
+    import networkx as nx
+
     if not 1 <= depth <= 4:
         raise BadInput("depth runs from 1 to 4")
     g = build(con).to_undirected(as_view=True)
@@ -57,6 +65,8 @@ def neighbours(con: apsw.Connection, path: str, depth: int = 1) -> dict[str, int
 
 def path_between(con: apsw.Connection, a: str, b: str) -> list[str]:
     """The shortest chain of links between two notes (either direction), or []."""
+    import networkx as nx
+
     g = build(con).to_undirected(as_view=True)
     try:
         return nx.shortest_path(g, a, b)

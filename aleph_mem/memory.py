@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from . import db, vectors
+from . import db, graph, vectors
 from .embedders import Embedder
 from .embedders import load as load_embedder
 from .errors import AlephError, NoteNotFound
@@ -298,9 +298,7 @@ class Memory:
                  in self.con.execute(
                      "SELECT raw, target, heading, block, alias, embed, resolved_path, status, "
                      "line, candidates FROM links WHERE src_id=? ORDER BY line, id", (note_id,))]
-        backlinks = [p for (p,) in self.con.execute(
-            "SELECT DISTINCT n.path FROM links l JOIN notes n ON n.id=l.src_id "
-            "WHERE l.resolved_path=? AND n.path != ? ORDER BY n.path", (path, path))]
+        backlinks = graph.backlinks(self.con, path)
         tags = list(dict.fromkeys(t for (t,) in self.con.execute(
             "SELECT tag FROM tags WHERE note_id=? ORDER BY rowid", (note_id,))))
         aliases = [a for (a,) in self.con.execute(
