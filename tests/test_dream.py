@@ -308,3 +308,26 @@ def test_one_dream_run_at_a_time(vault: Path) -> None:
             Dream(mem, NOW, force=True).run()
     assert Dream(mem, NOW, force=True).run().status == "success"
     mem.close()
+
+
+def test_structured_facts_about_one_subject_contradict_by_date(vault: Path) -> None:
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("people/ana-2024.md", b"---\nsubject: Ana\nupdated: 2024-03-01\n---\n# Ana\n\n"
+            b"city:: Lisbon\nrole:: engineer\n", None)
+    w.write("people/ana-2026.md", b"---\nsubject: '[[Ana]]'\nupdated: 2026-02-01\n---\n"
+            b"# Ana now\n\ncity:: Porto\nrole:: engineer\n", None)
+    w.write("people/bo-old.md", b"---\nsubject: Bo\nvalid_from: 2020-01-01\nvalid_until: "
+            b"2021-01-01\n---\n# Bo\n\ncity:: Faro\n", None)
+    w.write("people/bo-new.md", b"---\nsubject: Bo\nvalid_from: 2022-01-01\n---\n# Bo\n\n"
+            b"city:: Braga\n", None)
+    plans = [a for a in passes.plan_fact_conflicts(snapshot(mem, NOW))]
+    assert [(a.path, a.set_keys, a.reason) for a in plans] == [
+        ("people/ana-2024.md", {"status": "contradicted", "superseded_by": "[[people/ana-2026]]",
+                                "valid_until": "2026-02-01"}, "city differs from "
+         "people/ana-2026.md")]  # Bo's two notes cover different periods: no conflict
+    Dream(mem, NOW, force=True).run(("drift",))
+    assert mem.show("people/ana-2024").frontmatter["status"] == "contradicted"
+    assert passes.plan_fact_conflicts(snapshot(mem, NOW)) == []
+    mem.close()

@@ -302,7 +302,13 @@ def plan_decay(snap: Snapshot) -> list[Action]:
     return actions
 
 
-PLANNERS = {"consolidate": plan_consolidate, "drift": plan_drift, "lint": plan_lint,
+def plan_drift_all(snap: Snapshot) -> list[Action]:
+    planned = plan_drift(snap)
+    touched = {a.path for a in planned}
+    return planned + [a for a in plan_fact_conflicts(snap) if a.path not in touched]
+
+
+PLANNERS = {"consolidate": plan_consolidate, "drift": plan_drift_all, "lint": plan_lint,
             "decay": plan_decay}
 
 
@@ -500,3 +506,57 @@ def plan_consolidate_llm(snap: Snapshot, judge, max_pairs: int = 20) -> tuple[
                               merged[0].set_keys, content=fold))
         actions.append(merged[1])
     return actions, decided
+
+
+# -- drift: structured facts ------------------------------------------------------------------
+
+INLINE_FIELD = re.compile(r"^\s*[-*]?\s*([A-Za-z][\w -]{0,40}?)::\s*(.+?)\s*$", re.M)
+SYSTEM_KEYS = frozenset("""title tags tag aliases alias subject status created updated date
+valid_from valid_until expires superseded_by supersedes contradicts stale_reason stale_refs
+importance severity permanent pinned category source_notes merged_into archived_at
+archived_from archived_reason dream lint-disable dream_checked related_files
+related_files_sha project_root type id""".split())
+
+
+def stated_facts(n: NoteInfo) -> dict[str, str]:
+    """What a note states as key: value: inline `key:: value` fields, then its own
+    frontmatter keys (not the ones aleph-mem or Obsidian use)."""
+    out = {m.group(1).strip().casefold(): m.group(2).strip()
+           for m in INLINE_FIELD.finditer(body_of(n))}
+    for key, value in n.frontmatter.items():
+        if key.casefold() not in SYSTEM_KEYS and isinstance(value, str | int | float) \
+                and not isinstance(value, bool):
+            out.setdefault(key.casefold(), str(value))
+    return out
+
+
+def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
+    """Notes about the same `subject` that give one key different values: unless their
+    validity periods do not overlap, the older note is contradicted by the newer one
+    (Graphiti's interval rule, DREAM.md 3.4.4)."""
+    groups: dict[str, list[NoteInfo]] = {}
+    for n in snap.active():
+        subject = n.frontmatter.get("subject")
+        if isinstance(subject, str) and subject.strip():
+            groups.setdefault(subject.strip().strip("[]").casefold(), []).append(n)
+    actions: dict[str, Action] = {}
+    for members in groups.values():
+        facts = {n.path: stated_facts(n) for n in members}
+        for a, b in combinations(sorted(members, key=lambda n: n.path), 2):
+            keys = sorted(k for k in facts[a.path].keys() & facts[b.path].keys()
+                          if facts[a.path][k].casefold() != facts[b.path][k].casefold())
+            if not keys:
+                continue
+            old, new = sorted((a, b), key=lambda n: (_valid_at(n), n.path))
+            ends = _date(old.frontmatter.get("valid_until"))
+            if _valid_at(old) == _valid_at(new) or (ends and ends.isoformat() <= _valid_at(new)):
+                continue  # the same moment (a person decides), or periods that do not overlap
+            if old.status in ("contradicted", "superseded") or old.path in actions:
+                continue
+            set_keys: dict[str, object] = {"status": "contradicted",
+                                           "superseded_by": f"[[{new.path[:-3]}]]"}
+            if not old.human:
+                set_keys["valid_until"] = _valid_at(new)
+            actions[old.path] = Action("drift", "set", old.path, old.hash,
+                                       f"{', '.join(keys)} differs from {new.path}", set_keys)
+    return list(actions.values())
