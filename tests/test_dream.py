@@ -331,3 +331,16 @@ def test_structured_facts_about_one_subject_contradict_by_date(vault: Path) -> N
     assert mem.show("people/ana-2024").frontmatter["status"] == "contradicted"
     assert passes.plan_fact_conflicts(snapshot(mem, NOW)) == []
     mem.close()
+
+
+def test_a_merge_a_person_keeps_undoing_stops_after_three(vault: Path) -> None:
+    mem = agent_vault(vault)
+    for _ in range(3):
+        report = Dream(mem, NOW, force=True).run(("consolidate",))
+        assert len(report.applied) == 2  # one note kept, the other archived as merged
+        assert mem.undo(report.run_id).refused == []  # the person takes it back
+    report = Dream(mem, NOW, force=True).run(("consolidate",))
+    assert report.applied == []
+    assert "again and again" in report.skipped[0]["reason"]
+    assert (vault / "notes/two.md").exists() and (vault / "notes/one.md").exists()
+    mem.close()

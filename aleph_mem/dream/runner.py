@@ -124,6 +124,8 @@ class Dream:
                     judged, decided = plan_consolidate_llm(snap, self.judge)
                     planned = [a for a in planned if not (a.propose and a.path in decided)]
                     planned += judged
+                if name == "consolidate":
+                    planned = self._churn_guard(planned, report)
                 for action in planned:
                     self._check_idle(trigger)
                     self._handle(action, report)
@@ -144,8 +146,32 @@ class Dream:
                                      "trigger": trigger, "passes": report.passes,
                                      "applied": len(report.applied),
                                      "proposed": len(report.proposed),
-                                     "skipped": len(report.skipped)})
+                                     "skipped": len(report.skipped),
+                                     "merged": sorted(a["pair"] for a in report.applied
+                                                      if "pair" in a)})
         return report
+
+    def _churn_guard(self, planned: list[Action], report: RunReport) -> list[Action]:
+        """A pair merged in 3 of the last 5 runs (a person keeps taking it back, whichever
+        note was kept) is left alone: the dream must not oscillate with a person (Aleph's
+        MutationGate)."""
+        recent = [r for r in self.journal.runs() if r.get("status") == "success"][-5:]
+        counts: dict[str, int] = {}
+        for r in recent:
+            for pair in r.get("merged", []):
+                counts[pair] = counts.get(pair, 0) + 1
+        churned = {p for p, c in counts.items() if c >= 3}
+        if not churned:
+            return planned
+        held: set[str] = set()
+        for a in planned:
+            keeper = str(a.set_keys.get("merged_into", "")).strip("[]")
+            if a.op == "archive" and keeper and \
+                    " + ".join(sorted((a.path, keeper + ".md"))) in churned:
+                held |= {a.path, keeper + ".md"}
+                report.skipped.append({"path": a.path, "reason": "merged and taken back "
+                                       "again and again: left alone", "pass": "consolidate"})
+        return [a for a in planned if a.path not in held]
 
     def _check_idle(self, trigger: str) -> None:
         """Pre-emption: a person or an agent became active after the run started."""
@@ -211,8 +237,12 @@ class Dream:
                                    "pass": action.pass_name})
             return
         if r.event is not None:
-            report.applied.append({"pass": action.pass_name, "path": r.path,
-                                   "what": action.describe(), "event": r.event.id})
+            done = {"pass": action.pass_name, "path": r.path, "what": action.describe(),
+                    "event": r.event.id}
+            keeper = str(action.set_keys.get("merged_into", "")).strip("[]")
+            if action.op == "archive" and keeper:
+                done["pair"] = " + ".join(sorted((action.path, keeper + ".md")))
+            report.applied.append(done)
 
     def _propose(self, action: Action, report: RunReport) -> None:
         known = self.journal.proposals()
