@@ -355,8 +355,9 @@ def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
             old = b if current is a else a
             if old.path not in marked and old.status != "contradicted":
                 marked.add(old.path)
-                keys = {"status": "contradicted", "superseded_by": f"[[{current.path[:-3]}]]",
-                        "valid_until": _valid_at(current)}
+                keys = {"status": "contradicted", "superseded_by": f"[[{current.path[:-3]}]]"}
+                if not old.human:  # a person's note keeps its own dates
+                    keys["valid_until"] = _valid_at(current)
                 actions.append(Action("drift", "set", old.path, old.hash,
                                       f"contradicted by {current.path}", keys))
             continue
