@@ -140,3 +140,22 @@ def test_a_merge_that_would_lose_a_fact_is_refused(vault: Path, stub_llm) -> Non
     assert report.applied == []
     assert (vault / "notes/ferry-2.md").exists()
     assert "Dogs must stay" not in (vault / "notes/ferry.md").read_text()
+
+
+def test_importance_from_the_llm_can_keep_a_cold_note(vault: Path, stub_llm) -> None:
+    (vault / ".aleph" / "config.toml").write_text(
+        f'llm_model = "openai/stub"\nllm_api_base = "{stub_llm.base}"\nembed_model = "none"\n')
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("notes/vows.md", b"# Vows\n\nOur wedding vows.\n", None)
+    w.write("notes/lunch.md", b"# Lunch\n\nHad a sandwich.\n", None)
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(days=200)
+    # asked in path order: Welcome.md (the template's), notes/lunch.md, notes/vows.md
+    stub_llm.replies += ['{"importance": 5}', '{"importance": 2}', '{"importance": 10}']
+    report = Dream(mem, later, force=True).run(("decay",))
+    assert [a["path"] for a in report.applied] == ["archive/notes/lunch.md"]
+    assert "importance" not in mem.show("notes/vows").frontmatter  # the note is not touched
+    stub_llm.replies.append('{"importance": "very"}')  # invalid: no change, and cached ones hold
+    assert Dream(mem, later, force=True).run(("decay",)).applied == []
+    mem.close()

@@ -269,12 +269,14 @@ def plan_lint(snap: Snapshot) -> list[Action]:
 SEVERITY_FLOOR = {"low": 0.0, "med": 0.5, "medium": 0.5, "high": 0.7, "critical": 0.85}
 
 
-def salience(n: NoteInfo, now: dt.datetime) -> tuple[float, float]:
+def salience(n: NoteInfo, now: dt.datetime,
+             scored: float | None = None) -> tuple[float, float]:
     """(salience, half-life in days): a pure function of stored signals (DREAM.md 3.6).
-    Recalls reset the clock and lengthen the half-life."""
+    Recalls reset the clock and lengthen the half-life. ``scored`` is an importance the LLM
+    gave a note that has none of its own (kept in the verdict cache, never in the note)."""
     fm = n.frontmatter
     recall_days = len(n.recall_days)
-    importance = fm.get("importance")
+    importance = fm.get("importance", scored)
     imp = 0.5 + (float(importance) if isinstance(importance, int | float) else 5.0) / 5.0
     half = H0_DAYS * (1 + 0.5 * recall_days) * (1 + 0.25 * min(n.inbound, 4)) * imp
     half = min(max(half, 7.0), 365.0)
@@ -289,10 +291,13 @@ def salience(n: NoteInfo, now: dt.datetime) -> tuple[float, float]:
     return max(math.pow(2, -age / half), floor), half
 
 
-def plan_decay(snap: Snapshot) -> list[Action]:
+def plan_decay(snap: Snapshot, judge=None) -> list[Action]:
     actions = []
     for n in snap.active():
         s, _ = salience(n, snap.now)
+        if s < ARCHIVE_BELOW and judge is not None and "importance" not in n.frontmatter:
+            scored = importance_of(n, judge)  # only notes about to go are asked
+            s, _ = salience(n, snap.now, scored)
         age = (snap.now - n.mtime).days
         category = n.frontmatter.get("category") or n.folder
         if (s < ARCHIVE_BELOW and age >= MIN_AGE_DAYS and n.inbound < 3 and not n.permanent
@@ -300,6 +305,25 @@ def plan_decay(snap: Snapshot) -> list[Action]:
             actions.append(Action("decay", "archive", n.path, n.hash, "low_salience",
                                   propose=n.human))
     return actions
+
+
+def importance_of(n: NoteInfo, judge) -> float | None:
+    """The LLM's 1-10 importance for a note (Generative Agents' poignancy), cached by the
+    note's body; None when there is no valid answer."""
+    from .judge import fence
+
+    system = ("Rate how important this note is to keep in a person's long-term memory, from "
+              '1 (trivial, e.g. a passing remark) to 10 (core, e.g. a key decision). Answer '
+              'with one JSON object: {"importance": <integer 1-10>}.')
+
+    def validate(obj: object) -> dict | None:
+        value = obj.get("importance") if isinstance(obj, dict) else None
+        return {"importance": value} if isinstance(value, int) and 1 <= value <= 10 else None
+
+    verdict = judge.ask("importance", [hashlib.sha256(body_of(n).encode()).hexdigest()],
+                        system, fence(1, n.title, body_of(n), n.mtime.date().isoformat()),
+                        validate)
+    return float(verdict["importance"]) if verdict else None
 
 
 def plan_drift_all(snap: Snapshot) -> list[Action]:

@@ -26,7 +26,13 @@ from . import digest
 from .journal import Journal, action_from
 from .judge import Judge
 from .model import Action, snapshot
-from .passes import PLANNERS, lint_issues, plan_consolidate_llm, plan_drift_llm
+from .passes import (
+    PLANNERS,
+    lint_issues,
+    plan_consolidate_llm,
+    plan_decay,
+    plan_drift_llm,
+)
 from .weekly import plan_weekly
 
 log = logging.getLogger(__name__)
@@ -117,7 +123,8 @@ class Dream:
                         self._handle(weekly, report)
                     continue
                 snap = snapshot(self.mem, self.now)
-                planned = PLANNERS[name](snap)
+                planned = plan_decay(snap, self.judge) if name == "decay" and \
+                    self.judge.available else PLANNERS[name](snap)
                 if name == "drift" and self.judge.available:
                     planned += plan_drift_llm(snap, self.judge)
                 if name == "consolidate" and self.judge.available:
