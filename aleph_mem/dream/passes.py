@@ -83,6 +83,15 @@ def minhash_candidates(notes: list[NoteInfo], sh: dict[str, set[str]]) -> set[tu
     return out
 
 
+def same_name(a: NoteInfo, b: NoteInfo) -> bool:
+    """Titles that could name one thing: one's words all appear in the other ("Harbour" and
+    "Harbour copy"). Templated notes with the same text and different names ("Ring of Fire
+    Resistance", "Ring of Force Resistance") are different things."""
+    wa = set(re.findall(r"\w+", a.title.casefold()))
+    wb = set(re.findall(r"\w+", b.title.casefold()))
+    return wa <= wb or wb <= wa
+
+
 def plan_consolidate(snap: Snapshot) -> list[Action]:
     notes = [n for n in snap.active()
              if not n.permanent and len(normalized(n).split()) >= MIN_MERGE_WORDS]
@@ -90,6 +99,8 @@ def plan_consolidate(snap: Snapshot) -> list[Action]:
     pairs: list[tuple[float, NoteInfo, NoteInfo]] = []
     for i, j in sorted(minhash_candidates(notes, sh)):
         a, b = notes[i], notes[j]
+        if not same_name(a, b):
+            continue
         score = 1.0 if normalized(a) == normalized(b) else jaccard(sh[a.path], sh[b.path])
         if score >= SHINGLE_JACCARD:
             pairs.append((score, a, b))
@@ -491,7 +502,7 @@ def plan_consolidate_llm(snap: Snapshot, judge, max_pairs: int = 20) -> tuple[
         a, b = notes[i], notes[j]
         score = jaccard(sh[a.path], sh[b.path])
         if SHINGLE_JACCARD <= score < 1.0 and normalized(a) != normalized(b) \
-                and not a.human and not b.human:
+                and not a.human and not b.human and same_name(a, b):
             pairs.append(tuple(sorted((a, b), key=keeper_order)))
     actions: list[Action] = []
     decided: set[str] = set()
