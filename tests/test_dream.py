@@ -344,3 +344,15 @@ def test_a_merge_a_person_keeps_undoing_stops_after_three(vault: Path) -> None:
     assert "again and again" in report.skipped[0]["reason"]
     assert (vault / "notes/two.md").exists() and (vault / "notes/one.md").exists()
     mem.close()
+
+
+def test_templated_notes_with_different_names_are_not_duplicates(vault: Path) -> None:
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    body = ("You have resistance to one damage type while you wear this ring. The gem in the "
+            "ring shows the type, which the DM chooses or determines randomly.\n")
+    w.write("items/fire.md", f"# Ring of Fire Resistance\n\n{body}".encode(), None)
+    w.write("items/force.md", f"# Ring of Force Resistance\n\n{body}".encode(), None)
+    assert passes.plan_consolidate(snapshot(mem, NOW)) == []
+    mem.close()
