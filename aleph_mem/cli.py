@@ -26,6 +26,7 @@ from .watcher import read_status, watcher_running
 from .writer import ANY, WriteResult
 
 Handler = Callable[[argparse.Namespace], int]
+EMBED_IN_FOREGROUND = 2000  # chunks `index` embeds by itself (a few minutes at most)
 COMMANDS: dict[str, Handler] = {}
 
 
@@ -88,9 +89,16 @@ def cmd_init(args: argparse.Namespace) -> int:
 def cmd_index(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         report = mem.reindex(rebuild=args.rebuild, progress=progress_printer())
-        embedded = 0 if args.no_embed else mem.embed(progress=progress_printer("embedding"))
-        if mem.vector_problem and not args.no_embed:
+        pending = mem.vector_state()["pending"]
+        embed = args.embed or (not args.no_embed and pending <= EMBED_IN_FOREGROUND)
+        embedded = mem.embed(progress=progress_printer("embedding")) if embed else 0
+        if mem.vector_problem and embed:
             print(f"note: {mem.vector_problem}", file=sys.stderr)
+        elif not embed and not args.no_embed:
+            print(f"note: {pending} chunks need vectors (about {pending // 600 + 1} min on a "
+                  "laptop CPU): `aleph-mem daemon` computes them in the background, "
+                  "`aleph-mem index --embed` now; search uses full text meanwhile",
+                  file=sys.stderr)
         if args.json:
             emit_json({"scanned": report.scanned, "indexed": report.parsed,
                        "removed": report.removed, "unchanged": report.unchanged,
@@ -419,6 +427,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rebuild", action="store_true", help="rebuild the index from nothing")
     s.add_argument("--no-embed", action="store_true",
                    help="skip computing vectors (the daemon does it in the background)")
+    s.add_argument("--embed", action="store_true",
+                   help=f"compute every missing vector now, even more than "
+                   f"{EMBED_IN_FOREGROUND} chunks (which can take long)")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("search", parents=[common], help="search by words and meaning")
