@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -133,3 +134,14 @@ def test_the_bundled_model_loads_offline_and_means_something(vault: Path) -> Non
         assert mem.vector_state()["dim"] == 384
         hits = mem.search("a kitten resting on a rug", mode="vector", limit=2)
         assert hits[0].path == "cat.md"
+
+
+def test_index_leaves_a_big_backlog_to_the_daemon(vault: Path, capsys) -> None:
+    configure(vault, "test-hash")
+    for i in range(1050):  # a title row and a chunk each: over 2,000 chunks
+        write(vault, f"n/{i}.md", f"# Note {i}\n\nword{i} text\n")
+    assert main(["--vault", str(vault), "index"]) == 0
+    out = capsys.readouterr()
+    assert "chunks need vectors" in out.err and "0 chunks embedded" in out.out
+    assert main(["--vault", str(vault), "index", "--embed", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["embedded"] > 2000
