@@ -100,6 +100,12 @@ class StubLLM:
         self.server.server_close()
 
 
+def use_stub_llm(root: Path, stub: StubLLM, extra: str = 'embed_model = "none"\n') -> None:
+    """Point a vault's settings at the stub LLM (through litellm's real client)."""
+    (root / ".aleph" / "config.toml").write_text(
+        f'llm_model = "openai/stub"\nllm_api_base = "{stub.base}"\n{extra}')
+
+
 @pytest.fixture
 def stub_llm():
     stub = StubLLM()

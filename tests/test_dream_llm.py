@@ -9,7 +9,7 @@ import json
 import os
 from pathlib import Path
 
-from conftest import open_mem
+from conftest import open_mem, use_stub_llm
 
 from aleph_mem.dream.runner import Dream
 
@@ -17,8 +17,7 @@ NOW = dt.datetime.now(dt.UTC)
 
 
 def setup(vault: Path, stub) -> None:
-    (vault / ".aleph" / "config.toml").write_text(
-        f'llm_model = "openai/stub"\nllm_api_base = "{stub.base}"\nembed_model = "none"\n')
+    use_stub_llm(vault, stub)
     mem = open_mem(vault)
     mem.reindex()
     w = mem.writer(actor="mcp:test")
@@ -96,8 +95,7 @@ def test_digest_summary_keeps_only_cited_sentences(vault: Path, stub_llm) -> Non
 
 
 def near_duplicates(vault: Path, stub) -> None:
-    (vault / ".aleph" / "config.toml").write_text(
-        f'llm_model = "openai/stub"\nllm_api_base = "{stub.base}"\nembed_model = "none"\n')
+    use_stub_llm(vault, stub)
     shared = ("- The ferry leaves at nine every morning from the north pier.\n"
               "- Tickets cost twelve euros and are sold on board only.\n"
               "- The crossing takes about forty minutes in calm weather.\n"
@@ -143,8 +141,7 @@ def test_a_merge_that_would_lose_a_fact_is_refused(vault: Path, stub_llm) -> Non
 
 
 def test_importance_from_the_llm_can_keep_a_cold_note(vault: Path, stub_llm) -> None:
-    (vault / ".aleph" / "config.toml").write_text(
-        f'llm_model = "openai/stub"\nllm_api_base = "{stub_llm.base}"\nembed_model = "none"\n')
+    use_stub_llm(vault, stub_llm)
     mem = open_mem(vault)
     mem.reindex()
     w = mem.writer(actor="mcp:test")
