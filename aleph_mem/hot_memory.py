@@ -54,7 +54,8 @@ def remember(mem: Memory, fact: str, priority: int = 3, actor: str | None = None
         raise BadInput("priority runs from 1 (most important) to 5")
     stamp = (today or dt.datetime.now(dt.UTC).date()).isoformat()
     text = f"{fact} ({stamp})"
-    data = mem.vault.read_bytes(PATH) or b"# Hot memory\n"
+    existing = mem.vault.read_bytes(PATH)
+    data = existing or b"# Hot memory\n"
     current = facts(data.decode("utf-8", errors="replace"))
     if any(f.text.split(" (")[0] == fact for f in current):
         return WriteResult(PATH, None, None)
@@ -64,7 +65,7 @@ def remember(mem: Memory, fact: str, priority: int = 3, actor: str | None = None
         raise HotMemoryFull(used, len(text), lowest)
     w = mem.writer(actor=actor)
     line = f"- [P{priority}] {text}"
-    if mem.vault.read_bytes(PATH) is None:
+    if existing is None:
         return w.write(PATH, f"# Hot memory\n\n## {HEADING}\n\n{line}\n".encode(), None)
     try:
         find_section(data.decode("utf-8", errors="replace").split("\n"), HEADING)

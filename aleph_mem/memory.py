@@ -230,7 +230,8 @@ class Memory:
             ready = model is not None and self._vectors_ready(model)
             if ready:
                 qvec = model.embed([query])[0]
-                pending = vectors.state(self.con).pending
+                pending = self.con.execute(  # the partial index keeps this cheap
+                    "SELECT count(*) FROM chunks WHERE embedded = 0").fetchone()[0]
                 if pending:
                     self.search_notice = f"{pending} chunks are still waiting for vectors"
             else:

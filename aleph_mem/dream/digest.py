@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..hot_memory import BUDGET, facts
 from ..memory import Memory
+from ..vault import content_hash
 from .journal import Journal
 from .judge import Judge
 from .model import Action, snapshot
@@ -46,7 +47,7 @@ def plan_digest(mem: Memory, now: dt.datetime, report: RunReport,
     if current is not None:
         last = mem.log(path=path, limit=1)
         if not last or not last[0].actor.startswith("dream:") or \
-                last[0].after != mem.show(path).hash:
+                last[0].after != content_hash(current):
             report.skipped.append({"path": path, "reason": "you edited today's digest; "
                                    "it is left as it is", "pass": "digest"})
             return None

@@ -11,6 +11,7 @@ from collections import Counter
 import networkx as nx
 
 from ..memory import Memory
+from ..vault import content_hash
 from .model import Action, Snapshot, snapshot
 
 MIN_CLUSTER = 3
@@ -110,7 +111,7 @@ def plan_weekly(mem: Memory, now: dt.datetime) -> Action | None:
             return None
         last = mem.log(path=path, limit=1)
         if not last or not last[0].actor.startswith("dream:") or \
-                last[0].after != mem.show(path).hash:
+                last[0].after != content_hash(current):
             return None  # a person edited this week's review: leave it
         base = last[0].after
     return Action("synthesis", "generate", path, base, "weekly review", content=content)
