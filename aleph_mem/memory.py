@@ -240,8 +240,14 @@ class Memory:
                                             if not self._embedder_tried else
                                             "no vectors yet (the daemon or `index` makes them)"))
                 mode = "fts"
+        fusion = fusion or Fusion(
+            recency_weight=float(self.settings.search_recency_weight),
+            half_life_days=float(self.settings.search_half_life_days),
+            link_share=float(self.settings.search_link_share),
+            mmr_lambda=float(self.settings.search_mmr_lambda))
         return search(self.con, query, limit or self.settings.search_limit, filters, group,
-                      qvec, mode, fusion, explain, knn=self._knn)
+                      qvec, mode, fusion, explain, knn=self._knn,
+                      vectors_of=self._vectors_of if qvec is not None else None)
 
     def _knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Nearest chunks through the in-memory matrices (reloaded when the vector table
@@ -250,6 +256,9 @@ class Memory:
         if self._matrix is None or self._matrix.version != version:
             self._matrix = vectors.Matrix.load(self.con, version)
         return self._matrix.knn(query, k)
+
+    def _vectors_of(self, chunk_ids: list[int]) -> dict[int, np.ndarray]:
+        return self._matrix.vectors(chunk_ids) if self._matrix is not None else {}
 
     def _vectors_ready(self, model: Embedder) -> bool:
         row = self.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()

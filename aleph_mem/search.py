@@ -10,6 +10,9 @@ from dataclasses import asdict, dataclass, field
 import apsw
 import numpy as np
 
+from . import ranking
+from .ranking import ChunkScore, VectorsOf
+
 STOPWORDS = frozenset("""a about above after again against all am an and any are as at be because
 been before being below between both but by can could did do does doing down during each few for
 from further had has have having he her here hers herself him himself his how i if in into is it
@@ -105,14 +108,6 @@ def _like_prefix(s: str) -> str:
     return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-@dataclass(frozen=True)
-class ChunkScore:
-    chunk_id: int
-    note_id: int
-    seq: int  # -1 for a note's title row
-    score: float
-
-
 def chunk_candidates(con: apsw.Connection, query: str, filters: Filters,
                      depth: int) -> list[ChunkScore]:
     """The best ``depth`` chunks by BM25. Terms are OR-ed; when at least ``depth`` chunks
@@ -158,7 +153,8 @@ Knn = Callable[[np.ndarray, int], list[tuple[int, float]]]
 
 @dataclass(frozen=True)
 class Fusion:
-    """How the two candidate lists combine (tuned on the LoCoMo dev split)."""
+    """How the two candidate lists combine and the scoring pipeline after them (tuned on
+    the LoCoMo dev split where it can measure them; see docs/benchmarks.md)."""
 
     fts_weight: float = 1.0
     vector_weight: float = 1.0
@@ -169,9 +165,12 @@ class Fusion:
     min_cosine: float = 0.4  # a chunk found only by vectors needs at least this similarity
     neighbour_share: float = 0.0  # a chunk adds this much of its best neighbour's score
     status_factor: float = 0.5  # stale / contradicted / superseded notes
-
-
-DOWNWEIGHTED = ("stale", "contradicted", "superseded")
+    recency_weight: float = 0.1  # an old note keeps at least 1 - this of its score
+    half_life_days: float = 180.0
+    link_share: float = 0.0  # a top note passes this much of its score along its links
+    mmr_lambda: float = 0.95  # 1 = pure relevance; lower trades relevance for variety
+    min_score: float = 0.01  # hits under this share of the best score are dropped
+    surface_successors: bool = True  # a superseded hit brings the note that replaced it
 
 
 def note_scores(cands: list[ChunkScore], spread: float = NOTE_SPREAD) -> dict[int, float]:
@@ -233,12 +232,11 @@ def search(con: apsw.Connection, query: str, limit: int = 10,
            filters: Filters | None = None, group: bool = True,
            qvec: np.ndarray | None = None, mode: str = "hybrid",
            fusion: Fusion | None = None, explain: bool = False,
-           knn: Knn | None = None) -> list[Hit]:
+           knn: Knn | None = None, vectors_of: VectorsOf | None = None) -> list[Hit]:
     """Chunks ranked by BM25 (``fts``), by vector similarity (``vector``) or by both fused
-    (``hybrid``; needs ``qvec``). ``group`` keeps the best chunk per note, ranked by a note
-    score that also counts its other matching chunks; otherwise chunks are ranked on their
-    own score plus a share of their note's. Notes marked stale, contradicted or superseded
-    are down-weighted."""
+    (``hybrid``; needs ``qvec``), then the scoring pipeline (ranking.py). ``group`` keeps
+    the best chunk per note, ranked by a note score that also counts its other matching
+    chunks; otherwise chunks are ranked on their own score plus a share of their note's."""
     filters = filters or Filters()
     fusion = fusion or Fusion()
     fts = [] if mode == "vector" else chunk_candidates(
@@ -254,29 +252,81 @@ def search(con: apsw.Connection, query: str, limit: int = 10,
         return []
     if fusion.neighbour_share:
         cands = _with_neighbours(cands, fusion.neighbour_share)
-    damp = _status_factors(con, {c.note_id for c in cands}, fusion.status_factor)
-    cands = [ChunkScore(c.chunk_id, c.note_id, c.seq, c.score * damp.get(c.note_id, 1.0))
+    factors = ranking.note_factors(con, {c.note_id for c in cands}, fusion.status_factor,
+                                   fusion.recency_weight, fusion.half_life_days)
+    cands = [ChunkScore(c.chunk_id, c.note_id, c.seq, c.score * factors.of(c.note_id))
              for c in cands]
     notes = note_scores(cands, fusion.note_spread)
-    if group:
-        best: dict[int, ChunkScore] = {}
-        for c in sorted(cands, key=lambda c: (-c.score, c.chunk_id)):
-            # the best body chunk shows the note; its title row only if alone
-            if c.note_id not in best or (best[c.note_id].seq < 0 <= c.seq):
-                best[c.note_id] = c
-        ranked = sorted(best.values(), key=lambda c: (-notes[c.note_id], c.chunk_id))
-        scored = [(c, notes[c.note_id]) for c in ranked[:limit]]
-    else:
-        scored = sorted(((c, c.score + fusion.note_share * notes[c.note_id]) for c in cands),
-                        key=lambda x: (-x[1], x[0].chunk_id))[:limit]
+    links = ranking.link_bonus(con, notes, limit, fusion.link_share)
+    if links:
+        cands += _link_only(con, links, notes, filters)
+        notes = {n: notes.get(n, 0.0) + links.get(n, 0.0) for n in notes.keys() | links}
+    scored = _rank(cands, notes, group, fusion.note_share)
+    scored = ranking.mmr(con, scored, limit, fusion.mmr_lambda, vectors_of)[:limit]
+    if fusion.surface_successors and factors.successor:
+        scored = _with_successors(con, scored, factors.successor)
+    scored = ranking.floor(scored, fusion.min_score)
     match = fts_query(query)
     hits = [_hit(con, c, s, match) for c, s in scored]
     if explain:
         for h, (c, _) in zip(hits, scored, strict=True):
             h.explain = {**signals.get(c.chunk_id, {}), "chunk": round(c.score, 4),
-                         "note": round(notes[c.note_id], 4),
-                         "status_factor": damp.get(c.note_id, 1.0)}
+                         "note": round(notes.get(c.note_id, 0.0), 4),
+                         "status_factor": factors.status.get(c.note_id, 1.0),
+                         "recency_factor": round(factors.recency.get(c.note_id, 1.0), 4),
+                         "link_bonus": round(links.get(c.note_id, 0.0), 4)}
     return hits
+
+
+def _rank(cands: list[ChunkScore], notes: dict[int, float], group: bool,
+          note_share: float) -> list[tuple[ChunkScore, float]]:
+    if not group:
+        return sorted(((c, c.score + note_share * notes[c.note_id]) for c in cands),
+                      key=lambda x: (-x[1], x[0].chunk_id))
+    best: dict[int, ChunkScore] = {}
+    for c in sorted(cands, key=lambda c: (-c.score, c.chunk_id)):
+        # the best body chunk shows the note; its title row only if alone
+        if c.note_id not in best or (best[c.note_id].seq < 0 <= c.seq):
+            best[c.note_id] = c
+    ranked = sorted(best.values(), key=lambda c: (-notes[c.note_id], c.chunk_id))
+    return [(c, notes[c.note_id]) for c in ranked]
+
+
+def _link_only(con: apsw.Connection, links: dict[int, float], notes: dict[int, float],
+               filters: Filters) -> list[ChunkScore]:
+    """Title rows for notes that only the link graph brought in (filters still apply)."""
+    new = [n for n in links if n not in notes]
+    if not new:
+        return []
+    where, args = _filter_sql(filters)
+    if not filters.include_archived:
+        where += " AND n.archived = 0"
+    allowed = {nid for (nid,) in con.execute(
+        f"SELECT n.id FROM notes n WHERE n.id IN (SELECT value FROM json_each(?)){where}",
+        (json.dumps(new), *args))}
+    rows = ranking.title_rows(con, sorted(allowed))
+    return [ChunkScore(cid, nid, -1, 0.0) for nid, cid in rows.items()]
+
+
+def _with_successors(con: apsw.Connection, scored: list[tuple[ChunkScore, float]],
+                     targets: dict[int, str]) -> list[tuple[ChunkScore, float]]:
+    """A superseded or contradicted hit is followed by the note that replaced it (if that
+    note is not already shown), so an agent sees the current fact next to the old one; the
+    list may grow past ``limit`` by these."""
+    shown = {c.note_id for c, _ in scored}
+    wanted = {nid: t for nid, t in targets.items() if nid in shown}
+    succ = {k: v for k, v in ranking.successor_ids(con, wanted).items() if v not in shown}
+    if not succ:
+        return scored
+    rows = ranking.title_rows(con, sorted(set(succ.values())))
+    out = []
+    for c, s in scored:
+        out.append((c, s))
+        new = succ.get(c.note_id)
+        if new in rows and new not in shown:
+            shown.add(new)
+            out.append((ChunkScore(rows[new], new, -1, 0.0), s))
+    return out
 
 
 def _with_neighbours(cands: list[ChunkScore], share: float) -> list[ChunkScore]:
@@ -285,13 +335,6 @@ def _with_neighbours(cands: list[ChunkScore], share: float) -> list[ChunkScore]:
     return [ChunkScore(c.chunk_id, c.note_id, c.seq, c.score + share * max(
         by_pos.get((c.note_id, c.seq - 1), 0.0), by_pos.get((c.note_id, c.seq + 1), 0.0)))
         if c.seq >= 0 else c for c in cands]
-
-
-def _status_factors(con: apsw.Connection, note_ids: set[int], factor: float) -> dict[int, float]:
-    rows = con.execute(
-        "SELECT id FROM notes WHERE id IN (SELECT value FROM json_each(?)) AND status IN "
-        f"({','.join('?' * len(DOWNWEIGHTED))})", (json.dumps(sorted(note_ids)), *DOWNWEIGHTED))
-    return {nid: factor for (nid,) in rows}
 
 
 def _hit(con: apsw.Connection, c: ChunkScore, score: float, match: str | None) -> Hit:

@@ -37,6 +37,16 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("max_note_bytes", 5_000_000,
             "Notes larger than this are indexed only up to this many bytes (and reported)."),
     Setting("search_limit", 10, "Default number of search hits."),
+    Setting("search_recency_weight", 0.1,
+            "Time decay in search: a note keeps 1 - this share of its score as it ages "
+            "(half of the loss at search_half_life_days); 0 turns it off."),
+    Setting("search_half_life_days", 180.0, "Half-life of the search time decay, in days."),
+    Setting("search_link_share", 0.0,
+            "Link-graph expansion: the best notes pass this share of their score to the notes "
+            "they link with (0 = off; on LoCoMo it did not help, see docs/benchmarks.md)."),
+    Setting("search_mmr_lambda", 0.95,
+            "MMR diversity: 1 ranks by relevance alone; lower values push down hits that "
+            "repeat one already shown."),
     Setting("idle_minutes", 15,
             "The vault counts as idle after this many minutes without edits or tool calls."),
     Setting("reconcile_minutes", 10,
@@ -78,9 +88,15 @@ def _coerce(setting: Setting, value: Any, where: str) -> Any:
             return int(value)
         except (TypeError, ValueError):
             pass
+    elif want is float and not isinstance(value, bool):
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            pass
     elif want is str and isinstance(value, str):
         return value
-    kind = {list: "a list of strings", int: "a whole number", str: "a string"}[want]
+    kind = {list: "a list of strings", int: "a whole number", float: "a number",
+            str: "a string"}[want]
     raise ConfigError(where, f"{setting.name} must be {kind}, got {value!r}")
 
 

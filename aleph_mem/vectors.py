@@ -187,6 +187,7 @@ class Matrix:
     reduced: np.ndarray
     half: np.ndarray
     basis: np.ndarray | None
+    order: np.ndarray | None = None  # argsort of ids, made on first use by `vectors`
 
     @classmethod
     def load(cls, con: apsw.Connection, ver: str) -> Matrix:
@@ -207,6 +208,19 @@ class Matrix:
             return cls(ver, np.zeros(0, np.int64), empty, empty.astype(np.float16), None)
         return cls(ver, np.concatenate(ids_parts), np.concatenate(red_parts),
                    np.concatenate(half_parts), basis)
+
+    def vectors(self, chunk_ids: list[int]) -> dict[int, np.ndarray]:
+        """The (float16-rounded) vectors of the given chunks that have one."""
+        if not len(self.ids):
+            return {}
+        if self.order is None:
+            self.order = np.argsort(self.ids, kind="stable")
+        sorted_ids = self.ids[self.order]
+        want = np.asarray(chunk_ids, np.int64)
+        pos = np.clip(np.searchsorted(sorted_ids, want), 0, len(sorted_ids) - 1)
+        found = sorted_ids[pos] == want
+        return {int(c): self.half[self.order[p]].astype(np.float32)
+                for c, p, ok in zip(want, pos, found, strict=True) if ok}
 
     def knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         if not len(self.ids) or self.basis is None:

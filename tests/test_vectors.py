@@ -14,6 +14,7 @@ from conftest import open_mem, write
 
 from aleph_mem import embedders
 from aleph_mem.cli import main
+from aleph_mem.search import Fusion
 
 
 class HashEmbedder:
@@ -145,3 +146,20 @@ def test_index_leaves_a_big_backlog_to_the_daemon(vault: Path, capsys) -> None:
     assert "chunks need vectors" in out.err and "0 chunks embedded" in out.out
     assert main(["--vault", str(vault), "index", "--embed", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["embedded"] > 2000
+
+
+def test_mmr_uses_chunk_vectors_in_hybrid_search(vault: Path) -> None:
+    configure(vault, "test-hash")
+    same = "tidal energy turbines in the estuary\n"
+    write(vault, "one.md", "# One\n\n" + same)
+    write(vault, "two.md", "# Two\n\n" + same)
+    write(vault, "three.md", "# Three\n\ntidal estuary birds and mud\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        mem.embed()
+        q = "tidal energy estuary"
+        plain = [h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=1.0))]
+        assert sorted(plain[:2]) == ["one.md", "two.md"] and plain[2] == "three.md"
+        # the two copies have cosine 1 (same text): the second one falls below the third
+        diverse = [h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=0.5))]
+        assert diverse == [plain[0], "three.md", plain[1]]

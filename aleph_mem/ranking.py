@@ -1,0 +1,207 @@
+"""The scoring pipeline after fusion: what a note's state, age and links add to a hit,
+diversity among the hits, and a floor under them.
+
+Every stage is a small function over chunk scores or ranked hits so `search` reads as the
+pipeline of DESIGN.md: candidates → fusion → note factors (status, recency) → link
+expansion → note ranking → MMR diversity → successors of superseded notes → minimum score.
+Length normalisation needs no stage of its own: BM25 normalises by chunk length and cosine
+similarity is length-free.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import apsw
+import numpy as np
+
+DOWNWEIGHTED = ("stale", "contradicted", "superseded")
+WIKILINK = re.compile(r"\[\[([^\]|#^]+)")
+WORD = re.compile(r"\w+")
+
+# chunk ids -> their vectors (those that have one)
+VectorsOf = Callable[[list[int]], dict[int, np.ndarray]]
+
+
+@dataclass(frozen=True)
+class ChunkScore:
+    chunk_id: int
+    note_id: int
+    seq: int  # -1 for a note's title row
+    score: float
+
+
+@dataclass(frozen=True)
+class NoteFactors:
+    status: dict[int, float]
+    recency: dict[int, float]
+    successor: dict[int, str]  # note id -> the `superseded_by` target as written
+
+    def of(self, note_id: int) -> float:
+        return self.status.get(note_id, 1.0) * self.recency.get(note_id, 1.0)
+
+
+def note_factors(con: apsw.Connection, note_ids: set[int], status_factor: float,
+                 recency_weight: float, half_life_days: float,
+                 now: dt.datetime | None = None) -> NoteFactors:
+    """Down-weighting of stale, contradicted and superseded notes, and a mild time decay:
+    ``1 - w·(1 - 2^(-age/H))`` from the note's date (frontmatter ``date``, ``created`` or
+    ``updated``, else the file time), so a note never loses more than ``w`` of its score."""
+    now = now or dt.datetime.now(dt.UTC)
+    status, recency, successor = {}, {}, {}
+    rows = con.execute("SELECT id, status, note_date, frontmatter FROM notes "
+                       "WHERE id IN (SELECT value FROM json_each(?))",
+                       (json.dumps(sorted(note_ids)),))
+    for nid, st, date, fm in rows:
+        if st in DOWNWEIGHTED:
+            status[nid] = status_factor
+            target = json.loads(fm).get("superseded_by") if st != "stale" else None
+            if isinstance(target, str):
+                successor[nid] = target
+        age = _age_days(date, now)
+        if recency_weight and age is not None and half_life_days > 0:
+            recency[nid] = 1.0 - recency_weight * (1.0 - 2.0 ** (-age / half_life_days))
+    return NoteFactors(status, recency, successor)
+
+
+def _age_days(date: str | None, now: dt.datetime) -> float | None:
+    if not date:
+        return None
+    try:
+        when = dt.datetime.fromisoformat(date[:19])
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return max(0.0, (now - when).total_seconds() / 86400)
+
+
+def link_bonus(con: apsw.Connection, notes: dict[int, float], top: int,
+               share: float) -> dict[int, float]:
+    """Link-graph expansion: each of the ``top`` best notes passes ``share`` of its score
+    to the notes it links to and that link to it, divided by the square root of the
+    receiving note's degree (so a hub every note links to gains little). Returns the
+    bonus per note, including notes that had no candidate of their own."""
+    if not share or not notes:
+        return {}
+    best = sorted(notes.items(), key=lambda x: (-x[1], x[0]))[:top]
+    paths = dict(con.execute(
+        "SELECT id, path FROM notes WHERE id IN (SELECT value FROM json_each(?))",
+        (json.dumps([n for n, _ in best]),)).fetchall())
+    by_path = {p: n for n, p in paths.items()}
+    edges = con.execute(
+        "SELECT l.src_id, s.path, t.id, l.resolved_path FROM links l "
+        "JOIN notes s ON s.id = l.src_id JOIN notes t ON t.path = l.resolved_path "
+        "WHERE l.status = 'resolved' AND s.archived = 0 AND t.archived = 0 AND "
+        "(l.src_id IN (SELECT value FROM json_each(?)) OR l.resolved_path IN "
+        "(SELECT value FROM json_each(?))) AND l.src_id != t.id",
+        (json.dumps(list(paths)), json.dumps(list(by_path)))).fetchall()
+    pairs = {(src, dst) for src, _, dst, _ in edges}
+    gains: dict[int, float] = {}
+    for src, dst in pairs:
+        for giver, taker in ((src, dst), (dst, src)):
+            if giver in paths and taker != giver:
+                gains[taker] = max(gains.get(taker, 0.0), share * notes[giver])
+    if not gains:
+        return {}
+    degree = _degrees(con, list(gains))
+    return {n: g / math.sqrt(max(1, degree.get(n, 1))) for n, g in gains.items()}
+
+
+def _degrees(con: apsw.Connection, note_ids: list[int]) -> dict[int, int]:
+    return dict(con.execute(
+        "SELECT n.id, (SELECT count(*) FROM links WHERE src_id = n.id AND status = 'resolved')"
+        " + (SELECT count(*) FROM links WHERE resolved_path = n.path) FROM notes n "
+        "WHERE n.id IN (SELECT value FROM json_each(?))", (json.dumps(note_ids),)).fetchall())
+
+
+def title_rows(con: apsw.Connection, note_ids: list[int]) -> dict[int, int]:
+    """note id -> the chunk id of its title row (every note has one)."""
+    return dict(con.execute(
+        "SELECT note_id, id FROM chunks WHERE seq = -1 AND note_id IN "
+        "(SELECT value FROM json_each(?))", (json.dumps(note_ids),)).fetchall())
+
+
+def mmr(con: apsw.Connection, ranked: list[tuple[ChunkScore, float]], keep: int,
+        lam: float, vectors_of: VectorsOf | None = None) -> list[tuple[ChunkScore, float]]:
+    """Maximal marginal relevance over the ranked hits: each next hit maximises
+    ``λ·relevance − (1−λ)·(its highest similarity to a hit already chosen)``, relevance
+    scaled to the best score. Similarity is the cosine of chunk vectors when every hit has
+    one, else the Jaccard overlap of their words. ``λ = 1`` keeps the order."""
+    if lam >= 1.0 or len(ranked) < 2:
+        return ranked[:keep]
+    pool = ranked[:max(keep * 3, keep)]
+    sims = _similarities(con, [c.chunk_id for c, _ in pool], vectors_of)
+    rel = np.array([s for _, s in pool]) / (pool[0][1] or 1.0)
+    closest = sims[0].copy()
+    free = np.ones(len(pool), bool)
+    free[0] = False
+    order = [0]
+    while len(order) < min(keep, len(pool)):
+        gain = np.where(free, lam * rel - (1 - lam) * closest, -np.inf)
+        i = int(np.argmax(gain))  # ties: the earlier (better ranked) hit
+        order.append(i)
+        free[i] = False
+        closest = np.maximum(closest, sims[i])
+    return [pool[i] for i in order]
+
+
+def _similarities(con: apsw.Connection, ids: list[int],
+                  vectors_of: VectorsOf | None) -> np.ndarray:
+    vecs = vectors_of(ids) if vectors_of else {}
+    if len(vecs) == len(ids):
+        mat = np.stack([vecs[i] for i in ids])
+        return mat @ mat.T
+    words = _words(con, ids)
+    vocab: dict[str, int] = {}
+    rows = [[vocab.setdefault(w, len(vocab)) for w in words.get(i, ())] for i in ids]
+    bag = np.zeros((len(ids), max(1, len(vocab))), np.float32)
+    for r, cols in enumerate(rows):
+        bag[r, cols] = 1.0
+    inter = bag @ bag.T
+    size = bag.sum(axis=1)
+    union = size[:, None] + size[None, :] - inter
+    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+
+
+def _words(con: apsw.Connection, chunk_ids: list[int]) -> dict[int, set[str]]:
+    rows = con.execute("SELECT rowid, coalesce(title, '') || ' ' || coalesce(body, '') FROM chunks_fts "
+                       "WHERE rowid IN "
+                       "(SELECT value FROM json_each(?))", (json.dumps(chunk_ids),))
+    return {cid: {w.lower() for w in WORD.findall(text or "")} for cid, text in rows}
+
+
+def successor_ids(con: apsw.Connection, targets: dict[int, str]) -> dict[int, int]:
+    """note id -> id of the note its ``superseded_by`` names (a wikilink or a path),
+    matched by path, then file name, then alias, case-insensitively; no match, no entry."""
+    out = {}
+    for nid, raw in targets.items():
+        m = WIKILINK.search(raw)
+        name = (m.group(1) if m else raw).strip()
+        if not name:
+            continue
+        stem = name[:-3] if name.lower().endswith(".md") else name
+        tail = "/" + stem.rsplit("/", 1)[-1].lower() + ".md"
+        row = con.execute(
+            "SELECT id FROM notes WHERE archived = 0 AND (lower(path) = ? OR "
+            "substr(lower(path), -?) = ?) ORDER BY length(path), path LIMIT 1",
+            (stem.lower() + ".md", len(tail), tail)).fetchone() or con.execute(
+            "SELECT a.note_id FROM aliases a JOIN notes n ON n.id = a.note_id "
+            "WHERE n.archived = 0 AND lower(a.alias) = lower(?) LIMIT 1", (stem,)).fetchone()
+        if row and row[0] != nid:
+            out[nid] = row[0]
+    return out
+
+
+def floor(ranked: list[tuple[ChunkScore, float]],
+          min_score: float) -> list[tuple[ChunkScore, float]]:
+    """Drop hits scoring below ``min_score`` times the best one."""
+    if not ranked or not min_score:
+        return ranked
+    top = max(s for _, s in ranked)
+    return [(c, s) for c, s in ranked if s >= min_score * top]
