@@ -170,9 +170,9 @@ def _similarities(con: apsw.Connection, ids: list[int],
 
 
 def _words(con: apsw.Connection, chunk_ids: list[int]) -> dict[int, set[str]]:
-    rows = con.execute("SELECT rowid, coalesce(title, '') || ' ' || coalesce(body, '') FROM chunks_fts "
-                       "WHERE rowid IN "
-                       "(SELECT value FROM json_each(?))", (json.dumps(chunk_ids),))
+    rows = con.execute("SELECT rowid, coalesce(title, '') || ' ' || coalesce(body, '') "
+                       "FROM chunks_fts WHERE rowid IN (SELECT value FROM json_each(?))",
+                       (json.dumps(chunk_ids),))
     return {cid: {w.lower() for w in WORD.findall(text or "")} for cid, text in rows}
 
 

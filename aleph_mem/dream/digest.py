@@ -14,8 +14,8 @@ from ..memory import Memory
 from ..vault import content_hash
 from .journal import Journal
 from .judge import Judge
+from .lint import lint_issues
 from .model import Action, snapshot
-from .passes import lint_issues
 
 if TYPE_CHECKING:
     from .runner import RunReport

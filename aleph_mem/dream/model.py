@@ -92,6 +92,14 @@ class Action:
         return f"[[{self.path[:-3]}]]: {', '.join(x for x in (keys, gone) if x)} ({self.reason})"
 
 
+def body_of(note: NoteInfo) -> str:
+    text = note.body
+    if text.startswith("---"):
+        parts = text.split("\n---", 1)
+        text = parts[1].split("\n", 1)[1] if len(parts) == 2 and "\n" in parts[1] else ""
+    return text
+
+
 def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
     from .journal import Journal
 

@@ -25,10 +25,10 @@ from ..vault import content_hash
 from . import digest
 from .journal import Journal, action_from
 from .judge import Judge
+from .lint import lint_issues
 from .model import Action, snapshot
 from .passes import (
     PLANNERS,
-    lint_issues,
     plan_consolidate_llm,
     plan_decay,
     plan_drift_llm,
