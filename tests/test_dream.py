@@ -11,7 +11,7 @@ import pytest
 from conftest import open_mem, write
 
 from aleph_mem import activity
-from aleph_mem.dream import passes
+from aleph_mem.dream import lint, passes
 from aleph_mem.dream.journal import Journal
 from aleph_mem.dream.model import snapshot
 from aleph_mem.dream.runner import Dream
@@ -290,11 +290,11 @@ def test_lint_reports_archived_targets_odd_names_and_relative_time(vault: Path) 
     w.write("notes/points.md", b"# Points\n\nsee [[gone]]\n", None)
     w.write("notes/what?.md", b"# Odd\n\nWe met yesterday about [[points]].\n", None)
     w.archive("notes/gone.md")
-    issues = {(i.rule, i.path) for i in passes.lint_issues(
+    issues = {(i.rule, i.path) for i in lint.lint_issues(
         snapshot(mem, NOW + dt.timedelta(days=5)))}
     assert {("L013", "notes/points.md"), ("L032", "notes/what?.md"),
             ("L042", "notes/what?.md")} <= issues
-    assert ("L042", "notes/what?.md") not in {(i.rule, i.path) for i in passes.lint_issues(
+    assert ("L042", "notes/what?.md") not in {(i.rule, i.path) for i in lint.lint_issues(
         snapshot(mem, NOW))}  # "yesterday" is fine in a note written today
     mem.close()
 
