@@ -64,6 +64,14 @@ SETTINGS: tuple[Setting, ...] = (
             "person to tick), e.g. ['consolidate', 'decay']."),
     Setting("dream_off", [],
             "Dream passes that never run, e.g. ['decay']."),
+    Setting("lint_required_keys", ["category", "tags", "created"],
+            "Frontmatter keys lint adds to agent-written notes when missing (L001/L003): "
+            "category from the top folder, tags [], created from the note's history and file "
+            "time; 'updated' may be added too, but nothing keeps it current afterwards."),
+    Setting("lint_fix_human", False,
+            "Also propose lint's frontmatter fixes (L001/L003/L004) for notes a person wrote "
+            "(off: a person's plain notes are left as they are; they are never changed "
+            "without a tick in the digest either way)."),
     Setting("llm_model", "",
             "litellm model name (e.g. 'ollama/llama3.1', 'openai/gpt-4o-mini'); empty means "
             "no LLM is used. Provider keys come from the provider's usual environment "
@@ -74,6 +82,8 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 BY_NAME = {s.name: s for s in SETTINGS}
+BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
+              "false": False, "0": False, "no": False, "off": False}
 
 
 def _coerce(setting: Setting, value: Any, where: str) -> Any:
@@ -83,6 +93,11 @@ def _coerce(setting: Setting, value: Any, where: str) -> Any:
             return [v.strip() for v in value.split(",") if v.strip()]
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return value
+    elif want is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in BOOL_WORDS:
+            return BOOL_WORDS[value.strip().lower()]
     elif want is int:
         try:
             return int(value)
@@ -95,7 +110,8 @@ def _coerce(setting: Setting, value: Any, where: str) -> Any:
             pass
     elif want is str and isinstance(value, str):
         return value
-    kind = {list: "a list of strings", int: "a whole number", float: "a number",
+    kind = {list: "a list of strings", bool: "true or false", int: "a whole number",
+            float: "a number",
             str: "a string"}[want]
     raise ConfigError(where, f"{setting.name} must be {kind}, got {value!r}")
 

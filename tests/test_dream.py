@@ -46,10 +46,16 @@ def test_daily_run_changes_agent_notes_and_a_second_run_changes_nothing(vault: P
     assert report.status == "success" and report.proposed == []
     done = sorted((a["pass"], a["path"]) for a in report.applied)
     assert done == [("consolidate", "archive/notes/two.md"), ("consolidate", "notes/one.md"),
-                    ("drift", "notes/old.md"), ("drift", "notes/replaced.md")]
+                    ("drift", "notes/old.md"), ("drift", "notes/replaced.md"),
+                    ("lint", "notes/new.md"), ("lint", "notes/old.md"), ("lint", "notes/one.md"),
+                    ("lint", "notes/replaced.md")]
     one = mem.show("notes/one").frontmatter
+    # created: when the note was first written (its file time or first event), not the run
+    first = dt.datetime.fromisoformat(mem.log(path="notes/one.md")[-1].at.replace("Z", "+00:00"))
+    created = dt.datetime.fromisoformat(one.pop("created").replace("Z", "+00:00"))
+    assert abs((created - first).total_seconds()) < 2
     assert one == {"tags": ["a", "b", "c"], "aliases": ["Harbour copy"],
-                   "source_notes": ["[[notes/two]]"]}
+                   "source_notes": ["[[notes/two]]"], "category": "notes"}
     two = mem.show("archive/notes/two.md").frontmatter
     assert (two["status"], two["merged_into"]) == ("merged", "[[notes/one]]")
     old = mem.show("notes/old").frontmatter
@@ -97,7 +103,8 @@ def test_human_notes_get_proposals_and_ticked_ones_are_applied(vault: Path) -> N
     digest.write_text(text.replace("- [ ]", "- [x]"))  # the person approves both
     mem.reindex()
     report = Dream(mem, NOW, force=True).run()
-    assert sorted(a["path"] for a in report.applied) == ["archive/notes/p2.md", "notes/p1.md"]
+    assert sorted(a["path"] for a in report.applied if a["pass"] == "consolidate") == [
+        "archive/notes/p2.md", "notes/p1.md"]
     assert {p["state"] for p in Journal(vault / ".aleph").proposals().values()} == {"applied"}
     assert any("you edited today's digest" in s["reason"] for s in report.skipped)
     mem.close()
@@ -355,4 +362,76 @@ def test_templated_notes_with_different_names_are_not_duplicates(vault: Path) ->
     w.write("items/fire.md", f"# Ring of Fire Resistance\n\n{body}".encode(), None)
     w.write("items/force.md", f"# Ring of Force Resistance\n\n{body}".encode(), None)
     assert passes.plan_consolidate(snapshot(mem, NOW)) == []
+    mem.close()
+
+
+def test_lint_adds_missing_frontmatter_to_agent_notes_dated_from_their_history(
+        vault: Path) -> None:
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("projects/plan.md", b"# Plan\n\nShip it.\n", None)
+    w.write("projects/tagged.md", b"---\ntags: 'alpha, #beta gamma'\n---\n# T\n\nx\n", None)
+    write(vault, "projects/mine.md", "# Mine\n\nA person's plain note.\n")
+    old = dt.datetime(2024, 3, 5, 10, 0, tzinfo=dt.UTC).timestamp()
+    import os
+
+    os.utime(vault / "projects/plan.md", (old, old))
+    mem.reindex()
+    report = Dream(mem, NOW, force=True).run(("lint",))
+    assert sorted(a["path"] for a in report.applied) == ["projects/plan.md",
+                                                          "projects/tagged.md"]
+    assert (vault / "projects/plan.md").read_text() == (
+        "---\ncategory: projects\ntags: []\ncreated: '2024-03-05T10:00:00Z'\n---\n"
+        "# Plan\n\nShip it.\n")  # the file's own date, not the day of the run
+    assert mem.show("projects/tagged").frontmatter["tags"] == ["alpha", "beta", "gamma"]
+    assert (vault / "projects/mine.md").read_text() == "# Mine\n\nA person's plain note.\n"
+    assert report.proposed == []  # a person's plain note is a valid note
+    mem.close()
+    (vault / ".aleph" / "config.toml").write_text("lint_fix_human = true\n")
+    mem = open_mem(vault)
+    report = Dream(mem, NOW, force=True).run(("lint",))
+    mtime = dt.datetime.fromtimestamp((vault / "projects/mine.md").stat().st_mtime, dt.UTC)
+    assert [p["what"] for p in report.proposed if "projects/" in p["what"]] == [
+        "[[projects/mine]]: category: projects, tags: [], created: "
+        f"{mtime:%Y-%m-%dT%H:%M:%S}Z (L001 category, tags, created)"]
+    mem.close()
+
+
+def test_a_broken_link_is_repaired_only_when_one_note_matches_loosely(vault: Path) -> None:
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("ref/Ｓea_Charts.md", b"# Charts\n\n## Depths\n\nDeep.\n", None)
+    w.write("ref/tide-table.md", b"# Tides\n\nHigh water.\n", None)
+    w.write("a/moon phase.md", b"# Moon A\n\nx\n", None)
+    w.write("b/moon_phase.md", b"# Moon B\n\nx\n", None)
+    w.write("trip.md", b"# Trip\n\nRead [[sea charts#Depths]] and [[Tide Table|the tides]].\n"
+            b"Also [[moon-phase]] and `[[tide table]]` in code.\n"
+            b"Then ![[tide table]] again.\n", None)
+    mem.reindex()
+    report = Dream(mem, NOW, force=True).run(("lint",))
+    assert (vault / "trip.md").read_text().split("---\n")[-1] == (
+        "# Trip\n\nRead [[Ｓea_Charts#Depths]] and [[tide-table|the tides]].\n"
+        "Also [[moon-phase]] and `[[tide table]]` in code.\n"
+        "Then ![[tide-table|tide table]] again.\n")
+    # two notes match "moon-phase" loosely: never guessed, still reported
+    issues = {i.message for i in lint.lint_issues(snapshot(mem, NOW)) if i.path == "trip.md"}
+    assert issues == {"broken link [[moon-phase]]"}
+    assert [lv.resolved for lv in mem.show("trip").links if lv.resolved] == [
+        "ref/Ｓea_Charts.md", "ref/tide-table.md", "ref/tide-table.md"]
+    assert any("L010 repaired" in a["what"] for a in report.applied)
+    mem.close()
+
+
+def test_a_broken_link_in_a_persons_note_is_a_proposal(vault: Path) -> None:
+    write(vault, "ref/tide-table.md", "# Tides\n\nHigh water.\n")
+    write(vault, "mine.md", "# Mine\n\nSee [[Tide Table]].\n")
+    mem = open_mem(vault)
+    mem.reindex()
+    report = Dream(mem, NOW, force=True).run(("lint",))
+    assert report.applied == []
+    assert [p["what"] for p in report.proposed] == [
+        "[[mine]]: L010 repaired [[Tide Table]] → [[tide-table|Tide Table]]"]
+    assert (vault / "mine.md").read_text() == "# Mine\n\nSee [[Tide Table]].\n"
     mem.close()

@@ -3,9 +3,13 @@ attention"); the safe fixes are planned as actions like any other pass's."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+import unicodedata
 from dataclasses import dataclass
 
+from .. import frontmatter_edit
+from ..vault import content_hash
 from .model import Action, NoteInfo, Snapshot, body_of
 
 
@@ -22,7 +26,7 @@ class Issue:
 
 def lint_issues(snap: Snapshot) -> list[Issue]:
     out = []
-    for src, target, status, raw, anchor in snap.links:
+    for src, target, status, raw, anchor, _ in snap.links:
         note = snap.notes.get(src)
         if note is None or note.opted_out or _disabled(note, "L010"):
             continue
@@ -76,21 +80,153 @@ def _disabled(n: NoteInfo, rule: str) -> bool:
 
 
 def plan_lint(snap: Snapshot) -> list[Action]:
-    """The safe auto-fix: duplicate entries in tags/aliases (L006), first order kept.
-    (L007, `updated` from the file time, is left out: the dream's own metadata writes move
-    the file time, so it would chase itself.)"""
+    """The safe fixes: duplicate entries (L006), missing frontmatter or keys (L001/L003),
+    tags written as one string (L004), broken wikilinks with exactly one loose match (L010).
+    On a note a person wrote they are proposals, and L001/L003/L004 are only proposed there
+    when ``lint_fix_human`` is on (a person's plain notes are valid notes). (L007, `updated`
+    from the file time, is left out: the dream's own metadata writes move the file time,
+    so it would chase itself.)"""
+    fix_human = bool(getattr(snap.settings, "lint_fix_human", False))
+    required = list(getattr(snap.settings, "lint_required_keys", REQUIRED_KEYS))
+    repairs = link_repairs(snap)
     actions = []
     for n in snap.active():
-        if _disabled(n, "L006"):
-            continue
-        keys = {}
-        for key in ("tags", "aliases", "source_notes"):
-            v = n.frontmatter.get(key)
-            if isinstance(v, list) and len(v) != len(dedup := list(dict.fromkeys(v))):
-                keys[key] = dedup
-        if keys:
-            actions.append(Action("lint", "set", n.path, n.hash, "L006 duplicate entries",
-                                  keys, propose=n.human))
+        fixes: dict[str, dict] = {}
+        if not _disabled(n, "L006"):
+            fixes["L006"] = _dedup(n)
+        if (fix_human or not n.human) and not n.issues_frontmatter:
+            if not _disabled(n, "L004"):
+                fixes["L004"] = _tags_as_list(n)
+            rule = "L003" if n.frontmatter else "L001"
+            if not _disabled(n, rule):
+                defaults = _defaults(n, snap)
+                fixes[rule] = {k: defaults[k] for k in required
+                               if k in defaults and k not in n.frontmatter}
+        keys = {k: v for rule in ("L006", "L004", "L001", "L003")
+                for k, v in fixes.get(rule, {}).items()}
+        why = "; ".join(f"{r} {', '.join(f)}" for r, f in fixes.items() if f)
+        if n.path in repairs:  # one write per note: the links, then the keys
+            text, what = repairs[n.path]
+            if keys:
+                text = frontmatter_edit.patch(text.encode("utf-8"), keys, []).decode("utf-8")
+            actions.append(Action("lint", "rewrite", n.path, n.hash, "; ".join(
+                x for x in (what, why) if x), content=text, propose=n.human))
+        elif keys:
+            actions.append(Action("lint", "set", n.path, n.hash, why, keys, propose=n.human))
     return actions
 
 
+REQUIRED_KEYS = ("category", "tags", "created")
+
+
+def _dedup(n: NoteInfo) -> dict:
+    keys = {}
+    for key in ("tags", "aliases", "source_notes"):
+        v = n.frontmatter.get(key)
+        if isinstance(v, list) and len(v) != len(dedup := list(dict.fromkeys(v))):
+            keys[key] = dedup
+    return keys
+
+
+def _tags_as_list(n: NoteInfo) -> dict:
+    """``tags: "a, b #c"`` → ``[a, b, c]``: lossless, so safe."""
+    v = n.frontmatter.get("tags")
+    if not isinstance(v, str):
+        return {}
+    tags = [t.lstrip("#") for t in re.split(r"[,\s]+", v) if t.lstrip("#")]
+    return {"tags": list(dict.fromkeys(tags))}
+
+
+def _defaults(n: NoteInfo, snap: Snapshot) -> dict:
+    """DREAM.md L001: ``category`` from the top folder, ``tags: []``, ``created`` from the
+    earliest of the first event aleph-mem logged for the note and its file time (never
+    simply today), ``updated`` from the file time."""
+    mtime = n.mtime.astimezone(dt.UTC).replace(microsecond=0)
+    first = snap.first_seen.get(n.path)
+    created = min(mtime, _parse(first)) if first else mtime
+    out = {"tags": [], "created": _rfc3339(created), "updated": _rfc3339(mtime)}
+    if "/" in n.path:
+        out["category"] = n.path.split("/", 1)[0]
+    return out
+
+
+def _parse(at: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(at.replace("Z", "+00:00")).replace(microsecond=0)
+
+
+def _rfc3339(t: dt.datetime) -> str:
+    return t.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# -- L010: broken wikilinks with one loose match ---------------------------------------------
+
+WIKI = re.compile(r"^(!?)\[\[([^\]|#]*)((?:#[^\]|]*)?)((?:\|[^\]]*)?)\]\]$")
+
+
+def loose_key(name: str) -> str:
+    """Case-, width- and separator-insensitive: ``Ｍy_Note`` ~ ``my note`` ~ ``my-note``."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    return re.sub(r"[\s_\-]+", " ", text).strip()
+
+
+def repair_candidates(snap: Snapshot) -> dict[str, set[str]]:
+    """loose key → the active notes whose file name or alias has it."""
+    out: dict[str, set[str]] = {}
+    for n in snap.notes.values():
+        if n.path.startswith("archive/"):
+            continue
+        stem = n.path.rsplit("/", 1)[-1][:-3]
+        for name in (stem, *n.aliases):
+            out.setdefault(loose_key(name), set()).add(n.path)
+    return out
+
+
+def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
+    """A broken wikilink is rewritten only when exactly one note's file name or alias
+    matches it loosely (case, width, separators); two or more candidates, or none: it
+    stays reported. The shown text is kept with an alias (``[[Real Name|as written]]``).
+    Returns path → (its new text, what was repaired)."""
+    names = repair_candidates(snap)
+    stems: dict[str, int] = {}
+    for p in snap.notes:
+        stems[p.rsplit("/", 1)[-1][:-3].casefold()] = stems.get(
+            p.rsplit("/", 1)[-1][:-3].casefold(), 0) + 1
+    fixes: dict[str, list[tuple[int, str, str]]] = {}
+    for src, _, status, raw, _, line in snap.links:
+        note = snap.notes.get(src)
+        m = WIKI.match(raw)
+        if status != "unresolved" or not m or note is None or note.opted_out or \
+                _disabled(note, "L010"):
+            continue
+        bang, target, anchor, alias = m.groups()
+        found = names.get(loose_key(target.rsplit("/", 1)[-1]), set())
+        if len(found) != 1:
+            continue
+        path = next(iter(found))
+        stem = path.rsplit("/", 1)[-1][:-3]
+        new = stem if stems.get(stem.casefold(), 0) == 1 else path[:-3]
+        shown = alias or ("|" + target.strip() if not anchor else "")
+        fixes.setdefault(src, []).append(
+            (line, raw, f"{bang}[[{new}{anchor}{shown}]]"))
+    out = {}
+    for src, edits in sorted(fixes.items()):
+        note = snap.notes[src]
+        if content_hash(note.body.encode("utf-8")) != note.hash:
+            continue  # not valid UTF-8, or too big to hold whole: never rewritten
+        text = _rewrite_lines(note.body, edits)
+        if text is not None and text != note.body:
+            out[src] = (text, "L010 repaired " + ", ".join(f"{o} → {n}" for _, o, n in edits))
+    return out
+
+
+def _rewrite_lines(body: str, edits: list[tuple[int, str, str]]) -> str | None:
+    """Each edit replaces the link on its own line (1-based); a line holding a code span
+    is left alone (the same text could be code there). None when nothing applies."""
+    lines = body.split("\n")
+    done = False
+    for line, old, new in edits:
+        i = line - 1
+        if 0 <= i < len(lines) and old in lines[i] and "`" not in lines[i]:
+            lines[i] = lines[i].replace(old, new, 1)
+            done = True
+    return "\n".join(lines) if done else None

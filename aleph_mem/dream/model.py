@@ -45,6 +45,11 @@ class NoteInfo:
             self.path.startswith(("archive/", GENERATED))
 
     @property
+    def issues_frontmatter(self) -> bool:
+        """Its frontmatter could not be parsed (L002): never patched."""
+        return any("frontmatter" in i or "YAML" in i for i in self.issues)
+
+    @property
     def permanent(self) -> bool:
         return bool(self.frontmatter.get("permanent") or self.frontmatter.get("pinned")
                     or "pinned" in self.tags)
@@ -54,8 +59,11 @@ class NoteInfo:
 class Snapshot:
     now: dt.datetime
     notes: dict[str, NoteInfo]
-    links: list[tuple[str, str | None, str, str, int | None]]  # src, resolved, status, raw, anchor
+    # src, resolved, status, raw, anchor found, line
+    links: list[tuple[str, str | None, str, str, int | None, int]]
     memory_refs: set[str] = field(default_factory=set)  # notes MEMORY.md links to
+    first_seen: dict[str, str] = field(default_factory=dict)  # path -> first event time
+    settings: Any = None
 
     def active(self) -> list[NoteInfo]:
         return [n for p, n in sorted(self.notes.items()) if not n.opted_out]
@@ -63,8 +71,9 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class Action:
-    """One change a pass wants. ``op``: set (frontmatter keys), archive, generate (a
-    daemon-owned file under _dream/). ``base`` is the hash the plan was made from."""
+    """One change a pass wants. ``op``: set (frontmatter keys), archive, rewrite (a note's
+    new text, ``content``, computed from the bytes ``base`` names), fold (keys plus text
+    appended), generate (a daemon-owned file). ``base`` is the hash the plan was made from."""
 
     pass_name: str
     op: str
@@ -87,6 +96,8 @@ class Action:
             return f"archive [[{self.path[:-3]}]] ({self.reason})"
         if self.op == "generate":
             return f"write {self.path}"
+        if self.op == "rewrite":
+            return f"[[{self.path[:-3]}]]: {self.reason}"
         keys = ", ".join(f"{k}: {v}" for k, v in self.set_keys.items())
         gone = ", ".join(f"remove {k}" for k in self.unset)
         return f"[[{self.path[:-3]}]]: {', '.join(x for x in (keys, gone) if x)} ({self.reason})"
@@ -130,11 +141,12 @@ def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
             data.decode("utf-8", errors="replace"), tuple(json.loads(issues)), path in human,
             tuple(recalls.get(path, ())))
     links = [tuple(r) for r in mem.con.execute(
-        "SELECT n.path, l.resolved_path, l.status, l.raw, l.anchor_found FROM links l "
+        "SELECT n.path, l.resolved_path, l.status, l.raw, l.anchor_found, l.line FROM links l "
         "JOIN notes n ON n.id = l.src_id WHERE n.path NOT LIKE '\\_dream/%' ESCAPE '\\' "
         "ORDER BY n.path, l.line")]
     refs = {r[1] for r in links if r[0] == "MEMORY.md" and r[1]}
-    return Snapshot(now, notes, links, refs)
+    first = dict(mem.con.execute("SELECT path, min(at) FROM events GROUP BY path").fetchall())
+    return Snapshot(now, notes, links, refs, first, mem.settings)
 
 
 def _head(mem: Memory, path: str, limit: int = 1_000_000) -> bytes:

@@ -150,9 +150,9 @@ def _date(value: object) -> dt.date | None:
 
 def plan_drift(snap: Snapshot) -> list[Action]:
     today = snap.now.date()
-    resolved = {(src, raw): target for src, target, _, raw, _ in snap.links}
+    resolved = {(src, raw): target for src, target, _, raw, _, _ in snap.links}
     missing: dict[str, list[str]] = {}
-    for src, _resolved, status, raw, _ in snap.links:
+    for src, _resolved, status, raw, _, _ in snap.links:
         target = re.sub(r"^!?\[[^\]]*\]\((.*)\)$", r"\1", raw)
         if status == "unresolved" and raw.startswith(("[", "![")) and "](" in raw \
                 and re.search(r"\.\w{1,5}$", target) and not target.endswith(".md"):
@@ -270,7 +270,7 @@ def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
 
     since = snap.now - dt.timedelta(days=LOOKBACK_DAYS)
     pairs = []
-    for src, target, status, _, _ in snap.links:
+    for src, target, status, _, _, _ in snap.links:
         a, b = snap.notes.get(src), snap.notes.get(target or "")
         if a is None or b is None or status != "resolved" or a.path == b.path:
             continue

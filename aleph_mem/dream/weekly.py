@@ -32,7 +32,7 @@ def clusters(snap: Snapshot) -> list[list[str]]:
               and n.frontmatter.get("type") not in EXCLUDED_TYPES}
     recent = {p for p, n in usable.items() if n.mtime >= since}
     g = nx.Graph()
-    for src, dst, status, _, _ in snap.links:
+    for src, dst, status, _, _, _ in snap.links:
         if status == "resolved" and src in usable and dst in usable and src != dst \
                 and (src in recent or dst in recent):
             g.add_edge(src, dst, weight=1.0)
@@ -91,7 +91,7 @@ def plan_weekly(mem: Memory, now: dt.datetime) -> Action | None:
     active = snap.active()
     orphans = [n.path for n in active if n.inbound == 0 and n.outbound == 0]
     g = nx.Graph()
-    g.add_edges_from((s, d) for s, d, st, _, _ in snap.links if st == "resolved" and d != s)
+    g.add_edges_from((s, d) for s, d, st, _, _, _ in snap.links if st == "resolved" and d != s)
     bridges = sorted(p for p in nx.articulation_points(g) if p in snap.notes)[:10] \
         if g.number_of_nodes() else []
     out += ["## Graph health", "", f"- {len(active)} notes, {len(orphans)} orphans"
