@@ -123,11 +123,38 @@ def _read_toml(path: Path) -> dict[str, Any]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(str(path), f"not valid TOML ({exc}); fix or remove the file") from exc
-    unknown = sorted(k for k, v in data.items() if k not in BY_NAME and not isinstance(v, dict))
+    tables = {k: v for k, v in data.items() if isinstance(v, dict)}
+    unknown = sorted(k for k in data if k not in BY_NAME and k not in tables)
+    unknown += sorted(k for k in tables if k != "dream")
     if unknown:
         raise ConfigError(str(path),
                           f"unknown setting(s) {', '.join(unknown)}; see docs/settings.md")
-    return {k: v for k, v in data.items() if k in BY_NAME}
+    out = {k: v for k, v in data.items() if k in BY_NAME}
+    out.update(_pass_modes(tables.get("dream", {}), out, str(path)))
+    return out
+
+
+PASS_NAMES = ("consolidate", "drift", "synthesis", "lint", "decay", "digest")
+MODES = ("auto", "propose", "off")
+
+
+def _pass_modes(dream: dict[str, Any], flat: dict[str, Any], where: str) -> dict[str, Any]:
+    """DREAM.md's per-pass tables, ``[dream.consolidate] mode = "propose"``, folded into
+    the ``dream_propose`` / ``dream_off`` lists (``auto`` takes a pass out of both)."""
+    propose = list(flat.get("dream_propose", []))
+    off = list(flat.get("dream_off", []))
+    for name, table in dream.items():
+        if name not in PASS_NAMES or not isinstance(table, dict) or set(table) - {"mode"}:
+            raise ConfigError(where, f"[dream] supports one table per pass "
+                              f"({', '.join(PASS_NAMES)}) with one key, mode; got "
+                              f"dream.{name} = {table!r}; see docs/settings.md")
+        mode = table.get("mode", "auto")
+        if mode not in MODES:
+            raise ConfigError(where, f"dream.{name}.mode must be one of {', '.join(MODES)}, "
+                              f"got {mode!r}")
+        propose = [p for p in propose if p != name] + ([name] if mode == "propose" else [])
+        off = [p for p in off if p != name] + ([name] if mode == "off" else [])
+    return {"dream_propose": propose, "dream_off": off} if dream else {}
 
 
 def user_config_path() -> Path:
@@ -176,6 +203,8 @@ def config_template() -> str:
     for s in SETTINGS:
         lines += ["# " + line for line in textwrap.wrap(s.doc, 88)]
         lines += [f"# {s.name} = {json.dumps(s.default)}", ""]
+    lines += ["# A dream pass's mode, DREAM.md style (auto | propose | off):",
+              "# [dream.decay]", '# mode = "propose"', ""]
     return "\n".join(lines)
 
 
@@ -195,4 +224,8 @@ def settings_markdown() -> str:
         "lists every setting, commented out, with its default (regenerate both with",
         "`python -c 'from aleph_mem import settings as s; print(s.settings_markdown())'`).",
         "", "| setting | environment | default | what it does |", "|---|---|---|---|",
-        *rows, ""])
+        *rows, "",
+        "A config file may also set a dream pass's mode the way DREAM.md writes it, one table",
+        "per pass with one key: `[dream.decay]` / `mode = \"propose\"` (or `\"off\"`, or",
+        "`\"auto\"`, the default). It is folded into `dream_propose` / `dream_off` of the same",
+        "file; any other key in `[dream]` is an error that says so.", ""])

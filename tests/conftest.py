@@ -64,12 +64,15 @@ class StubLLM:
 
         self.replies: list[str] = []
         self.requests: list[dict] = []
+        self.on_request = None  # called on each request, e.g. a person coming back
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 (http.server's name)
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 stub.requests.append(body)
+                if stub.on_request:
+                    stub.on_request()
                 text = stub.replies.pop(0) if stub.replies else "I cannot tell [1]."
                 out = json.dumps({
                     "id": "stub-1", "object": "chat.completion", "created": 0,

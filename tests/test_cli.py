@@ -82,3 +82,28 @@ def test_bad_config_is_a_clear_error(vault: Path, capsys) -> None:
     (vault / ".aleph" / "config.toml").write_text("serch_limit = 3\n")
     assert main(["--vault", str(vault), "index"]) == 1
     assert "unknown setting(s) serch_limit" in capsys.readouterr().err
+    (vault / ".aleph" / "config.toml").write_text("[dream.decay]\nhalf_life = 3\n")
+    assert main(["--vault", str(vault), "index"]) == 1
+    assert "[dream] supports one table per pass" in capsys.readouterr().err
+    (vault / ".aleph" / "config.toml").write_text("[dream.lint]\nmode = 'sometimes'\n")
+    assert main(["--vault", str(vault), "index"]) == 1
+    assert "dream.lint.mode must be one of auto, propose, off" in capsys.readouterr().err
+
+
+def test_dream_pass_tables_set_the_pass_modes(vault: Path, capsys) -> None:
+    from aleph_mem.settings import load_settings
+
+    (vault / ".aleph" / "config.toml").write_text(
+        'dream_propose = ["lint", "decay"]\ndream_off = ["drift"]\n'
+        '[dream.decay]\nmode = "off"\n[dream.drift]\nmode = "auto"\n'
+        '[dream.consolidate]\nmode = "propose"\n')
+    s = load_settings(vault, environ={})
+    assert (s.dream_propose, s.dream_off) == (["lint", "consolidate"], ["decay"])
+    # and a run honours them: consolidate proposes, decay never runs
+    write(vault, "notes/a.md", "# A\n\n" + "same words about the harbour and ferry " * 3)
+    write(vault, "notes/b.md", "# A copy\n\n" + "same words about the harbour and ferry " * 3)
+    assert main(["--vault", str(vault), "dream", "--force", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert {p["pass"] for p in report["proposed"]} == {"consolidate"}
+    assert "decay" not in report["done"] and "consolidate" in report["done"]
+    assert report["applied"] == []

@@ -156,3 +156,34 @@ def test_importance_from_the_llm_can_keep_a_cold_note(vault: Path, stub_llm) -> 
     stub_llm.replies.append('{"importance": "very"}')  # invalid: no change, and cached ones hold
     assert Dream(mem, later, force=True).run(("decay",)).applied == []
     mem.close()
+
+
+def test_an_interrupted_run_resumes_after_the_passes_it_finished(vault: Path, stub_llm) -> None:
+    """A person comes back while drift asks the model (DREAM.md 3.11 item 5): drift stops
+    before its next write, and the next scheduled run starts after consolidate."""
+    from aleph_mem import activity
+    from aleph_mem.dream.journal import Journal
+
+    setup(vault, stub_llm)
+    local = vault / ".aleph" / "local"
+    stub_llm.on_request = lambda: activity.touch(local, "cli")
+    stub_llm.replies.append('{"verdict": "CONTRADICTORY", "which_is_current": 1}')
+    with open_mem(vault) as mem:
+        first = Dream(mem, NOW, force=True).run(trigger="scheduled")
+    assert (first.status, first.done, first.interrupted_at) == (
+        "interrupted", ["consolidate"], "drift")
+    assert all(a["pass"] != "drift" for a in first.applied)
+    assert "status" not in open_mem(vault).show("notes/office").frontmatter
+    runs = Journal(vault / ".aleph").runs()
+    assert [(r["status"], r["done"]) for r in runs] == [("interrupted", ["consolidate"])]
+    stub_llm.on_request = None
+    with open_mem(vault) as mem:
+        second = Dream(mem, NOW, force=True).run(trigger="scheduled")
+        office = mem.show("notes/office").frontmatter
+    assert (second.status, second.resumed) == ("success", ["consolidate"])
+    assert second.done == ["drift", "lint", "decay", "digest"]
+    assert office["status"] == "contradicted"  # the cached verdict, applied this time
+    # one drift question in all (the verdict was cached), then the digest's summary
+    asked = [r["messages"][0]["content"] for r in stub_llm.requests]
+    assert len(asked) == 2 and asked[0].startswith("You compare two notes")
+    assert "summary" in asked[1]

@@ -10,6 +10,7 @@ import hashlib
 import json
 import logging
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ class Judge:
         self.calls_left = max_calls
         self.path = aleph_dir / "dream" / host_id(aleph_dir / "local") / "verdicts.jsonl"
         self.cache = self._load(aleph_dir / "dream")
+        self.before_call: Callable[[], None] | None = None
 
     @property
     def available(self) -> bool:
@@ -54,6 +56,8 @@ class Judge:
             return self.cache[key]
         if not self.available:
             return None
+        if self.before_call:
+            self.before_call()  # pre-emption (R7): may raise to stop the run here
         self.calls_left -= 1
         try:
             raw = llm.complete(self.settings, [{"role": "system",

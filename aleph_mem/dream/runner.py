@@ -83,6 +83,9 @@ class RunReport:
     plan: list[str] = field(default_factory=list)  # the readable diff (dry runs)
     digest: str | None = None
     finished_at: str | None = None
+    done: list[str] = field(default_factory=list)  # passes finished (the resume cursor)
+    interrupted_at: str | None = None
+    resumed: list[str] = field(default_factory=list)  # passes an earlier run finished today
 
     def as_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items()}
@@ -108,19 +111,23 @@ class Dream:
 
     def _run(self, passes: tuple[str, ...], trigger: str) -> RunReport:
         report = RunReport(new_ulid(), iso(self.started), self.dry_run, list(passes))
+        report.resumed = self._finished_today(passes, trigger)
+        self.judge.before_call = lambda: self._check_idle(trigger)
         self.mem.reindex()
+        name = None
         try:
             if not self.dry_run:
                 self._apply_ticked(report)
-            for name in (p for p in passes if p not in self.mem.settings.dream_off):
+            for name in (p for p in passes if p not in self.mem.settings.dream_off
+                         and p not in report.resumed):
                 self._check_idle(trigger)
                 if name == "digest":
                     self._digest(report)
+                    report.done.append(name)
                     continue
                 if name == "synthesis":
-                    weekly = plan_weekly(self.mem, self.now)
-                    if weekly is not None:
-                        self._handle(weekly, report)
+                    self._synthesis(report)
+                    report.done.append(name)
                     continue
                 snap = snapshot(self.mem, self.now)
                 planned = plan_decay(snap, self.judge) if name == "decay" and \
@@ -139,14 +146,16 @@ class Dream:
                 if name == "lint":
                     report.issues = [{"rule": i.rule, "path": i.path, "message": i.message}
                                      for i in lint_issues(snapshot(self.mem, self.now))]
+                report.done.append(name)
             report.status = "success"
         except Interrupted:
             report.status = "interrupted"
+            report.interrupted_at = name
         except Exception:
             report.status = "error"  # recorded: it blocks further scheduled runs today
             log.exception("dream run %s failed", report.run_id)
         report.finished_at = iso(utc_now())
-        worked = report.applied or report.proposed or report.digest
+        worked = report.applied or report.proposed or report.digest or report.done
         if not self.dry_run and (worked or report.status in ("success", "error")):
             self.journal.record_run({"id": report.run_id, "at": report.started_at,
                                      "finished_at": report.finished_at, "status": report.status,
@@ -154,9 +163,27 @@ class Dream:
                                      "applied": len(report.applied),
                                      "proposed": len(report.proposed),
                                      "skipped": len(report.skipped),
+                                     "done": report.resumed + report.done,
+                                     "interrupted_at": report.interrupted_at,
                                      "merged": sorted(a["pair"] for a in report.applied
                                                       if "pair" in a)})
         return report
+
+    def _finished_today(self, passes: tuple[str, ...], trigger: str) -> list[str]:
+        """The resume cursor (R7): a scheduled run after one that activity interrupted
+        today skips the passes that run finished (each pass's own plan then starts from
+        what is already applied). The digest always runs again."""
+        if trigger == "manual":
+            return []
+        today = [r for r in self.journal.runs() if r["at"][:10] == self.now.date().isoformat()]
+        if not today or today[-1]["status"] != "interrupted":
+            return []
+        return [p for p in passes if p in today[-1].get("done", []) and p != "digest"]
+
+    def _synthesis(self, report: RunReport) -> None:
+        weekly = plan_weekly(self.mem, self.now)
+        if weekly is not None:
+            self._handle(weekly, report)
 
     def _churn_guard(self, planned: list[Action], report: RunReport) -> list[Action]:
         """A pair merged in 3 of the last 5 runs (a person keeps taking it back, whichever
