@@ -33,7 +33,8 @@ from .passes import (
     plan_decay,
     plan_drift_llm,
 )
-from .weekly import plan_weekly
+from .synthesis import plan_index, plan_synthesis_notes
+from .weekly import clusters, plan_weekly
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +127,7 @@ class Dream:
                     report.done.append(name)
                     continue
                 if name == "synthesis":
-                    self._synthesis(report)
+                    self._synthesis(report, trigger)
                     report.done.append(name)
                     continue
                 snap = snapshot(self.mem, self.now)
@@ -180,10 +181,15 @@ class Dream:
             return []
         return [p for p in passes if p in today[-1].get("done", []) and p != "digest"]
 
-    def _synthesis(self, report: RunReport) -> None:
-        weekly = plan_weekly(self.mem, self.now)
-        if weekly is not None:
-            self._handle(weekly, report)
+    def _synthesis(self, report: RunReport, trigger: str) -> None:
+        """The weekly review, the category index and (with an LLM) cluster notes."""
+        snap = snapshot(self.mem, self.now)
+        found = clusters(snap)
+        for action in (plan_weekly(self.mem, snap, found), plan_index(self.mem, snap),
+                       *plan_synthesis_notes(self.mem, snap, found, self.judge)):
+            if action is not None:
+                self._check_idle(trigger)
+                self._handle(action, report)
 
     def _churn_guard(self, planned: list[Action], report: RunReport) -> list[Action]:
         """A pair merged in 3 of the last 5 runs (a person keeps taking it back, whichever

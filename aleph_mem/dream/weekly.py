@@ -1,6 +1,7 @@
 """Weekly synthesis, deterministic core (DREAM.md 3.8): clusters of the week's notes and
 their neighbours, and a review note ``_dream/weekly/YYYY-Www.md`` for a person: per cluster
-its members, hub and tags; graph health (orphans, bridge notes); tag hygiene."""
+its members, hub and tags; graph health (orphans, bridge notes); topics rising and falling
+by recall; conflicts left open; tag hygiene."""
 
 from __future__ import annotations
 
@@ -12,10 +13,12 @@ import networkx as nx
 
 from ..memory import Memory
 from ..vault import content_hash
-from .model import Action, Snapshot, snapshot
+from .model import Action, Snapshot
+from .synthesis import topic_trends
 
 MIN_CLUSTER = 3
 MAX_CLUSTERS = 10
+SPLIT_ABOVE = 15  # components bigger than this are split by Louvain
 EXCLUDED_TYPES = ("digest", "synthesis", "query")
 
 
@@ -25,8 +28,10 @@ def week_path(day: dt.date) -> str:
 
 
 def clusters(snap: Snapshot) -> list[list[str]]:
-    """Louvain communities over links (weight 1) and shared tags (weight 0.5) among the
-    notes changed in the last 7 days and their one-hop neighbours."""
+    """Groups among the notes changed in the last 7 days and their one-hop neighbours,
+    joined by links (weight 1) and shared tags (weight 0.5): each connected group of up to
+    15 notes as it is (modularity would split even a tight ring of four in two), bigger
+    ones split into Louvain communities."""
     since = snap.now - dt.timedelta(days=7)
     usable = {p: n for p, n in snap.notes.items() if not n.opted_out
               and n.frontmatter.get("type") not in EXCLUDED_TYPES}
@@ -47,7 +52,10 @@ def clusters(snap: Snapshot) -> list[list[str]]:
             g.add_edge(a, b, weight=w + 0.5)
     if not g.number_of_nodes():
         return []
-    found = nx.community.louvain_communities(g, weight="weight", seed=42)
+    found = []
+    for part in nx.connected_components(g):  # a small component is one topic as it is
+        found += [part] if len(part) <= SPLIT_ABOVE else nx.community.louvain_communities(
+            g.subgraph(part), weight="weight", seed=42)
     out = [sorted(c) for c in found if len(c) >= MIN_CLUSTER]
     return sorted(out, key=lambda c: (-len(c), c[0]))[:MAX_CLUSTERS]
 
@@ -64,10 +72,9 @@ def near_duplicate_tags(snap: Snapshot) -> list[tuple[str, str]]:
     return pairs
 
 
-def plan_weekly(mem: Memory, now: dt.datetime) -> Action | None:
-    snap = snapshot(mem, now)
+def plan_weekly(mem: Memory, snap: Snapshot, found: list[list[str]]) -> Action | None:
+    now = snap.now
     path = week_path(now.date())
-    found = clusters(snap)
     link = lambda p: f"[[{p[:-3]}]]"  # noqa: E731
     out = ["---", "type: digest", "generated_by: dream", "dream: false",
            f"week: {path.rsplit('/', 1)[1][:-3]}", "---",
@@ -99,6 +106,18 @@ def plan_weekly(mem: Memory, now: dt.datetime) -> Action | None:
     if bridges:
         out.append("- bridge notes (removing one splits the graph): "
                    + ", ".join(link(p) for p in bridges))
+    rising, falling = topic_trends(snap)
+    out += ["", "## Topics by recall", ""]
+    out += ["- rising: " + ", ".join(f"#{t} (+{c} days)" for t, c in rising)] if rising else []
+    out += ["- falling: " + ", ".join(f"#{t} ({c} days)" for t, c in falling)] \
+        if falling else []
+    if not rising and not falling:
+        out.append("- no change in what agents recalled, week over week")
+    old = sorted(p for p, n in snap.notes.items() if p.startswith("_dream/conflicts/")
+                 and now - n.mtime >= dt.timedelta(days=7))
+    if old:
+        out += ["", "## Conflicts open for more than a week", ""]
+        out += [f"- {link(p)}" for p in old]
     dup_tags = near_duplicate_tags(snap)
     out += ["", "## Tag hygiene", ""]
     out += [f"- #{a} and #{b} look like one tag" for a, b in dup_tags[:20]] or [
