@@ -140,6 +140,32 @@ def test_a_merge_that_would_lose_a_fact_is_refused(vault: Path, stub_llm) -> Non
     assert "Dogs must stay" not in (vault / "notes/ferry.md").read_text()
 
 
+def test_absorb_archives_the_note_the_other_already_covers(vault: Path, stub_llm) -> None:
+    near_duplicates(vault, stub_llm)
+    # note 2 repeats all of note 1 and adds the dogs: note 1 goes into note 2, unchanged text
+    stub_llm.replies.append(json.dumps({"decision": "ABSORB_B",
+                                        "duplicates": [[1, 5], [2, 6], [3, 7], [4, 8]]}))
+    before = (vault / "notes/ferry-2.md").read_text()
+    with open_mem(vault) as mem:
+        report = Dream(mem, NOW, force=True).run(("consolidate",))
+        kept = mem.show("notes/ferry-2")
+    assert sorted(a["path"] for a in report.applied) == ["archive/notes/ferry.md",
+                                                          "notes/ferry-2.md"]
+    assert kept.frontmatter["aliases"] == ["Ferry"]  # [[Ferry]] links keep resolving
+    assert (vault / "notes/ferry-2.md").read_text().split("---\n")[-1] == before  # nothing folded
+    assert "ABSORB_B" in report.applied[0]["what"]
+
+
+def test_an_absorb_that_skips_a_fact_is_refused(vault: Path, stub_llm) -> None:
+    near_duplicates(vault, stub_llm)
+    # "note 1 covers note 2" is false: the dogs (fact 9) are only in note 2
+    stub_llm.replies.append(json.dumps({"decision": "ABSORB_A",
+                                        "duplicates": [[5, 1], [6, 2], [7, 3], [8, 4]]}))
+    with open_mem(vault) as mem:
+        report = Dream(mem, NOW, force=True).run(("consolidate",))
+    assert report.applied == [] and (vault / "notes/ferry-2.md").exists()
+
+
 def test_importance_from_the_llm_can_keep_a_cold_note(vault: Path, stub_llm) -> None:
     use_stub_llm(vault, stub_llm)
     mem = open_mem(vault)
@@ -263,9 +289,9 @@ def test_a_synthesis_rewritten_three_runs_in_a_row_is_frozen(vault: Path, stub_l
             stub_llm.replies.append(json.dumps({"title": "Hulls", "insights": [
                 {"text": f"Version {week} of the story.", "evidence": [1]}]}))
             report = Dream(mem, NOW + dt.timedelta(days=1), force=True).run(WEEKLY)
-        outcomes.append(("proposed" if any("synthesis/" in p["what"] for p in report.proposed)
+        outcomes.append("proposed" if any("synthesis/" in p["what"] for p in report.proposed)
                          else "written" if any(a["path"] == "synthesis/hulls.md"
-                                               for a in report.applied) else "none"))
+                                               for a in report.applied) else "none")
     # created, then rewritten three times; the fourth change only proposed
     assert outcomes == ["written", "written", "written", "written", "proposed"]
     assert "Version 3 of the story." in note.read_text()

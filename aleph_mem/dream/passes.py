@@ -365,11 +365,16 @@ def merge_safety(a: list[str], b: list[str], novel: int, same_first_word: bool) 
     return max(0.0, min(1.0, score))
 
 
-def validate_merge(obj: object, n_facts: int) -> dict | None:
+def validate_merge(obj: object, n_facts: int, n_first: int | None = None) -> dict | None:
     """A MERGE must account for every input fact: cited by an output fact, or named as a
-    duplicate of a fact that is kept. Anything else is COEXIST (no change)."""
-    if not isinstance(obj, dict) or obj.get("decision") not in ("MERGE", "COEXIST", "LINK"):
+    duplicate of a fact that is kept. ABSORB_A (note 1 already says all of note 2) must
+    name every fact of note 2 as a duplicate of a fact of note 1; ABSORB_B the reverse.
+    Anything else is COEXIST (no change)."""
+    decisions = ("MERGE", "COEXIST", "LINK", "ABSORB_A", "ABSORB_B")
+    if not isinstance(obj, dict) or obj.get("decision") not in decisions:
         return None
+    if obj["decision"] in ("ABSORB_A", "ABSORB_B"):
+        return _validate_absorb(obj, n_facts, n_facts if n_first is None else n_first)
     if obj["decision"] != "MERGE":
         return {"decision": obj["decision"]}
     facts, dups = obj.get("facts"), obj.get("duplicates", [])
@@ -393,6 +398,19 @@ def validate_merge(obj: object, n_facts: int) -> dict | None:
     return {"decision": "MERGE", "duplicates": sorted(dup_ids)}
 
 
+def _validate_absorb(obj: dict, n_facts: int, n_first: int) -> dict:
+    first = set(range(1, n_first + 1))
+    second = set(range(n_first + 1, n_facts + 1))
+    absorbed, keeper = (second, first) if obj["decision"] == "ABSORB_A" else (first, second)
+    dups = obj.get("duplicates")
+    pairs = {tuple(d) for d in dups if isinstance(d, list) and len(d) == 2} \
+        if isinstance(dups, list) else set()
+    covered = {a for a, k in pairs if a in absorbed and k in keeper}
+    if not absorbed or covered != absorbed:
+        return {"decision": "COEXIST"}  # the absorbed note says something the keeper lacks
+    return {"decision": obj["decision"]}
+
+
 def plan_consolidate_llm(snap: Snapshot, judge, max_pairs: int = 20) -> tuple[
         list[Action], set[str]]:
     """Near duplicates of agent-owned notes, judged by the model, checked by code. Returns
@@ -412,10 +430,13 @@ def plan_consolidate_llm(snap: Snapshot, judge, max_pairs: int = 20) -> tuple[
     actions: list[Action] = []
     decided: set[str] = set()
     system = ("You decide whether two notes should become one. Their facts are numbered. "
-              'Answer with one JSON object: {"decision": "MERGE" | "COEXIST" | "LINK", '
-              '"facts": [{"text": "...", "from": [fact numbers]}], "duplicates": '
-              "[[fact number, number of the kept fact it repeats]]}. For MERGE, every input "
-              "fact must appear in `from` of an output fact or in `duplicates`.")
+              'Answer with one JSON object: {"decision": "MERGE" | "ABSORB_A" | "ABSORB_B" | '
+              '"COEXIST" | "LINK", "facts": [{"text": "...", "from": [fact numbers]}], '
+              '"duplicates": [[fact number, number of the kept fact it repeats]]}. For MERGE, '
+              "every input fact must appear in `from` of an output fact or in `duplicates`. "
+              "ABSORB_A means note 1 already says everything note 2 says: pair every fact of "
+              "note 2 with the fact of note 1 it repeats, in `duplicates`; ABSORB_B the "
+              "reverse.")
     for keep, drop in pairs[:max_pairs]:
         if keep.path in decided or drop.path in decided:
             continue
@@ -424,12 +445,18 @@ def plan_consolidate_llm(snap: Snapshot, judge, max_pairs: int = 20) -> tuple[
         prompt = "\n\n".join([fence(1, keep.title, "\n".join(numbered[:len(fk)]), ""),
                               fence(2, drop.title, "\n".join(numbered[len(fk):]), "")])
         bodies = [hashlib.sha256(body_of(n).encode()).hexdigest() for n in (keep, drop)]
-        n_facts = len(fk) + len(fd)
+        n_facts, n_first = len(fk) + len(fd), len(fk)
         verdict = judge.ask("consolidate", bodies, system, prompt,
-                            lambda obj, n=n_facts: validate_merge(obj, n))
+                            lambda obj, n=n_facts, k=n_first: validate_merge(obj, n, k))
         if verdict is None:
             continue
         decided |= {keep.path, drop.path}
+        if verdict["decision"] in ("ABSORB_A", "ABSORB_B"):  # nothing new: archive into it
+            winner, loser = (keep, drop) if verdict["decision"] == "ABSORB_A" else (drop, keep)
+            actions += [Action(**{**a.__dict__, "reason": a.reason.replace(
+                "identical text", "the model's " + verdict["decision"] + ", every fact "
+                "repeated")}) for a in merge_actions(winner, loser, 1.0)]
+            continue
         if verdict["decision"] != "MERGE":
             continue
         dup = set(verdict["duplicates"])
