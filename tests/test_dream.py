@@ -340,6 +340,21 @@ def test_structured_facts_about_one_subject_contradict_by_date(vault: Path) -> N
     mem.close()
 
 
+def test_a_subject_meets_the_note_of_that_title_or_alias(vault: Path) -> None:
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("people/ada.md", b"---\naliases: [Ada L.]\nupdated: 2024-01-01\n---\n# Ada\n\n"
+            b"role:: engineer\n", None)
+    w.write("log/promotion.md", b"---\nsubject: '[[Ada L.]]'\nupdated: 2026-05-01\n---\n"
+            b"# Promotion\n\nrole:: manager\n", None)
+    w.write("log/unrelated.md", b"---\nupdated: 2026-06-01\n---\n# Bob\n\nrole:: chef\n", None)
+    plans = passes.plan_fact_conflicts(snapshot(mem, NOW))
+    assert [(a.path, a.set_keys["superseded_by"], a.reason) for a in plans] == [
+        ("people/ada.md", "[[log/promotion]]", "role differs from log/promotion.md")]
+    mem.close()
+
+
 def test_a_merge_a_person_keeps_undoing_stops_after_three(vault: Path) -> None:
     mem = agent_vault(vault)
     for _ in range(3):

@@ -499,18 +499,28 @@ def stated_facts(n: NoteInfo) -> dict[str, str]:
 
 
 def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
-    """Notes about the same `subject` that give one key different values: unless their
+    """Notes about the same subject that give one key different values: unless their
     validity periods do not overlap, the older note is contradicted by the newer one
-    (Graphiti's interval rule, DREAM.md 3.4.4)."""
+    (Graphiti's interval rule, DREAM.md 3.4.4). A note's subject is its `subject` field,
+    else its title and aliases, so `subject: "[[Ada]]"` meets the note titled Ada."""
     groups: dict[str, list[NoteInfo]] = {}
+    facts: dict[str, dict[str, str]] = {}
     for n in snap.active():
+        facts[n.path] = stated_facts(n)
+        if not facts[n.path]:
+            continue
         subject = n.frontmatter.get("subject")
-        if isinstance(subject, str) and subject.strip():
-            groups.setdefault(subject.strip().strip("[]").casefold(), []).append(n)
+        names = [subject] if isinstance(subject, str) and subject.strip() else \
+            [n.title, *n.aliases]
+        for name in {x.strip().strip("[]").rsplit("/", 1)[-1].casefold() for x in names}:
+            groups.setdefault(name, []).append(n)
     actions: dict[str, Action] = {}
+    seen: set[tuple[str, str]] = set()
     for members in groups.values():
-        facts = {n.path: stated_facts(n) for n in members}
         for a, b in combinations(sorted(members, key=lambda n: n.path), 2):
+            if (a.path, b.path) in seen:
+                continue
+            seen.add((a.path, b.path))
             keys = sorted(k for k in facts[a.path].keys() & facts[b.path].keys()
                           if facts[a.path][k].casefold() != facts[b.path][k].casefold())
             if not keys:
