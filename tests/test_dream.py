@@ -450,3 +450,28 @@ def test_a_broken_link_in_a_persons_note_is_a_proposal(vault: Path) -> None:
         "[[mine]]: L010 repaired [[Tide Table]] → [[tide-table|Tide Table]]"]
     assert (vault / "mine.md").read_text() == "# Mine\n\nSee [[Tide Table]].\n"
     mem.close()
+
+
+def test_lint_report_tells_new_from_still_open_and_fixed(vault: Path) -> None:
+    mem = open_mem(vault)
+    mem.reindex()
+    write(vault, "a.md", "# A\n\nSee [[nowhere]] and [[elsewhere]].\n")  # a person's edit
+    mem.reindex()
+    now = dt.datetime.now(dt.UTC)
+    first = Dream(mem, now, force=True).run()
+    today = now.date().isoformat()
+    report = (vault / "_dream/lint.md").read_text()
+    assert f"- [[a]]: broken link [[nowhere]] (since {today})" in report
+    assert "4 open (4 new today), 0 fixed today" in report  # two links, two orphans
+    assert first.reports == ["_dream/lint.md"]
+    assert "- L010 [[a]]: broken link [[nowhere]] (new)" in (vault / first.digest).read_text()
+    # the next day a person fixes one link: one still open, one fixed
+    (vault / "a.md").write_text("# A\n\nSee [[elsewhere]].\n")
+    mem.reindex()
+    tomorrow = now + dt.timedelta(days=1)
+    Dream(mem, tomorrow, force=True).run()
+    report = (vault / "_dream/lint.md").read_text()
+    assert "3 open (0 new today), 1 fixed today" in report
+    assert f"broken link [[elsewhere]] (since {today})" in report
+    assert "- L010 a.md: broken link [[nowhere]]" in report.split("## Fixed today")[1]
+    mem.close()

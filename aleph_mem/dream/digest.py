@@ -14,7 +14,7 @@ from ..memory import Memory
 from ..vault import content_hash
 from .journal import Journal
 from .judge import Judge
-from .lint import lint_issues
+from .lint import Ledger, lint_issues
 from .model import Action, snapshot
 
 if TYPE_CHECKING:
@@ -94,10 +94,18 @@ def render(mem: Memory, now: dt.datetime, people: list, dreamt: list, proposals:
         out.append("- nothing")
     snap = snapshot(mem, now)
     issues = lint_issues(snap)
+    ledger = Ledger.load(mem.vault.local_dir)
+    today = now.date().isoformat()
+    issues.sort(key=lambda i: (ledger.first_seen(i, today) != today, i.path, i.rule))
     out += ["", "## Needs attention", ""]
-    out += [f"- {i.rule} {_link(i.path)}: {i.message}" for i in issues[:50]] or ["- nothing"]
+    out += [f"- {i.rule} {_link(i.path)}: {i.message}"
+            + (" (new)" if ledger.first_seen(i, today) == today else "")
+            for i in issues[:50]] or ["- nothing"]
     if len(issues) > 50:
-        out.append(f"- … and {len(issues) - 50} more (`aleph-mem dream status`)")
+        out.append(f"- … and {len(issues) - 50} more ([[_dream/lint]])")
+    fixed = sum(1 for d in ledger.fixed.values() if d == today)
+    if fixed:
+        out.append(f"- {fixed} lint issue{'s' if fixed > 1 else ''} fixed today")
     out += ["", "## Proposals", "",
             "Tick a box and the next run applies it (if the note has not changed since).", ""]
     out += [f"- [ ] {p['action']['pass_name']}: {_describe(p)} ({p['id']})"

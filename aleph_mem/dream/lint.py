@@ -4,9 +4,12 @@ attention"); the safe fixes are planned as actions like any other pass's."""
 from __future__ import annotations
 
 import datetime as dt
+import json
+import os
 import re
 import unicodedata
 from dataclasses import dataclass
+from pathlib import Path
 
 from .. import frontmatter_edit
 from ..vault import content_hash
@@ -230,3 +233,67 @@ def _rewrite_lines(body: str, edits: list[tuple[int, str, str]]) -> str | None:
             lines[i] = lines[i].replace(old, new, 1)
             done = True
     return "\n".join(lines) if done else None
+
+
+# -- what is new, still open, fixed: the ledger and the report ----------------------------------
+
+REPORT_PATH = "_dream/lint.md"
+LEDGER_NAME = "lint-seen.json"
+KEEP_FIXED_DAYS = 7
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """When each open issue was first seen, and when recent ones were fixed (by id). Kept in
+    ``.aleph/local/`` (derived: deleting it only resets "new since")."""
+
+    open: dict[str, str]
+    fixed: dict[str, str]
+
+    @classmethod
+    def load(cls, local_dir: Path) -> Ledger:
+        try:
+            data = json.loads((local_dir / LEDGER_NAME).read_text(encoding="utf-8"))
+            return cls(dict(data.get("open", {})), dict(data.get("fixed", {})))
+        except (FileNotFoundError, ValueError, AttributeError):
+            return cls({}, {})
+
+    def updated(self, issues: list[Issue], today: str) -> Ledger:
+        now = {i.id for i in issues}
+        cutoff = (dt.date.fromisoformat(today) - dt.timedelta(days=KEEP_FIXED_DAYS)).isoformat()
+        fixed = {k: d for k, d in self.fixed.items() if d >= cutoff and k not in now}
+        fixed.update({k: today for k in self.open if k not in now and k not in fixed})
+        return Ledger({k: self.open.get(k, today) for k in sorted(now)}, fixed)
+
+    def save(self, local_dir: Path) -> None:
+        local_dir.mkdir(parents=True, exist_ok=True)
+        tmp = local_dir / (LEDGER_NAME + ".tmp")
+        tmp.write_text(json.dumps({"open": self.open, "fixed": self.fixed}), encoding="utf-8")
+        os.replace(tmp, local_dir / LEDGER_NAME)
+
+    def first_seen(self, issue: Issue, today: str) -> str:
+        return self.open.get(issue.id, today)
+
+
+def lint_report(issues: list[Issue], ledger: Ledger, today: str) -> str:
+    """``_dream/lint.md``: every open issue by rule, with the day it was first seen."""
+    fixed_today = sorted(k for k, d in ledger.fixed.items() if d == today)
+    new = sum(1 for i in issues if ledger.first_seen(i, today) == today)
+    out = ["---", "type: digest", "generated_by: dream", "dream: false", "---",
+           "# Lint report", "",
+           f"{len(issues)} open ({new} new today), {len(fixed_today)} fixed today. "
+           "Rules are described in the aleph-mem docs (docs/dream.md); silence one for a note "
+           "with `lint-disable: [L020]` in its frontmatter.", ""]
+    by_rule: dict[str, list[Issue]] = {}
+    for i in issues:
+        by_rule.setdefault(i.rule, []).append(i)
+    for rule in sorted(by_rule):
+        out += [f"## {rule} ({len(by_rule[rule])})", ""]
+        out += [f"- [[{i.path[:-3]}]]: {i.message} (since {ledger.first_seen(i, today)})"
+                for i in by_rule[rule]]
+        out.append("")
+    if fixed_today:
+        out += ["## Fixed today", ""]
+        out += [f"- {k.split(':', 2)[0]} {k.split(':', 2)[1]}: {k.split(':', 2)[2]}"
+                for k in fixed_today] + [""]
+    return "\n".join(out)

@@ -111,6 +111,24 @@ def body_of(note: NoteInfo) -> str:
     return text
 
 
+def generated(mem: Memory, pass_name: str, path: str, content: str,
+              reason: str) -> Action | None:
+    """Write (or rewrite) a daemon-owned file, unless it already says this, or a person
+    edited it since the dream last wrote it (then it is theirs and is left alone)."""
+    from ..vault import content_hash
+
+    current = mem.vault.read_bytes(path)
+    if current is None:
+        return Action(pass_name, "generate", path, None, reason, content=content)
+    if current.decode("utf-8", "replace") == content:
+        return None
+    last = mem.log(path=path, limit=1)
+    if not last or not last[0].actor.startswith("dream:") or \
+            last[0].after != content_hash(current):
+        return None
+    return Action(pass_name, "generate", path, last[0].after, reason, content=content)
+
+
 def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
     from .journal import Journal
 

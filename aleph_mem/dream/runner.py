@@ -25,8 +25,8 @@ from ..vault import content_hash
 from . import digest
 from .journal import Journal, action_from
 from .judge import Judge
-from .lint import lint_issues
-from .model import Action, snapshot
+from .lint import REPORT_PATH, Ledger, lint_issues, lint_report
+from .model import Action, generated, snapshot
 from .passes import (
     PLANNERS,
     plan_consolidate_llm,
@@ -85,6 +85,7 @@ class RunReport:
     digest: str | None = None
     finished_at: str | None = None
     done: list[str] = field(default_factory=list)  # passes finished (the resume cursor)
+    reports: list[str] = field(default_factory=list)  # regenerated reports (_dream/lint.md)
     interrupted_at: str | None = None
     resumed: list[str] = field(default_factory=list)  # passes an earlier run finished today
 
@@ -145,8 +146,7 @@ class Dream:
                     self._check_idle(trigger)
                     self._handle(action, report)
                 if name == "lint":
-                    report.issues = [{"rule": i.rule, "path": i.path, "message": i.message}
-                                     for i in lint_issues(snapshot(self.mem, self.now))]
+                    self._lint_report(report)
                 report.done.append(name)
             report.status = "success"
         except Interrupted:
@@ -169,6 +169,25 @@ class Dream:
                                      "merged": sorted(a["pair"] for a in report.applied
                                                       if "pair" in a)})
         return report
+
+    def _lint_report(self, report: RunReport) -> None:
+        """The issues after the fixes, the ledger of when each was first seen, and the
+        regenerated ``_dream/lint.md``."""
+        issues = lint_issues(snapshot(self.mem, self.now))
+        today = self.now.date().isoformat()
+        ledger = Ledger.load(self.mem.vault.local_dir).updated(issues, today)
+        report.issues = [{"rule": i.rule, "path": i.path, "message": i.message,
+                          "since": ledger.first_seen(i, today)} for i in issues]
+        if self.dry_run:
+            return
+        ledger.save(self.mem.vault.local_dir)
+        action = generated(self.mem, "lint", REPORT_PATH, lint_report(issues, ledger, today),
+                           "lint report")
+        if action is not None:
+            before = len(report.applied)
+            self._handle(action, report)
+            if len(report.applied) > before:  # a report, not a change to a note
+                report.reports.append(report.applied.pop()["path"])
 
     def _finished_today(self, passes: tuple[str, ...], trigger: str) -> list[str]:
         """The resume cursor (R7): a scheduled run after one that activity interrupted

@@ -18,7 +18,7 @@ from typing import Any
 from ..memory import Memory
 from ..vault import content_hash
 from .judge import Judge, fence
-from .model import Action, NoteInfo, Snapshot, body_of
+from .model import Action, NoteInfo, Snapshot, body_of, generated
 
 INDEX_PATH = "_dream/index.md"
 SYNTHESIS_DIR = "synthesis"
@@ -204,19 +204,7 @@ def plan_index(mem: Memory, snap: Snapshot) -> Action | None:
         if len(notes) > INDEX_PER_CATEGORY:
             out.append(f"- … and {len(notes) - INDEX_PER_CATEGORY} more")
         out.append("")
-    content = "\n".join(out)
-    current = mem.vault.read_bytes(INDEX_PATH)
-    if current is None:
-        return Action("synthesis", "generate", INDEX_PATH, None, "category index",
-                      content=content)
-    if current.decode("utf-8", "replace") == content:
-        return None
-    last = mem.log(path=INDEX_PATH, limit=1)
-    if not last or not last[0].actor.startswith("dream:") or \
-            last[0].after != content_hash(current):
-        return None  # a person edited it: theirs now
-    return Action("synthesis", "generate", INDEX_PATH, last[0].after, "category index",
-                  content=content)
+    return generated(mem, "synthesis", INDEX_PATH, "\n".join(out), "category index")
 
 
 def topic_trends(snap: Snapshot, limit: int = 5) -> tuple[list[tuple[str, int]],

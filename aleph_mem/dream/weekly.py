@@ -12,8 +12,7 @@ from collections import Counter
 import networkx as nx
 
 from ..memory import Memory
-from ..vault import content_hash
-from .model import Action, Snapshot
+from .model import Action, Snapshot, generated
 from .synthesis import topic_trends
 
 MIN_CLUSTER = 3
@@ -122,15 +121,4 @@ def plan_weekly(mem: Memory, snap: Snapshot, found: list[list[str]]) -> Action |
     out += ["", "## Tag hygiene", ""]
     out += [f"- #{a} and #{b} look like one tag" for a, b in dup_tags[:20]] or [
         "- nothing to tidy"]
-    content = "\n".join(out) + "\n"
-    current = mem.vault.read_bytes(path)
-    base = None
-    if current is not None:
-        if current.decode("utf-8", "replace") == content:
-            return None
-        last = mem.log(path=path, limit=1)
-        if not last or not last[0].actor.startswith("dream:") or \
-                last[0].after != content_hash(current):
-            return None  # a person edited this week's review: leave it
-        base = last[0].after
-    return Action("synthesis", "generate", path, base, "weekly review", content=content)
+    return generated(mem, "synthesis", path, "\n".join(out) + "\n", "weekly review")
