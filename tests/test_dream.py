@@ -475,3 +475,34 @@ def test_lint_report_tells_new_from_still_open_and_fixed(vault: Path) -> None:
     assert f"broken link [[elsewhere]] (since {today})" in report
     assert "- L010 a.md: broken link [[nowhere]]" in report.split("## Fixed today")[1]
     mem.close()
+
+
+def test_unlinked_mentions_become_soft_links_that_decay_counts_half(vault: Path) -> None:
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("p/harbour.md", b"---\naliases: [Port Plan]\n---\n# Harbour Plans\n\nx\n", None)
+    w.write("p/ada.md", b"# Ada\n\ny\n", None)
+    w.write("p/m1.md", b"# Meeting\n\nz\n", None)
+    w.write("p/m2.md", b"# Meeting\n\nz\n", None)
+    w.write("p/tokyo.md", "# 東京\n\nw\n".encode(), None)
+    w.write("p/a.md", "# A\n\nThe harbour plans changed; Ada said so at the meeting in 東京. "
+            "`Port Plan` in code is not a mention.\n".encode(), None)
+    w.write("p/b.md", b"# B\n\nSee [[harbour]]: the port plan again.\n", None)
+    report = Dream(mem, NOW, force=True).run(("lint",))
+    soft = json.loads((vault / ".aleph/local/soft-links.json").read_text())
+    # Ada is too short, Meeting belongs to two notes, b already links to the harbour
+    assert soft == [["p/a.md", "p/harbour.md", "Harbour Plans"],
+                    ["p/a.md", "p/tokyo.md", "東京"]]
+    assert report.soft_links == 2
+    assert "[[p/a]] mentions \"Harbour Plans\" ([[p/harbour]])" in (
+        vault / "_dream/lint.md").read_text()
+    assert (vault / "p/a.md").read_text().count("[[") == 0  # never a body edit
+    snap = snapshot(mem, NOW)
+    harbour = snap.notes["p/harbour.md"]
+    assert (harbour.inbound, harbour.soft_inbound, harbour.link_weight) == (1, 1, 1.5)
+    # half-life: 30 d x (1 + 0.25 x 1.5 links) x 1.5 (importance 5)
+    assert passes.salience(harbour, NOW)[1] == 30 * 1.375 * 1.5
+    again = Dream(mem, NOW, force=True).run(("lint",))
+    assert again.soft_links == 0  # known ones are kept, not new
+    mem.close()

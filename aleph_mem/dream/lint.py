@@ -275,8 +275,10 @@ class Ledger:
         return self.open.get(issue.id, today)
 
 
-def lint_report(issues: list[Issue], ledger: Ledger, today: str) -> str:
-    """``_dream/lint.md``: every open issue by rule, with the day it was first seen."""
+def lint_report(issues: list[Issue], ledger: Ledger, today: str,
+                soft: list[tuple[str, str, str]] = ()) -> str:
+    """``_dream/lint.md``: every open issue by rule, with the day it was first seen, and
+    the unlinked mentions kept as soft links (L021)."""
     fixed_today = sorted(k for k, d in ledger.fixed.items() if d == today)
     new = sum(1 for i in issues if ledger.first_seen(i, today) == today)
     out = ["---", "type: digest", "generated_by: dream", "dream: false", "---",
@@ -292,6 +294,11 @@ def lint_report(issues: list[Issue], ledger: Ledger, today: str) -> str:
         out += [f"- [[{i.path[:-3]}]]: {i.message} (since {ledger.first_seen(i, today)})"
                 for i in by_rule[rule]]
         out.append("")
+    if soft:
+        out += [f"## L021 unlinked mentions ({len(soft)}, kept as soft links)", "",
+                "Not changed in the notes; link them yourself where the mention is meant.", ""]
+        out += [f"- [[{s[:-3]}]] mentions \"{name}\" ([[{d[:-3]}]])"
+                for s, d, name in soft[:200]] + [""]
     if fixed_today:
         out += ["## Fixed today", ""]
         out += [f"- {k.split(':', 2)[0]} {k.split(':', 2)[1]}: {k.split(':', 2)[2]}"

@@ -33,6 +33,12 @@ class NoteInfo:
     issues: tuple[str, ...]
     human: bool  # the bytes on disk were last written by a person (R2)
     recall_days: tuple[str, ...] = ()  # distinct days an agent recalled it (last 90)
+    soft_inbound: int = 0  # unlinked mentions of it in other notes (L021 soft links)
+
+    @property
+    def link_weight(self) -> float:
+        """Inbound links for decay: a soft link (a mere mention) counts half."""
+        return self.inbound + 0.5 * self.soft_inbound
 
     @property
     def folder(self) -> str:
@@ -64,6 +70,7 @@ class Snapshot:
     memory_refs: set[str] = field(default_factory=set)  # notes MEMORY.md links to
     first_seen: dict[str, str] = field(default_factory=dict)  # path -> first event time
     settings: Any = None
+    soft: list[tuple[str, str, str]] = field(default_factory=list)  # src, dst, name (L021)
 
     def active(self) -> list[NoteInfo]:
         return [n for p, n in sorted(self.notes.items()) if not n.opted_out]
@@ -148,6 +155,12 @@ def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
     aliases: dict[int, list[str]] = {}
     for nid, alias in mem.con.execute("SELECT note_id, alias FROM aliases ORDER BY rowid"):
         aliases.setdefault(nid, []).append(alias)
+    from .mentions import load as load_soft
+
+    soft = [s for s in load_soft(mem.vault.local_dir)]
+    soft_in: dict[str, int] = {}
+    for _, dst, _ in soft:
+        soft_in[dst] = soft_in.get(dst, 0) + 1
     notes = {}
     for nid, path, title, digest, fm, status, mtime_ns, issues in mem.con.execute(
             "SELECT id, path, title, hash, frontmatter, status, mtime_ns, issues FROM notes"):
@@ -157,14 +170,15 @@ def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
             dt.datetime.fromtimestamp(mtime_ns / 1e9, dt.UTC), tuple(tags.get(nid, ())),
             tuple(aliases.get(nid, ())), inbound.get(path, 0), outbound.get(path, 0),
             data.decode("utf-8", errors="replace"), tuple(json.loads(issues)), path in human,
-            tuple(recalls.get(path, ())))
+            tuple(recalls.get(path, ())), soft_in.get(path, 0))
     links = [tuple(r) for r in mem.con.execute(
         "SELECT n.path, l.resolved_path, l.status, l.raw, l.anchor_found, l.line FROM links l "
         "JOIN notes n ON n.id = l.src_id WHERE n.path NOT LIKE '\\_dream/%' ESCAPE '\\' "
         "ORDER BY n.path, l.line")]
     refs = {r[1] for r in links if r[0] == "MEMORY.md" and r[1]}
     first = dict(mem.con.execute("SELECT path, min(at) FROM events GROUP BY path").fetchall())
-    return Snapshot(now, notes, links, refs, first, mem.settings)
+    soft = [s for s in soft if s[0] in notes and s[1] in notes]
+    return Snapshot(now, notes, links, refs, first, mem.settings, soft)
 
 
 def _head(mem: Memory, path: str, limit: int = 1_000_000) -> bytes:

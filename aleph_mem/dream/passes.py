@@ -194,7 +194,7 @@ def salience(n: NoteInfo, now: dt.datetime,
     recall_days = len(n.recall_days)
     importance = fm.get("importance", scored)
     imp = 0.5 + (float(importance) if isinstance(importance, int | float) else 5.0) / 5.0
-    half = H0_DAYS * (1 + 0.5 * recall_days) * (1 + 0.25 * min(n.inbound, 4)) * imp
+    half = H0_DAYS * (1 + 0.5 * recall_days) * (1 + 0.25 * min(n.link_weight, 4)) * imp
     half = min(max(half, 7.0), 365.0)
     updated = _date(fm.get("updated"))
     reinforced = max(n.mtime, dt.datetime.combine(updated, dt.time(), dt.UTC)) if updated \
@@ -216,7 +216,7 @@ def plan_decay(snap: Snapshot, judge=None) -> list[Action]:
             s, _ = salience(n, snap.now, scored)
         age = (snap.now - n.mtime).days
         category = n.frontmatter.get("category") or n.folder
-        if (s < ARCHIVE_BELOW and age >= MIN_AGE_DAYS and n.inbound < 3 and not n.permanent
+        if (s < ARCHIVE_BELOW and age >= MIN_AGE_DAYS and n.link_weight < 3 and not n.permanent
                 and category not in PROTECTED_CATEGORIES and n.path not in snap.memory_refs):
             actions.append(Action("decay", "archive", n.path, n.hash, "low_salience",
                                   propose=n.human))

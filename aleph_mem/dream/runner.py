@@ -22,7 +22,7 @@ from ..events import iso, utc_now
 from ..memory import Memory
 from ..ulid import new_ulid
 from ..vault import content_hash
-from . import digest
+from . import digest, mentions
 from .journal import Journal, action_from
 from .judge import Judge
 from .lint import REPORT_PATH, Ledger, lint_issues, lint_report
@@ -86,6 +86,7 @@ class RunReport:
     finished_at: str | None = None
     done: list[str] = field(default_factory=list)  # passes finished (the resume cursor)
     reports: list[str] = field(default_factory=list)  # regenerated reports (_dream/lint.md)
+    soft_links: int = 0  # unlinked mentions newly kept as soft links (L021)
     interrupted_at: str | None = None
     resumed: list[str] = field(default_factory=list)  # passes an earlier run finished today
 
@@ -173,7 +174,10 @@ class Dream:
     def _lint_report(self, report: RunReport) -> None:
         """The issues after the fixes, the ledger of when each was first seen, and the
         regenerated ``_dream/lint.md``."""
-        issues = lint_issues(snapshot(self.mem, self.now))
+        snap = snapshot(self.mem, self.now)
+        issues = lint_issues(snap)
+        soft, new_soft = mentions.refresh(self.mem.vault.local_dir, snap, save=not self.dry_run)
+        report.soft_links = new_soft
         today = self.now.date().isoformat()
         ledger = Ledger.load(self.mem.vault.local_dir).updated(issues, today)
         report.issues = [{"rule": i.rule, "path": i.path, "message": i.message,
@@ -181,8 +185,8 @@ class Dream:
         if self.dry_run:
             return
         ledger.save(self.mem.vault.local_dir)
-        action = generated(self.mem, "lint", REPORT_PATH, lint_report(issues, ledger, today),
-                           "lint report")
+        action = generated(self.mem, "lint", REPORT_PATH,
+                           lint_report(issues, ledger, today, soft), "lint report")
         if action is not None:
             before = len(report.applied)
             self._handle(action, report)

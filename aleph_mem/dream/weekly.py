@@ -40,6 +40,10 @@ def clusters(snap: Snapshot) -> list[list[str]]:
         if status == "resolved" and src in usable and dst in usable and src != dst \
                 and (src in recent or dst in recent):
             g.add_edge(src, dst, weight=1.0)
+    for src, dst, _ in snap.soft:  # an unlinked mention: half an edge
+        if src in usable and dst in usable and (src in recent or dst in recent):
+            w = g.get_edge_data(src, dst, {}).get("weight", 0.0)
+            g.add_edge(src, dst, weight=w + 0.5)
     g.add_nodes_from(recent)
     by_tag: dict[str, list[str]] = {}
     for p in list(g.nodes):

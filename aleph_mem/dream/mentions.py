@@ -1,0 +1,104 @@
+"""L021: unlinked mentions of another note's title or alias, kept as soft links.
+
+A soft link is index-side only (never a body edit): decay counts it as half an inbound link
+and the weekly clusters as half an edge. Names must be unambiguous (owned by one note) and
+long enough to mean something: four letters or more in alphabetic scripts, two in CJK.
+At most five per note; at most 200 new ones per run (the ones already known stay while
+the mention does). Kept in ``.aleph/local/soft-links.json``: derived, rebuilt by any run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import unicodedata
+from pathlib import Path
+
+from .model import Snapshot, body_of
+
+FILE_NAME = "soft-links.json"
+PER_NOTE = 5
+PER_RUN = 200
+MAX_WORDS = 6
+CONFIDENCE = 0.35
+WORD = re.compile(r"\w+")
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+LINK_OR_CODE = re.compile(r"`[^`]*`|\[\[[^\]]*\]\]|\]\([^)]*\)")
+
+SoftLink = tuple[str, str, str]  # src path, dst path, the name mentioned
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def names(snap: Snapshot) -> tuple[dict[str, list[tuple[tuple[str, ...], str, str]]],
+                                   dict[str, str]]:
+    """Word names by their first word: first -> [(words, path, name)]; CJK names apart."""
+    owners: dict[str, set[str]] = {}
+    shown: dict[str, str] = {}
+    for n in snap.active():
+        for name in {n.title, *n.aliases}:
+            key = " ".join(WORD.findall(_fold(name)))
+            cjk = bool(CJK.search(name))
+            if (cjk and len(key.replace(" ", "")) >= 2) or (not cjk and len(key) >= 4):
+                owners.setdefault(key, set()).add(n.path)
+                shown.setdefault(key, name)
+    by_first: dict[str, list[tuple[tuple[str, ...], str, str]]] = {}
+    cjk_names: dict[str, str] = {}
+    for key, paths in owners.items():
+        if len(paths) != 1:
+            continue  # a name owned by two notes says nothing about which
+        path = next(iter(paths))
+        words = tuple(key.split())
+        if CJK.search(key):
+            cjk_names[key.replace(" ", "")] = path
+        elif len(words) <= MAX_WORDS:
+            by_first.setdefault(words[0], []).append((words, path, shown[key]))
+    return by_first, cjk_names
+
+
+def find(snap: Snapshot) -> list[SoftLink]:
+    """Every unlinked mention, at most PER_NOTE per note, in a stable order."""
+    by_first, cjk_names = names(snap)
+    linked = {(s, d) for s, d, st, _, _, _ in snap.links if st == "resolved" and d}
+    out: list[SoftLink] = []
+    for n in snap.active():
+        text = _fold(LINK_OR_CODE.sub(" ", body_of(n)))
+        words = WORD.findall(text)
+        found: dict[str, str] = {}
+        for i, w in enumerate(words):
+            for name_words, path, shown in by_first.get(w, ()):
+                if tuple(words[i:i + len(name_words)]) == name_words:
+                    found.setdefault(path, shown)
+        for key, path in cjk_names.items():
+            if key in text:
+                found.setdefault(path, key)
+        picks = [(p, s) for p, s in sorted(found.items())
+                 if p != n.path and (n.path, p) not in linked][:PER_NOTE]
+        out += [(n.path, p, s) for p, s in picks]
+    return out
+
+
+def load(local_dir: Path) -> list[SoftLink]:
+    try:
+        rows = json.loads((local_dir / FILE_NAME).read_text(encoding="utf-8"))
+        return [tuple(r) for r in rows if isinstance(r, list) and len(r) == 3]
+    except (FileNotFoundError, ValueError):
+        return []
+
+
+def refresh(local_dir: Path, snap: Snapshot, save: bool = True) -> tuple[list[SoftLink], int]:
+    """The soft links still true, plus up to PER_RUN new ones. Returns (all, new count)."""
+    current = find(snap)
+    known = set(load(local_dir))
+    kept = [s for s in current if s in known]
+    new = [s for s in current if s not in known][:PER_RUN]
+    links = sorted(kept + new)
+    if save:
+        local_dir.mkdir(parents=True, exist_ok=True)
+        tmp = local_dir / (FILE_NAME + ".tmp")
+        tmp.write_text(json.dumps([list(s) for s in links]), encoding="utf-8")
+        os.replace(tmp, local_dir / FILE_NAME)
+    return links, len(new)
