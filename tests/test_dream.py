@@ -506,3 +506,20 @@ def test_unlinked_mentions_become_soft_links_that_decay_counts_half(vault: Path)
     again = Dream(mem, NOW, force=True).run(("lint",))
     assert again.soft_links == 0  # known ones are kept, not new
     mem.close()
+
+
+def test_digests_older_than_90_days_move_to_the_archive(vault: Path) -> None:
+    mem = agent_vault(vault)
+    old_day = (NOW - dt.timedelta(days=91)).date().isoformat()
+    recent_day = (NOW - dt.timedelta(days=89)).date().isoformat()
+    for day in (old_day, recent_day):
+        mem.writer(actor="dream:digest").write(f"_dream/digests/{day}.md",
+                                              f"---\ntype: digest\n---\n# {day}\n".encode(),
+                                              None)
+    report = Dream(mem, NOW, force=True).run(("digest",))
+    assert not (vault / f"_dream/digests/{old_day}.md").exists()
+    kept = vault / f"archive/_dream/digests/{old_day}.md"
+    assert "archived_reason: old_digest" in kept.read_text()
+    assert (vault / f"_dream/digests/{recent_day}.md").exists()
+    assert [a["path"] for a in report.applied] == [f"archive/_dream/digests/{old_day}.md"]
+    mem.close()

@@ -27,6 +27,18 @@ def digest_path(day: dt.date) -> str:
     return f"_dream/digests/{day.isoformat()}.md"
 
 
+RETENTION_DAYS = 90
+
+
+def plan_retention(mem: Memory, now: dt.datetime) -> list[Action]:
+    """Digests older than 90 days move to ``archive/_dream/digests/`` (never deleted)."""
+    cutoff = (now.date() - dt.timedelta(days=RETENTION_DAYS)).isoformat()
+    rows = mem.con.execute("SELECT path, hash FROM notes WHERE path LIKE '\\_dream/digests/%' "
+                           "ESCAPE '\\' ORDER BY path").fetchall()
+    return [Action("digest", "archive", path, digest, "old_digest") for path, digest in rows
+            if path.rsplit("/", 1)[-1][:10] < cutoff]
+
+
 def _link(path: str) -> str:
     return f"[[{path[:-3]}]]" if path.endswith(".md") else path
 

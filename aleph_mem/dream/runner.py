@@ -125,6 +125,8 @@ class Dream:
                          and p not in report.resumed):
                 self._check_idle(trigger)
                 if name == "digest":
+                    for old in digest.plan_retention(self.mem, self.now):
+                        self._handle(old, report)
                     self._digest(report)
                     report.done.append(name)
                     continue
