@@ -523,3 +523,30 @@ def test_digests_older_than_90_days_move_to_the_archive(vault: Path) -> None:
     assert (vault / f"_dream/digests/{recent_day}.md").exists()
     assert [a["path"] for a in report.applied] == [f"archive/_dream/digests/{old_day}.md"]
     mem.close()
+
+
+def test_note_vectors_find_duplicates_whose_words_are_reordered(vault: Path) -> None:
+    from test_vectors import configure  # registers the deterministic test embedder
+
+    configure(vault, "test-hash")
+    facts = ["The ferry leaves at nine from the north pier.",
+             "Tickets cost twelve euros on board.",
+             "The crossing takes forty minutes.", "Bicycles travel free."]
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("notes/ferry.md", ("# Ferry\n\n" + "\n".join(f"- {f}" for f in facts) + "\n")
+            .encode(), None)
+    w.write("notes/ferry-2.md", ("# Ferry again\n\n" + "\n".join(
+        f"- {f}" for f in reversed(facts)) + "\n").encode(), None)
+    w.write("notes/ferry-3.md", ("# Ferry times\n\n" + "\n".join(f"- {f}" for f in facts)
+            + "\n- Dogs must stay on a lead at all times.\n").encode(), None)
+    mem.embed()
+    report = Dream(mem, NOW, force=True).run(("consolidate",))
+    merged = [a for a in report.applied if a["path"] == "notes/ferry-2.md" or
+              a["path"] == "notes/ferry.md"]
+    assert "(merged notes/ferry-2.md: the same facts (cosine 0.9" in merged[0]["what"]
+    assert (vault / "archive/notes/ferry-2.md").exists()
+    # the third note has a fact the others lack: never merged without a person
+    assert (vault / "notes/ferry-3.md").exists()
+    mem.close()

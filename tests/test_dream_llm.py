@@ -295,3 +295,20 @@ def test_a_synthesis_rewritten_three_runs_in_a_row_is_frozen(vault: Path, stub_l
     # created, then rewritten three times; the fourth change only proposed
     assert outcomes == ["written", "written", "written", "written", "proposed"]
     assert "Version 3 of the story." in note.read_text()
+
+
+def test_drift_also_asks_about_unlinked_embedding_neighbours(vault: Path, stub_llm) -> None:
+    import test_vectors  # noqa: F401 (registers the deterministic test embedder)
+
+    use_stub_llm(vault, stub_llm, 'embed_model = "test-hash"\n')
+    with open_mem(vault) as mem:
+        mem.reindex()
+        w = mem.writer(actor="mcp:test")
+        w.write("a/office.md", b"# Office\n\nThe team office is in Lisbon near the river.\n",
+                None)
+        w.write("b/office-now.md", b"# Office now\n\nThe team office is in Porto near the "
+                b"river.\n", None)
+        mem.embed()
+        Dream(mem, NOW, force=True).run(("drift",))
+    asked = [r["messages"][1]["content"] for r in stub_llm.requests]
+    assert len(asked) == 1 and 'title="Office"' in asked[0] and 'title="Office now"' in asked[0]

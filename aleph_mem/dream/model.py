@@ -8,8 +8,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import apsw
+import numpy as np
 
 from ..memory import Memory
 
@@ -71,6 +75,15 @@ class Snapshot:
     first_seen: dict[str, str] = field(default_factory=dict)  # path -> first event time
     settings: Any = None
     soft: list[tuple[str, str, str]] = field(default_factory=list)  # src, dst, name (L021)
+    load_vectors: Callable[[], dict[str, np.ndarray]] | None = None
+    _vectors: dict[str, np.ndarray] | None = None
+
+    def vectors(self) -> dict[str, np.ndarray]:
+        """Each note's vector (the normalised mean of its chunks'), loaded on first use;
+        empty when the vault has none."""
+        if self._vectors is None:
+            self._vectors = self.load_vectors() if self.load_vectors else {}
+        return self._vectors
 
     def active(self) -> list[NoteInfo]:
         return [n for p, n in sorted(self.notes.items()) if not n.opted_out]
@@ -178,7 +191,34 @@ def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
     refs = {r[1] for r in links if r[0] == "MEMORY.md" and r[1]}
     first = dict(mem.con.execute("SELECT path, min(at) FROM events GROUP BY path").fetchall())
     soft = [s for s in soft if s[0] in notes and s[1] in notes]
-    return Snapshot(now, notes, links, refs, first, mem.settings, soft)
+    return Snapshot(now, notes, links, refs, first, mem.settings, soft,
+                    lambda: note_vectors(mem))
+
+
+def note_vectors(mem: Memory) -> dict[str, np.ndarray]:
+    """path -> the normalised mean of the note's body-chunk vectors, if the index has any
+    from the configured model (a note half embedded gets the vectors it has)."""
+    from .. import vectors
+
+    if mem.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone() is None:
+        return {}
+    try:
+        vectors.load_extension(mem.con)
+        rows = mem.con.execute(
+            "SELECT n.path, v.embedding FROM vec_chunks v JOIN chunks c ON c.id = v.chunk_id "
+            "JOIN notes n ON n.id = c.note_id WHERE c.seq >= 0 ORDER BY n.path").fetchall()
+    except apsw.SQLError:  # no vector table yet
+        return {}
+    sums: dict[str, np.ndarray] = {}
+    for path, blob in rows:
+        v = np.frombuffer(blob, np.float32)
+        sums[path] = sums[path] + v if path in sums else v.copy()
+    out = {}
+    for path, v in sums.items():
+        norm = float(np.linalg.norm(v))
+        if norm:
+            out[path] = v / norm
+    return out
 
 
 def _head(mem: Memory, path: str, limit: int = 1_000_000) -> bytes:

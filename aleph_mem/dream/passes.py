@@ -18,6 +18,8 @@ from .lint import plan_lint
 from .model import Action, NoteInfo, Snapshot, body_of
 
 SHINGLE_JACCARD = 0.8
+NEAR_DUP_COSINE = 0.92  # note vectors this close are near duplicates (Aleph's threshold)
+IDENTICAL_COSINE = 0.985  # and this close, with every fact covered, the same note
 MIN_MERGE_WORDS = 12  # shorter bodies ("- [[index]]") say too little to call two notes one
 MAX_PAIRS = 200
 H0_DAYS = 30.0
@@ -84,37 +86,83 @@ def same_name(a: NoteInfo, b: NoteInfo) -> bool:
     return wa <= wb or wb <= wa
 
 
+def near_pairs(snap: Snapshot, notes: list[NoteInfo]) -> list[tuple[NoteInfo, NoteInfo,
+                                                                    str, float]]:
+    """Candidate duplicates in one folder whose titles could name one thing: (a, b, how,
+    similarity), how = "text" (same normalised text), "shingles" (word 3-shingle Jaccard
+    >= 0.8, among MinHash candidates) or "cosine" (note vectors >= 0.92, when the vault
+    has vectors). Best first, at most MAX_PAIRS."""
+    sh = {n.path: shingles(normalized(n)) for n in notes}
+    found: dict[tuple[str, str], tuple[NoteInfo, NoteInfo, str, float]] = {}
+    for i, j in sorted(minhash_candidates(notes, sh)):
+        a, b = sorted((notes[i], notes[j]), key=lambda n: n.path)
+        if not same_name(a, b):
+            continue
+        if normalized(a) == normalized(b):
+            found[(a.path, b.path)] = (a, b, "text", 1.0)
+        elif (score := jaccard(sh[a.path], sh[b.path])) >= SHINGLE_JACCARD:
+            found[(a.path, b.path)] = (a, b, "shingles", score)
+    for a, b, cos in vector_pairs(notes, snap.vectors()):
+        if (a.path, b.path) not in found and same_name(a, b):
+            found[(a.path, b.path)] = (a, b, "cosine", cos)
+    order = {"text": 0, "shingles": 1, "cosine": 1}
+    ranked = sorted(found.values(), key=lambda p: (order[p[2]], -p[3], p[0].path, p[1].path))
+    return ranked[:MAX_PAIRS]
+
+
+def vector_pairs(notes: list[NoteInfo], vecs: dict[str, np.ndarray],
+                 floor: float = NEAR_DUP_COSINE) -> list[tuple[NoteInfo, NoteInfo, float]]:
+    """Pairs of notes in one folder whose note vectors have cosine >= ``floor``."""
+    by_folder: dict[str, list[NoteInfo]] = {}
+    for n in notes:
+        if n.path in vecs:
+            by_folder.setdefault(n.folder, []).append(n)
+    out = []
+    for group in by_folder.values():
+        if len(group) < 2:
+            continue
+        mat = np.stack([vecs[n.path] for n in group])
+        for start in range(0, len(group), 1024):  # bounded memory in big folders
+            sims = mat[start:start + 1024] @ mat.T
+            for i, j in zip(*np.nonzero(sims >= floor), strict=True):
+                if start + i < j:
+                    a, b = sorted((group[start + i], group[j]), key=lambda n: n.path)
+                    out.append((a, b, round(float(sims[i, j]), 4)))
+    return out
+
+
+def covers(keep: NoteInfo, drop: NoteInfo) -> bool:
+    """Every fact of ``drop`` is also a fact of ``keep`` (so nothing is lost)."""
+    mine = {f.casefold() for f in facts_of(keep)}
+    return all(f.casefold() in mine for f in facts_of(drop))
+
+
 def plan_consolidate(snap: Snapshot) -> list[Action]:
     notes = [n for n in snap.active()
              if not n.permanent and len(normalized(n).split()) >= MIN_MERGE_WORDS]
-    sh = {n.path: shingles(normalized(n)) for n in notes}
-    pairs: list[tuple[float, NoteInfo, NoteInfo]] = []
-    for i, j in sorted(minhash_candidates(notes, sh)):
-        a, b = notes[i], notes[j]
-        if not same_name(a, b):
-            continue
-        score = 1.0 if normalized(a) == normalized(b) else jaccard(sh[a.path], sh[b.path])
-        if score >= SHINGLE_JACCARD:
-            pairs.append((score, a, b))
-    pairs.sort(key=lambda p: (-p[0], p[1].path, p[2].path))
     actions: list[Action] = []
     absorbed: set[str] = set()
-    for score, a, b in pairs[:MAX_PAIRS]:
+    for a, b, how, sim in near_pairs(snap, notes):
         keep, drop = sorted((a, b), key=keeper_order)
         if drop.path in absorbed or keep.path in absorbed:
             continue
         absorbed.add(drop.path)
-        actions += merge_actions(keep, drop, score)
+        if how == "text":
+            actions += merge_actions(keep, drop, True, "identical text")
+        elif how == "cosine" and sim >= IDENTICAL_COSINE and covers(keep, drop):
+            actions += merge_actions(keep, drop, True, f"the same facts (cosine {sim:.3f})")
+        else:
+            label = "shingle Jaccard" if how == "shingles" else "cosine"
+            actions += merge_actions(keep, drop, False, f"near duplicate ({label} {sim:.2f})")
     return actions
 
 
-def merge_actions(keep: NoteInfo, drop: NoteInfo, score: float) -> list[Action]:
+def merge_actions(keep: NoteInfo, drop: NoteInfo, identical: bool, why: str) -> list[Action]:
     """Keeper gains the tags, aliases (plus the absorbed title, so links keep resolving) and
-    source notes; the absorbed note is archived as merged. Identical text only; a near
-    duplicate, or a human-touched absorbed note, becomes a proposal."""
-    identical = score >= 1.0
+    source notes; the absorbed note is archived as merged. Identical content only (the same
+    text, or every fact of the absorbed note already in the keeper); a near duplicate, or a
+    human-touched absorbed note, becomes a proposal."""
     propose = drop.human or not identical
-    why = "identical text" if identical else f"near duplicate (shingle Jaccard {score:.2f})"
     tags = list(dict.fromkeys([*_fm_list(keep, "tags"), *_fm_list(drop, "tags")]))
     aliases = list(dict.fromkeys([*_fm_list(keep, "aliases"), *_fm_list(drop, "aliases"),
                                   drop.title]))
@@ -279,6 +327,7 @@ def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
         pair = tuple(sorted((a.path, b.path)))
         if pair not in pairs:
             pairs.append(pair)
+    pairs += [p for p in neighbour_pairs(snap, since) if p not in pairs]
     actions: list[Action] = []
     marked: set[str] = set()
     for pa, pb in pairs[:MAX_LLM_PAIRS]:
@@ -311,6 +360,32 @@ def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
                                       {"contradicts": [*have, link]}))
         actions += conflict_page(snap, a, b)
     return actions
+
+
+NEIGHBOUR_COSINE = 0.85
+
+
+def neighbour_pairs(snap: Snapshot, since: dt.datetime) -> list[tuple[str, str]]:
+    """Recently changed notes and their unlinked embedding neighbours (cosine >= 0.85):
+    Graphiti's invalidation candidates. Empty when the vault has no vectors."""
+    vecs = snap.vectors()
+    usable = [n for n in snap.active() if n.path in vecs]
+    recent = [n for n in usable if n.mtime >= since]
+    if not recent or len(usable) < 2:
+        return []
+    linked = {tuple(sorted((s, d))) for s, d, st, _, _, _ in snap.links if st == "resolved"
+              and d}
+    mat = np.stack([vecs[n.path] for n in usable])
+    out = []
+    for n in recent:
+        sims = mat @ vecs[n.path]
+        for j in np.argsort(-sims)[:6]:
+            other = usable[int(j)]
+            pair = tuple(sorted((n.path, other.path)))
+            if other.path != n.path and sims[j] >= NEIGHBOUR_COSINE and pair not in linked \
+                    and pair not in out:
+                out.append(pair)
+    return out
 
 
 def conflict_page(snap: Snapshot, a: NoteInfo, b: NoteInfo) -> list[Action]:
@@ -419,14 +494,8 @@ def plan_consolidate_llm(snap: Snapshot, judge, max_pairs: int = 20) -> tuple[
 
     notes = [n for n in snap.active()
              if not n.permanent and len(normalized(n).split()) >= MIN_MERGE_WORDS]
-    sh = {n.path: shingles(normalized(n)) for n in notes}
-    pairs = []
-    for i, j in sorted(minhash_candidates(notes, sh)):
-        a, b = notes[i], notes[j]
-        score = jaccard(sh[a.path], sh[b.path])
-        if SHINGLE_JACCARD <= score < 1.0 and normalized(a) != normalized(b) \
-                and not a.human and not b.human and same_name(a, b):
-            pairs.append(tuple(sorted((a, b), key=keeper_order)))
+    pairs = [tuple(sorted((a, b), key=keeper_order)) for a, b, how, _ in near_pairs(snap, notes)
+             if how != "text" and not a.human and not b.human]
     actions: list[Action] = []
     decided: set[str] = set()
     system = ("You decide whether two notes should become one. Their facts are numbered. "
@@ -453,9 +522,8 @@ def plan_consolidate_llm(snap: Snapshot, judge, max_pairs: int = 20) -> tuple[
         decided |= {keep.path, drop.path}
         if verdict["decision"] in ("ABSORB_A", "ABSORB_B"):  # nothing new: archive into it
             winner, loser = (keep, drop) if verdict["decision"] == "ABSORB_A" else (drop, keep)
-            actions += [Action(**{**a.__dict__, "reason": a.reason.replace(
-                "identical text", "the model's " + verdict["decision"] + ", every fact "
-                "repeated")}) for a in merge_actions(winner, loser, 1.0)]
+            actions += merge_actions(winner, loser, True, f"the model's {verdict['decision']}"
+                                     ", every fact repeated")
             continue
         if verdict["decision"] != "MERGE":
             continue
@@ -466,7 +534,7 @@ def plan_consolidate_llm(snap: Snapshot, judge, max_pairs: int = 20) -> tuple[
         same_first = keep.title.split()[:1] == drop.title.split()[:1]
         if merge_safety(fk, fd, len(novel), same_first) < MERGE_SAFETY_FLOOR:
             continue
-        merged = merge_actions(keep, drop, 1.0)
+        merged = merge_actions(keep, drop, True, "the model's MERGE")
         fold = "\n".join([f"## Merged from [[{drop.path[:-3]}]] ({snap.now.date()})", "",
                           *[f"- {f}" for f in novel]]) if novel else ""
         actions.append(Action("consolidate", "fold", keep.path, keep.hash,
