@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -83,6 +84,10 @@ def test_same_vault_and_clock_give_the_same_plan(vault: Path, tmp_path: Path) ->
 
         shutil.copytree(vault, root, dirs_exist_ok=True)
         mem = agent_vault(root)
+        # the same vault: the same files with the same file times (lint dates from them)
+        stamp = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC).timestamp()
+        for p in root.rglob("*.md"):
+            os.utime(p, (stamp, stamp))
         plans.append(Dream(mem, NOW, dry_run=True, force=True).run().plan)
         mem.close()
     assert plans[0] == plans[1] and len(plans[0]) >= 4
@@ -389,8 +394,6 @@ def test_lint_adds_missing_frontmatter_to_agent_notes_dated_from_their_history(
     w.write("projects/tagged.md", b"---\ntags: 'alpha, #beta gamma'\n---\n# T\n\nx\n", None)
     write(vault, "projects/mine.md", "# Mine\n\nA person's plain note.\n")
     old = dt.datetime(2024, 3, 5, 10, 0, tzinfo=dt.UTC).timestamp()
-    import os
-
     os.utime(vault / "projects/plan.md", (old, old))
     mem.reindex()
     report = Dream(mem, NOW, force=True).run(("lint",))
