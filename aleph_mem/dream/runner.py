@@ -26,6 +26,7 @@ from . import digest, mentions
 from .journal import Journal, action_from
 from .judge import Judge
 from .lint import REPORT_PATH, Ledger, lint_issues, lint_report
+from .lint_llm import plan_lint_llm
 from .model import Action, generated, snapshot
 from .passes import (
     PLANNERS,
@@ -143,6 +144,10 @@ class Dream:
                     judged, decided = plan_consolidate_llm(snap, self.judge)
                     planned = [a for a in planned if not (a.propose and a.path in decided)]
                     planned += judged
+                if name == "lint" and self.judge.available:  # one write per note a run
+                    busy = {a.path for a in planned}
+                    planned += [a for a in plan_lint_llm(snap, self.judge)
+                                if a.path not in busy]
                 if name == "consolidate":
                     planned = self._churn_guard(planned, report)
                 for action in planned:
