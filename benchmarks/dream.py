@@ -49,7 +49,11 @@ def messy_vault(root: Path, count: int, seed: int = 7) -> dict[str, set[tuple[st
         mem.reindex()
         w = mem.writer()
 
-        def note(path: str, body: str, fm: str = "") -> None:
+        def note(path: str, body: str, fm: str = "", bare: bool = False) -> None:
+            """A well-kept agent note carries the keys lint requires, unless ``bare``."""
+            keys = {"category": path.split("/")[0], "tags": "[]", "created": "2026-01-01"}
+            fm += "".join(f"{k}: {v}\n" for k, v in keys.items()
+                          if not bare and f"{k}:" not in fm)
             head = f"---\n{fm}---\n" if fm else ""
             w.write(path, (head + body).encode(), None)
 
@@ -84,7 +88,16 @@ def messy_vault(root: Path, count: int, seed: int = 7) -> dict[str, set[tuple[st
             truth["lint"].add(("set", f"lint/tags{k}.md"))
             note(f"cold/c{k}.md", f"# Cold {k}\n\n{sentence(rng)}\n", "updated: 2020-01-01\n")
             truth["decay"].add(("archive", f"cold/c{k}.md"))
+        for k in range(10):  # no frontmatter (L001); a link with one loose match (L010)
+            note(f"lint/bare{k}.md", f"# Bare {k}\n\n{sentence(rng)} [[n0006]]\n", bare=True)
+            truth["lint"].add(("set", f"lint/bare{k}.md"))
+            note(f"lint/target-{k}.md", f"# Goal {k}\n\n{sentence(rng)}\n")
+            note(f"lint/link{k}.md", f"# Link {k}\n\nSee [[Target {k}]].\n")
+            truth["lint"].add(("set", f"lint/link{k}.md"))
         # controls: never to be changed
+        note("lint/twin-note.md", "# Twin one\n\na\n")
+        note("lint/twin_note.md", "# Twin two\n\nb\n")
+        note("lint/twinlink.md", "# Twins\n\nWhich [[Twin Note]]? Never guessed.\n")
         mem.reindex()
         for k in range(10):  # cold: untouched for years
             os.utime(root / f"cold/c{k}.md", (1577836800, 1577836800))

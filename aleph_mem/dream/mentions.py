@@ -33,9 +33,10 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
-def names(snap: Snapshot) -> tuple[dict[str, list[tuple[tuple[str, ...], str, str]]],
+def names(snap: Snapshot) -> tuple[dict[str, set[int]], dict[tuple[str, ...], tuple[str, str]],
                                    dict[str, str]]:
-    """Word names by their first word: first -> [(words, path, name)]; CJK names apart."""
+    """Word names: first word -> the lengths (in words) of names starting with it, and
+    name words -> (path, name as written); CJK names apart (matched as substrings)."""
     owners: dict[str, set[str]] = {}
     shown: dict[str, str] = {}
     for n in snap.active():
@@ -45,7 +46,8 @@ def names(snap: Snapshot) -> tuple[dict[str, list[tuple[tuple[str, ...], str, st
             if (cjk and len(key.replace(" ", "")) >= 2) or (not cjk and len(key) >= 4):
                 owners.setdefault(key, set()).add(n.path)
                 shown.setdefault(key, name)
-    by_first: dict[str, list[tuple[tuple[str, ...], str, str]]] = {}
+    lengths: dict[str, set[int]] = {}
+    by_words: dict[tuple[str, ...], tuple[str, str]] = {}
     cjk_names: dict[str, str] = {}
     for key, paths in owners.items():
         if len(paths) != 1:
@@ -55,13 +57,14 @@ def names(snap: Snapshot) -> tuple[dict[str, list[tuple[tuple[str, ...], str, st
         if CJK.search(key):
             cjk_names[key.replace(" ", "")] = path
         elif len(words) <= MAX_WORDS:
-            by_first.setdefault(words[0], []).append((words, path, shown[key]))
-    return by_first, cjk_names
+            lengths.setdefault(words[0], set()).add(len(words))
+            by_words[words] = (path, shown[key])
+    return lengths, by_words, cjk_names
 
 
 def find(snap: Snapshot) -> list[SoftLink]:
     """Every unlinked mention, at most PER_NOTE per note, in a stable order."""
-    by_first, cjk_names = names(snap)
+    lengths, by_words, cjk_names = names(snap)
     linked = {(s, d) for s, d, st, _, _, _ in snap.links if st == "resolved" and d}
     out: list[SoftLink] = []
     for n in snap.active():
@@ -69,12 +72,14 @@ def find(snap: Snapshot) -> list[SoftLink]:
         words = WORD.findall(text)
         found: dict[str, str] = {}
         for i, w in enumerate(words):
-            for name_words, path, shown in by_first.get(w, ()):
-                if tuple(words[i:i + len(name_words)]) == name_words:
-                    found.setdefault(path, shown)
-        for key, path in cjk_names.items():
-            if key in text:
-                found.setdefault(path, key)
+            for size in lengths.get(w, ()):
+                hit = by_words.get(tuple(words[i:i + size]))
+                if hit:
+                    found.setdefault(*hit)
+        if cjk_names and CJK.search(text):
+            for key, path in cjk_names.items():
+                if key in text:
+                    found.setdefault(path, key)
         picks = [(p, s) for p, s in sorted(found.items())
                  if p != n.path and (n.path, p) not in linked][:PER_NOTE]
         out += [(n.path, p, s) for p, s in picks]

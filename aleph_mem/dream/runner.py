@@ -27,7 +27,7 @@ from .journal import Journal, action_from
 from .judge import Judge
 from .lint import REPORT_PATH, Ledger, lint_issues, lint_report
 from .lint_llm import plan_lint_llm
-from .model import Action, generated, snapshot
+from .model import Action, Snapshot, generated, snapshot
 from .passes import (
     PLANNERS,
     plan_consolidate_llm,
@@ -105,6 +105,8 @@ class Dream:
         self.journal = Journal(mem.vault.aleph_dir)
         self.started = utc_now()
         self.budget = EDIT_BUDGET
+        self.writes = 0  # notes written by this run (a new snapshot is read after one)
+        self._snap: tuple[int, Snapshot] | None = None
         self.judge = Judge(mem.settings, mem.vault.aleph_dir)
 
     def run(self, passes: tuple[str, ...] = DAILY, trigger: str = "manual") -> RunReport:
@@ -135,7 +137,7 @@ class Dream:
                     self._synthesis(report, trigger)
                     report.done.append(name)
                     continue
-                snap = snapshot(self.mem, self.now)
+                snap = self._snapshot()
                 planned = plan_decay(snap, self.judge) if name == "decay" and \
                     self.judge.available else PLANNERS[name](snap)
                 if name == "drift" and self.judge.available:
@@ -178,10 +180,17 @@ class Dream:
                                                       if "pair" in a)})
         return report
 
+    def _snapshot(self) -> Snapshot:
+        """The index as the passes see it, read again only after a write (reading every
+        note's text is the costliest step of a run over a big vault)."""
+        if self._snap is None or self._snap[0] != self.writes:
+            self._snap = (self.writes, snapshot(self.mem, self.now))
+        return self._snap[1]
+
     def _lint_report(self, report: RunReport) -> None:
         """The issues after the fixes, the ledger of when each was first seen, and the
         regenerated ``_dream/lint.md``."""
-        snap = snapshot(self.mem, self.now)
+        snap = self._snapshot()
         issues = lint_issues(snap)
         soft, new_soft = mentions.refresh(self.mem.vault.local_dir, snap, save=not self.dry_run)
         report.soft_links = new_soft
@@ -213,7 +222,7 @@ class Dream:
 
     def _synthesis(self, report: RunReport, trigger: str) -> None:
         """The weekly review, the category index and (with an LLM) cluster notes."""
-        snap = snapshot(self.mem, self.now)
+        snap = self._snapshot()
         found = clusters(snap)
         for action in (plan_weekly(self.mem, snap, found), plan_index(self.mem, snap),
                        *plan_synthesis_notes(self.mem, snap, found, self.judge)):
@@ -307,6 +316,7 @@ class Dream:
                                    "pass": action.pass_name})
             return
         if r.event is not None:
+            self.writes += 1
             done = {"pass": action.pass_name, "path": r.path, "what": action.describe(),
                     "event": r.event.id}
             keeper = str(action.set_keys.get("merged_into", "")).strip("[]")
