@@ -12,7 +12,7 @@ import pytest
 from conftest import open_mem, write
 
 from aleph_mem import activity
-from aleph_mem.dream import lint, passes
+from aleph_mem.dream import drift, lint, passes
 from aleph_mem.dream.journal import Journal
 from aleph_mem.dream.model import snapshot
 from aleph_mem.dream.runner import Dream
@@ -117,7 +117,7 @@ def test_human_notes_get_proposals_and_ticked_ones_are_applied(vault: Path) -> N
 
 def test_a_note_edited_between_plan_and_apply_is_skipped_untouched(vault: Path) -> None:
     mem = agent_vault(vault)
-    action = next(a for a in passes.plan_drift(snapshot(mem, NOW)) if a.path == "notes/old.md")
+    action = next(a for a in drift.plan_drift(snapshot(mem, NOW)) if a.path == "notes/old.md")
     (vault / "notes/old.md").write_bytes(b"# Offer\n\na person rewrote it\n")
     dream = Dream(mem, NOW, force=True)
     from aleph_mem.dream.runner import RunReport
@@ -334,14 +334,14 @@ def test_structured_facts_about_one_subject_contradict_by_date(vault: Path) -> N
             b"2021-01-01\n---\n# Bo\n\ncity:: Faro\n", None)
     w.write("people/bo-new.md", b"---\nsubject: Bo\nvalid_from: 2022-01-01\n---\n# Bo\n\n"
             b"city:: Braga\n", None)
-    plans = [a for a in passes.plan_fact_conflicts(snapshot(mem, NOW))]
+    plans = [a for a in drift.plan_fact_conflicts(snapshot(mem, NOW))]
     assert [(a.path, a.set_keys, a.reason) for a in plans] == [
         ("people/ana-2024.md", {"status": "contradicted", "superseded_by": "[[people/ana-2026]]",
                                 "valid_until": "2026-02-01"}, "city differs from "
          "people/ana-2026.md")]  # Bo's two notes cover different periods: no conflict
     Dream(mem, NOW, force=True).run(("drift",))
     assert mem.show("people/ana-2024").frontmatter["status"] == "contradicted"
-    assert passes.plan_fact_conflicts(snapshot(mem, NOW)) == []
+    assert drift.plan_fact_conflicts(snapshot(mem, NOW)) == []
     mem.close()
 
 
@@ -354,7 +354,7 @@ def test_a_subject_meets_the_note_of_that_title_or_alias(vault: Path) -> None:
     w.write("log/promotion.md", b"---\nsubject: '[[Ada L.]]'\nupdated: 2026-05-01\n---\n"
             b"# Promotion\n\nrole:: manager\n", None)
     w.write("log/unrelated.md", b"---\nupdated: 2026-06-01\n---\n# Bob\n\nrole:: chef\n", None)
-    plans = passes.plan_fact_conflicts(snapshot(mem, NOW))
+    plans = drift.plan_fact_conflicts(snapshot(mem, NOW))
     assert [(a.path, a.set_keys["superseded_by"], a.reason) for a in plans] == [
         ("people/ada.md", "[[log/promotion]]", "role differs from log/promotion.md")]
     mem.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -129,6 +130,30 @@ def body_of(note: NoteInfo) -> str:
         parts = text.split("\n---", 1)
         text = parts[1].split("\n", 1)[1] if len(parts) == 2 and "\n" in parts[1] else ""
     return text
+
+
+def as_date(value: object) -> dt.date | None:
+    if isinstance(value, str) and re.match(r"\d{4}-\d{2}-\d{2}", value):
+        try:
+            return dt.date.fromisoformat(value[:10])
+        except ValueError:
+            return None
+    return None
+
+
+def facts_of(n: NoteInfo) -> list[str]:
+    """A note's facts: its list items and the sentences of its paragraphs."""
+    text = re.sub(r"^#\s+.*$", "", body_of(n), count=1, flags=re.M)
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", "```", "|")):
+            continue
+        if re.match(r"^[-*+]\s+|^\d+[.)]\s+", line):
+            out.append(re.sub(r"^[-*+]\s+|^\d+[.)]\s+", "", line))
+        else:
+            out += [s.strip() for s in re.split(r"(?<=[.!?])\s+", line) if s.strip()]
+    return out
 
 
 def generated(mem: Memory, pass_name: str, path: str, content: str,

@@ -23,17 +23,13 @@ from ..memory import Memory
 from ..ulid import new_ulid
 from ..vault import content_hash
 from . import digest, mentions
+from .drift import plan_drift_llm
 from .journal import Journal, action_from
 from .judge import Judge
 from .lint import REPORT_PATH, Ledger, lint_issues, lint_report
 from .lint_llm import plan_lint_llm
 from .model import Action, Snapshot, generated, snapshot
-from .passes import (
-    PLANNERS,
-    plan_consolidate_llm,
-    plan_decay,
-    plan_drift_llm,
-)
+from .passes import PLANNERS, plan_consolidate_llm, plan_decay
 from .synthesis import plan_index, plan_synthesis_notes
 from .weekly import clusters, plan_weekly
 

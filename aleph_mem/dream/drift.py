@@ -1,0 +1,234 @@
+"""drift (DREAM.md 3.4): contradictions, stale facts, dead references.
+
+The deterministic core (expiry, supersession, missing files, structured-fact conflicts) and,
+with an LLM, pairs of notes judged for contradictions; conflict pages for a person when the
+model cannot tell which note is current."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from itertools import combinations
+
+import numpy as np
+
+from .judge import DRIFT_SYSTEM, fence, validate_drift
+from .model import Action, NoteInfo, Snapshot, as_date, body_of, facts_of
+
+
+def plan_drift(snap: Snapshot) -> list[Action]:
+    today = snap.now.date()
+    resolved = {(src, raw): target for src, target, _, raw, _, _ in snap.links}
+    missing: dict[str, list[str]] = {}
+    for src, _resolved, status, raw, _, _ in snap.links:
+        target = re.sub(r"^!?\[[^\]]*\]\((.*)\)$", r"\1", raw)
+        if status == "unresolved" and raw.startswith(("[", "![")) and "](" in raw \
+                and re.search(r"\.\w{1,5}$", target) and not target.endswith(".md"):
+            missing.setdefault(src, []).append(target)
+    actions = []
+    for n in snap.active():
+        fm = n.frontmatter
+        keys: dict[str, object] = {}
+        until = as_date(fm.get("valid_until") or fm.get("expires"))
+        if until and until < today and n.status not in ("stale", "superseded", "contradicted"):
+            keys = {"status": "stale", "stale_reason": "expired"}
+        sup = fm.get("superseded_by")
+        if isinstance(sup, str) and n.status not in ("superseded", "merged"):
+            target = resolved.get((n.path, sup.strip()))  # a frontmatter [[link]]
+            if target in snap.notes and target != n.path:
+                keys = {"status": "superseded"}
+        refs = sorted(set(missing.get(n.path, [])))
+        if refs and fm.get("stale_refs") != refs:
+            keys = {**keys, "stale_refs": refs}
+            if "status" not in keys and n.status not in ("stale", "superseded", "contradicted"):
+                keys.update({"status": "stale", "stale_reason": "missing_file"})
+        if keys:
+            actions.append(Action("drift", "set", n.path, n.hash, str(
+                keys.get("stale_reason") or keys.get("status") or "missing files"), keys))
+    return actions
+
+
+
+def plan_drift_all(snap: Snapshot) -> list[Action]:
+    planned = plan_drift(snap)
+    touched = {a.path for a in planned}
+    return planned + [a for a in plan_fact_conflicts(snap) if a.path not in touched]
+
+
+
+# -- drift with an LLM ---------------------------------------------------------------------
+
+LOOKBACK_DAYS = 7
+MAX_LLM_PAIRS = 20
+
+
+def _valid_at(n: NoteInfo) -> str:
+    d = as_date(n.frontmatter.get("valid_from")) or as_date(n.frontmatter.get("updated"))
+    return d.isoformat() if d else n.mtime.date().isoformat()
+
+
+def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
+    """Recently changed notes against the notes they link to: the model says whether they
+    contradict and which is current; code decides what that may change (DREAM.md 3.4)."""
+
+    since = snap.now - dt.timedelta(days=LOOKBACK_DAYS)
+    pairs = []
+    for src, target, status, _, _, _ in snap.links:
+        a, b = snap.notes.get(src), snap.notes.get(target or "")
+        if a is None or b is None or status != "resolved" or a.path == b.path:
+            continue
+        if a.opted_out or b.opted_out or a.mtime < since:
+            continue
+        pair = tuple(sorted((a.path, b.path)))
+        if pair not in pairs:
+            pairs.append(pair)
+    pairs += [p for p in neighbour_pairs(snap, since) if p not in pairs]
+    actions: list[Action] = []
+    marked: set[str] = set()
+    for pa, pb in pairs[:MAX_LLM_PAIRS]:
+        a, b = snap.notes[pa], snap.notes[pb]
+        prompt = "\n\n".join([fence(1, a.title, body_of(a), _valid_at(a)),
+                              fence(2, b.title, body_of(b), _valid_at(b))])
+        bodies = [hashlib.sha256(body_of(n).encode()).hexdigest() for n in (a, b)]
+        verdict = judge.ask("drift", bodies, DRIFT_SYSTEM, prompt, validate_drift)
+        if not verdict or verdict["verdict"] != "CONTRADICTORY":
+            continue
+        newer = a if _valid_at(a) > _valid_at(b) else b if _valid_at(b) > _valid_at(a) else None
+        current = {1: a, 2: b}.get(verdict["which_is_current"])
+        if current is not None and current is newer:
+            old = b if current is a else a
+            if old.path not in marked and old.status != "contradicted":
+                marked.add(old.path)
+                keys = {"status": "contradicted", "superseded_by": f"[[{current.path[:-3]}]]"}
+                if not old.human:  # a person's note keeps its own dates
+                    keys["valid_until"] = _valid_at(current)
+                actions.append(Action("drift", "set", old.path, old.hash,
+                                      f"contradicted by {current.path}", keys))
+            continue
+        for mine, other in ((a, b), (b, a)):  # unknown, or against the dates: mark both
+            link = f"[[{other.path[:-3]}]]"
+            have = mine.frontmatter.get("contradicts") or []
+            if link not in have and mine.path not in marked:
+                marked.add(mine.path)
+                actions.append(Action("drift", "set", mine.path, mine.hash,
+                                      f"contradicts {other.path} (which is current is unclear)",
+                                      {"contradicts": [*have, link]}))
+        actions += conflict_page(snap, a, b)
+    return actions
+
+
+NEIGHBOUR_COSINE = 0.85
+
+
+def neighbour_pairs(snap: Snapshot, since: dt.datetime) -> list[tuple[str, str]]:
+    """Recently changed notes and their unlinked embedding neighbours (cosine >= 0.85):
+    Graphiti's invalidation candidates. Empty when the vault has no vectors."""
+    vecs = snap.vectors()
+    usable = [n for n in snap.active() if n.path in vecs]
+    recent = [n for n in usable if n.mtime >= since]
+    if not recent or len(usable) < 2:
+        return []
+    linked = {tuple(sorted((s, d))) for s, d, st, _, _, _ in snap.links if st == "resolved"
+              and d}
+    mat = np.stack([vecs[n.path] for n in usable])
+    out = []
+    for n in recent:
+        sims = mat @ vecs[n.path]
+        for j in np.argsort(-sims)[:6]:
+            other = usable[int(j)]
+            pair = tuple(sorted((n.path, other.path)))
+            if other.path != n.path and sims[j] >= NEIGHBOUR_COSINE and pair not in linked \
+                    and pair not in out:
+                out.append(pair)
+    return out
+
+
+def conflict_page(snap: Snapshot, a: NoteInfo, b: NoteInfo) -> list[Action]:
+    """A page for a person: both notes, their dates, and a proposal for each way out."""
+    slug = re.sub(r"[^a-z0-9]+", "-", f"{a.path[:-3]}--{b.path[:-3]}".casefold()).strip("-")
+    path = f"_dream/conflicts/{slug}.md"
+    if path in snap.notes:
+        return []
+    ways = [Action("drift", "set", old.path, old.hash, f"{new.path} is current",
+                   {"status": "contradicted", "superseded_by": f"[[{new.path[:-3]}]]",
+                    "valid_until": _valid_at(new)}, propose=True)
+            for new, old in ((a, b), (b, a))]
+    lines = ["---", "type: conflict", "generated_by: dream", "dream: false", "---",
+             f"# Conflict: {a.title} / {b.title}", "",
+             "The dream found these notes saying incompatible things and could not tell which "
+             "is current. Tick one proposal in today's digest, or edit the notes yourself.", ""]
+    for n in (a, b):
+        lines += [f"## [[{n.path[:-3]}]] (valid from {_valid_at(n)})", "",
+                  *[f"> {f}" for f in facts_of(n)[:8]], ""]
+    lines += ["## Ways out", "",
+              f"- {ways[0].key}: [[{a.path[:-3]}]] is current",
+              f"- {ways[1].key}: [[{b.path[:-3]}]] is current",
+              "- both valid for different periods: add `valid_from`/`valid_until` to each", ""]
+    page = Action("drift", "generate", path, None, "conflict page", content="\n".join(lines))
+    return [page, *ways]
+
+
+
+# -- drift: structured facts ------------------------------------------------------------------
+
+INLINE_FIELD = re.compile(r"^\s*[-*]?\s*([A-Za-z][\w -]{0,40}?)::\s*(.+?)\s*$", re.M)
+SYSTEM_KEYS = frozenset("""title tags tag aliases alias subject status created updated date
+valid_from valid_until expires superseded_by supersedes contradicts stale_reason stale_refs
+importance severity permanent pinned category source_notes merged_into archived_at
+archived_from archived_reason dream lint-disable dream_checked related_files
+related_files_sha project_root type id""".split())
+
+
+def stated_facts(n: NoteInfo) -> dict[str, str]:
+    """What a note states as key: value: inline `key:: value` fields, then its own
+    frontmatter keys (not the ones aleph-mem or Obsidian use)."""
+    out = {m.group(1).strip().casefold(): m.group(2).strip()
+           for m in INLINE_FIELD.finditer(body_of(n))}
+    for key, value in n.frontmatter.items():
+        if key.casefold() not in SYSTEM_KEYS and isinstance(value, str | int | float) \
+                and not isinstance(value, bool):
+            out.setdefault(key.casefold(), str(value))
+    return out
+
+
+def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
+    """Notes about the same subject that give one key different values: unless their
+    validity periods do not overlap, the older note is contradicted by the newer one
+    (Graphiti's interval rule, DREAM.md 3.4.4). A note's subject is its `subject` field,
+    else its title and aliases, so `subject: "[[Ada]]"` meets the note titled Ada."""
+    groups: dict[str, list[NoteInfo]] = {}
+    facts: dict[str, dict[str, str]] = {}
+    for n in snap.active():
+        facts[n.path] = stated_facts(n)
+        if not facts[n.path]:
+            continue
+        subject = n.frontmatter.get("subject")
+        names = [subject] if isinstance(subject, str) and subject.strip() else \
+            [n.title, *n.aliases]
+        for name in {x.strip().strip("[]").rsplit("/", 1)[-1].casefold() for x in names}:
+            groups.setdefault(name, []).append(n)
+    actions: dict[str, Action] = {}
+    seen: set[tuple[str, str]] = set()
+    for members in groups.values():
+        for a, b in combinations(sorted(members, key=lambda n: n.path), 2):
+            if (a.path, b.path) in seen:
+                continue
+            seen.add((a.path, b.path))
+            keys = sorted(k for k in facts[a.path].keys() & facts[b.path].keys()
+                          if facts[a.path][k].casefold() != facts[b.path][k].casefold())
+            if not keys:
+                continue
+            old, new = sorted((a, b), key=lambda n: (_valid_at(n), n.path))
+            ends = as_date(old.frontmatter.get("valid_until"))
+            if _valid_at(old) == _valid_at(new) or (ends and ends.isoformat() <= _valid_at(new)):
+                continue  # the same moment (a person decides), or periods that do not overlap
+            if old.status in ("contradicted", "superseded") or old.path in actions:
+                continue
+            set_keys: dict[str, object] = {"status": "contradicted",
+                                           "superseded_by": f"[[{new.path[:-3]}]]"}
+            if not old.human:
+                set_keys["valid_until"] = _valid_at(new)
+            actions[old.path] = Action("drift", "set", old.path, old.hash,
+                                       f"{', '.join(keys)} differs from {new.path}", set_keys)
+    return list(actions.values())
