@@ -64,6 +64,10 @@ SETTINGS: tuple[Setting, ...] = (
             "person to tick), e.g. ['consolidate', 'decay']."),
     Setting("dream_off", [],
             "Dream passes that never run, e.g. ['decay']."),
+    Setting("project_roots", [],
+            "Folders that relative file paths in notes' code spans (`src/app.py`) are checked "
+            "against by the dream's drift pass (a note's own `project_root` comes first); "
+            "without one, only absolute paths and file:// links are checked."),
     Setting("lint_required_keys", ["category", "tags", "created"],
             "Frontmatter keys lint adds to agent-written notes when missing (L001/L003): "
             "category from the top folder, tags [], created from the note's history and file "

@@ -47,7 +47,8 @@ def test_daily_run_changes_agent_notes_and_a_second_run_changes_nothing(vault: P
     assert report.status == "success" and report.proposed == []
     done = sorted((a["pass"], a["path"]) for a in report.applied)
     assert done == [("consolidate", "archive/notes/two.md"), ("consolidate", "notes/one.md"),
-                    ("drift", "notes/old.md"), ("drift", "notes/replaced.md"),
+                    ("drift", "notes/new.md"), ("drift", "notes/old.md"),
+                    ("drift", "notes/replaced.md"),
                     ("lint", "notes/new.md"), ("lint", "notes/old.md"), ("lint", "notes/one.md"),
                     ("lint", "notes/replaced.md")]
     one = mem.show("notes/one").frontmatter
@@ -133,7 +134,8 @@ def test_recent_edits_are_left_alone_without_force(vault: Path) -> None:
     mem = agent_vault(vault)
     report = Dream(mem, NOW).run(("drift",))
     assert report.applied == []
-    assert {s["path"] for s in report.skipped} == {"notes/old.md", "notes/replaced.md"}
+    assert {s["path"] for s in report.skipped} == {"notes/new.md", "notes/old.md",
+                                                   "notes/replaced.md"}
     mem.close()
 
 
@@ -141,12 +143,12 @@ def test_undo_a_run_byte_for_byte_and_refuse_over_a_later_edit(vault: Path) -> N
     mem = agent_vault(vault)
     start = snap_files(vault)
     report = Dream(mem, NOW, force=True).run(("consolidate", "drift"))
-    assert len(report.applied) == 4
+    assert len(report.applied) == 5
     (vault / "notes/replaced.md").write_bytes(b"# Old plan\n\nedited after the dream\n")
     undo = mem.undo(report.run_id)
     assert [p for p, _ in undo.refused] == ["notes/replaced.md"]
     after = snap_files(vault)
-    for path in ("notes/one.md", "notes/two.md", "notes/old.md"):
+    for path in ("notes/one.md", "notes/two.md", "notes/old.md", "notes/new.md"):
         assert after[path] == start[path]
     assert "archive/notes/two.md" not in after
     assert after["notes/replaced.md"] == b"# Old plan\n\nedited after the dream\n"
@@ -552,4 +554,54 @@ def test_note_vectors_find_duplicates_whose_words_are_reordered(vault: Path) -> 
     assert (vault / "archive/notes/ferry-2.md").exists()
     # the third note has a fact the others lack: never merged without a person
     assert (vault / "notes/ferry-3.md").exists()
+    mem.close()
+
+
+def test_drift_checks_the_files_a_note_refers_to(vault: Path, tmp_path: Path) -> None:
+    import hashlib
+
+    project = tmp_path / "proj"
+    (project / "src").mkdir(parents=True)
+    (project / "src" / "app.py").write_text("print('v1')\n")
+    (project / "src" / "lib.py").write_text("x = 1\n")
+    sha = hashlib.sha256(b"x = 1\n").hexdigest()
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    root = f"project_root: {project}\n"
+    w.write("code/ok.md", f"---\n{root}---\n# Ok\n\nSee `src/app.py` and "
+            f"file://{project}/src/app.py.\n".encode(), None)
+    w.write("code/gone.md", f"---\n{root}---\n# Gone\n\nSee `src/old.py`, `{project}/x.rs` "
+            f"and file://{project}/nope.txt.\n".encode(), None)
+    w.write("code/loose.md", b"# Loose\n\nA path with no root proves nothing: `src/any.py`.\n",
+            None)
+    w.write("code/source.md", f"---\n{root}related_files: [src/lib.py]\nrelated_files_sha: "
+            f"{{src/lib.py: {sha}}}\n---\n# Source\n\nAbout lib.\n".encode(), None)
+    w.write("code/vanished.md", f"---\n{root}related_files: [src/deleted.py]\n---\n"
+            "# Vanished\n\nAbout a file.\n".encode(), None)
+    plans = {a.path: a.set_keys for a in drift.plan_drift(snapshot(mem, NOW))}
+    assert plans == {"code/gone.md": {"stale_refs": [f"{project}/nope.txt", f"{project}/x.rs",
+                                                     "src/old.py"],
+                                      "status": "stale", "stale_reason": "missing_file"},
+                     "code/vanished.md": {"status": "stale", "stale_reason": "missing_file"}}
+    (project / "src" / "lib.py").write_text("x = 2\n")  # the source the note is about changed
+    plans = {a.path: a.set_keys for a in drift.plan_drift(snapshot(mem, NOW))}
+    assert plans["code/source.md"] == {"status": "stale", "stale_reason": "source_changed"}
+    mem.close()
+
+
+def test_supersession_is_kept_symmetric(vault: Path) -> None:
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("a/new.md", b"# New\n\nnow\n", None)
+    w.write("a/old.md", b"---\nsuperseded_by: '[[new]]'\n---\n# Old\n\nthen\n", None)
+    write(vault, "b/mine-new.md", "---\nsupersedes: '[[mine-old]]'\n---\n# Mine new\n\nx\n")
+    write(vault, "b/mine-old.md", "# Mine old\n\ny\n")
+    mem.reindex()
+    got = [(a.path, a.set_keys, a.propose) for a in
+           drift.supersession_pairs(snapshot(mem, NOW), {
+               (s, r): t for s, t, _, r, _, _ in snapshot(mem, NOW).links})]
+    assert got == [("a/new.md", {"supersedes": "[[a/old]]"}, False),
+                   ("b/mine-old.md", {"superseded_by": "[[b/mine-new]]"}, True)]
     mem.close()

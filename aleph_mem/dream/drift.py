@@ -10,22 +10,78 @@ import datetime as dt
 import hashlib
 import re
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 
 from .judge import DRIFT_SYSTEM, fence, validate_drift
 from .model import Action, NoteInfo, Snapshot, as_date, body_of, facts_of
 
+FILE_URI = re.compile(r"file://(/[^\s)>\]]+)")
+CODE_PATH = re.compile(r"(?<!`)`([^`\s]*/[^`\s]*\.[A-Za-z0-9]{1,6})`(?!`)")
+
+
+def missing_files(snap: Snapshot, n: NoteInfo, unresolved: list[str]) -> list[str]:
+    """Local files the note refers to that do not exist (DREAM.md 3.4.1): Markdown links to
+    non-note files (the indexer found no attachment), ``file://`` URIs, and path-like code
+    spans (a slash and an extension) when they are absolute or a project root is known
+    (``project_roots`` setting or the note's ``project_root``): a relative path with no root
+    to resolve it against proves nothing. URLs are never fetched."""
+    out = list(unresolved)
+    body = body_of(n)
+    uris = [m.rstrip(".,;:!?'\"") for m in FILE_URI.findall(body)]  # a sentence's full stop
+    out += [m for m in uris if not Path(m).exists()]
+    roots = [Path(r).expanduser() for r in getattr(snap.settings, "project_roots", []) or []]
+    own = n.frontmatter.get("project_root")
+    if isinstance(own, str) and own.strip():
+        roots.insert(0, Path(own.strip()).expanduser())
+    folder = (snap.root / n.folder) if snap.root else None
+    for ref in CODE_PATH.findall(body):
+        path = Path(ref).expanduser()
+        if path.is_absolute():
+            if not path.exists():
+                out.append(ref)
+        elif roots and not any((base / path).exists() for base in
+                               [*roots, *([folder] if folder else [])]):
+            out.append(ref)
+    return sorted(set(out))
+
+
+def related_state(snap: Snapshot, n: NoteInfo) -> str | None:
+    """``related_files`` with ``related_files_sha`` (path -> sha256, or a list in the same
+    order): ``source_changed`` when a file's bytes changed, ``missing_file`` when it is
+    gone; paths relative to the note's ``project_root``, else the vault."""
+    files = n.frontmatter.get("related_files")
+    shas = n.frontmatter.get("related_files_sha")
+    if not isinstance(files, list) or not files:
+        return None
+    if isinstance(shas, list):
+        shas = dict(zip(files, shas, strict=False))
+    shas = shas if isinstance(shas, dict) else {}
+    own = n.frontmatter.get("project_root")
+    base = Path(own).expanduser() if isinstance(own, str) and own.strip() else snap.root
+    state = None
+    for f in (x for x in files if isinstance(x, str)):
+        path = Path(f).expanduser()
+        path = path if path.is_absolute() or base is None else base / path
+        if not path.is_file():
+            return "missing_file"
+        want = shas.get(f)
+        if isinstance(want, str) and want and \
+                hashlib.sha256(path.read_bytes()).hexdigest() != want.lower():
+            state = "source_changed"
+    return state
+
 
 def plan_drift(snap: Snapshot) -> list[Action]:
     today = snap.now.date()
     resolved = {(src, raw): target for src, target, _, raw, _, _ in snap.links}
-    missing: dict[str, list[str]] = {}
+    unresolved: dict[str, list[str]] = {}
     for src, _resolved, status, raw, _, _ in snap.links:
         target = re.sub(r"^!?\[[^\]]*\]\((.*)\)$", r"\1", raw)
         if status == "unresolved" and raw.startswith(("[", "![")) and "](" in raw \
                 and re.search(r"\.\w{1,5}$", target) and not target.endswith(".md"):
-            missing.setdefault(src, []).append(target)
+            unresolved.setdefault(src, []).append(target)
     actions = []
     for n in snap.active():
         fm = n.frontmatter
@@ -38,16 +94,41 @@ def plan_drift(snap: Snapshot) -> list[Action]:
             target = resolved.get((n.path, sup.strip()))  # a frontmatter [[link]]
             if target in snap.notes and target != n.path:
                 keys = {"status": "superseded"}
-        refs = sorted(set(missing.get(n.path, [])))
+        refs = missing_files(snap, n, unresolved.get(n.path, []))
         if refs and fm.get("stale_refs") != refs:
             keys = {**keys, "stale_refs": refs}
             if "status" not in keys and n.status not in ("stale", "superseded", "contradicted"):
                 keys.update({"status": "stale", "stale_reason": "missing_file"})
+        source = related_state(snap, n)
+        if source and "status" not in keys and fm.get("stale_reason") != source:
+            keys.update({"status": "stale", "stale_reason": source})
         if keys:
             actions.append(Action("drift", "set", n.path, n.hash, str(
                 keys.get("stale_reason") or keys.get("status") or "missing files"), keys))
-    return actions
+    return actions + supersession_pairs(snap, resolved)
 
+
+def supersession_pairs(snap: Snapshot, resolved: dict) -> list[Action]:
+    """``superseded_by`` and ``supersedes`` kept symmetric: the missing reverse key is added
+    (a proposal on a person's note)."""
+    out = []
+    for n in snap.active():
+        for key, back in (("superseded_by", "supersedes"), ("supersedes", "superseded_by")):
+            raw = n.frontmatter.get(key)
+            target = resolved.get((n.path, raw.strip())) if isinstance(raw, str) else None
+            other = snap.notes.get(target or "")
+            if other is None or other.path == n.path or other.opted_out:
+                continue
+            have = other.frontmatter.get(back)
+            have_target = resolved.get((other.path, have.strip())) if isinstance(have, str) \
+                else None
+            if have is None:
+                out.append(Action("drift", "set", other.path, other.hash,
+                                  f"{back} {n.path} ({n.path} says {key} this note)",
+                                  {back: f"[[{n.path[:-3]}]]"}, propose=other.human))
+            elif have_target != n.path:
+                continue  # it names another note: a person's call (lint reports neither)
+    return out
 
 
 def plan_drift_all(snap: Snapshot) -> list[Action]:

@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import apsw
@@ -76,6 +77,7 @@ class Snapshot:
     first_seen: dict[str, str] = field(default_factory=dict)  # path -> first event time
     settings: Any = None
     soft: list[tuple[str, str, str]] = field(default_factory=list)  # src, dst, name (L021)
+    root: Path | None = None  # the vault folder (drift checks the files notes refer to)
     load_vectors: Callable[[], dict[str, np.ndarray]] | None = None
     _vectors: dict[str, np.ndarray] | None = None
 
@@ -216,7 +218,7 @@ def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
     refs = {r[1] for r in links if r[0] == "MEMORY.md" and r[1]}
     first = dict(mem.con.execute("SELECT path, min(at) FROM events GROUP BY path").fetchall())
     soft = [s for s in soft if s[0] in notes and s[1] in notes]
-    return Snapshot(now, notes, links, refs, first, mem.settings, soft,
+    return Snapshot(now, notes, links, refs, first, mem.settings, soft, mem.vault.root,
                     lambda: note_vectors(mem))
 
 
