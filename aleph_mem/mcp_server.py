@@ -8,6 +8,7 @@ when a tool needs them. Library errors become ``ToolError`` messages a model can
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import inspect
 import logging
 import re
@@ -23,7 +24,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel
 
-from . import activity
+from . import activity, frontmatter_edit
 from .errors import AlephError, BadInput
 from .memory import Memory
 from .search import Filters
@@ -235,7 +236,8 @@ def register_tools(server: MCPServer, call: Callable[[Callable[[Memory], Any]], 
     @tool(CHANGE)
     def write(content: str, ctx: Context, path: str | None = None, title: str | None = None,
               folder: str = "inbox", frontmatter: dict[str, Any] | None = None,
-              expected_hash: str | None = None) -> WriteOut:
+              expected_hash: str | None = None,
+              related_files: list[str] | None = None) -> WriteOut:
         """Create a note, or replace one completely.
 
         To create: give `content` (Markdown) and either a vault-relative `path` such as
@@ -244,6 +246,9 @@ def register_tools(server: MCPServer, call: Callable[[Callable[[Memory], Any]], 
         got from `read`; if the note changed since, this fails and you should read it again.
         `frontmatter` (a dict) is written as the YAML header. Use [[Note title]] to link
         notes and #tags to tag them. Prefer `edit` to add to an existing note.
+        `related_files`: source files this note describes (absolute, or relative to a
+        `project_root` key in `frontmatter`); their hashes are recorded so the note is
+        flagged stale when those files change.
         """
         def run(m: Memory) -> WriteOut:
             target = path or _path_for(folder, title, content)
@@ -256,8 +261,13 @@ def register_tools(server: MCPServer, call: Callable[[Callable[[Memory], Any]], 
                                    "put the keys there, or pass `frontmatter` with a body only")
                 header = yaml.safe_dump(frontmatter, sort_keys=False, allow_unicode=True)
                 body = f"---\n{header}---\n{body}"
-            r = m.writer(actor=client_actor(ctx)).write(target, body.encode("utf-8"),
-                                                        expected_hash)
+            data = body.encode("utf-8")
+            if related_files:
+                root = (frontmatter or {}).get("project_root")
+                data = frontmatter_edit.patch(data, {
+                    "related_files": related_files,
+                    "related_files_sha": file_hashes(related_files, root)})
+            r = m.writer(actor=client_actor(ctx)).write(target, data, expected_hash)
             return _write_out(r)
         return call(run)
 
@@ -429,6 +439,20 @@ def register_tools(server: MCPServer, call: Callable[[Callable[[Memory], Any]], 
             body["runs"] = journal.runs()[-5:]
             return body
         return call(run)
+
+
+def file_hashes(files: list[str], root: str | None) -> dict[str, str]:
+    """sha256 of each file (absolute, or under ``root``), for drift's source_changed."""
+    out = {}
+    for f in files:
+        p = Path(f).expanduser()
+        p = p if p.is_absolute() or not root else Path(root).expanduser() / p
+        if not p.is_file():
+            raise BadInput(f"related file {f} is not a readable file here"
+                           + ("" if p.is_absolute() else " (relative paths need a "
+                              "`project_root` in frontmatter)"))
+        out[f] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return out
 
 
 def _path_for(folder: str, title: str | None, content: str) -> str:
