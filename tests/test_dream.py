@@ -605,3 +605,42 @@ def test_supersession_is_kept_symmetric(vault: Path) -> None:
     assert got == [("a/new.md", {"supersedes": "[[a/old]]"}, False),
                    ("b/mine-old.md", {"superseded_by": "[[b/mine-new]]"}, True)]
     mem.close()
+
+
+def test_a_big_cluster_without_a_hub_gets_a_map_of_content_proposal(vault: Path) -> None:
+    from aleph_mem.dream.runner import WEEKLY
+
+    mem = open_mem(vault)
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    for i in range(6):
+        w.write(f"garden/bed{i}.md", f"---\ntags: [garden]\n---\n# Bed {i}\n\nSoil notes "
+                f"[[bed{(i + 1) % 6}]]\n".encode(), None)
+    report = Dream(mem, NOW, force=True).run(WEEKLY)
+    moc = [p for p in report.proposed if "Map of" in p["what"]]
+    assert [p["what"] for p in moc] == ["write garden/Map of Bed 5.md"]
+    digest = vault / report.digest
+    digest.write_text(digest.read_text().replace(f"- [ ] synthesis: write garden/Map of Bed "
+                                                 f"5.md ({moc[0]['id']})",
+                                                 f"- [x] synthesis: write garden/Map of Bed "
+                                                 f"5.md ({moc[0]['id']})"))
+    mem.reindex()
+    Dream(mem, NOW, force=True).run(("digest",))
+    text = (vault / "garden/Map of Bed 5.md").read_text()
+    assert "type: moc" in text and "- [[garden/bed0|Bed 0]]" in text
+    mem.close()
+
+
+def test_many_important_changes_bring_the_weekly_run_forward(vault: Path) -> None:
+    from aleph_mem.dream.runner import WEEKLY
+    from aleph_mem.dream.schedule import weekly_due
+
+    mem = open_mem(vault)
+    mem.reindex()
+    Dream(mem, NOW, force=True).run(WEEKLY)
+    assert not weekly_due(mem, NOW + dt.timedelta(days=1))
+    w = mem.writer(actor="mcp:test")
+    for i in range(15):  # 15 x importance 10 = 150
+        w.write(f"n/{i}.md", b"---\nimportance: 10\n---\n# Big\n\nnews\n", None)
+    assert weekly_due(mem, NOW + dt.timedelta(days=1))
+    mem.close()

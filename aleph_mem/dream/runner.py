@@ -31,7 +31,7 @@ from .lint_llm import plan_lint_llm
 from .model import Action, Snapshot, generated, snapshot
 from .passes import PLANNERS, plan_consolidate_llm, plan_decay
 from .synthesis import plan_index, plan_synthesis_notes
-from .weekly import clusters, plan_weekly
+from .weekly import clusters, moc_proposals, plan_weekly
 
 log = logging.getLogger(__name__)
 
@@ -221,6 +221,7 @@ class Dream:
         snap = self._snapshot()
         found = clusters(snap)
         for action in (plan_weekly(self.mem, snap, found), plan_index(self.mem, snap),
+                       *moc_proposals(snap, found),
                        *plan_synthesis_notes(self.mem, snap, found, self.judge)):
             if action is not None:
                 self._check_idle(trigger)
@@ -340,7 +341,8 @@ class Dream:
             action = action_from(p["action"])
             current = self.mem.vault.read_bytes(action.path)
             age = self.now - dt.datetime.fromisoformat(p["at"].replace("Z", "+00:00"))
-            if current is None or content_hash(current) != action.base:
+            fresh = action.base is None and current is None  # a note still to create
+            if not fresh and (current is None or content_hash(current) != action.base):
                 self.journal.settle(pid, "outdated", iso(self.now), report.run_id)
             elif age > dt.timedelta(days=PROPOSAL_TTL_DAYS):
                 self.journal.settle(pid, "expired", iso(self.now), report.run_id)

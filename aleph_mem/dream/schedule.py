@@ -4,6 +4,7 @@ up, not already spent today, and something changed since the last successful run
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 from ..memory import Memory
 from .journal import Journal
@@ -21,14 +22,32 @@ def in_window(window: str, local: dt.datetime) -> bool:
     return start <= t < end if start <= end else (t >= start or t < end)
 
 
+EARLY_IMPORTANCE = 150
+
+
 def weekly_due(mem: Memory, now: dt.datetime) -> bool:
-    """The daily run becomes the weekly one when no weekly run succeeded for 7 days."""
+    """The daily run becomes the weekly one when no weekly run succeeded for 7 days, or
+    early, when the notes changed since the last one add up to an importance of 150
+    (Generative Agents' reflection trigger; a note without `importance` counts 5)."""
     weekly = [r for r in Journal(mem.vault.aleph_dir).runs()
               if r["status"] == "success" and "synthesis" in r.get("passes", [])]
     if not weekly:
         return True
     last = dt.datetime.fromisoformat(weekly[-1]["at"].replace("Z", "+00:00"))
-    return now - last >= dt.timedelta(days=7)
+    if now - last >= dt.timedelta(days=7):
+        return True
+    return changed_importance(mem, last) >= EARLY_IMPORTANCE
+
+
+def changed_importance(mem: Memory, since: dt.datetime) -> float:
+    total = 0.0
+    for (fm,) in mem.con.execute(
+            "SELECT frontmatter FROM notes WHERE mtime_ns > ? AND archived = 0 AND path NOT "
+            "LIKE '\\_dream/%' ESCAPE '\\'", (int(since.timestamp() * 1e9),)):
+        value = json.loads(fm).get("importance")
+        total += float(value) if isinstance(value, int | float) and \
+            not isinstance(value, bool) else 5.0
+    return total
 
 
 def dream_due(mem: Memory, now: dt.datetime, idle_s: float | None) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import re
 from collections import Counter
 
 import networkx as nx
@@ -63,6 +64,29 @@ def clusters(snap: Snapshot) -> list[list[str]]:
     return sorted(out, key=lambda c: (-len(c), c[0]))[:MAX_CLUSTERS]
 
 
+def moc_proposals(snap: Snapshot, found: list[list[str]]) -> list[Action]:
+    """A cluster of five or more notes without a hub (no member with 3 inbound links): a
+    proposal to create a map-of-content note linking them, in the members' main folder."""
+    out = []
+    for members in found:
+        hub = max(members, key=lambda p: (snap.notes[p].inbound, p))
+        if len(members) < 5 or snap.notes[hub].inbound >= 3:
+            continue
+        folder = Counter(snap.notes[p].folder for p in members).most_common(1)[0][0]
+        title = f"Map of {snap.notes[hub].title}"
+        name = re.sub(r'[#^\[\]|\\:*?"<>/]', " ", title).strip()
+        path = f"{folder}/{name}.md" if folder else f"{name}.md"
+        if path in snap.notes:
+            continue
+        lines = ["---", "type: moc", "tags: [moc]", "---", f"# {title}", "",
+                 "Notes the weekly review found together:", ""]
+        lines += [f"- [[{p[:-3]}|{snap.notes[p].title}]]" for p in members]
+        out.append(Action("synthesis", "generate", path, None, "map of content for a "
+                          f"cluster of {len(members)} notes", content="\n".join(lines) + "\n",
+                          propose=True))
+    return out
+
+
 def near_duplicate_tags(snap: Snapshot) -> list[tuple[str, str]]:
     tags = sorted({t.casefold() for n in snap.active() for t in n.tags})
     pairs = []
@@ -96,7 +120,8 @@ def plan_weekly(mem: Memory, snap: Snapshot, found: list[list[str]]) -> Action |
         if tags:
             out.append("- top tags: " + ", ".join(f"#{t} ({c})" for t, c in tags))
         if len(members) >= 5 and snap.notes[hub].inbound < 3:
-            out.append("- no hub note yet: a map-of-content note linking these would help")
+            out.append("- no hub note yet: a map-of-content note linking these would help "
+                       "(proposed in today's digest)")
         out.append("")
     active = snap.active()
     orphans = [n.path for n in active if n.inbound == 0 and n.outbound == 0]
