@@ -18,6 +18,7 @@ import json
 import resource
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
 from scale import add_vault_args, generated_vault, queries_for
@@ -52,14 +53,43 @@ def fill(mem: Memory, sample: int) -> dict:
             "projected_first_embed_min": round(len(rows) / rate / 60, 1)}
 
 
+def latencies(mem: Memory, qs: list[str]) -> dict:
+    mem.search("warm up")
+    lat = []
+    for q in qs:
+        t = time.perf_counter()
+        mem.search(q, limit=10)
+        lat.append((time.perf_counter() - t) * 1000)
+    lat.sort()
+    return {"hybrid_ms_p50": round(statistics.median(lat), 1),
+            "hybrid_ms_p95": round(lat[int(len(lat) * 0.95) - 1], 1)}
+
+
+def measure_embedded(root: Path, args: argparse.Namespace) -> None:
+    """Search latency on real vectors (the generated vault's queries file, if beside it)."""
+    qs = queries_for(root)
+    with Memory.open(root) as mem:
+        state = mem.vector_state()
+        figures = {"vault": str(root), "vectors": state.get("embedded"),
+                   "pending": state.get("pending"), **latencies(mem, qs)}
+        assert mem.search_notice == "", mem.search_notice
+    figures["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    print(json.dumps(figures), flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="10000")
     ap.add_argument("--sample", type=int, default=640)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--embedded", help="a vault already fully embedded for real (e.g. by "
+                    "`aleph-mem index --embed`): measure its search as it is, nothing filled")
     add_vault_args(ap)
     args = ap.parse_args()
+    if args.embedded:
+        measure_embedded(Path(args.embedded), args)
+        return
     for count in (int(s) for s in args.sizes.split(",")):
         root = generated_vault(args, count)
         with Memory.open(root) as mem:
