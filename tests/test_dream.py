@@ -644,3 +644,21 @@ def test_many_important_changes_bring_the_weekly_run_forward(vault: Path) -> Non
         w.write(f"n/{i}.md", b"---\nimportance: 10\n---\n# Big\n\nnews\n", None)
     assert weekly_due(mem, NOW + dt.timedelta(days=1))
     mem.close()
+
+
+def test_a_dream_marker_never_makes_a_persons_note_agent_owned(vault: Path) -> None:
+    """Regression: drift marked a person's note stale, the note's last writer became the
+    dream, and the same run's lint then added frontmatter to it as if an agent owned it."""
+    mem = open_mem(vault)
+    mem.reindex()
+    write(vault, "mine/offer.md", "---\nvalid_until: 2020-01-01\n---\n# Offer\n\nMy offer.\n")
+    mem.reindex()
+    report = Dream(mem, NOW, force=True).run()
+    assert [(a["pass"], a["path"]) for a in report.applied] == [("drift", "mine/offer.md")]
+    assert mem.show("mine/offer").frontmatter == {
+        "valid_until": "2020-01-01", "status": "stale", "stale_reason": "expired"}
+    assert snapshot(mem, NOW).notes["mine/offer.md"].human
+    # and the dream's own move keeps it the person's (an archive of their note)
+    mem.writer(actor="dream:decay").archive("mine/offer.md")
+    assert snapshot(mem, NOW).notes["archive/mine/offer.md"].human
+    mem.close()

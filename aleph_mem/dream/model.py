@@ -258,15 +258,22 @@ def _head(mem: Memory, path: str, limit: int = 1_000_000) -> bytes:
 
 
 def _human_paths(mem: Memory) -> set[str]:
-    """Notes whose current bytes a person wrote: the newest event on the path is by a
-    human, or no event explains the current hash (indexed before aleph-mem wrote it)."""
-    last: dict[str, tuple[str, str | None]] = {}
-    for path, actor, after in mem.con.execute(
-            "SELECT path, actor, after FROM events ORDER BY id"):
-        last[path] = (actor, after)
+    """Notes a person owns (R2): no event explains the current bytes (a person's edit not
+    yet logged, or a note indexed before aleph-mem wrote it), or the last writer other than
+    the dream was a person. The dream's own writes (a status marker, an approved merge)
+    never make a person's note agent-owned: ownership follows the note through moves."""
+    last_hash: dict[str, str | None] = {}
+    owner: dict[str, str] = {}
+    for path, actor, after, data in mem.con.execute(
+            "SELECT path, actor, after, data FROM events ORDER BY id"):
+        moved_from = json.loads(data).get("from") if data else None
+        if moved_from and moved_from in owner:
+            owner[path] = owner[moved_from]
+        last_hash[path] = after
+        if not actor.startswith("dream:"):
+            owner[path] = actor
     out = set()
     for path, digest in mem.con.execute("SELECT path, hash FROM notes"):
-        actor, after = last.get(path, ("human", None))
-        if actor == "human" or after != digest:
+        if path not in last_hash or last_hash[path] != digest or owner.get(path) == "human":
             out.add(path)
     return out
