@@ -649,15 +649,18 @@ def test_many_important_changes_bring_the_weekly_run_forward(vault: Path) -> Non
 def test_a_dream_marker_never_makes_a_persons_note_agent_owned(vault: Path) -> None:
     """Regression: drift marked a person's note stale, the note's last writer became the
     dream, and the same run's lint then added frontmatter to it as if an agent owned it."""
+    write(vault, "mine/old.md", "---\nvalid_until: 2020-01-01\n---\n# Old\n\nFrom before.\n")
     mem = open_mem(vault)
-    mem.reindex()
+    mem.reindex()  # indexed with the vault: no event explains it, a person's
     write(vault, "mine/offer.md", "---\nvalid_until: 2020-01-01\n---\n# Offer\n\nMy offer.\n")
-    mem.reindex()
+    mem.reindex()  # a person's edit, logged as such
     report = Dream(mem, NOW, force=True).run()
-    assert [(a["pass"], a["path"]) for a in report.applied] == [("drift", "mine/offer.md")]
+    assert sorted((a["pass"], a["path"]) for a in report.applied) == [
+        ("drift", "mine/offer.md"), ("drift", "mine/old.md")]
     assert mem.show("mine/offer").frontmatter == {
         "valid_until": "2020-01-01", "status": "stale", "stale_reason": "expired"}
     assert snapshot(mem, NOW).notes["mine/offer.md"].human
+    assert snapshot(mem, NOW).notes["mine/old.md"].human
     # and the dream's own move keeps it the person's (an archive of their note)
     mem.writer(actor="dream:decay").archive("mine/offer.md")
     assert snapshot(mem, NOW).notes["archive/mine/offer.md"].human

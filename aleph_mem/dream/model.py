@@ -264,11 +264,13 @@ def _human_paths(mem: Memory) -> set[str]:
     never make a person's note agent-owned: ownership follows the note through moves."""
     last_hash: dict[str, str | None] = {}
     owner: dict[str, str] = {}
-    for path, actor, after, data in mem.con.execute(
-            "SELECT path, actor, after, data FROM events ORDER BY id"):
+    for path, actor, kind, after, data in mem.con.execute(
+            "SELECT path, actor, kind, after, data FROM events ORDER BY id"):
         moved_from = json.loads(data).get("from") if data else None
         if moved_from and moved_from in owner:
             owner[path] = owner[moved_from]
+        elif path not in owner and kind != "note-created":
+            owner[path] = "human"  # it was there before aleph-mem logged any write to it
         last_hash[path] = after
         if not actor.startswith("dream:"):
             owner[path] = actor
