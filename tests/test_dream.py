@@ -665,3 +665,16 @@ def test_a_dream_marker_never_makes_a_persons_note_agent_owned(vault: Path) -> N
     mem.writer(actor="dream:decay").archive("mine/offer.md")
     assert snapshot(mem, NOW).notes["archive/mine/offer.md"].human
     mem.close()
+
+
+def test_numbered_tags_are_not_near_duplicates(vault: Path) -> None:
+    from aleph_mem.dream.weekly import near_duplicate_tags
+
+    mem = open_mem(vault)
+    mem.reindex()
+    write(vault, "t.md", "---\ntags: [spell/level/1, spell/level/7, machine-learning, "
+          "machinelearning, book, books]\n---\n# T\n\nx\n")
+    mem.reindex()
+    assert near_duplicate_tags(snapshot(mem, NOW)) == [("book", "books"),
+                                                       ("machine-learning", "machinelearning")]
+    mem.close()

@@ -62,3 +62,28 @@ def test_index_never_modifies_a_note(dnd_vault: Path) -> None:
         mem.reindex(rebuild=True)
     assert {p: p.read_bytes() for p in dnd_vault.rglob("*.md")} == before
     assert {p: p.stat().st_mtime_ns for p in before} == stats
+
+
+def test_the_weekly_plan_is_the_same_in_any_process(dnd_vault: Path) -> None:
+    """Regression: the weekly clusters took their node order from a set, so two processes
+    (two string-hash seeds) clustered the real vault differently and a second run rewrote
+    the review."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from aleph_mem.cli import main
+
+    assert main(["--vault", str(dnd_vault), "index", "--no-embed"]) == 0
+    plans = []
+    for seed in ("1", "2"):
+        out = subprocess.run(
+            [sys.executable, "-c", "from aleph_mem.cli import main; raise SystemExit(main())",
+             "--vault", str(dnd_vault), "dream", "--weekly", "--dry-run", "--force", "--json"],
+            capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True)
+        plans.append(json.loads(out.stdout)["plan"])
+    weekly = [[p for p in plan if "_dream/weekly/" in p.split("\n", 1)[0]] for plan in plans]
+    assert weekly[0] and weekly[0] == weekly[1]
+    assert plans[0] == plans[1]

@@ -287,7 +287,7 @@ def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
         subject = n.frontmatter.get("subject")
         names = [subject] if isinstance(subject, str) and subject.strip() else \
             [n.title, *n.aliases]
-        for name in {x.strip().strip("[]").rsplit("/", 1)[-1].casefold() for x in names}:
+        for name in sorted({x.strip().strip("[]").rsplit("/", 1)[-1].casefold() for x in names}):
             groups.setdefault(name, []).append(n)
     actions: dict[str, Action] = {}
     seen: set[tuple[str, str]] = set()

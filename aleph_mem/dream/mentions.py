@@ -3,8 +3,10 @@
 A soft link is index-side only (never a body edit): decay counts it as half an inbound link
 and the weekly clusters as half an edge. Names must be unambiguous (owned by one note) and
 long enough to mean something: four letters or more in alphabetic scripts, two in CJK.
-At most five per note; at most 200 new ones per run (the ones already known stay while
-the mention does). Kept in ``.aleph/local/soft-links.json``: derived, rebuilt by any run.
+At most five per note. DREAM.md also caps new ones at 200 a run; that cap made every run
+find more, so a second run right after the first changed the weekly clusters and the lint
+report (against R9): all are kept at once instead (they are never written into notes).
+Kept in ``.aleph/local/soft-links.json``: derived, rebuilt by any run.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from .model import Snapshot, body_of
 
 FILE_NAME = "soft-links.json"
 PER_NOTE = 5
-PER_RUN = 200
 MAX_WORDS = 6
 CONFIDENCE = 0.35
 WORD = re.compile(r"\w+")
@@ -40,7 +41,7 @@ def names(snap: Snapshot) -> tuple[dict[str, set[int]], dict[tuple[str, ...], tu
     owners: dict[str, set[str]] = {}
     shown: dict[str, str] = {}
     for n in snap.active():
-        for name in {n.title, *n.aliases}:
+        for name in dict.fromkeys([n.title, *n.aliases]):
             key = " ".join(WORD.findall(_fold(name)))
             cjk = bool(CJK.search(name))
             if (cjk and len(key.replace(" ", "")) >= 2) or (not cjk and len(key) >= 4):
@@ -95,12 +96,10 @@ def load(local_dir: Path) -> list[SoftLink]:
 
 
 def refresh(local_dir: Path, snap: Snapshot, save: bool = True) -> tuple[list[SoftLink], int]:
-    """The soft links still true, plus up to PER_RUN new ones. Returns (all, new count)."""
-    current = find(snap)
+    """The soft links true now. Returns (all, how many are new since the last run)."""
+    links = sorted(find(snap))
     known = set(load(local_dir))
-    kept = [s for s in current if s in known]
-    new = [s for s in current if s not in known][:PER_RUN]
-    links = sorted(kept + new)
+    new = [s for s in links if s not in known]
     if save:
         local_dir.mkdir(parents=True, exist_ok=True)
         tmp = local_dir / (FILE_NAME + ".tmp")

@@ -116,6 +116,7 @@ class Dream:
         report.resumed = self._finished_today(passes, trigger)
         self.judge.before_call = lambda: self._check_idle(trigger)
         self.mem.reindex()
+        self._soft_links(report)
         name = None
         try:
             if not self.dry_run:
@@ -183,13 +184,19 @@ class Dream:
             self._snap = (self.writes, snapshot(self.mem, self.now))
         return self._snap[1]
 
+    def _soft_links(self, report: RunReport) -> None:
+        """L021's soft links, found before any pass (they write nothing), so the weekly
+        clusters and decay of this run see the same ones the next run will."""
+        _, report.soft_links = mentions.refresh(self.mem.vault.local_dir, self._snapshot(),
+                                                save=not self.dry_run)
+        self._snap = None  # the snapshot carries the soft links: read it again
+
     def _lint_report(self, report: RunReport) -> None:
         """The issues after the fixes, the ledger of when each was first seen, and the
         regenerated ``_dream/lint.md``."""
         snap = self._snapshot()
         issues = lint_issues(snap)
-        soft, new_soft = mentions.refresh(self.mem.vault.local_dir, snap, save=not self.dry_run)
-        report.soft_links = new_soft
+        soft = snap.soft
         today = self.now.date().isoformat()
         ledger = Ledger.load(self.mem.vault.local_dir).updated(issues, today)
         report.issues = [{"rule": i.rule, "path": i.path, "message": i.message,

@@ -45,7 +45,7 @@ def clusters(snap: Snapshot) -> list[list[str]]:
         if src in usable and dst in usable and (src in recent or dst in recent):
             w = g.get_edge_data(src, dst, {}).get("weight", 0.0)
             g.add_edge(src, dst, weight=w + 0.5)
-    g.add_nodes_from(recent)
+    g.add_nodes_from(sorted(recent))  # node order steers Louvain: never a set's order
     by_tag: dict[str, list[str]] = {}
     for p in list(g.nodes):
         for t in usable[p].tags:
@@ -62,6 +62,12 @@ def clusters(snap: Snapshot) -> list[list[str]]:
             g.subgraph(part), weight="weight", seed=42)
     out = [sorted(c) for c in found if len(c) >= MIN_CLUSTER]
     return sorted(out, key=lambda c: (-len(c), c[0]))[:MAX_CLUSTERS]
+
+
+def _some(paths: list[str], link, shown: int = 15) -> str:
+    """The first ``shown`` as links, then how many more (a big cluster stays readable)."""
+    text = ", ".join(link(p) for p in paths[:shown])
+    return text + (f" and {len(paths) - shown} more" if len(paths) > shown else "")
 
 
 def moc_proposals(snap: Snapshot, found: list[list[str]]) -> list[Action]:
@@ -93,6 +99,8 @@ def near_duplicate_tags(snap: Snapshot) -> list[tuple[str, str]]:
     for i, a in enumerate(tags):
         for b in tags[i + 1:]:
             na, nb = a.replace("-", "").replace("_", ""), b.replace("-", "").replace("_", "")
+            if na != nb and re.sub(r"\d+", "#", na) == re.sub(r"\d+", "#", nb):
+                continue  # spell/level/1 and spell/level/7: numbered on purpose
             if na == nb or na.rstrip("s") == nb.rstrip("s") or \
                     difflib.SequenceMatcher(None, na, nb).ratio() >= 0.9:
                 pairs.append((a, b))
@@ -115,8 +123,8 @@ def plan_weekly(mem: Memory, snap: Snapshot, found: list[list[str]]) -> Action |
         new = [p for p in members if snap.notes[p].mtime >= since]
         out.append(f"### {n}. around {link(hub)} ({len(members)} notes)")
         out.append("")
-        out.append("- members: " + ", ".join(link(p) for p in members))
-        out.append("- changed this week: " + (", ".join(link(p) for p in new) or "none"))
+        out.append("- members: " + _some(members, link))
+        out.append("- changed this week: " + (_some(new, link) if new else "none"))
         if tags:
             out.append("- top tags: " + ", ".join(f"#{t} ({c})" for t, c in tags))
         if len(members) >= 5 and snap.notes[hub].inbound < 3:
