@@ -193,6 +193,9 @@ def test_once_a_day_and_the_window(vault: Path) -> None:
     assert not dream_due(mem, NOW, idle_s=60)  # not idle long enough
     Dream(mem, NOW, force=True).run()
     assert not dream_due(mem, NOW, idle_s=3600)  # spent today
+    tomorrow, next_week = NOW + dt.timedelta(days=1), NOW + dt.timedelta(days=8)
+    assert not dream_due(mem, tomorrow, idle_s=3600)  # nothing changed since
+    assert dream_due(mem, next_week, idle_s=3600)  # but decay is due once a week
     assert in_window("22:00-02:00", dt.datetime(2026, 1, 1, 23, 30))
     assert not in_window("02:00-06:00", dt.datetime(2026, 1, 1, 7, 0))
     mem.close()

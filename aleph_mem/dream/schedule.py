@@ -1,5 +1,6 @@
 """When a scheduled dream run is due (DREAM.md 3.1): idle, inside the window or catching
-up, not already spent today, and something changed since the last successful run."""
+up, not already spent today, and something changed since the last successful run or the
+last decay pass is a week old."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from .journal import Journal
 CATCHUP_HOURS = 26
 CATCHUP_IDLE_MINUTES = 60
 MAX_RESUMES_PER_DAY = 3
+DECAY_EVERY_DAYS = 7
 
 
 def in_window(window: str, local: dt.datetime) -> bool:
@@ -76,4 +78,13 @@ def dream_due(mem: Memory, now: dt.datetime, idle_s: float | None) -> bool:
         return True
     changed = mem.con.execute("SELECT 1 FROM events WHERE at > ? AND actor NOT LIKE 'dream:%' "
                               "LIMIT 1", (last_ok,)).fetchone()
-    return changed is not None
+    return changed is not None or _decay_overdue(runs, now)
+
+
+def _decay_overdue(runs: list[dict], now: dt.datetime) -> bool:
+    """Salience falls with time alone: even with nothing changed, decay runs weekly."""
+    decayed = [r for r in runs if r["status"] == "success" and "decay" in r.get("passes", [])]
+    if not decayed:
+        return True
+    last = dt.datetime.fromisoformat(decayed[-1]["at"].replace("Z", "+00:00"))
+    return now - last >= dt.timedelta(days=DECAY_EVERY_DAYS)
