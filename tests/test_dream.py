@@ -327,6 +327,35 @@ def test_one_dream_run_at_a_time(vault: Path) -> None:
     mem.close()
 
 
+def test_a_killed_dreamer_leaves_no_lock_to_take_over(vault: Path) -> None:
+    """DREAM.md 3.11 item 7, with an OS lock: while the holder lives nobody takes over;
+    once it is killed (no chance to clean up) the next run goes ahead at once."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from aleph_mem.dream.runner import DreamBusy
+
+    mem = agent_vault(vault)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; "
+         "from aleph_mem.dream.runner import dream_lock\n"
+         "with dream_lock(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)",
+         str(vault / ".aleph" / "local")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(DreamBusy):
+            Dream(mem, NOW, force=True).run()
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(10)
+        time.sleep(0.1)
+        assert Dream(mem, NOW, force=True).run().status == "success"
+    finally:
+        holder.kill()
+        mem.close()
+
+
 def test_structured_facts_about_one_subject_contradict_by_date(vault: Path) -> None:
     mem = open_mem(vault)
     mem.reindex()
