@@ -710,3 +710,14 @@ def test_numbered_tags_are_not_near_duplicates(vault: Path) -> None:
     assert near_duplicate_tags(snapshot(mem, NOW)) == [("book", "books"),
                                                        ("machine-learning", "machinelearning")]
     mem.close()
+
+
+def test_decay_keeps_recall_signals_for_90_days(vault: Path) -> None:
+    mem = agent_vault(vault)
+    journal = Journal(vault / ".aleph")
+    for days in (200, 91, 89, 1):
+        journal.record_recall("notes/one.md", (NOW - dt.timedelta(days=days)).date().isoformat())
+    Dream(mem, NOW, force=True).run(("decay",))
+    kept = journal.recalls("2000-01-01")["notes/one.md"]
+    assert kept == sorted((NOW - dt.timedelta(days=d)).date().isoformat() for d in (89, 1))
+    mem.close()

@@ -48,6 +48,31 @@ class Journal:
                 out.setdefault(rec["path"], set()).add(rec["day"])
         return {p: sorted(days) for p, days in out.items()}
 
+    def prune_recalls(self, before: str) -> int:
+        """Drop this host's recall lines older than ``before`` (DREAM.md 3.6: recall
+        signals are kept 90 days; each host prunes only its own file). Atomic. Returns how
+        many lines went."""
+        path = self.root / self.host / "recalls.jsonl"
+        if not path.exists():
+            return 0
+        lines = path.read_bytes().splitlines()
+        keep = []
+        for line in lines:
+            try:
+                if json.loads(line).get("day", "") >= before:
+                    keep.append(line)
+            except ValueError:
+                continue  # a torn line
+        if len(keep) == len(lines):
+            return 0
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "wb") as fh:
+            fh.write(b"".join(line + b"\n" for line in keep))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+        return len(lines) - len(keep)
+
     def record_run(self, run: dict[str, Any]) -> None:
         self._append("runs.jsonl", run)
 

@@ -39,6 +39,7 @@ DAILY = ("consolidate", "drift", "lint", "decay", "digest")
 WEEKLY = ("consolidate", "drift", "synthesis", "lint", "decay", "digest")
 QUIET_MINUTES = 10
 PROPOSAL_TTL_DAYS = 14
+RECALL_RETENTION_DAYS = 90
 EDIT_BUDGET = 32  # destructive edits (merges, archives) per run
 TICKED = re.compile(r"^- \[[xX]\] .*\((P-[0-9a-f]{8})\)\s*$", re.M)
 
@@ -143,6 +144,9 @@ class Dream:
                     judged, decided = plan_consolidate_llm(snap, self.judge)
                     planned = [a for a in planned if not (a.propose and a.path in decided)]
                     planned += judged
+                if name == "decay" and not self.dry_run:
+                    cutoff = self.now.date() - dt.timedelta(days=RECALL_RETENTION_DAYS)
+                    self.journal.prune_recalls(cutoff.isoformat())
                 if name == "lint" and self.judge.available:  # one write per note a run
                     busy = {a.path for a in planned}
                     planned += [a for a in plan_lint_llm(snap, self.judge)
