@@ -72,6 +72,9 @@ SETTINGS: tuple[Setting, ...] = (
             "Frontmatter keys lint adds to agent-written notes when missing (L001/L003): "
             "category from the top folder, tags [], created from the note's history and file "
             "time; 'updated' may be added too, but nothing keeps it current afterwards."),
+    Setting("lint_disable", [],
+            "Lint rules off for the whole vault, e.g. ['L020', 'L030'] (a note's own "
+            "`lint-disable:` frontmatter does the same for one note)."),
     Setting("lint_fix_human", False,
             "Also propose lint's frontmatter fixes (L001/L003/L004) for notes a person wrote "
             "(off: a person's plain notes are left as they are; they are never changed "

@@ -721,3 +721,17 @@ def test_decay_keeps_recall_signals_for_90_days(vault: Path) -> None:
     kept = journal.recalls("2000-01-01")["notes/one.md"]
     assert kept == sorted((NOW - dt.timedelta(days=d)).date().isoformat() for d in (89, 1))
     mem.close()
+
+
+def test_lint_rules_can_be_turned_off_for_the_whole_vault(vault: Path) -> None:
+    write(vault, "a.md", "# A\n\nSee [[nowhere]] and the Welcome note.\n")
+    write(vault, "b.md", "# B\n\nAlone.\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        before = Dream(mem, NOW, force=True, dry_run=True).run(("lint",))
+    assert {"L010", "L020"} <= {i["rule"] for i in before.issues}
+    (vault / ".aleph" / "config.toml").write_text("lint_disable = ['L020', 'L010', 'L021']\n")
+    with open_mem(vault) as mem:
+        after = Dream(mem, NOW, force=True).run(("lint",))
+    assert {i["rule"] for i in after.issues} & {"L010", "L020"} == set()
+    assert not (vault / ".aleph/local/soft-links.json").exists()

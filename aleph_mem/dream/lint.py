@@ -66,7 +66,14 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
         if len(paths) > 1:
             out += [Issue("L030", p, f"title shared with {', '.join(x for x in paths if x != p)}")
                     for p in paths]
-    return sorted(out, key=lambda i: (i.path, i.rule, i.message))
+    off = vault_off(snap)
+    return sorted((i for i in out if i.rule not in off), key=lambda i: (i.path, i.rule,
+                                                                       i.message))
+
+
+def vault_off(snap: Snapshot) -> set[str]:
+    """Rules the `lint_disable` setting turns off for the whole vault."""
+    return set(getattr(snap.settings, "lint_disable", None) or [])
 
 
 UNSAFE_NAME = re.compile(r'[#^\[\]|\\:*?"<>]')
@@ -91,7 +98,8 @@ def plan_lint(snap: Snapshot) -> list[Action]:
     so it would chase itself.)"""
     fix_human = bool(getattr(snap.settings, "lint_fix_human", False))
     required = list(getattr(snap.settings, "lint_required_keys", REQUIRED_KEYS))
-    repairs = link_repairs(snap)
+    off = vault_off(snap)
+    repairs = {} if "L010" in off else link_repairs(snap)
     actions = []
     for n in snap.active():
         fixes: dict[str, dict] = {}
@@ -105,6 +113,7 @@ def plan_lint(snap: Snapshot) -> list[Action]:
                 defaults = _defaults(n, snap)
                 fixes[rule] = {k: defaults[k] for k in required
                                if k in defaults and k not in n.frontmatter}
+        fixes = {r: f for r, f in fixes.items() if r not in off}
         keys = {k: v for rule in ("L006", "L004", "L001", "L003")
                 for k, v in fixes.get(rule, {}).items()}
         why = "; ".join(f"{r} {', '.join(f)}" for r, f in fixes.items() if f)

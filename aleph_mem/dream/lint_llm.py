@@ -16,7 +16,7 @@ from typing import Any
 
 from ..vault import content_hash
 from .judge import Judge, fence
-from .lint import RELATIVE_TIME, _disabled
+from .lint import RELATIVE_TIME, _disabled, vault_off
 from .model import Action, NoteInfo, Snapshot, body_of
 
 MAX_DATES = 5
@@ -43,7 +43,10 @@ WEAVE_SYSTEM = (
 def plan_lint_llm(snap: Snapshot, judge: Judge) -> list[Action]:
     if not judge.available:
         return []
-    return dates(snap, judge) + tags(snap, judge) + weave(snap, judge)
+    off = vault_off(snap)
+    return ([] if "L042" in off else dates(snap, judge)) + \
+        ([] if "tags" in off else tags(snap, judge)) + \
+        ([] if "L020" in off else weave(snap, judge))
 
 
 def _valid_at(n: NoteInfo) -> str:

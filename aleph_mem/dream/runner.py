@@ -191,6 +191,8 @@ class Dream:
     def _soft_links(self, report: RunReport) -> None:
         """L021's soft links, found before any pass (they write nothing), so the weekly
         clusters and decay of this run see the same ones the next run will."""
+        if "L021" in (self.mem.settings.lint_disable or []):
+            return
         _, report.soft_links = mentions.refresh(self.mem.vault.local_dir, self._snapshot(),
                                                 save=not self.dry_run)
         self._snap = None  # the snapshot carries the soft links: read it again
