@@ -170,6 +170,11 @@ def version(con: apsw.Connection) -> str:
 
 
 REDUCED_DIM = 64
+# Candidates the 64-d projection hands to the full vectors. On the real 10k-note vectors
+# (44,702) the top 100 of a pool of 400 held 95.6 % of the exact top 100 (worst query 49 %);
+# 2,000: 99.5 % (worst 84 %) for about 2 ms more per query.
+POOL_PER_HIT = 20
+MIN_POOL = 2_000
 LOAD_BATCH = 8_192
 
 
@@ -227,7 +232,7 @@ class Matrix:
             return []
         q = np.asarray(query, np.float32)
         approx = self.reduced @ (q @ self.basis)
-        m = min(len(approx), max(4 * k, 400))
+        m = min(len(approx), max(POOL_PER_HIT * k, MIN_POOL))
         pool = np.argpartition(-approx, m - 1)[:m]
         sims = self.half[pool].astype(np.float32) @ q
         order = np.lexsort((self.ids[pool], -sims))[:k]
