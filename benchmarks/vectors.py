@@ -96,12 +96,7 @@ def main() -> None:
             mem.reindex()
             figures = {"notes": count, **fill(mem, args.sample)}
             qs = queries_for(root)
-            mem.search("warm up")
-            lat = []
-            for q in qs:
-                t = time.perf_counter()
-                mem.search(q, limit=10)
-                lat.append((time.perf_counter() - t) * 1000)
+            figures.update(latencies(mem, qs))
             assert mem.search_notice == "", mem.search_notice
             if args.profile:
                 import cProfile
@@ -110,11 +105,8 @@ def main() -> None:
                 cProfile.runctx("for q in qs[:50]: mem.search(q, limit=10)", globals(),
                                 {"mem": mem, "qs": qs}, "/tmp/vec.prof")
                 pstats.Stats("/tmp/vec.prof").sort_stats("cumtime").print_stats(12)
-            lat.sort()
-            figures.update({"hybrid_ms_p50": round(statistics.median(lat), 1),
-                            "hybrid_ms_p95": round(lat[int(len(lat) * 0.95) - 1], 1),
-                            "peak_rss_mib": round(resource.getrusage(
-                                resource.RUSAGE_SELF).ru_maxrss / 1024, 1)})
+            figures["peak_rss_mib"] = round(resource.getrusage(
+                resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
             mem.con.execute("DROP TABLE vec_chunks")
             mem.con.execute("DELETE FROM meta WHERE key = 'vec_model'")
             mem.con.execute("UPDATE chunks SET embedded = 0")
