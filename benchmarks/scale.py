@@ -64,6 +64,16 @@ def cold_index(root: Path) -> tuple[float, float]:
     return float(out.strip().splitlines()[-1]), max(peak, before) / 1024
 
 
+def search_times(mem, queries: list[str]) -> list[float]:
+    """Milliseconds per search (10 hits), sorted."""
+    lat = []
+    for q in queries:
+        t = time.perf_counter()
+        mem.search(q, limit=10)
+        lat.append((time.perf_counter() - t) * 1000)
+    return sorted(lat)
+
+
 def queries_for(root: Path, n: int = 200) -> list[str]:
     probe = root.parent / (root.name + ".queries.txt")
     base = [q for q in probe.read_text().splitlines() if q.strip()] if probe.exists() else []
@@ -104,13 +114,7 @@ def measure(root: Path, count: int) -> dict:
         figures["one_change_reconcile_s"] = round(timed(one_change, 5), 3)
         target.write_bytes(original)
         mem.reindex()
-        qs = queries_for(root)
-        lat = []
-        for q in qs:
-            t = time.perf_counter()
-            mem.search(q, limit=10)
-            lat.append((time.perf_counter() - t) * 1000)
-        lat.sort()
+        lat = search_times(mem, queries_for(root))
         figures["search_ms_p50"] = round(lat[len(lat) // 2], 2)
         figures["search_ms_p95"] = round(lat[int(len(lat) * 0.95)], 2)
     size = sum(p.stat().st_size for p in (root / ".aleph").glob("index.db*"))

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from scale import add_vault_args, generated_vault, queries_for
+from scale import add_vault_args, generated_vault, queries_for, search_times
 
 from aleph_mem import db, vectors
 from aleph_mem.memory import Memory
@@ -55,12 +55,7 @@ def fill(mem: Memory, sample: int) -> dict:
 
 def latencies(mem: Memory, qs: list[str]) -> dict:
     mem.search("warm up")
-    lat = []
-    for q in qs:
-        t = time.perf_counter()
-        mem.search(q, limit=10)
-        lat.append((time.perf_counter() - t) * 1000)
-    lat.sort()
+    lat = search_times(mem, qs)
     return {"hybrid_ms_p50": round(statistics.median(lat), 1),
             "hybrid_ms_p95": round(lat[int(len(lat) * 0.95) - 1], 1)}
 
