@@ -169,10 +169,12 @@ def version(con: apsw.Connection) -> str:
     return row[0] if row else "0"
 
 
-REDUCED_DIM = 64
-# Candidates the 64-d projection hands to the full vectors. On the real 10k-note vectors
-# (44,702) the top 100 of a pool of 400 held 95.6 % of the exact top 100 (worst query 49 %);
-# 2,000: 99.5 % (worst 84 %) for about 2 ms more per query.
+# The projection's size, and how many candidates it hands to the full vectors. On the real
+# 10k-note vectors (44,702), the top 100 held this share of the exact top 100 (mean, worst
+# query): 64 dims and a pool of 400 95.6 % / 49 %; 64 and 2,000 99.5 % / 84 %; 96 and
+# 2,000 99.9 % / 93 %; 128 and 2,000 99.98 % / 99 %, about 1 ms more than 64 at 10k notes
+# and 10 ms more at 100k.
+REDUCED_DIM = 128
 POOL_PER_HIT = 20
 MIN_POOL = 2_000
 LOAD_BATCH = 8_192
@@ -180,7 +182,7 @@ LOAD_BATCH = 8_192
 
 @dataclass
 class Matrix:
-    """Nearest chunks in two steps, all in memory: every vector projected onto its 64
+    """Nearest chunks in two steps, all in memory: every vector projected onto its 128
     principal directions (float32) picks the candidates with one product, and the full
     vectors, kept as float16 (half the bytes; cosine to about 1e-3), score them. About a
     quarter of the memory of the full float32 matrix and several times faster than
