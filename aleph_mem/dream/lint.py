@@ -8,11 +8,11 @@ import json
 import os
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import frontmatter_edit
-from ..vault import content_hash
 from .model import Action, NoteInfo, Snapshot, body_of
 
 
@@ -199,10 +199,7 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
     stays reported. The shown text is kept with an alias (``[[Real Name|as written]]``).
     Returns path → (its new text, what was repaired)."""
     names = repair_candidates(snap)
-    stems: dict[str, int] = {}
-    for p in snap.notes:
-        stems[p.rsplit("/", 1)[-1][:-3].casefold()] = stems.get(
-            p.rsplit("/", 1)[-1][:-3].casefold(), 0) + 1
+    stems = Counter(p.rsplit("/", 1)[-1][:-3].casefold() for p in snap.notes)
     fixes: dict[str, list[tuple[int, str, str]]] = {}
     for src, _, status, raw, _, line in snap.links:
         note = snap.notes.get(src)
@@ -223,7 +220,7 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
     out = {}
     for src, edits in sorted(fixes.items()):
         note = snap.notes[src]
-        if content_hash(note.body.encode("utf-8")) != note.hash:
+        if not note.whole:
             continue  # not valid UTF-8, or too big to hold whole: never rewritten
         text = _rewrite_lines(note.body, edits)
         if text is not None and text != note.body:

@@ -83,8 +83,7 @@ def dates(snap: Snapshot, judge: Judge) -> list[Action]:
         if len(out) >= MAX_DATES or _disabled(n, "L042"):
             continue
         body = body_of(n)
-        if not RELATIVE_TIME.search(body) or (snap.now - n.mtime).days <= 2 or \
-                content_hash(n.body.encode("utf-8")) != n.hash:
+        if not RELATIVE_TIME.search(body) or (snap.now - n.mtime).days <= 2 or not n.whole:
             continue
         verdict = judge.ask("dates", [n.hash], DATES_SYSTEM,
                             fence(1, n.title, body, _valid_at(n)),
@@ -167,8 +166,7 @@ def weave(snap: Snapshot, judge: Judge) -> list[Action]:
     for n in pool:
         if len(out) >= MAX_WEAVE:
             break
-        if n.inbound or n.outbound or _disabled(n, "L020") or \
-                content_hash(n.body.encode("utf-8")) != n.hash:
+        if n.inbound or n.outbound or _disabled(n, "L020") or not n.whole:
             continue
         near = candidates(snap, n, pool)
         if not near:

@@ -18,6 +18,7 @@ import apsw
 import numpy as np
 
 from ..memory import Memory
+from ..vault import content_hash
 
 PROTECTED = ("MEMORY.md",)
 GENERATED = "_dream/"
@@ -55,6 +56,12 @@ class NoteInfo:
         fm = self.frontmatter
         return fm.get("dream") is False or self.path in PROTECTED or \
             self.path.startswith(("archive/", GENERATED))
+
+    @property
+    def whole(self) -> bool:
+        """``body`` is the file exactly (valid UTF-8, not cut at the read limit), so a new
+        text computed from it can replace the file without losing a byte."""
+        return content_hash(self.body.encode("utf-8")) == self.hash
 
     @property
     def issues_frontmatter(self) -> bool:
@@ -162,8 +169,6 @@ def generated(mem: Memory, pass_name: str, path: str, content: str,
               reason: str) -> Action | None:
     """Write (or rewrite) a daemon-owned file, unless it already says this, or a person
     edited it since the dream last wrote it (then it is theirs and is left alone)."""
-    from ..vault import content_hash
-
     current = mem.vault.read_bytes(path)
     if current is None:
         return Action(pass_name, "generate", path, None, reason, content=content)

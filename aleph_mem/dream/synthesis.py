@@ -176,7 +176,7 @@ def _link(a: NoteInfo, b: NoteInfo) -> Action | None:
     if f"[[{b.path[:-3]}]]" in a.body or f"[[{a.path[:-3]}]]" in b.body:
         return None
     src, dst = (a, b) if not a.human or b.human else (b, a)
-    if content_hash(src.body.encode("utf-8")) != src.hash:
+    if not src.whole:
         return None  # not valid UTF-8, or too big to hold whole: never rewritten
     text = src.body.rstrip("\n") + (f"\n\nSee also [[{dst.path[:-3]}]] (suggested by the "
                                     "weekly synthesis).\n")
