@@ -195,6 +195,7 @@ class Matrix:
     half: np.ndarray
     basis: np.ndarray | None
     order: np.ndarray | None = None  # argsort of ids, made on first use by `vectors`
+    sorted_ids: np.ndarray | None = None  # ids in that order
 
     @classmethod
     def load(cls, con: apsw.Connection, ver: str) -> Matrix:
@@ -220,9 +221,10 @@ class Matrix:
         """The (float16-rounded) vectors of the given chunks that have one."""
         if not len(self.ids):
             return {}
-        if self.order is None:
+        if self.order is None or self.sorted_ids is None:
             self.order = np.argsort(self.ids, kind="stable")
-        sorted_ids = self.ids[self.order]
+            self.sorted_ids = self.ids[self.order]
+        sorted_ids = self.sorted_ids
         want = np.asarray(chunk_ids, np.int64)
         pos = np.clip(np.searchsorted(sorted_ids, want), 0, len(sorted_ids) - 1)
         found = sorted_ids[pos] == want

@@ -31,14 +31,16 @@ def weekly_due(mem: Memory, now: dt.datetime) -> bool:
     """The daily run becomes the weekly one when no weekly run succeeded for 7 days, or
     early, when the notes changed since the last one add up to an importance of 150
     (Generative Agents' reflection trigger; a note without `importance` counts 5)."""
-    weekly = [r for r in Journal(mem.vault.aleph_dir).runs()
-              if r["status"] == "success" and "synthesis" in r.get("passes", [])]
-    if not weekly:
-        return True
-    last = dt.datetime.fromisoformat(weekly[-1]["at"].replace("Z", "+00:00"))
-    if now - last >= dt.timedelta(days=7):
+    last = last_success_with(Journal(mem.vault.aleph_dir).runs(), "synthesis")
+    if last is None or now - last >= dt.timedelta(days=7):
         return True
     return changed_importance(mem, last) >= EARLY_IMPORTANCE
+
+
+def last_success_with(runs: list[dict], pass_name: str) -> dt.datetime | None:
+    """When the latest successful run that included ``pass_name`` started."""
+    done = [r for r in runs if r["status"] == "success" and pass_name in r.get("passes", [])]
+    return dt.datetime.fromisoformat(done[-1]["at"].replace("Z", "+00:00")) if done else None
 
 
 def changed_importance(mem: Memory, since: dt.datetime) -> float:
@@ -78,13 +80,7 @@ def dream_due(mem: Memory, now: dt.datetime, idle_s: float | None) -> bool:
         return True
     changed = mem.con.execute("SELECT 1 FROM events WHERE at > ? AND actor NOT LIKE 'dream:%' "
                               "LIMIT 1", (last_ok,)).fetchone()
-    return changed is not None or _decay_overdue(runs, now)
-
-
-def _decay_overdue(runs: list[dict], now: dt.datetime) -> bool:
-    """Salience falls with time alone: even with nothing changed, decay runs weekly."""
-    decayed = [r for r in runs if r["status"] == "success" and "decay" in r.get("passes", [])]
-    if not decayed:
+    if changed is not None:
         return True
-    last = dt.datetime.fromisoformat(decayed[-1]["at"].replace("Z", "+00:00"))
-    return now - last >= dt.timedelta(days=DECAY_EVERY_DAYS)
+    decayed = last_success_with(runs, "decay")  # salience falls with time alone
+    return decayed is None or now - decayed >= dt.timedelta(days=DECAY_EVERY_DAYS)
