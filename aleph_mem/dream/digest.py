@@ -15,7 +15,7 @@ from ..vault import content_hash
 from .journal import Journal
 from .judge import Judge
 from .lint import Ledger, lint_issues
-from .model import Action, snapshot
+from .model import Action, dream_wrote_last, snapshot
 
 if TYPE_CHECKING:
     from .runner import RunReport
@@ -57,13 +57,11 @@ def plan_digest(mem: Memory, now: dt.datetime, report: RunReport,
     current = mem.vault.read_bytes(path)
     base = None
     if current is not None:
-        last = mem.log(path=path, limit=1)
-        if not last or not last[0].actor.startswith("dream:") or \
-                last[0].after != content_hash(current):
+        if not dream_wrote_last(mem, path, current):
             report.skipped.append({"path": path, "reason": "you edited today's digest; "
                                    "it is left as it is", "pass": "digest"})
             return None
-        base = last[0].after
+        base = content_hash(current)
     content = render(mem, now, people, dreamt, proposals, report, judge)
     if current is not None and current.decode("utf-8", "replace") == content:
         return None

@@ -174,11 +174,16 @@ def generated(mem: Memory, pass_name: str, path: str, content: str,
         return Action(pass_name, "generate", path, None, reason, content=content)
     if current.decode("utf-8", "replace") == content:
         return None
-    last = mem.log(path=path, limit=1)
-    if not last or not last[0].actor.startswith("dream:") or \
-            last[0].after != content_hash(current):
+    if not dream_wrote_last(mem, path, current):
         return None
-    return Action(pass_name, "generate", path, last[0].after, reason, content=content)
+    return Action(pass_name, "generate", path, content_hash(current), reason, content=content)
+
+
+def dream_wrote_last(mem: Memory, path: str, current: bytes) -> bool:
+    """These bytes are the dream's own last write of the file (no person edited it since)."""
+    last = mem.log(path=path, limit=1)
+    return bool(last) and last[0].actor.startswith("dream:") and \
+        last[0].after == content_hash(current)
 
 
 def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:

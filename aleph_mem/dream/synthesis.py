@@ -18,7 +18,7 @@ from typing import Any
 from ..memory import Memory
 from ..vault import content_hash
 from .judge import Judge, fence
-from .model import Action, NoteInfo, Snapshot, body_of, generated
+from .model import Action, NoteInfo, Snapshot, body_of, dream_wrote_last, generated
 
 INDEX_PATH = "_dream/index.md"
 SYNTHESIS_DIR = "synthesis"
@@ -151,8 +151,7 @@ def _write(mem: Memory, snap: Snapshot, path: str, content: str) -> list[Action]
     if _body(text) == _body(content):
         return []
     events = mem.log(path=path, limit=FREEZE_AFTER)
-    human = not events or not events[0].actor.startswith("dream:") or \
-        events[0].after != content_hash(current)
+    human = not dream_wrote_last(mem, path, current)
     frozen = len(events) >= FREEZE_AFTER and all(
         e.actor == "dream:synthesis" and e.kind == "note-updated" for e in events)
     if human or frozen:  # never overwrite a person's edit; stop oscillating
