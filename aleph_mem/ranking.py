@@ -20,8 +20,9 @@ from dataclasses import dataclass
 import apsw
 import numpy as np
 
+from .inline_scan import links_in_value
+
 DOWNWEIGHTED = ("stale", "contradicted", "superseded")
-WIKILINK = re.compile(r"\[\[([^\]|#^]+)")
 WORD = re.compile(r"\w+")
 
 # chunk ids -> their vectors (those that have one)
@@ -177,22 +178,21 @@ def _words(con: apsw.Connection, chunk_ids: list[int]) -> dict[int, set[str]]:
 
 
 def successor_ids(con: apsw.Connection, targets: dict[int, str]) -> dict[int, int]:
-    """note id -> id of the note its ``superseded_by`` names (a wikilink or a path),
-    matched by path, then file name, then alias, case-insensitively; no match, no entry."""
+    """note id -> id of the active note its ``superseded_by`` names: a ``[[wikilink]]`` as
+    the index resolved it (Obsidian's rules, the same as every other link), else a
+    vault-relative path; unresolved or archived, no entry."""
     out = {}
     for nid, raw in targets.items():
-        m = WIKILINK.search(raw)
-        name = (m.group(1) if m else raw).strip()
-        if not name:
-            continue
-        stem = name[:-3] if name.lower().endswith(".md") else name
-        tail = "/" + stem.rsplit("/", 1)[-1].lower() + ".md"
-        row = con.execute(
-            "SELECT id FROM notes WHERE archived = 0 AND (lower(path) = ? OR "
-            "substr(lower(path), -?) = ?) ORDER BY length(path), path LIMIT 1",
-            (stem.lower() + ".md", len(tail), tail)).fetchone() or con.execute(
-            "SELECT a.note_id FROM aliases a JOIN notes n ON n.id = a.note_id "
-            "WHERE n.archived = 0 AND lower(a.alias) = lower(?) LIMIT 1", (stem,)).fetchone()
+        written = links_in_value(raw)  # the link exactly as the index stored it
+        if written:
+            row = con.execute(
+                "SELECT t.id FROM links l JOIN notes t ON t.path = l.resolved_path "
+                "WHERE l.src_id = ? AND l.raw = ? AND l.status = 'resolved' AND t.archived = 0",
+                (nid, written[0])).fetchone()
+        else:
+            path = raw.strip()
+            row = con.execute("SELECT id FROM notes WHERE archived = 0 AND path IN (?, ?)",
+                              (path, path + ".md")).fetchone()
         if row and row[0] != nid:
             out[nid] = row[0]
     return out
