@@ -10,10 +10,10 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from typing import Any
 
+from ..indexer import note_date
 from ..vault import content_hash
 from .judge import Judge, fence
 from .lint import RELATIVE_TIME, _disabled, vault_off
@@ -50,11 +50,8 @@ def plan_lint_llm(snap: Snapshot, judge: Judge) -> list[Action]:
 
 
 def _valid_at(n: NoteInfo) -> str:
-    for key in ("valid_from", "created", "date", "updated"):
-        v = n.frontmatter.get(key)
-        if isinstance(v, str | dt.date) and str(v)[:10]:
-            return str(v)[:10]
-    return n.mtime.date().isoformat()
+    """The note's own date, as the index dates notes (date, created, updated, file time)."""
+    return note_date(n.frontmatter, int(n.mtime.timestamp() * 1e9))[:10]
 
 
 def validate_dates(obj: Any, body: str) -> dict[str, Any] | None:
