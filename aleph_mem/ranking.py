@@ -94,15 +94,13 @@ def link_bonus(con: apsw.Connection, notes: dict[int, float], top: int,
     paths = dict(con.execute(
         "SELECT id, path FROM notes WHERE id IN (SELECT value FROM json_each(?))",
         (json.dumps([n for n, _ in best]),)).fetchall())
-    by_path = {p: n for n, p in paths.items()}
-    edges = con.execute(
-        "SELECT l.src_id, s.path, t.id, l.resolved_path FROM links l "
+    pairs = set(con.execute(
+        "SELECT l.src_id, t.id FROM links l "
         "JOIN notes s ON s.id = l.src_id JOIN notes t ON t.path = l.resolved_path "
         "WHERE l.status = 'resolved' AND s.archived = 0 AND t.archived = 0 AND "
         "(l.src_id IN (SELECT value FROM json_each(?)) OR l.resolved_path IN "
         "(SELECT value FROM json_each(?))) AND l.src_id != t.id",
-        (json.dumps(list(paths)), json.dumps(list(by_path)))).fetchall()
-    pairs = {(src, dst) for src, _, dst, _ in edges}
+        (json.dumps(list(paths)), json.dumps(list(paths.values())))).fetchall())
     gains: dict[int, float] = {}
     for src, dst in pairs:
         for giver, taker in ((src, dst), (dst, src)):
