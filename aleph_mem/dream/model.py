@@ -9,8 +9,9 @@ import datetime as dt
 import hashlib
 import json
 import re
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -205,12 +206,6 @@ def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
     aliases: dict[int, list[str]] = {}
     for nid, alias in mem.con.execute("SELECT note_id, alias FROM aliases ORDER BY rowid"):
         aliases.setdefault(nid, []).append(alias)
-    from .mentions import load as load_soft
-
-    soft = [s for s in load_soft(mem.vault.local_dir)]
-    soft_in: dict[str, int] = {}
-    for _, dst, _ in soft:
-        soft_in[dst] = soft_in.get(dst, 0) + 1
     notes = {}
     for nid, path, title, digest, fm, status, mtime_ns, issues in mem.con.execute(
             "SELECT id, path, title, hash, frontmatter, status, mtime_ns, issues FROM notes"):
@@ -220,16 +215,27 @@ def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
             dt.datetime.fromtimestamp(mtime_ns / 1e9, dt.UTC), tuple(tags.get(nid, ())),
             tuple(aliases.get(nid, ())), inbound.get(path, 0), outbound.get(path, 0),
             data.decode("utf-8", errors="replace"), tuple(json.loads(issues)), path in human,
-            tuple(recalls.get(path, ())), soft_in.get(path, 0))
+            tuple(recalls.get(path, ())))
     links = [tuple(r) for r in mem.con.execute(
         "SELECT n.path, l.resolved_path, l.status, l.raw, l.anchor_found, l.line FROM links l "
         "JOIN notes n ON n.id = l.src_id WHERE n.path NOT LIKE '\\_dream/%' ESCAPE '\\' "
         "ORDER BY n.path, l.line")]
     refs = {r[1] for r in links if r[0] == "MEMORY.md" and r[1]}
     first = dict(mem.con.execute("SELECT path, min(at) FROM events GROUP BY path").fetchall())
-    soft = [s for s in soft if s[0] in notes and s[1] in notes]
-    return Snapshot(now, notes, links, refs, first, mem.settings, soft, mem.vault.root,
+    from .mentions import load as load_soft
+
+    snap = Snapshot(now, notes, links, refs, first, mem.settings, [], mem.vault.root,
                     lambda: note_vectors(mem))
+    return with_soft(snap, load_soft(mem.vault.local_dir))
+
+
+def with_soft(snap: Snapshot, soft: list[tuple[str, str, str]]) -> Snapshot:
+    """The snapshot with these soft links (L021) and each note's count of them."""
+    soft = [s for s in soft if s[0] in snap.notes and s[1] in snap.notes]
+    counts = Counter(dst for _, dst, _ in soft)
+    notes = {p: n if n.soft_inbound == counts[p] else replace(n, soft_inbound=counts[p])
+             for p, n in snap.notes.items()}
+    return replace(snap, notes=notes, soft=soft)
 
 
 def note_vectors(mem: Memory) -> dict[str, np.ndarray]:

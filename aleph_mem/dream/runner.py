@@ -28,7 +28,7 @@ from .journal import Journal, action_from
 from .judge import Judge
 from .lint import REPORT_PATH, Ledger, lint_issues, lint_report
 from .lint_llm import plan_lint_llm
-from .model import Action, Snapshot, generated, snapshot
+from .model import Action, Snapshot, generated, snapshot, with_soft
 from .passes import PLANNERS, plan_consolidate_llm, plan_decay
 from .synthesis import plan_index, plan_synthesis_notes
 from .weekly import clusters, moc_proposals, plan_weekly
@@ -193,9 +193,9 @@ class Dream:
         clusters and decay of this run see the same ones the next run will."""
         if "L021" in (self.mem.settings.lint_disable or []):
             return
-        _, report.soft_links = mentions.refresh(self.mem.vault.local_dir, self._snapshot(),
-                                                save=not self.dry_run)
-        self._snap = None  # the snapshot carries the soft links: read it again
+        soft, report.soft_links = mentions.refresh(self.mem.vault.local_dir, self._snapshot(),
+                                                   save=not self.dry_run)
+        self._snap = (self.writes, with_soft(self._snapshot(), soft))
 
     def _lint_report(self, report: RunReport) -> None:
         """The issues after the fixes, the ledger of when each was first seen, and the
