@@ -244,7 +244,8 @@ class Memory:
             recency_weight=float(self.settings.search_recency_weight),
             half_life_days=float(self.settings.search_half_life_days),
             link_share=float(self.settings.search_link_share),
-            mmr_lambda=float(self.settings.search_mmr_lambda))
+            mmr_lambda=float(self.settings.search_mmr_lambda),
+            date_boost=float(self.settings.search_date_boost))
         return search(self.con, query, limit or self.settings.search_limit, filters, group,
                       qvec, mode, fusion, explain, knn=self._knn,
                       vectors_of=self._vectors_of if qvec is not None else None)

@@ -21,8 +21,11 @@ import apsw
 import numpy as np
 
 from .inline_scan import links_in_value
+from .query_dates import Period
 
 DOWNWEIGHTED = ("stale", "contradicted", "superseded")
+# a note dated up to this many days after a period the query names still tells of it
+DATE_AFTER_DAYS = 7
 WORD = re.compile(r"\w+")
 
 # chunk ids -> their vectors (those that have one)
@@ -42,19 +45,24 @@ class NoteFactors:
     status: dict[int, float]
     recency: dict[int, float]
     successor: dict[int, str]  # note id -> the `superseded_by` target as written
+    date: dict[int, float]  # notes dated in a period the query names
 
     def of(self, note_id: int) -> float:
-        return self.status.get(note_id, 1.0) * self.recency.get(note_id, 1.0)
+        return (self.status.get(note_id, 1.0) * self.recency.get(note_id, 1.0)
+                * self.date.get(note_id, 1.0))
 
 
 def note_factors(con: apsw.Connection, note_ids: set[int], status_factor: float,
                  recency_weight: float, half_life_days: float,
-                 now: dt.datetime | None = None) -> NoteFactors:
-    """Down-weighting of stale, contradicted and superseded notes, and a mild time decay:
+                 now: dt.datetime | None = None, periods: list[Period] | None = None,
+                 date_boost: float = 0.0) -> NoteFactors:
+    """Down-weighting of stale, contradicted and superseded notes; a mild time decay:
     ``1 - w·(1 - 2^(-age/H))`` from the note's date (frontmatter ``date``, ``created`` or
-    ``updated``, else the file time), so a note never loses more than ``w`` of its score."""
+    ``updated``, else the file time), so a note never loses more than ``w`` of its score;
+    and ``1 + date_boost`` for a note dated in one of the query's ``periods`` (or up to
+    DATE_AFTER_DAYS after it)."""
     now = now or dt.datetime.now(dt.UTC)
-    status, recency, successor = {}, {}, {}
+    status, recency, successor, dated = {}, {}, {}, {}
     rows = con.execute("SELECT id, status, note_date, frontmatter FROM notes "
                        "WHERE id IN (SELECT value FROM json_each(?))",
                        (json.dumps(sorted(note_ids)),))
@@ -67,7 +75,17 @@ def note_factors(con: apsw.Connection, note_ids: set[int], status_factor: float,
         age = _age_days(date, now)
         if recency_weight and age is not None and half_life_days > 0:
             recency[nid] = 1.0 - recency_weight * (1.0 - 2.0 ** (-age / half_life_days))
-    return NoteFactors(status, recency, successor)
+        if periods and date_boost and _dated_in(date, periods):
+            dated[nid] = 1.0 + date_boost
+    return NoteFactors(status, recency, successor, dated)
+
+
+def _dated_in(date: str | None, periods: list[Period]) -> bool:
+    try:
+        day = dt.date.fromisoformat(date[:10]) if date else None
+    except ValueError:
+        return False
+    return day is not None and any(p.holds(day, DATE_AFTER_DAYS) for p in periods)
 
 
 def _age_days(date: str | None, now: dt.datetime) -> float | None:

@@ -11,6 +11,7 @@ import apsw
 import numpy as np
 
 from . import ranking
+from .query_dates import periods
 from .ranking import ChunkScore, VectorsOf
 
 STOPWORDS = frozenset("""a about above after again against all am an and any are as at be because
@@ -169,6 +170,7 @@ class Fusion:
     half_life_days: float = 180.0
     link_share: float = 0.0  # a top note passes this much of its score along its links
     mmr_lambda: float = 0.95  # 1 = pure relevance; lower trades relevance for variety
+    date_boost: float = 0.5  # a note dated in a period the query names (query_dates.py)
     min_score: float = 0.01  # hits under this share of the best score are dropped
     surface_successors: bool = True  # a superseded hit brings the note that replaced it
 
@@ -253,7 +255,8 @@ def search(con: apsw.Connection, query: str, limit: int = 10,
     if fusion.neighbour_share:
         cands = _with_neighbours(cands, fusion.neighbour_share)
     factors = ranking.note_factors(con, {c.note_id for c in cands}, fusion.status_factor,
-                                   fusion.recency_weight, fusion.half_life_days)
+                                   fusion.recency_weight, fusion.half_life_days,
+                                   periods=periods(query), date_boost=fusion.date_boost)
     cands = [ChunkScore(c.chunk_id, c.note_id, c.seq, c.score * factors.of(c.note_id))
              for c in cands]
     notes = note_scores(cands, fusion.note_spread)
@@ -274,6 +277,7 @@ def search(con: apsw.Connection, query: str, limit: int = 10,
                          "note": round(notes.get(c.note_id, 0.0), 4),
                          "status_factor": factors.status.get(c.note_id, 1.0),
                          "recency_factor": round(factors.recency.get(c.note_id, 1.0), 4),
+                         "date_factor": factors.date.get(c.note_id, 1.0),
                          "link_bonus": round(links.get(c.note_id, 0.0), 4)}
     return hits
 

@@ -44,6 +44,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("search_link_share", 0.0,
             "Link-graph expansion: the best notes pass this share of their score to the notes "
             "they link with (0 = off; on LoCoMo it did not help, see docs/benchmarks.md)."),
+    Setting("search_date_boost", 0.5,
+            "A note dated in a period the query names (\"on 13 October 2023\", \"in May "
+            "2023\", \"last week\") or up to a week after it scores this much more "
+            "(0 = off)."),
     Setting("search_mmr_lambda", 0.95,
             "MMR diversity: 1 ranks by relevance alone; lower values push down hits that "
             "repeat one already shown."),

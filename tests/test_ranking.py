@@ -98,3 +98,22 @@ def test_the_floor_drops_hits_far_below_the_best(vault: Path) -> None:
         assert [h.path for h in kept] == ["strong.md"]
         everything = mem.search("kubernetes upgrade", limit=40, fusion=Fusion(min_score=0.0))
         assert len(everything) == 31
+
+
+def test_a_date_in_the_query_lifts_notes_dated_then(vault: Path) -> None:
+    body = "We moved the backups to the blue disk and checked the restore.\n"
+    write(vault, "may.md", "---\ndate: 2023-05-02\n---\n# Backups\n\n" + body)
+    write(vault, "june.md", "---\ndate: 2023-06-03\n---\n# Backups\n\n" + body)  # 3 days after May
+    write(vault, "september.md", "---\ndate: 2023-09-10\n---\n# Backups\n\n" + body)
+    with _mem(vault) as mem:
+        plain = mem.search("backups blue disk", explain=True)
+        assert [h.path for h in plain] == ["september.md", "june.md", "may.md"]  # newest first
+        assert {h.explain["date_factor"] for h in plain} == {1.0}
+        dated = mem.search("backups blue disk in May 2023", explain=True)
+        assert [h.path for h in dated] == ["june.md", "may.md", "september.md"]
+        assert [h.explain["date_factor"] for h in dated] == [1.5, 1.5, 1.0]
+        day = mem.search("what happened to the backups on 10 September 2023?", explain=True)
+        assert day[0].path == "september.md" and day[0].explain["date_factor"] == 1.5
+    with Memory.open(vault, {**FTS_ONLY, "search_date_boost": 0}) as mem:
+        assert [h.path for h in mem.search("backups blue disk in May 2023")] == \
+            ["september.md", "june.md", "may.md"]

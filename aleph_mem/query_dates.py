@@ -1,0 +1,127 @@
+"""Time expressions in a search query, as date periods: "on October 13, 2023", "in May
+2023", "2023-10", "in 2023", "in July", "yesterday", "last week".
+
+Search uses them as a soft signal (ranking.date_factor): a note dated inside a period the
+question names rises; nothing is filtered out, so a wrong reading costs little. Hard
+limits stay with the ``since`` / ``until`` filters.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_MONTHS.update({abbr.lower(): i for i, abbr in enumerate(calendar.month_abbr) if abbr})
+_MONTHS["sept"] = 9
+_MON = (r"(January|February|March|April|May|June|July|August|September|October|November|"
+        r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?")
+_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"((?:19|20)\d\d)"
+_IN = r"(?:in|during|since|until|by|of|from|before|after|early|mid|late)"
+_MON_ANY_CASE = f"(?i:{_MON})"
+
+
+@dataclass(frozen=True)
+class Period:
+    start: dt.date
+    end: dt.date
+    any_year: bool = False  # "in July": that month of whichever year
+
+    def holds(self, day: dt.date, after_days: int = 0) -> bool:
+        """``day`` falls in the period, or up to ``after_days`` (under four weeks) after it:
+        a note written shortly after an event tells of it."""
+        if self.any_year:  # a whole month of any year
+            earliest = day - dt.timedelta(days=after_days)
+            return self.start.month in (day.month, earliest.month)
+        return self.start <= day <= self.end + dt.timedelta(days=after_days)
+
+
+def periods(text: str, today: dt.date | None = None) -> list[Period]:
+    """Every period ``text`` names, most specific forms first; each span of text is read
+    once. A month without a year must be written with a capital ("in may" is a verb)."""
+    today = today or dt.date.today()
+    taken: list[tuple[int, int]] = []
+    out: list[Period] = []
+
+    def free(m: re.Match) -> bool:
+        return not any(a < m.end() and m.start() < b for a, b in taken)
+
+    for pattern, read in _FORMS:
+        for m in re.finditer(pattern, text):
+            if not free(m):
+                continue
+            period = read(m, today)
+            if period is not None:
+                taken.append((m.start(), m.end()))
+                out.append(period)
+    return list(dict.fromkeys(out))
+
+
+def _month_end(year: int, month: int) -> dt.date:
+    return dt.date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _day(year: str, month: str, day: str) -> Period | None:
+    try:
+        d = dt.date(int(year), _month(month), int(day))
+    except ValueError:
+        return None
+    return Period(d, d)
+
+
+def _month(word: str) -> int:
+    return int(word) if word.isdigit() else _MONTHS[word.lower().rstrip(".")]
+
+
+def _whole_month(year: str, month: str) -> Period | None:
+    try:
+        start = dt.date(int(year), _month(month), 1)
+    except ValueError:
+        return None
+    return Period(start, _month_end(start.year, start.month))
+
+
+def _month_any_year(month: str) -> Period:
+    m = _month(month)
+    return Period(dt.date(2000, m, 1), _month_end(2000, m), any_year=True)
+
+
+def _relative(word: str, today: dt.date) -> Period:
+    word = word.lower()
+    if word == "today":
+        return Period(today, today)
+    if word == "yesterday":
+        day = today - dt.timedelta(days=1)
+        return Period(day, day)
+    monday = today - dt.timedelta(days=today.weekday())
+    if word == "this week":
+        return Period(monday, today)
+    if word == "last week":
+        return Period(monday - dt.timedelta(days=7), monday - dt.timedelta(days=1))
+    first = today.replace(day=1)
+    if word == "this month":
+        return Period(first, today)
+    if word == "last month":
+        prev = first - dt.timedelta(days=1)
+        return Period(prev.replace(day=1), prev)
+    if word == "this year":
+        return Period(today.replace(month=1, day=1), today)
+    return Period(dt.date(today.year - 1, 1, 1), dt.date(today.year - 1, 12, 31))  # last year
+
+
+_FORMS = (
+    (r"\b(\d{4})-(\d\d)-(\d\d)\b", lambda m, _: _day(m[1], m[2], m[3])),
+    (rf"\b{_MON_ANY_CASE}\s+{_DAY},?\s+{_YEAR}\b", lambda m, _: _day(m[3], m[1], m[2])),
+    (rf"\b{_DAY}\s+(?:of\s+)?{_MON_ANY_CASE},?\s+{_YEAR}\b",
+     lambda m, _: _day(m[3], m[2], m[1])),
+    (r"\b(\d{4})-(\d\d)\b(?!-)", lambda m, _: _whole_month(m[1], m[2])),
+    (rf"\b{_MON_ANY_CASE},?\s+{_YEAR}\b", lambda m, _: _whole_month(m[2], m[1])),
+    (rf"\b{_IN}\s+(?:the\s+year\s+)?{_YEAR}\b",
+     lambda m, _: Period(dt.date(int(m[1]), 1, 1), dt.date(int(m[1]), 12, 31))),
+    (rf"(?i:\b{_IN})\s+{_MON}\b(?!\s*\d)", lambda m, _: _month_any_year(m[1])),
+    (r"(?i)\b(today|yesterday|(?:this|last)\s+(?:week|month|year))\b",
+     lambda m, today: _relative(re.sub(r"\s+", " ", m[1]), today)),
+)
