@@ -159,8 +159,8 @@ class Fusion:
 
     fts_weight: float = 1.0
     vector_weight: float = 1.0
-    fts_depth: int = 200
-    vector_depth: int = 100
+    fts_depth: int = 300  # candidates from each list (more when a caller asks for over 30)
+    vector_depth: int = 150
     note_share: float = 0.5  # a chunk's rank score adds this much of its note's score
     note_spread: float = NOTE_SPREAD  # a note's score: best chunk + this x its next three
     min_cosine: float = 0.4  # a chunk found only by vectors needs at least this similarity

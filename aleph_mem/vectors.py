@@ -173,9 +173,10 @@ def version(con: apsw.Connection) -> str:
 # 10k-note vectors (44,702), the top 100 held this share of the exact top 100 (mean, worst
 # query): 64 dims and a pool of 400 95.6 % / 49 %; 64 and 2,000 99.5 % / 84 %; 96 and
 # 2,000 99.9 % / 93 %; 128 and 2,000 99.98 % / 99 %, about 1 ms more than 64 at 10k notes
-# and 10 ms more at 100k.
+# and 10 ms more at 100k. The top 150 (search's vector depth) from a pool of 2,000: the exact
+# top 150 for each of 200 queries.
 REDUCED_DIM = 128
-POOL_PER_HIT = 20
+POOL_PER_HIT = 13
 MIN_POOL = 2_000
 LOAD_BATCH = 8_192
 
