@@ -52,26 +52,31 @@ def register(name: str, factory: Callable[[Path], Embedder]) -> None:
     _REGISTRY[name] = factory
 
 
-def load(name: str, cache_dir: Path) -> Embedder | None:
-    """The embedder for a setting value; None for 'none'. Raises EmbedderUnavailable with
-    what to do when the model cannot be loaded offline."""
+def load(name: str, cache_dir: Path, threads: int = 1) -> Embedder | None:
+    """The embedder for a setting value; None for 'none'. ``threads`` is the ONNX model's
+    thread count (0: as many as the machine has). Raises EmbedderUnavailable with what to
+    do when the model cannot be loaded offline."""
     if not name or name == "none":
         return None
+    if threads < 0:
+        raise EmbedderUnavailable(f"embed_threads is {threads}: set it to 1 (the default), "
+                                  "more, or 0 for every core")
+    if name == BUILTIN:
+        return FastEmbedder(BUILTIN, builtin_folder(cache_dir), None, threads)
     if name in _REGISTRY:
         return _REGISTRY[name](cache_dir)
     folder = Path(name).expanduser()
-    if folder.is_dir():
-        return FastEmbedder(name, folder, None)
-    return FastEmbedder(name, None, None)
+    return FastEmbedder(name, folder if folder.is_dir() else None, None, threads)
 
 
 class FastEmbedder:
     """fastembed with mean pooling and unit norm, one text per call (see BATCH), one
-    thread: two threads embed about 1.4x faster here (29-30 -> 39-42 chunks/s) but take both
-    cores of a 2-core machine from the person and the agents while the daemon embeds in
-    the background."""
+    thread by default (setting ``embed_threads``): two threads embed about 1.4x faster here
+    (29-30 -> 39-42 chunks/s) but take both cores of a 2-core machine from the person and
+    the agents while the daemon embeds in the background."""
 
-    def __init__(self, name: str, folder: Path | None, base_model: str | None) -> None:
+    def __init__(self, name: str, folder: Path | None, base_model: str | None,
+                 threads: int = 1) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         try:
             from fastembed import TextEmbedding
@@ -80,7 +85,7 @@ class FastEmbedder:
                 f"fastembed is not installed ({exc}); `pip install fastembed` or set "
                 "embed_model = \"none\"") from exc
         self.name = name
-        kwargs: dict = {"threads": 1, "local_files_only": True}
+        kwargs: dict = {"threads": threads or None, "local_files_only": True}
         try:
             if folder is not None:
                 self.model = TextEmbedding(model_name=base_model or
@@ -128,5 +133,3 @@ def builtin_folder(cache_dir: Path) -> Path:
             dest.write_bytes(data)
     return folder
 
-
-register(BUILTIN, lambda cache: FastEmbedder(BUILTIN, builtin_folder(cache), None))

@@ -191,7 +191,8 @@ class Memory:
                 self._embedder_tried = True
                 try:
                     self._embedder = load_embedder(self.settings.embed_model,
-                                                   self.vault.aleph_dir / "cache")
+                                                   self.vault.aleph_dir / "cache",
+                                                   int(self.settings.embed_threads))
                 except AlephError as exc:
                     self.vector_problem = str(exc)
                 if self._embedder is None and not self.vector_problem:

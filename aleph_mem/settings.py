@@ -31,6 +31,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("embed_model", "all-MiniLM-L6-v2-int8",
             "Embedding model: the bundled 'all-MiniLM-L6-v2-int8', any fastembed model name, "
             "a local model folder, or 'none' for full-text search only."),
+    Setting("embed_threads", 1,
+            "Threads the embedding model may use (0 = every core). One leaves the other "
+            "cores to you while the daemon embeds; two embedded about 1.4x faster on a "
+            "2-core machine."),
     Setting("ignore", [],
             "Extra glob patterns (vault-relative) never indexed, on top of .aleph/, "
             ".obsidian/, .git/ and .trash/."),

@@ -14,6 +14,7 @@ from conftest import open_mem, write
 
 from aleph_mem import embedders
 from aleph_mem.cli import main
+from aleph_mem.memory import Memory
 from aleph_mem.search import Fusion
 
 
@@ -135,6 +136,23 @@ def test_the_bundled_model_loads_offline_and_means_something(vault: Path) -> Non
         assert mem.vector_state()["dim"] == 384
         hits = mem.search("a kitten resting on a rug", mode="vector", limit=2)
         assert hits[0].path == "cat.md"
+
+
+def test_embed_threads_sets_the_model_threads_and_keeps_the_vectors(vault: Path) -> None:
+    write(vault, "cat.md", "# Pets\n\nThe cat sits on the mat.\n")
+    vecs = {}
+    for threads in (1, 2):
+        with Memory.open(vault, {"embed_threads": threads}) as mem:
+            model = mem.embedder()
+            # the ONNX session fastembed built is what runs the threads
+            assert model.model.model.model.get_session_options().intra_op_num_threads == threads
+            vecs[threads] = model.embed(["The cat sits on the mat."])[0]
+    assert float(vecs[1] @ vecs[2]) > 0.9999
+    with Memory.open(vault, {"embed_threads": -1}) as mem:
+        assert mem.embedder() is None
+        assert "embed_threads is -1" in mem.vector_problem
+        mem.reindex()
+        assert [h.path for h in mem.search("cat mat")] == ["cat.md"]  # full text meanwhile
 
 
 def test_index_leaves_a_big_backlog_to_the_daemon(vault: Path, capsys) -> None:
