@@ -54,9 +54,12 @@ def periods(text: str, today: dt.date | None = None) -> list[Period]:
             if not free(m):
                 continue
             period = read(m, today)
-            if period is not None:
-                taken.append((m.start(), m.end()))
-                out.append(period)
+            if period is None:
+                continue
+            taken.append((m.start(), m.end()))
+            if re.search(r"(?i)\bsince\s*$", text[:m.start()]) or m[0].lower().startswith("since"):
+                period = Period(period.start, max(period.end, today), period.any_year)
+            out.append(period)
     return list(dict.fromkeys(out))
 
 

@@ -29,6 +29,8 @@ def spans(text: str) -> list[tuple[dt.date, dt.date]]:
     ("what did we decide yesterday", [(D(2026, 11, 21), D(2026, 11, 21))]),
     ("notes from last week", [(D(2026, 11, 9), D(2026, 11, 15))]),
     ("what I read last month", [(D(2026, 10, 1), D(2026, 10, 31))]),
+    ("what changed since 2024", [(D(2024, 1, 1), TODAY)]),
+    ("every release since March 3, 2025", [(D(2025, 3, 3), TODAY)]),
 ])
 def test_dates_days_months_years_and_relative_words(text: str, expected: list) -> None:
     assert spans(text) == expected
