@@ -197,7 +197,9 @@ def register_tools(server: MCPServer, call: Callable[[Callable[[Memory], Any]], 
         Filters apply before ranking: `folder` (and below), `tags` (all must hold; nested
         tags match their children), `since`/`until` (ISO dates, from the note's date or
         file time), `status` (e.g. "stale"). Archived notes are left out unless
-        `include_archived`. Pass the path to `read` for the whole note.
+        `include_archived`. A date named in the query itself ("on 13 October 2023",
+        "in May 2023", "last week") lifts notes dated then without hiding the others.
+        Pass the path to `read` for the whole note.
         """
         filters = Filters(folder=folder, tags=tuple(tags or ()), since=since, until=until,
                           status=status, include_archived=include_archived)
