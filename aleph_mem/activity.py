@@ -7,8 +7,8 @@ import datetime as dt
 import json
 from pathlib import Path
 
+from .atomic import write_atomic
 from .events import iso, utc_now
-from .objects import write_atomic
 
 
 def stamp_path(local_dir: Path) -> Path:

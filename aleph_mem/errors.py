@@ -64,3 +64,47 @@ class ConfigError(AlephError):
 
 class BadInput(AlephError):
     """A request that cannot be carried out as given."""
+
+
+class BadName(BadInput):
+    """A new note's name that would break Obsidian or a synced copy on another system."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"refused name {path!r}: {reason}; choose a plain name such as "
+                         "'notes/meeting-2026-01-05.md'")
+        self.path = path
+        self.reason = reason
+
+
+class IgnoredPath(BadInput):
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(f"refused path {path!r}: {why}, so aleph-mem would never see the "
+                         "note again; write it under a visible folder of the vault")
+        self.path = path
+
+
+class PoisonNote(BadInput):
+    """Content no reader could load within its budgets: refused before it reaches disk."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(f"refused to write {path}: {problem}; simplify the frontmatter "
+                         "(plain keys and values, no self-referencing YAML anchors)")
+        self.path = path
+
+
+class DiskError(AlephError):
+    """The file system refused an operation (full, read-only, permissions, names)."""
+
+    HINTS = {28: "the disk is full: free some space and retry",
+             30: "the file system is read-only: remount it writable to change notes",
+             13: "permission denied: check the owner and mode of the folder",
+             1: "permission denied: check the owner and mode of the folder",
+             36: "a name is too long for the file system",
+             20: "a folder on the way is a file",
+             21: "the path is a folder, not a note"}
+
+    def __init__(self, what: str, exc: OSError) -> None:
+        hint = self.HINTS.get(exc.errno or 0, exc.strerror or str(exc))
+        where = f" ({exc.filename})" if exc.filename else ""
+        super().__init__(f"{what} failed: {hint}{where}")
+        self.errno = exc.errno

@@ -9,6 +9,7 @@ import datetime as dt
 import hashlib
 import json
 import logging
+import os
 import posixpath
 import re
 from collections.abc import Callable, Iterable
@@ -19,7 +20,7 @@ import apsw
 from . import db
 from .inline_scan import Link
 from .objects import ObjectStore
-from .parser import ParsedNote, looks_binary, parse
+from .parser import Chunk, ParsedNote, decode, looks_binary, parse
 from .resolver import Resolver, anchor_found, fold
 from .settings import Settings
 from .vault import FileStat, Vault, content_hash
@@ -146,6 +147,8 @@ class Indexer:
             if row is None:
                 return None
             self._delete(row[0], path, affected)
+            if st is None and os.path.lexists(self.vault.root / path):
+                return None  # still there, only no longer a note (ignored, hidden, a loop)
             return NoteChange(path, row[3], None)
         digest = content_hash(data)
         if row is not None and row[3] == digest:
@@ -163,11 +166,7 @@ class Indexer:
         if self.objects is not None:
             self.objects.put(data, durable=False)
         stem = posixpath.basename(path)[:-3]
-        if looks_binary(data):
-            note = ParsedNote({}, stem, [], [], [], [], [], [],
-                              ["binary content (NUL bytes): not indexed as text"])
-        else:
-            note = parse(data, stem, self.settings.max_note_bytes)
+        note = parse_safely(data, stem, self.settings.max_note_bytes)
         row = self.con.execute("SELECT id, title FROM notes WHERE path=?", (path,)).fetchone()
         old_aliases: set[str] = set()
         if row is None or row[1] != note.title:
@@ -333,6 +332,24 @@ class _AnchorCache:
                 (path,))]
             self.cache[path] = (heads, blocks)
         return anchor_found(link, *self.cache[path])
+
+
+def parse_safely(data: bytes, stem: str, max_bytes: int) -> ParsedNote:
+    """Parse one note; whatever goes wrong stays with that note (an issue, and its raw text
+    indexed under its file name) and never stops the rest of the vault."""
+    if looks_binary(data):
+        return ParsedNote({}, stem, [], [], [], [], [], [],
+                          ["binary content (NUL bytes): not indexed as text"])
+    try:
+        return parse(data, stem, max_bytes)
+    except (RecursionError, MemoryError, ValueError, TypeError, IndexError, KeyError) as exc:
+        log.warning("could not parse %s: %s", stem, exc)
+        text = decode(data[:max_bytes])[0]
+        lines = text.count("\n") + 1
+        chunks = [Chunk(0, (), None, 1, lines, text.strip()[:20_000])] if text.strip() else []
+        return ParsedNote({}, stem, [], [], [], [], [], chunks,
+                          [f"could not be parsed ({type(exc).__name__}: {exc}): indexed as "
+                           "plain text"])
 
 
 def is_archived(path: str) -> bool:

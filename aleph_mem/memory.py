@@ -17,6 +17,7 @@ from .embedders import Embedder
 from .embedders import load as load_embedder
 from .errors import AlephError, NoteNotFound
 from .events import Event, EventLog, make_event
+from .history import mark_baseline, outside_change
 from .indexer import Indexer, NoteChange, Progress, ReconcileReport
 from .locks import write_lock
 from .objects import ObjectStore
@@ -115,41 +116,28 @@ class Memory:
     def reindex(self, rebuild: bool = False, progress: Progress | None = None,
                 only: set[str] | None = None) -> ReconcileReport:
         """Reconcile the index with the files. Changes made outside aleph-mem become
-        ``human`` events (not on a fresh or rebuilt index, which has no earlier state)."""
+        ``human`` events, judged against the last logged state of each path (see history):
+        a rebuilt, re-created or half-built index never invents events."""
         if rebuild:
             self.con.close()
             db.remove_index_files(self.vault.index_path)
             self._open_index()
-        fresh = self.created
-        self.created = False
         self.writer().recover(sweep_objects=not self._recovered)
         self._recovered = True
         with write_lock(self.vault.local_dir):
             with db.transaction(self.con):
                 self.events.sync_index(self.con)
             report = self.indexer.reconcile(progress, only)
-            if not fresh:
-                changes = [c for c in report.changes if not self._accounted(c)]
-                report.human = human_events(changes)
-                for event in report.human:
-                    self.events.append(event)
+            changes = [c for c in (outside_change(self.con, ch.path, ch.before, ch.after)
+                                   for ch in report.changes) if c is not None]
+            report.human = human_events(changes)
+            for event in report.human:
+                self.events.append(event)
             with db.transaction(self.con):
                 self.events.sync_index(self.con)
+                if only is None:
+                    mark_baseline(self.con)
         return report
-
-    def _accounted(self, change: NoteChange) -> bool:
-        """Whether the newest logged event on this path already explains the change (a
-        writer that stopped after logging but before updating the index)."""
-        row = self.con.execute(
-            "SELECT path, after, json_extract(data, '$.from') FROM events "
-            "WHERE path = ? OR json_extract(data, '$.from') = ? ORDER BY id DESC LIMIT 1",
-            (change.path, change.path)).fetchone()
-        if row is None:
-            return False
-        path, after, source = row
-        if change.after is not None:
-            return path == change.path and after == change.after
-        return source == change.path or (path == change.path and after is None)
 
     # -- history ----------------------------------------------------------------------------
 

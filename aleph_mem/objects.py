@@ -3,39 +3,12 @@ Pre-images live here so any change (by aleph-mem or by a person) can be undone."
 
 from __future__ import annotations
 
-import contextlib
-import os
 import zlib
 from pathlib import Path
 
+from .atomic import write_atomic
 from .errors import AlephError
 from .vault import content_hash
-
-
-def fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def write_atomic(target: Path, data: bytes, durable: bool = True) -> None:
-    """Temp file in the same folder, (fsync), rename over the target, (fsync the folder)."""
-    tmp = target.parent / f".{target.name}.aleph-tmp-{os.getpid()}"
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        raise
-    if durable:
-        fsync_dir(target.parent)
 
 
 class ObjectStore:

@@ -79,11 +79,30 @@ def looks_binary(data: bytes) -> bool:
     return b"\x00" in data[:8192]
 
 
-def json_safe(value: Any) -> Any:
+MAX_FM_DEPTH = 32  # nesting levels a frontmatter value may have
+MAX_FM_NODES = 20_000  # values after YAML aliases are expanded (a "billion laughs" stops here)
+
+
+class FrontmatterTooComplex(ValueError):
+    """Frontmatter that would take unbounded time or memory to read: too deep, recursive,
+    or too large once its YAML aliases are expanded."""
+
+
+def json_safe(value: Any, budget: list[int] | None = None, depth: int = 0) -> Any:
+    """A JSON-ready copy of a YAML value, within MAX_FM_DEPTH levels and MAX_FM_NODES values
+    (a recursive alias such as ``a: &x [*x]`` is too deep; an alias bomb too large)."""
+    budget = [MAX_FM_NODES] if budget is None else budget
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise FrontmatterTooComplex(
+            f"more than {MAX_FM_NODES} values once YAML aliases are expanded")
+    if depth > MAX_FM_DEPTH:
+        raise FrontmatterTooComplex(f"nested more than {MAX_FM_DEPTH} levels deep "
+                                    "(or a YAML alias that contains itself)")
     if isinstance(value, dict):
-        return {str(k): json_safe(v) for k, v in value.items()}
+        return {str(k): json_safe(v, budget, depth + 1) for k, v in value.items()}
     if isinstance(value, list | tuple | set):
-        return [json_safe(v) for v in value]
+        return [json_safe(v, budget, depth + 1) for v in value]
     if isinstance(value, dt.datetime | dt.date | dt.time):
         return value.isoformat()
     if value is None or isinstance(value, bool | int | float | str):
@@ -114,11 +133,26 @@ def parse_frontmatter(text: str) -> tuple[dict[str, Any], int, list[str]]:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark is not None else ""
         return {}, body_start, [f"invalid YAML frontmatter{where}: {_first_line(exc)}"]
+    except RecursionError:
+        return {}, body_start, [f"{TOO_COMPLEX}: nested too deeply to parse: ignored"]
     if data is None:
         return {}, body_start, []
     if not isinstance(data, dict):
         return {}, body_start, ["frontmatter is not a key: value mapping: ignored"]
-    return json_safe(data), body_start, []
+    try:
+        return json_safe(data), body_start, []
+    except (FrontmatterTooComplex, RecursionError) as exc:
+        return {}, body_start, [f"{TOO_COMPLEX}: {exc}: ignored"]
+
+
+TOO_COMPLEX = "frontmatter too complex"
+
+
+def poison_problem(data: bytes) -> str | None:
+    """Why a note's bytes must not be written (frontmatter that no reader could load within
+    its budgets), or None. Used before new content reaches the disk."""
+    text = decode(data)[0]
+    return next((p for p in parse_frontmatter(text)[2] if p.startswith(TOO_COMPLEX)), None)
 
 
 def _first_line(exc: Exception) -> str:

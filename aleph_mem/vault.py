@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import hashlib
 import os
@@ -71,7 +72,10 @@ class Vault:
         if pure.parts and pure.parts[0] == ".aleph":
             raise PathOutsideVault(rel, ".aleph/ holds aleph-mem's own data, not notes")
         target = self.root.joinpath(*pure.parts)
-        resolved = target.resolve()
+        try:
+            resolved = target.resolve()
+        except (RuntimeError, OSError):
+            raise PathOutsideVault(rel, "a symlink on the way loops") from None
         if resolved != self.root and self.root not in resolved.parents:
             raise PathOutsideVault(rel, "a symlink on the way points outside the vault")
         return target
@@ -116,10 +120,9 @@ class Vault:
                 try:
                     st = os.lstat(full)
                     if stat.S_ISLNK(st.st_mode):
-                        real = Path(full).resolve()
-                        if real != self.root and self.root not in real.parents:
-                            out.skipped.append(
-                                (rel_f, "symlink that leaves the vault: not indexed"))
+                        problem = self.symlink_problem(Path(full))
+                        if problem:
+                            out.skipped.append((rel_f, problem))
                             continue
                         st = os.stat(full)
                 except OSError as exc:
@@ -131,6 +134,20 @@ class Vault:
                     out.attachments.add(rel_f)
         return out
 
+
+    def symlink_problem(self, link: Path) -> str | None:
+        """Why a symlinked note is not indexed (it loops, dangles or leaves the vault)."""
+        try:
+            real = link.resolve(strict=True)
+        except RuntimeError:
+            return "symlink loop: not indexed"
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return "symlink loop: not indexed"
+            return "symlink that leaves the vault: not indexed"  # dangling
+        if real != self.root and self.root not in real.parents:
+            return "symlink that leaves the vault: not indexed"
+        return None
 
     def is_note_path(self, rel: str, ignore: Iterable[str] = ()) -> bool:
         """Whether a vault-relative path is one the index holds as a note."""
@@ -147,11 +164,10 @@ class Vault:
                 continue
             full = self.root / rel
             try:
-                if full.is_symlink():
-                    real = full.resolve()
-                    if real != self.root and self.root not in real.parents:
-                        out.skipped.append((rel, "symlink that leaves the vault: not indexed"))
-                        continue
+                problem = self.symlink_problem(full) if full.is_symlink() else None
+                if problem:
+                    out.skipped.append((rel, problem))
+                    continue
                 st = full.stat()
             except FileNotFoundError:
                 continue

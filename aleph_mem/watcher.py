@@ -29,10 +29,10 @@ from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
 from . import activity
+from .atomic import write_atomic
 from .errors import AlephError
 from .events import iso, utc_now
 from .memory import Memory
-from .objects import write_atomic
 from .vault import ALWAYS_IGNORED_DIRS
 
 log = logging.getLogger(__name__)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,13 +23,36 @@ from typing import Any
 import apsw
 
 from . import db, frontmatter_edit
-from .errors import BadInput, ConflictError, NoteExists, NoteNotFound
+from .atomic import (
+    fsync_dir,
+    link_new,
+    read_or_none,
+    swap,
+    temp_glob,
+    temp_path,
+    write_atomic,
+    write_temp,
+)
+from .errors import (
+    BadInput,
+    ConflictError,
+    DiskError,
+    IgnoredPath,
+    NoteExists,
+    NoteNotFound,
+    PoisonNote,
+)
 from .events import Event, EventLog, iso, make_event, utc_now
+from .history import last_logged, outside_change
 from .indexer import Indexer
 from .locks import write_lock
-from .objects import ObjectStore, fsync_dir, write_atomic
+from .names import check_new_name
+from .objects import ObjectStore
+from .parser import poison_problem
 from .sections import find_section
 from .vault import FileStat, Vault, content_hash
+
+log = logging.getLogger(__name__)
 
 ANY = "*"  # expected hash meaning "whatever is there now" (appends, patches by hand)
 ARCHIVE = "archive"
@@ -46,6 +70,10 @@ class WriteResult:
     path: str
     hash: str | None
     event: Event | None  # None when nothing changed
+    warning: str | None = None  # written, but a later step (logging, re-indexing) lagged
+
+
+_SAME = object()  # what a checked rename returns when it displaced exactly what we expected
 
 
 class Writer:
@@ -65,10 +93,19 @@ class Writer:
     def apply(self, changes: list[FileChange], kind: str, path: str,
               reason: str | None = None, data: dict[str, Any] | None = None,
               before: str | None = None) -> WriteResult:
+        """Apply ``changes`` as one logged event, or change nothing and raise.
+
+        Anything an earlier writer left half done is finished or dropped first. A save that
+        lands between our last look and our rename is detected by the swap (atomic.swap),
+        put back, and reported as a conflict; if a later step fails, the steps already made
+        are rolled back. Once the notes are written the command has succeeded: a failure to
+        re-index them is a warning on the result."""
         with write_lock(self.vault.local_dir):
+            self.recover()
             current = {c.path: self.vault.read_bytes(c.path) for c in changes}
             for c in changes:
                 self._check(c, current[c.path])
+                self._admit(c, current[c.path])
             if all(c.data == current[c.path] for c in changes):
                 return WriteResult(path, _hash(current.get(path)), None)
             main = next(c for c in changes if c.path == path)
@@ -76,40 +113,145 @@ class Writer:
             if before is None:
                 before = _hash(current[data["from"]] if data and "from" in data
                                else current[path])
-            for old in current.values():
-                if old is not None:
-                    self.objects.put(old)
-            self._record_outside_edits(current)
-            event = make_event(self.actor, kind, path, before, after, self.run, reason, data)
-            intent = self._write_intent(event, changes)
-            staged = {c.path: self._stage(c) for c in changes if c.data is not None}
-            try:  # a last look just before the renames: the window for an editor is tiny
-                for c in changes:
-                    now = self.vault.read_bytes(c.path)
-                    if now != current[c.path]:
-                        raise ConflictError(c.path, _hash(current[c.path]), _hash(now))
-            except BaseException:
-                for tmp in staged.values():
-                    tmp.unlink(missing_ok=True)
-                intent.unlink()
+            try:
+                for old in current.values():
+                    if old is not None:
+                        self.objects.put(old)
+                self._record_outside_edits(current)
+                event = make_event(self.actor, kind, path, before, after, self.run, reason,
+                                   data)
+                intent = self._write_intent(event, changes)
+            except OSError as exc:
+                raise DiskError(f"writing {path}", exc) from exc
+            try:
+                self._commit_all(changes, current)
+            except BaseException as exc:
+                intent.unlink(missing_ok=True)
+                if isinstance(exc, OSError):
+                    raise DiskError(f"writing {path}", exc) from exc
                 raise
-            for c in sorted(changes, key=lambda c: c.data is None):  # writes before removals
-                self._commit(c, staged.get(c.path))
-            self.events.append(event)
+            try:
+                self.events.append(event)
+            except OSError as exc:  # the intent stays: the next writer logs the event
+                return WriteResult(path, after, event, f"the change was written but not yet "
+                                   f"logged ({DiskError('logging', exc)}); it is logged as "
+                                   "soon as the disk takes it")
             intent.unlink()
+            return WriteResult(path, after, event, self._reindex_or_warn(changes, event))
+
+    def _reindex_or_warn(self, changes: list[FileChange], event: Event) -> str | None:
+        try:
             self._reindex(changes, event)
-            return WriteResult(path, after, event)
+        except (apsw.Error, OSError) as exc:
+            log.warning("re-indexing after %s failed: %s", event.id, exc)
+            return (f"the change was written and logged, but re-indexing it failed ({exc}); "
+                    "`aleph-mem index` catches up once the problem is fixed")
+        return None
+
+    def _commit_all(self, changes: list[FileChange], current: dict[str, bytes | None]) -> None:
+        """Put every change in place (writes before removals); on any failure put back the
+        ones already made, so a failed command changes nothing."""
+        done: list[FileChange] = []
+        try:
+            for c in sorted(changes, key=lambda c: c.data is None):
+                self._put(c.path, current[c.path], c.data)
+                done.append(c)
+        except BaseException:
+            for c in reversed(done):
+                try:
+                    self._put(c.path, c.data, current[c.path])
+                except (ConflictError, OSError) as exc:
+                    log.error("could not roll back %s: %s", c.path, exc)
+            raise
+
+    def _put(self, path: str, expected: bytes | None, new: bytes | None) -> None:
+        """Replace ``expected`` at ``path`` by ``new`` (None: no file), checking what the
+        rename displaces; a save that slipped in is put back and raises ConflictError."""
+        target = self.vault.abs(path)
+        tmp = temp_path(target)
+        if new is not None:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                write_temp(tmp, new)
+                displaced = self._place(tmp, target, expected, new)
+            finally:
+                tmp.unlink(missing_ok=True)
+        else:
+            displaced = self._take_away(target, tmp, expected)
+        fsync_dir(target.parent)
+        if displaced is not _SAME:
+            raise ConflictError(path, _hash(expected), _hash(displaced))
+
+    def _place(self, tmp: Path, target: Path, expected: bytes | None,
+               new: bytes) -> bytes | None | object:
+        if expected is None:
+            return _SAME if link_new(tmp, target) else read_or_none(target)
+        if swap(tmp, target):
+            displaced = read_or_none(tmp)
+            if displaced == expected:
+                return _SAME
+            swap(tmp, target)  # put the save back where it was
+            back = read_or_none(tmp)
+            if back != new:  # yet another save landed between the two swaps
+                self._keep_displaced(target, back)
+            return displaced
+        now = read_or_none(target)  # no swap here: a last look, then a plain rename
+        if now != expected:
+            return now
+        os.replace(tmp, target)
+        return _SAME
+
+    def _take_away(self, target: Path, tmp: Path, expected: bytes | None) -> bytes | None | object:
+        try:
+            os.rename(target, tmp)
+        except FileNotFoundError:
+            return _SAME if expected is None else None
+        displaced = read_or_none(tmp)
+        if displaced == expected:
+            tmp.unlink()
+            return _SAME
+        if not link_new(tmp, target):  # someone wrote the name meanwhile: keep both
+            self._keep_displaced(target, displaced)
+        tmp.unlink(missing_ok=True)
+        return displaced
+
+    def _keep_displaced(self, target: Path, data: bytes | None) -> None:
+        """Bytes that a concurrent save put in our way and that are no longer at their
+        path: kept in the object store with an event, so no save vanishes without a trace."""
+        if data is None:
+            return
+        digest = self.objects.put(data)
+        self.events.append(make_event(
+            "human", "save-displaced", self.vault.rel(target), None, digest,
+            reason=f"a save raced with an aleph-mem write; its bytes are kept as object "
+            f"{digest} (`aleph-mem` undo cannot place them, restore them by hand)"))
 
     def _record_outside_edits(self, current: dict[str, bytes | None]) -> None:
-        """A file that differs from what the index last saw was changed by a person: log
+        """A file that differs from its last recorded state was changed by a person: log
         that first (its pre-image is in the object store), so history has no gap."""
         for path, data in current.items():
             row = self.con.execute("SELECT hash FROM notes WHERE path=?", (path,)).fetchone()
-            indexed, now = (row[0] if row else None), _hash(data)
-            if indexed != now:
-                kind = ("note-created" if indexed is None else
-                        "note-deleted" if now is None else "note-updated")
-                self.events.append(make_event("human", kind, path, indexed, now))
+            change = outside_change(self.con, path, row[0] if row else None, _hash(data))
+            if change is not None:
+                kind = ("note-created" if change.before is None else
+                        "note-deleted" if change.after is None else "note-updated")
+                self.events.append(make_event("human", kind, path, change.before,
+                                              change.after))
+
+    def _admit(self, c: FileChange, current: bytes | None) -> None:
+        """Refuse what the vault must never hold: a note where aleph-mem would not see it,
+        a new name another system or Obsidian cannot take, content no reader can load."""
+        ignore = self.indexer.settings.ignore
+        if not self.vault.is_note_path(c.path, ignore):
+            raise IgnoredPath(c.path, "hidden folders and files and the `ignore` setting's "
+                              "patterns are not indexed" if c.path.lower().endswith(".md")
+                              else "only .md files are notes")
+        if current is None and c.data is not None and not last_logged(self.con, c.path)[0]:
+            check_new_name(self.vault.root, c.path)  # a name the vault never had
+        if c.data is not None and c.data != current:
+            problem = poison_problem(c.data)
+            if problem:
+                raise PoisonNote(c.path, problem)
 
     def _check(self, c: FileChange, current: bytes | None) -> None:
         actual = _hash(current)
@@ -121,29 +263,6 @@ class Writer:
             raise NoteExists(c.path, actual or "")
         if c.expected != actual:
             raise ConflictError(c.path, c.expected, actual)
-
-    def _stage(self, c: FileChange) -> Path:
-        """Write the new content to a temp file beside the target and fsync it."""
-        target = self.vault.abs(c.path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.parent / f".{target.name}.aleph-tmp-{os.getpid()}"
-        with open(tmp, "wb") as fh:
-            fh.write(c.data or b"")
-            fh.flush()
-            os.fsync(fh.fileno())
-        return tmp
-
-    def _commit(self, c: FileChange, tmp: Path | None) -> None:
-        target = self.vault.abs(c.path)
-        if tmp is not None:
-            os.replace(tmp, target)
-        else:
-            with contextlib.suppress(FileNotFoundError):
-                target.unlink()
-        fsync_dir(target.parent)
-
-    def _remove(self, path: str) -> None:
-        self._commit(FileChange(path, None, None), None)
 
     def _write_intent(self, event: Event, changes: list[FileChange]) -> Path:
         self.pending_dir.mkdir(parents=True, exist_ok=True)
@@ -199,14 +318,15 @@ class Writer:
                 changes = body["changes"]
                 for c in changes:
                     target = self.vault.abs(c["path"])
-                    sweep_temp(target.parent, f".{target.name}.aleph-tmp-*")
+                    sweep_temp(target.parent, temp_glob(target))
                 written = all(_hash(self.vault.read_bytes(c["path"])) == c["after"]
                               for c in changes if c["after"] is not None)
                 if written and event.id not in known:
                     for c in changes:
-                        if c["after"] is None and _hash(self.vault.read_bytes(c["path"])) in (
-                                c["expected"], None):
-                            self._remove(c["path"])
+                        left = self.vault.read_bytes(c["path"])
+                        if c["after"] is None and left is not None and (
+                                _hash(left) == c["expected"]):
+                            self._put(c["path"], left, None)
                     self.events.append(event)
                     done += 1
                 intent.unlink()
