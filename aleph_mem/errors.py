@@ -108,3 +108,9 @@ class DiskError(AlephError):
         where = f" ({exc.filename})" if exc.filename else ""
         super().__init__(f"{what} failed: {hint}{where}")
         self.errno = exc.errno
+
+
+class ReadOnlyVault(AlephError):
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"cannot change the vault now: {reason}; search, show, status and "
+                         "log still work")

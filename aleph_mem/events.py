@@ -11,6 +11,7 @@ import datetime as dt
 import json
 import logging
 import os
+import re
 import socket
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -23,6 +24,7 @@ from .ulid import new_ulid
 
 log = logging.getLogger(__name__)
 
+_HASH = re.compile(r"[0-9a-f]{64}")
 KINDS = ("note-created", "note-updated", "note-moved", "note-archived", "note-restored",
          "note-deleted")
 
@@ -56,6 +58,16 @@ class Event:
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Event:
+        """An event from one log line; a line whose fields are not what a writer writes
+        is damaged (ValueError), so nothing downstream acts on it."""
+        if not all(isinstance(obj.get(k), str) and obj[k] for k in ("id", "at", "actor",
+                                                                     "kind", "path")):
+            raise ValueError("an event needs id, at, actor, kind and path strings")
+        for key in ("before", "after"):
+            if obj.get(key) is not None and not _HASH.fullmatch(str(obj[key])):
+                raise ValueError(f"{key} is not a sha256 hash")
+        if not isinstance(obj.get("data") or {}, dict):
+            raise ValueError("data is not an object")
         return cls(obj["id"], obj["at"], obj["actor"], obj["kind"], obj["path"],
                    obj.get("before"), obj.get("after"), obj.get("run"), obj.get("reason"),
                    obj.get("data") or {})
@@ -87,7 +99,16 @@ def host_id(local_dir: Path) -> str:
 class EventLog:
     def __init__(self, aleph_dir: Path) -> None:
         self.root = aleph_dir / "events"
-        self.host = host_id(aleph_dir / "local")
+        self._local = aleph_dir / "local"
+        self._host: str | None = None
+
+    @property
+    def host(self) -> str:
+        """This machine's id, made on the first write (a reader on a read-only vault never
+        needs one)."""
+        if self._host is None:
+            self._host = host_id(self._local)
+        return self._host
 
     def file_for(self, at: str) -> Path:
         return self.root / self.host / f"{at[:7]}.jsonl"

@@ -11,13 +11,17 @@ import contextlib
 import hashlib
 import inspect
 import logging
+import os
 import re
+import signal
+import sys
 import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+import apsw
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
@@ -25,7 +29,7 @@ from mcp_types import ToolAnnotations
 from pydantic import BaseModel
 
 from . import activity, frontmatter_edit
-from .errors import AlephError, BadInput
+from .errors import AlephError, BadInput, DiskError
 from .memory import Memory
 from .search import Filters
 from .writer import ANY
@@ -81,6 +85,7 @@ class WriteOut(BaseModel):
     hash: str | None
     event_id: str | None
     changed: bool
+    warning: str | None = None
 
 
 @dataclass
@@ -127,8 +132,9 @@ def client_actor(ctx: Context | None) -> str:
     return f"mcp:{clean or 'client'}"
 
 
-def build_server(vault_root: Path, background_reconcile: bool = True) -> MCPServer:
-    state_box: dict[str, State] = {}
+def build_server(vault_root: Path, background_reconcile: bool = True,
+                 state_box: dict[str, State] | None = None) -> MCPServer:
+    state_box = {} if state_box is None else state_box
 
     @contextlib.asynccontextmanager
     async def lifespan(_: MCPServer) -> AsyncIterator[State]:
@@ -154,6 +160,15 @@ def build_server(vault_root: Path, background_reconcile: bool = True) -> MCPServ
                 result = fn(state.mem)
             except AlephError as exc:
                 raise ToolError(str(exc)) from exc
+            except OSError as exc:
+                raise ToolError(str(DiskError("the tool", exc))) from exc
+            except apsw.Error as exc:
+                raise ToolError(f"the index refused the operation ({exc}); retry in a moment, "
+                                "or run `aleph-mem index` if it persists") from exc
+            except (ValueError, TypeError, RecursionError, UnicodeError) as exc:
+                log.exception("tool failed")
+                raise ToolError(f"aleph-mem could not do this ({type(exc).__name__}: {exc}); "
+                                "check the arguments") from exc
             state.recall(result)
             return result
 
@@ -266,9 +281,10 @@ def register_tools(server: MCPServer, call: Callable[[Callable[[Memory], Any]], 
             data = body.encode("utf-8")
             if related_files:
                 root = (frontmatter or {}).get("project_root")
+                allowed = [m.vault.root, *map(Path, m.settings.project_roots)]
                 data = frontmatter_edit.patch(data, {
                     "related_files": related_files,
-                    "related_files_sha": file_hashes(related_files, root)})
+                    "related_files_sha": file_hashes(related_files, root, allowed)})
             r = m.writer(actor=client_actor(ctx)).write(target, data, expected_hash)
             return _write_out(r)
         return call(run)
@@ -443,21 +459,33 @@ def register_tools(server: MCPServer, call: Callable[[Callable[[Memory], Any]], 
         return call(run)
 
 
-def file_hashes(files: list[str], root: str | None) -> dict[str, str]:
-    """sha256 of each file (absolute, or under ``root``), for drift's source_changed."""
+def file_hashes(files: list[str], root: str | None,
+                allowed: list[Path]) -> dict[str, str]:
+    """sha256 of each file (absolute, or under ``root``), for drift's source_changed. Only
+    files inside the vault or a configured project root are read: an agent must not learn
+    anything about other files on the machine."""
     out = {}
+    bounds = [a.expanduser().resolve() for a in allowed]
     for f in files:
         p = Path(f).expanduser()
-        p = p if p.is_absolute() or not root else Path(root).expanduser() / p
+        p = p if p.is_absolute() else Path(root).expanduser() / p if root else bounds[0] / p
+        real = p.resolve()
+        if not any(real == b or b in real.parents for b in bounds):
+            raise BadInput(f"related file {f} is outside the vault and the configured "
+                           "project_roots; add its project folder to `project_roots` in "
+                           ".aleph/config.toml to track it")
         if not p.is_file():
             raise BadInput(f"related file {f} is not a readable file here"
-                           + ("" if p.is_absolute() else " (relative paths need a "
+                           + ("" if Path(f).is_absolute() or root else " (relative paths need a "
                               "`project_root` in frontmatter)"))
         out[f] = hashlib.sha256(p.read_bytes()).hexdigest()
     return out
 
 
 def _path_for(folder: str, title: str | None, content: str) -> str:
+    if folder.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", folder):
+        raise BadInput(f"folder {folder!r} must be a folder inside the vault, such as "
+                       "'inbox' or 'projects/aleph'")
     name = title or next((ln[2:].strip() for ln in content.splitlines()
                           if ln.startswith("# ")), None)
     if not name:
@@ -468,12 +496,33 @@ def _path_for(folder: str, title: str | None, content: str) -> str:
 
 def _write_out(r: Any) -> WriteOut:
     return WriteOut(path=r.path, hash=r.hash, event_id=r.event.id if r.event else None,
-                    changed=r.event is not None)
+                    changed=r.event is not None, warning=r.warning)
 
 
 def serve(vault_root: Path) -> int:
-    build_server(vault_root).run("stdio")
+    """Serve until the client hangs up or sends SIGTERM, then leave at once with status 0.
+
+    A tool call in flight gets a moment to finish (every write is crash-safe anyway); the
+    process then ends without the interpreter's teardown, which would destroy the embedding
+    runtime under a background thread still using it (SIGABRT)."""
+    box: dict[str, State] = {}
+    signal.signal(signal.SIGTERM, lambda *_: _leave(box))
+    try:
+        build_server(vault_root, state_box=box).run("stdio")
+    finally:
+        _leave(box)
     return 0
+
+
+def _leave(box: dict[str, State]) -> None:
+    state = box.get("state")
+    if state is not None and state.lock.acquire(timeout=0.8):
+        with contextlib.suppress(apsw.Error):
+            state.mem.close()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(0)
 
 
 def tools_reference(vault_root: Path) -> str:

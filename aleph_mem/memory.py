@@ -6,16 +6,17 @@ from __future__ import annotations
 import difflib
 import json
 import threading
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import apsw
 import numpy as np
 
 from . import db, graph, vectors
 from .embedders import Embedder
 from .embedders import load as load_embedder
-from .errors import AlephError, NoteNotFound
+from .errors import AlephError, NoteNotFound, ReadOnlyVault
 from .events import Event, EventLog, make_event
 from .history import mark_baseline, outside_change
 from .indexer import Indexer, NoteChange, Progress, ReconcileReport
@@ -24,6 +25,7 @@ from .objects import ObjectStore
 from .resolver import fold
 from .search import Filters, Fusion, Hit, search
 from .settings import Settings, load_settings
+from .timespec import check_limit, parse_when
 from .ulid import new_ulid
 from .undo import UndoReport, undo
 from .vault import Vault
@@ -81,7 +83,7 @@ class Memory:
 
     def _open_index(self) -> None:
         self._vec_loaded = False
-        self.con, self.created = db.open_index(self.vault.index_path)
+        self.con, self.created, self.readonly = db.open_index(self.vault.index_path)
         self.indexer = Indexer(self.vault, self.con, self.settings, self.objects)
         self.events = EventLog(self.vault.aleph_dir)
         self.sync_events()
@@ -89,9 +91,13 @@ class Memory:
     def sync_events(self) -> None:
         """Mirror new event lines into the index; a read-only check first, so readers never
         wait for the write lock when there is nothing new."""
-        if self.events.behind(self.con):
+        if self.readonly or not self.events.behind(self.con):
+            return
+        try:
             with db.transaction(self.con):
                 self.events.sync_index(self.con)
+        except (apsw.FullError, apsw.ReadOnlyError, apsw.IOError) as exc:
+            self.readonly = f"the index cannot be updated ({exc})"
 
     @classmethod
     def open(cls, root: Path, flags: dict[str, Any] | None = None,
@@ -100,7 +106,12 @@ class Memory:
         return cls(vault, load_settings(vault.root, flags), actor)
 
     def writer(self, run: str | None = None, actor: str | None = None) -> Writer:
+        self.require_writable()
         return Writer(self.vault, self.con, self.indexer, actor or self.actor, run)
+
+    def require_writable(self) -> None:
+        if self.readonly:
+            raise ReadOnlyVault(self.readonly)
 
     def close(self) -> None:
         self.con.close()
@@ -118,6 +129,7 @@ class Memory:
         """Reconcile the index with the files. Changes made outside aleph-mem become
         ``human`` events, judged against the last logged state of each path (see history):
         a rebuilt, re-created or half-built index never invents events."""
+        self.require_writable()
         if rebuild:
             self.con.close()
             db.remove_index_files(self.vault.index_path)
@@ -143,6 +155,8 @@ class Memory:
 
     def log(self, path: str | None = None, since: str | None = None,
             actor: str | None = None, limit: int = 100) -> list[Event]:
+        check_limit(limit, "limit", 100_000)
+        since = parse_when(since, "since") if since else None
         sql, args = [], []
         if path:
             norm = self.vault.normalise(path)
@@ -212,7 +226,13 @@ class Memory:
                fusion: Fusion | None = None, wait_for_model: bool = True) -> list[Hit]:
         """Search; ``hybrid`` (the default) and ``vector`` use whatever vectors exist, and
         fall back to full text (saying why in ``search_notice``) when there are none."""
-        self.search_notice = ""
+        limit = check_limit(limit, "limit", 1000) if limit is not None else None
+        if filters is not None and (filters.since or filters.until):
+            filters = replace(
+                filters, since=parse_when(filters.since, "since") if filters.since else None,
+                until=parse_when(filters.until, "until") if filters.until else None)
+        stale = f"{self.readonly}: results may be stale" if self.readonly else ""
+        self.search_notice = stale
         qvec = None
         if mode != "fts":
             model = self.embedder(wait=wait_for_model)
@@ -223,8 +243,9 @@ class Memory:
                     "SELECT count(*) FROM chunks WHERE embedded = 0").fetchone()[0]
                 if pending:
                     self.search_notice = f"{pending} chunks are still waiting for vectors"
+                    self.search_notice += f"; {stale}" if stale else ""
             else:
-                self.search_notice = "full-text only: " + (
+                self.search_notice = (stale + "; " if stale else "") + "full-text only: " + (
                     self.vector_problem or ("the embedding model is still loading"
                                             if not self._embedder_tried else
                                             "no vectors yet (the daemon or `index` makes them)"))
@@ -267,6 +288,10 @@ class Memory:
     def find_note(self, ref: str) -> str:
         """A note's path from a path (``.md`` optional), a file name, a title or an alias."""
         ref = ref.strip()
+        exact = self.con.execute("SELECT path FROM notes WHERE path IN (?, ?)",
+                                 (ref, ref + ".md")).fetchone()
+        if exact:  # exactly the file asked for, never a case twin of it
+            return exact[0]
         key = fold(ref[:-3] if ref.lower().endswith(".md") else ref)
         rows = self.con.execute("SELECT path, title FROM notes").fetchall()
         for test in (
@@ -332,6 +357,7 @@ class Memory:
                          "SELECT n.path, l.raw, l.line, l.candidates FROM links l JOIN notes n "
                          "ON n.id=l.src_id WHERE l.status='ambiguous' ORDER BY n.path, l.line")]
         return {"vault": str(self.vault.root), "index": str(self.vault.index_path),
+                "index_state": self.readonly or "writable",
                 "counts": counts, "problems": problems, "unresolved_links": unresolved,
                 "ambiguous_links": ambiguous}
 

@@ -97,11 +97,26 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 BY_NAME = {s.name: s for s in SETTINGS}
+RANGES: dict[str, tuple[float, float]] = {  # inclusive bounds of numeric settings
+    "max_note_bytes": (1_000, 2**31), "search_limit": (1, 1000),
+    "search_recency_weight": (0, 1), "search_half_life_days": (0.01, 36_500),
+    "search_link_share": (0, 1), "search_date_boost": (0, 100), "search_mmr_lambda": (0, 1),
+    "idle_minutes": (0, 10_080), "reconcile_minutes": (1, 10_080),
+}
 BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
               "false": False, "0": False, "no": False, "off": False}
 
 
 def _coerce(setting: Setting, value: Any, where: str) -> Any:
+    out = _coerce_type(setting, value, where)
+    low, high = RANGES.get(setting.name, (None, None))
+    if low is not None and not low <= out <= high:
+        raise ConfigError(where, f"{setting.name} must be between {low:g} and {high:g}, "
+                          f"got {value!r}")
+    return out
+
+
+def _coerce_type(setting: Setting, value: Any, where: str) -> Any:
     want = type(setting.default)
     if want is list:
         if isinstance(value, str):

@@ -159,8 +159,17 @@ def test_write_records_related_files_and_the_dream_flags_a_changed_source(
     project = tmp_path / "proj"
     project.mkdir()
     (project / "db.py").write_text("TIMEOUT = 5\n")
+    (tmp_path / "secret.txt").write_text("not the agent's business\n")
+    (vault / ".aleph" / "config.toml").write_text(f"project_roots = [{str(project)!r}]\n")
 
     async def scenario(c: Client) -> None:
+        for outside in (str(tmp_path / "secret.txt"), "../secret.txt"):
+            r = await c.call_tool("write", {
+                "content": "x", "path": "code/leak.md", "related_files": [outside],
+                "frontmatter": {"project_root": str(project)}})
+            assert r.is_error and "outside the vault and the configured project_roots" in (
+                r.content[0].text)
+        assert not (vault / "code" / "leak.md").exists()
         out = sc(await c.call_tool("write", {
             "content": "# DB timeout\n\nThe timeout is 5 seconds.\n", "path": "code/db.md",
             "frontmatter": {"project_root": str(project)}, "related_files": ["db.py"]}))
