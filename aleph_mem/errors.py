@@ -105,7 +105,8 @@ class DiskError(AlephError):
 
     def __init__(self, what: str, exc: OSError) -> None:
         hint = self.HINTS.get(exc.errno or 0, exc.strerror or str(exc))
-        where = f" ({exc.filename})" if exc.filename else ""
+        name = str(exc.filename or "")
+        where = f" ({name})" if name and ".aleph-tmp-" not in name else ""
         super().__init__(f"{what} failed: {hint}{where}")
         self.errno = exc.errno
 

@@ -91,6 +91,10 @@ class Vault:
             return self.abs(rel).read_bytes()
         except FileNotFoundError:
             return None
+        except OSError as exc:
+            if exc.errno == errno.ENAMETOOLONG:
+                return None  # no file can have that name
+            raise
 
     def walk(self, ignore: Iterable[str] = ()) -> Listing:
         patterns = list(ignore)

@@ -66,3 +66,35 @@ def test_stdio_round_trip(vault: Path) -> None:
 
     anyio.run(scenario)
     assert not (vault.parent / "escape.md").exists()
+
+
+def test_the_server_leaves_at_once_with_0_when_the_client_hangs_up(vault: Path) -> None:
+    """Closing stdin or sending SIGTERM while the model loads or embeds ends the server with
+    status 0 (it used to abort with SIGABRT from the embedding runtime's threads)."""
+    import json
+    import signal
+    import subprocess
+    import time
+
+    for delay, how in ((0.0, "close"), (0.7, "close"), (1.2, "close"), (0.7, "term")):
+        p = subprocess.Popen([sys.executable, "-m", "aleph_mem.cli", "mcp", "--vault",
+                              str(vault)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+
+        def send(obj: dict, p: subprocess.Popen = p) -> None:
+            p.stdin.write((json.dumps(obj) + "\n").encode())
+            p.stdin.flush()
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "hangup", "version": "1"}}})
+        p.stdout.readline()
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "write", "arguments": {"content": "words " * 2000,
+                                           "title": f"n{delay}{how}"}}})
+        p.stdout.readline()
+        time.sleep(delay)
+        p.stdin.close() if how == "close" else p.send_signal(signal.SIGTERM)
+        assert p.wait(timeout=20) == 0, p.stderr.read().decode()[-500:]
+        p.stderr.close()
+        p.stdout.close()

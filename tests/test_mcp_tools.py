@@ -185,3 +185,33 @@ def test_write_records_related_files_and_the_dream_flags_a_changed_source(
         (project / "db.py").write_text("TIMEOUT = 30\n")
         Dream(mem, dt.datetime.now(dt.UTC), force=True).run(("drift",))
         assert mem.show("code/db").frontmatter["stale_reason"] == "source_changed"
+
+
+def test_hostile_writes_come_back_as_tool_errors_with_reasons(vault: Path) -> None:
+    bomb = ("---\na: &a [1,2,3,4,5,6,7,8,9]\n" + "".join(
+        f"{n}: &{n} [" + ",".join([f"*{p}"] * 9) + "]\n"
+        for p, n in zip("abcdefgh", "bcdefghi", strict=True)) + "---\nbody\n")
+
+    async def scenario(c: Client) -> None:
+        cases = [
+            ({"content": "---\na: &x [*x]\n---\nbody\n", "path": "inbox/rec.md"},
+             "refused to write inbox/rec.md: frontmatter too complex"),
+            ({"content": bomb, "path": "inbox/bomb.md"},
+             "more than 20000 values once YAML aliases are expanded"),
+            ({"content": "x", "title": "x", "folder": "/tmp/elsewhere"},
+             "must be a folder inside the vault"),
+            ({"content": "x", "path": "notes/CON.md"}, "reserved device name on Windows"),
+            ({"content": "x", "path": ".obsidian/plugins.md"}, "refused path"),
+            ({"content": "x", "path": "notes/a.md/b.md"}, "a folder on the way is a file"),
+        ]
+        write(vault, "notes/a.md", "a file, not a folder\n")
+        for args, reason in cases:
+            r = await c.call_tool("write", args)
+            assert r.is_error and reason in r.content[0].text, (args, r.content[0].text)
+        r = await c.call_tool("search", {"query": "x", "since": "last tuesday-ish"})
+        assert r.is_error and "is not a date or time" in r.content[0].text
+
+    run(vault, scenario)
+    assert not (vault / "inbox" / "rec.md").exists()
+    assert not (vault / "inbox" / "bomb.md").exists()
+    assert not Path("/tmp/elsewhere").exists()

@@ -1,0 +1,134 @@
+"""An editor saving while aleph-mem writes the same note: is any save lost?
+
+    python benchmarks/race.py [--saves 1000] [--mode append|edit|cli|all]
+
+An editor process saves the note the way editors do (write a temp file, rename it over the
+note) every ~10 ms, each save adding one marked line to what it last read from disk. At the
+same time aleph-mem writes the same note: `append` (Writer.append, what `write --append`
+and MCP `edit` without a hash do), `edit` (read, then edit with the hash read, what MCP
+`edit` with `expected_hash` does) or `cli` (real `aleph-mem write --append` processes).
+
+A save is lost when its marked line is neither in the final note nor in any version kept in
+the object store (where undo could bring it back). Prints one JSON line per mode: saves,
+aleph-mem writes done, conflicts reported, saves lost. Exits 1 if any save was lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+NOTE = "notes/race.md"
+
+
+def editor(root: Path, saves: int, seed: int) -> None:
+    """Save like an editor: read, add a line, temp file + rename, every ~10 ms."""
+    rng = random.Random(seed)
+    target = root / NOTE
+    for k in range(saves):
+        data = target.read_bytes()
+        tmp = target.parent / f".race.md.editor-{k}"
+        tmp.write_bytes(data + f"editor save {k}\n".encode())
+        os.replace(tmp, target)
+        time.sleep(rng.uniform(0.004, 0.016))
+
+
+def writer(root: Path, mode: str, stop: Path) -> None:
+    from aleph_mem.errors import ConflictError
+    from aleph_mem.memory import Memory
+    from aleph_mem.vault import content_hash
+
+    done = conflicts = 0
+    with Memory.open(root, actor="mcp:race") as mem:
+        w = mem.writer()
+        while not stop.exists():
+            try:
+                if mode == "append":
+                    w.append(NOTE, f"aleph append {done}")
+                else:
+                    seen = mem.vault.read_bytes(NOTE) or b""
+                    w.append(NOTE, f"aleph edit {done}", content_hash(seen))
+                done += 1
+            except ConflictError:
+                conflicts += 1
+    print(json.dumps({"done": done, "conflicts": conflicts}))
+
+
+def cli_writer(root: Path, stop: Path) -> None:
+    exe = Path(sys.executable).with_name("aleph-mem")
+    done = conflicts = 0
+    while not stop.exists():
+        r = subprocess.run([str(exe), "--vault", str(root), "write", "--append", NOTE],
+                           input=f"cli append {done}\n".encode(), capture_output=True)
+        if r.returncode == 0:
+            done += 1
+        elif b"conflict" in r.stderr:
+            conflicts += 1
+        else:
+            sys.stderr.write(r.stderr.decode())
+    print(json.dumps({"done": done, "conflicts": conflicts}))
+
+
+def kept_text(root: Path) -> str:
+    """The final note plus every version in the object store."""
+    parts = [(root / NOTE).read_text()]
+    for obj in (root / ".aleph" / "objects").glob("*/*"):
+        if not obj.name.startswith("."):
+            parts.append(zlib.decompress(obj.read_bytes()).decode("utf-8", "replace"))
+    return "\n".join(parts)
+
+
+def run(mode: str, saves: int, seed: int) -> dict:
+    from aleph_mem.memory import Memory
+    from aleph_mem.template import init_vault
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "vault"
+        init_vault(root)
+        (root / "notes").mkdir(exist_ok=True)
+        (root / NOTE).write_text("# Race\n\n")
+        with Memory.open(root) as mem:
+            mem.reindex()
+        stop = Path(tmp) / "stop"
+        args = ["cli", str(root), str(stop)] if mode == "cli" else [mode, str(root), str(stop)]
+        w = subprocess.Popen([sys.executable, __file__, "--child", *args],
+                             stdout=subprocess.PIPE, text=True)
+        start = time.monotonic()
+        editor(root, saves, seed)
+        stop.touch()
+        out = json.loads(w.communicate(timeout=120)[0].strip().splitlines()[-1])
+        text = kept_text(root)
+        lost = [k for k in range(saves) if f"editor save {k}\n" not in text]
+        return {"mode": mode, "editor_saves": saves, "aleph_writes": out["done"],
+                "conflicts": out["conflicts"], "saves_lost": len(lost),
+                "seconds": round(time.monotonic() - start, 1)}
+
+
+def main() -> int:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child":
+        mode, root, stop = sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4])
+        cli_writer(root, stop) if mode == "cli" else writer(root, mode, stop)
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--saves", type=int, default=1000)
+    ap.add_argument("--mode", choices=["append", "edit", "cli", "all"], default="all")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    lost = 0
+    for mode in (["append", "edit", "cli"] if args.mode == "all" else [args.mode]):
+        result = run(mode, args.saves, args.seed)
+        lost += result["saves_lost"]
+        print(json.dumps(result), flush=True)
+    return 1 if lost else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
