@@ -264,8 +264,10 @@ def register_tools(server: MCPServer, call: Callable[[Callable[[Memory], Any]], 
         `frontmatter` (a dict) is written as the YAML header. Use [[Note title]] to link
         notes and #tags to tag them. Prefer `edit` to add to an existing note.
         `related_files`: source files this note describes (absolute, or relative to a
-        `project_root` key in `frontmatter`); their hashes are recorded so the note is
-        flagged stale when those files change.
+        `project_root` key in `frontmatter`), inside the vault or a project folder the
+        person configured (`project_roots`); their hashes are recorded so the note is
+        flagged stale when those files change. New names must suit every system (no
+        `: * ? " < > | # ^ [ ]`, no control characters); a refused write says why.
         """
         def run(m: Memory) -> WriteOut:
             target = path or _path_for(folder, title, content)

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 
 from .errors import AlephError, BadInput
-from .events import Event
+from .events import KINDS, Event
 from .writer import FileChange, Writer
 
 INVERSE_KIND = {"note-archived": "note-restored", "note-restored": "note-archived"}
@@ -46,6 +46,10 @@ def undo(writer: Writer, target: str) -> UndoReport:
 
 
 def _revert(writer: Writer, event: Event) -> None:
+    if event.kind not in KINDS:
+        raise BadInput(f"{event.kind} events record what happened beside a change and "
+                       "cannot be undone" + (f"; its bytes are object {event.after}"
+                                             if event.after else ""))
     src = event.data.get("from", event.path)
     old = writer.objects.get(event.before) if event.before is not None else None
     reason = f"undo {event.id}"
