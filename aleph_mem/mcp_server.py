@@ -104,7 +104,10 @@ class State:
         for path in sorted(paths):
             if (path, day) not in self.recalled:
                 self.recalled.add((path, day))
-                Journal(self.mem.vault.aleph_dir).record_recall(path, day)
+                try:
+                    Journal(self.mem.vault.aleph_dir).record_recall(path, day)
+                except OSError as exc:  # a read-only or full disk: the read still answers
+                    log.info("recall of %s not recorded: %s", path, exc)
 
 
 def _paths_in(result: object) -> set[str]:
@@ -185,6 +188,9 @@ def _reconcile(root: Path) -> None:
         if watcher_running(root / ".aleph" / "local"):
             return  # the daemon keeps the index and the vectors
         with Memory.open(root) as mem:
+            if mem.readonly:
+                log.info("start-up reconcile skipped: %s", mem.readonly)
+                return
             mem.reindex()
             mem.embed()
     except Exception:

@@ -182,10 +182,31 @@ def test_reading_works_and_keeps_the_index_on_a_read_only_or_full_disk(
         r = cli("--vault", str(root), "search", "hello", "--json")
         assert [h["path"] for h in json.loads(r.stdout)] == ["notes/a.md"]
         assert "results may be stale" in r.stderr.decode()
+        assert mcp_reads(root) == {"search": False, "read": False, "context": False,
+                                   "recent": False, "history": False, "write": True}
         r = cli("--vault", str(root), "write", "notes/b.md", stdin=b"x\n")
         assert r.returncode == 1 and r.stderr.decode().count("\n") == 1
         assert ("the disk is full" if how == "full" else "read-only") in r.stderr.decode()
         assert (root / ".aleph" / "index.db").stat().st_size == size
+
+
+def mcp_reads(root: Path) -> dict[str, bool]:
+    """Whether each MCP tool call failed (through the SDK's in-process client)."""
+    import anyio
+    from mcp import Client
+
+    from aleph_mem.mcp_server import build_server
+
+    calls = {"search": {"query": "hello"}, "read": {"note": "notes/a.md"}, "context": {},
+             "recent": {}, "history": {}, "write": {"content": "x", "title": "y"}}
+    failed: dict[str, bool] = {}
+
+    async def go() -> None:
+        async with Client(build_server(root, background_reconcile=False)) as c:
+            for name, args in calls.items():
+                failed[name] = (await c.call_tool(name, args)).is_error
+    anyio.run(go)
+    return failed
 
 
 def test_a_failed_reindex_after_a_durable_write_is_a_warning(vault: Path) -> None:
