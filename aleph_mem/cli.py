@@ -308,7 +308,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 @command("dream")
 def cmd_dream(args: argparse.Namespace) -> int:
     from .dream.journal import Journal
-    from .dream.runner import DAILY, WEEKLY, Dream
+    from .dream.runner import Dream
 
     with open_memory(args) as mem:
         if args.action == "status":
@@ -331,11 +331,8 @@ def cmd_dream(args: argparse.Namespace) -> int:
             if not args.id:
                 raise BadInput("`dream undo` needs a run id (see `aleph-mem dream status`)")
             return cmd_undo(args)
-        passes = tuple(args.pass_name) if args.pass_name else WEEKLY if args.weekly else DAILY
-        unknown = [p for p in passes if p not in WEEKLY]
-        if unknown:
-            raise BadInput(f"unknown pass {', '.join(unknown)}; passes: {', '.join(WEEKLY)}")
-        report = Dream(mem, dry_run=args.dry_run, force=args.force).run(passes)
+        report = Dream(mem, dry_run=args.dry_run, force=args.force).run(
+            tuple(args.pass_name or ()), weekly=args.weekly)
     if args.json:
         emit_json(report.as_json())
         return 0
@@ -361,6 +358,26 @@ def _print_dream_status(body: dict[str, Any]) -> None:
     for r in body["runs"]:
         print(f"{r['id']}  {r['at']}  {r['status']:<11} {r['trigger']:<9} applied "
               f"{r['applied']}, proposed {r['proposed']}, skipped {r['skipped']}")
+
+
+@command("plugins")
+def cmd_plugins(args: argparse.Namespace) -> int:
+    from . import plugins
+
+    found = plugins.describe()
+    if args.json:
+        emit_json(found)
+        return 0
+    for p in found:
+        kind = "built-in" if p["builtin"] else p["package"]
+        print(f"{p['name']}  ({kind})")
+        for key, label in (("dream_passes", "dream passes"), ("embedders", "embedders")):
+            if p[key]:
+                print(f"    {label}: {', '.join(p[key])}")
+        other = [h for h in p["hooks"] if not h.startswith("register_")]
+        if other:
+            print(f"    hooks: {', '.join(other)}")
+    return 0
 
 
 @command("mcp")
@@ -505,13 +522,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("id", nargs="?", help="the run id, for undo")
     s.add_argument("--pass", dest="pass_name", action="append",
                    help="only this pass (repeatable): consolidate, drift, synthesis, lint, "
-                   "decay, digest")
+                   "decay, digest, or a plugin's (`aleph-mem plugins`)")
     s.add_argument("--weekly", action="store_true",
                    help="the weekly pipeline (adds synthesis after drift)")
     s.add_argument("--dry-run", action="store_true", help="print the plan as a diff; write "
                    "nothing")
     s.add_argument("--force", action="store_true",
                    help="also touch notes edited in the last few minutes")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("plugins", help="installed plugins (built-ins included) and what "
+                       "each registers")
     s.add_argument("--json", action="store_true")
 
     sub.add_parser("mcp", parents=[common],

@@ -63,15 +63,14 @@ class Daemon:
     def maybe_dream(self) -> None:
         """Run the daily passes when they are due (DREAM.md 3.1), on a connection of their
         own; activity during the run pre-empts it."""
-        from .dream.runner import DAILY, WEEKLY, Dream
+        from .dream.runner import Dream
         from .dream.schedule import dream_due, weekly_due
 
         idle = self.idle_for()
         with Memory.open(self.mem.vault.root, actor="dream") as mem:
             if not dream_due(mem, utc_now(), idle):
                 return
-            passes = WEEKLY if weekly_due(mem, utc_now()) else DAILY
-            report = Dream(mem).run(passes, trigger="scheduled")
+            report = Dream(mem).run(trigger="scheduled", weekly=weekly_due(mem, utc_now()))
             log.info("dream run %s: %s, %d applied, %d proposed", report.run_id,
                      report.status, len(report.applied), len(report.proposed))
 

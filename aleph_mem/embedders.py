@@ -21,6 +21,7 @@ import numpy as np
 
 from .atomic import write_atomic
 from .errors import AlephError
+from .plugins import hookimpl
 
 log = logging.getLogger(__name__)
 
@@ -62,12 +63,27 @@ def load(name: str, cache_dir: Path, threads: int = 1) -> Embedder | None:
     if threads < 0:
         raise EmbedderUnavailable(f"embed_threads is {threads}: set it to 1 (the default), "
                                   "more, or 0 for every core")
-    if name == BUILTIN:
-        return FastEmbedder(BUILTIN, builtin_folder(cache_dir), None, threads)
     if name in _REGISTRY:
         return _REGISTRY[name](cache_dir)
+    if name == BUILTIN:  # the default needs no plugin scan to start
+        return builtin(cache_dir, threads)
+    from . import plugins
+
+    factory = plugins.embedders().get(name)
+    if factory is not None:
+        return factory(cache_dir, threads)
     folder = Path(name).expanduser()
     return FastEmbedder(name, folder if folder.is_dir() else None, None, threads)
+
+
+def builtin(cache_dir: Path, threads: int = 1) -> Embedder:
+    return FastEmbedder(BUILTIN, builtin_folder(cache_dir), None, threads)
+
+
+@hookimpl
+def register_embedders(register: Callable[[str, Callable[..., Embedder]], None]) -> None:
+    """The plugin hook (see plugins.py): the bundled model, like any plugin's."""
+    register(BUILTIN, builtin)
 
 
 class FastEmbedder:

@@ -127,6 +127,9 @@ class EventLog:
             fh.write(line.encode("utf-8"))
             fh.flush()
             os.fsync(fh.fileno())
+        from .plugins import note_changed  # plugins hear of it once it is committed
+
+        note_changed(event)
 
     def files(self) -> list[Path]:
         return sorted(self.root.glob("*/*.jsonl")) if self.root.is_dir() else []

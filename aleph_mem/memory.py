@@ -13,7 +13,7 @@ from typing import Any
 import apsw
 import numpy as np
 
-from . import db, graph, vectors
+from . import db, graph, plugins, vectors
 from .embedders import Embedder
 from .embedders import load as load_embedder
 from .errors import AlephError, NoteNotFound, ReadOnlyVault
@@ -256,9 +256,10 @@ class Memory:
             link_share=float(self.settings.search_link_share),
             mmr_lambda=float(self.settings.search_mmr_lambda),
             date_boost=float(self.settings.search_date_boost))
-        return search(self.con, query, limit or self.settings.search_limit, filters, group,
+        hits = search(self.con, query, limit or self.settings.search_limit, filters, group,
                       qvec, mode, fusion, explain, knn=self._knn,
                       vectors_of=self._vectors_of if qvec is not None else None)
+        return plugins.search_results(query, hits)
 
     def _knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Nearest chunks through the in-memory matrices (reloaded when the vector table

@@ -14,10 +14,13 @@ from conftest import open_mem, write
 from aleph_mem import activity
 from aleph_mem.dream import drift, lint, passes
 from aleph_mem.dream.journal import Journal
+from aleph_mem.dream.judge import Judge
 from aleph_mem.dream.model import snapshot
+from aleph_mem.dream.registry import PassContext, RunReport
 from aleph_mem.dream.runner import Dream
 from aleph_mem.dream.schedule import dream_due, in_window
 from aleph_mem.errors import BadName
+from aleph_mem.plugins import dream_passes
 from aleph_mem.watcher import Watcher
 
 NOW = dt.datetime.now(dt.UTC)
@@ -243,7 +246,10 @@ def test_opted_out_and_protected_notes_are_never_planned(vault: Path, name: str)
     w = mem.writer()
     w.write("notes/out.md", b"---\ndream: false\nvalid_until: 2000-01-01\ntags: [x, x]\n---\n"
             b"# Out\n\n" + SAME.encode(), None)
-    plans = passes.PLANNERS[name](snapshot(mem, NOW + dt.timedelta(days=999)))
+    later = NOW + dt.timedelta(days=999)
+    ctx = PassContext(mem, later, Judge(mem.settings, vault / ".aleph"),
+                      Journal(vault / ".aleph"), RunReport("R", "now", True, [name]), True, name)
+    plans = dream_passes()[name].plan(snapshot(mem, later), ctx)
     assert all(a.path not in ("notes/out.md", "MEMORY.md") for a in plans)
     mem.close()
 

@@ -1,1 +1,20 @@
-"""The dream: passes that tidy the vault while it is idle (DREAM.md)."""
+"""The dream: passes that tidy the vault while it is idle (DREAM.md).
+
+``registry`` says what a pass is; ``builtin`` lists the built-in ones; ``runner`` runs a
+pipeline of passes and applies their actions. The built-ins are registered here, through
+the plugin hook every outside pass uses; the pass modules load only when a run asks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..plugins import hookimpl
+
+
+@hookimpl
+def register_dream_passes(register: Callable[[Any], None]) -> None:
+    from .builtin import PASSES
+
+    for p in PASSES:
+        register(p)

@@ -15,10 +15,10 @@ from ..vault import content_hash
 from .journal import Journal
 from .judge import Judge
 from .lint import Ledger, lint_issues
-from .model import Action, dream_wrote_last, snapshot
+from .model import Action, Snapshot, dream_wrote_last
 
 if TYPE_CHECKING:
-    from .runner import RunReport
+    from .registry import RunReport
 
 MAX_GRAPH_NODES = 30
 
@@ -43,8 +43,8 @@ def _link(path: str) -> str:
     return f"[[{path[:-3]}]]" if path.endswith(".md") else path
 
 
-def plan_digest(mem: Memory, now: dt.datetime, report: RunReport,
-                journal: Journal, judge: Judge | None = None) -> Action | None:
+def plan_digest(mem: Memory, now: dt.datetime, report: RunReport, journal: Journal,
+                snap: Snapshot, judge: Judge | None = None) -> Action | None:
     path = digest_path(now.date())
     since = (now - dt.timedelta(hours=24)).isoformat().replace("+00:00", "Z")
     events = [e for e in reversed(mem.log(since=since, limit=5000))
@@ -52,7 +52,7 @@ def plan_digest(mem: Memory, now: dt.datetime, report: RunReport,
     people = [e for e in events if not e.actor.startswith("dream:")]
     dreamt = [e for e in events if e.actor.startswith("dream:")]
     proposals = [p for p in journal.proposals().values() if p["state"] == "open"]
-    if not people and not dreamt and not proposals:
+    if not people and not dreamt and not proposals and not report.said:
         return None
     current = mem.vault.read_bytes(path)
     base = None
@@ -62,14 +62,14 @@ def plan_digest(mem: Memory, now: dt.datetime, report: RunReport,
                                    "it is left as it is", "pass": "digest"})
             return None
         base = content_hash(current)
-    content = render(mem, now, people, dreamt, proposals, report, judge)
+    content = render(mem, now, people, dreamt, proposals, report, snap, judge)
     if current is not None and current.decode("utf-8", "replace") == content:
         return None
     return Action("digest", "generate", path, base, "daily digest", content=content)
 
 
 def render(mem: Memory, now: dt.datetime, people: list, dreamt: list, proposals: list,
-           report: RunReport, judge: Judge | None = None) -> str:
+           report: RunReport, snap: Snapshot, judge: Judge | None = None) -> str:
     day = now.date().isoformat()
     kinds: dict[str, int] = {}
     for e in people + dreamt:
@@ -102,14 +102,16 @@ def render(mem: Memory, now: dt.datetime, people: list, dreamt: list, proposals:
                 f"{_link(e.path)}" + (f" ({e.reason})" if e.reason else "") for e in evs]
     if not runs:
         out.append("- nothing")
-    snap = snapshot(mem, now)
-    issues = lint_issues(snap)
     ledger = Ledger.load(mem.vault.local_dir)
     today = now.date().isoformat()
-    issues.sort(key=lambda i: (ledger.first_seen(i, today) != today, i.path, i.rule))
+    issues = [i for i in report.issues if i["path"] in snap.notes] if "lint" in report.done \
+        else [
+        {"rule": i.rule, "path": i.path, "message": i.message,
+         "since": ledger.first_seen(i, today)} for i in lint_issues(snap)]
+    issues = sorted(issues, key=lambda i: (i["since"] != today, i["path"], i["rule"]))
     out += ["", "## Needs attention", ""]
-    out += [f"- {i.rule} {_link(i.path)}: {i.message}"
-            + (" (new)" if ledger.first_seen(i, today) == today else "")
+    out += [f"- {i['rule']} {_link(i['path'])}: {i['message']}"
+            + (" (new)" if i["since"] == today else "")
             for i in issues[:50]] or ["- nothing"]
     if len(issues) > 50:
         out.append(f"- … and {len(issues) - 50} more ([[_dream/lint]])")
@@ -120,6 +122,8 @@ def render(mem: Memory, now: dt.datetime, people: list, dreamt: list, proposals:
             "Tick a box and the next run applies it (if the note has not changed since).", ""]
     out += [f"- [ ] {p['action']['pass_name']}: {_describe(p)} ({p['id']})"
             for p in sorted(proposals, key=lambda p: p["id"])] or ["- none"]
+    for name, lines in report.said.items():
+        out += ["", f"## From the {name} pass", "", *[f"- {line}" for line in lines]]
     if report.skipped:
         out += ["", "## Skipped because you were editing", ""]
         out += [f"- {_link(s['path'])}: {s['reason']}" for s in report.skipped]

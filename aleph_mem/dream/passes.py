@@ -1,4 +1,5 @@
-"""The deterministic cores of consolidate, drift, lint and decay (DREAM.md 3.3-3.6).
+"""The deterministic cores of consolidate and decay (DREAM.md 3.3 and 3.6), and
+consolidate's LLM part.
 
 Each planner is a pure function of a Snapshot and the settings: it returns actions, and
 never writes. Human-touched notes only get metadata keys aleph-mem owns; anything more is a
@@ -14,8 +15,6 @@ from itertools import combinations
 
 import numpy as np
 
-from .drift import plan_drift_all
-from .lint import plan_lint
 from .model import Action, NoteInfo, Snapshot, as_date, body_of, facts_of
 
 SHINGLE_JACCARD = 0.8
@@ -246,10 +245,6 @@ def importance_of(n: NoteInfo, judge) -> float | None:
                         system, fence(1, n.title, body_of(n), n.mtime.date().isoformat()),
                         validate)
     return float(verdict["importance"]) if verdict else None
-
-
-PLANNERS = {"consolidate": plan_consolidate, "drift": plan_drift_all, "lint": plan_lint,
-            "decay": plan_decay}
 
 
 # -- consolidate with an LLM -----------------------------------------------------------------

@@ -12,36 +12,30 @@ import logging
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .. import activity, frontmatter_edit
-from ..errors import AlephError, ConflictError, NoteExists
+from ..errors import AlephError, BadInput, ConflictError, NoteExists
 from ..events import iso, utc_now
 from ..memory import Memory
+from ..plugins import dream_passes
 from ..ulid import new_ulid
 from ..vault import content_hash
-from . import digest, mentions
-from .drift import plan_drift_llm
+from . import mentions
 from .journal import Journal, action_from
 from .judge import Judge
-from .lint import REPORT_PATH, Ledger, lint_issues, lint_report
-from .lint_llm import plan_lint_llm
-from .model import Action, Snapshot, generated, snapshot, with_soft
-from .passes import PLANNERS, plan_consolidate_llm, plan_decay
-from .synthesis import plan_index, plan_synthesis_notes
-from .weekly import clusters, moc_proposals, plan_weekly
+from .model import Action, Snapshot, snapshot, with_soft
+from .registry import DAILY, WEEKLY, DreamPass, PassContext, RunReport, pipeline
+
+__all__ = ["DAILY", "WEEKLY", "Dream", "DreamBusy", "RunReport", "dream_lock"]
 
 log = logging.getLogger(__name__)
 
-DAILY = ("consolidate", "drift", "lint", "decay", "digest")
-WEEKLY = ("consolidate", "drift", "synthesis", "lint", "decay", "digest")
 QUIET_MINUTES = 10
 PROPOSAL_TTL_DAYS = 14
-RECALL_RETENTION_DAYS = 90
 EDIT_BUDGET = 32  # destructive edits (merges, archives) per run
 TICKED = re.compile(r"^- \[[xX]\] .*\((P-[0-9a-f]{8})\)\s*$", re.M)
+DIGESTS = "_dream/digests/"
 
 
 class Interrupted(Exception):
@@ -68,30 +62,6 @@ def dream_lock(local_dir: Path) -> Iterator[None]:
         os.close(fd)
 
 
-@dataclass
-class RunReport:
-    run_id: str
-    started_at: str
-    dry_run: bool
-    passes: list[str]
-    status: str = "running"
-    applied: list[dict[str, Any]] = field(default_factory=list)
-    proposed: list[dict[str, Any]] = field(default_factory=list)
-    skipped: list[dict[str, Any]] = field(default_factory=list)
-    issues: list[dict[str, str]] = field(default_factory=list)
-    plan: list[str] = field(default_factory=list)  # the readable diff (dry runs)
-    digest: str | None = None
-    finished_at: str | None = None
-    done: list[str] = field(default_factory=list)  # passes finished (the resume cursor)
-    reports: list[str] = field(default_factory=list)  # regenerated reports (_dream/lint.md)
-    soft_links: int = 0  # unlinked mentions newly kept as soft links (L021)
-    interrupted_at: str | None = None
-    resumed: list[str] = field(default_factory=list)  # passes an earlier run finished today
-
-    def as_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items()}
-
-
 class Dream:
     def __init__(self, mem: Memory, now: dt.datetime | None = None, dry_run: bool = False,
                  force: bool = False) -> None:
@@ -106,11 +76,19 @@ class Dream:
         self._snap: tuple[int, Snapshot] | None = None
         self.judge = Judge(mem.settings, mem.vault.aleph_dir)
 
-    def run(self, passes: tuple[str, ...] = DAILY, trigger: str = "manual") -> RunReport:
-        """One run at a time per vault (``.aleph/local/dream.lock``, released with its
+    def run(self, passes: tuple[str, ...] | None = None, trigger: str = "manual",
+            weekly: bool = False) -> RunReport:
+        """Run ``passes`` (default: the daily or weekly pipeline, plugin passes included).
+        One run at a time per vault (``.aleph/local/dream.lock``, released with its
         process); a second one is refused with a clear error."""
+        registered = dream_passes()
+        chosen = passes or pipeline(registered, weekly)
+        unknown = [p for p in chosen if p not in registered]
+        if unknown:
+            raise BadInput(f"unknown dream pass {', '.join(unknown)}; passes: "
+                           f"{', '.join(registered)}")
         with dream_lock(self.mem.vault.local_dir):
-            return self._run(passes, trigger)
+            return self._run(tuple(chosen), trigger)
 
     def _run(self, passes: tuple[str, ...], trigger: str) -> RunReport:
         report = RunReport(new_ulid(), iso(self.started), self.dry_run, list(passes))
@@ -118,46 +96,14 @@ class Dream:
         self.judge.before_call = lambda: self._check_idle(trigger)
         self.mem.reindex()
         self._soft_links(report)
+        registered = dream_passes()
         name = None
         try:
             if not self.dry_run:
                 self._apply_ticked(report)
             for name in (p for p in passes if p not in self.mem.settings.dream_off
                          and p not in report.resumed):
-                self._check_idle(trigger)
-                if name == "digest":
-                    for old in digest.plan_retention(self.mem, self.now):
-                        self._handle(old, report)
-                    self._digest(report)
-                    report.done.append(name)
-                    continue
-                if name == "synthesis":
-                    self._synthesis(report, trigger)
-                    report.done.append(name)
-                    continue
-                snap = self._snapshot()
-                planned = plan_decay(snap, self.judge) if name == "decay" and \
-                    self.judge.available else PLANNERS[name](snap)
-                if name == "drift" and self.judge.available:
-                    planned += plan_drift_llm(snap, self.judge)
-                if name == "consolidate" and self.judge.available:
-                    judged, decided = plan_consolidate_llm(snap, self.judge)
-                    planned = [a for a in planned if not (a.propose and a.path in decided)]
-                    planned += judged
-                if name == "decay" and not self.dry_run:
-                    cutoff = self.now.date() - dt.timedelta(days=RECALL_RETENTION_DAYS)
-                    self.journal.prune_recalls(cutoff.isoformat())
-                if name == "lint" and self.judge.available:  # one write per note a run
-                    busy = {a.path for a in planned}
-                    planned += [a for a in plan_lint_llm(snap, self.judge)
-                                if a.path not in busy]
-                if name == "consolidate":
-                    planned = self._churn_guard(planned, report)
-                for action in planned:
-                    self._check_idle(trigger)
-                    self._handle(action, report)
-                if name == "lint":
-                    self._lint_report(report)
+                self._run_pass(registered[name], report, trigger)
                 report.done.append(name)
             report.status = "success"
         except Interrupted:
@@ -188,6 +134,34 @@ class Dream:
             self._snap = (self.writes, snapshot(self.mem, self.now))
         return self._snap[1]
 
+    def _run_pass(self, dream_pass: DreamPass, report: RunReport, trigger: str) -> None:
+        """Plan on the current snapshot, apply each action through the one step; then the
+        pass's reports, planned on the snapshot after its own changes."""
+        ctx = PassContext(self.mem, self.now, self.judge, self.journal, report, self.dry_run,
+                          dream_pass.name)
+        self._check_idle(trigger)
+        for action in dream_pass.plan(self._snapshot(), ctx):
+            self._check_idle(trigger)
+            self._handle(action, report)
+        if dream_pass.after is not None:
+            for action in dream_pass.after(self._snapshot(), ctx):
+                self._report(action, report)
+
+    def _report(self, action: Action, report: RunReport) -> None:
+        """A generated page for people (lint's report, the digest): written like any
+        change (or shown as a diff in a dry run), listed as a report, not as a change."""
+        if self.dry_run:
+            report.plan.append(self._diff(action, self.mem.vault.read_bytes(action.path)))
+            return
+        before = len(report.applied)
+        self._apply(action, report)
+        if len(report.applied) > before:
+            path = report.applied.pop()["path"]
+            if path.startswith(DIGESTS):
+                report.digest = path
+            else:
+                report.reports.append(path)
+
     def _soft_links(self, report: RunReport) -> None:
         """L021's soft links, found before any pass (they write nothing), so the weekly
         clusters and decay of this run see the same ones the next run will."""
@@ -196,27 +170,6 @@ class Dream:
         soft, report.soft_links = mentions.refresh(self.mem.vault.local_dir, self._snapshot(),
                                                    save=not self.dry_run)
         self._snap = (self.writes, with_soft(self._snapshot(), soft))
-
-    def _lint_report(self, report: RunReport) -> None:
-        """The issues after the fixes, the ledger of when each was first seen, and the
-        regenerated ``_dream/lint.md``."""
-        snap = self._snapshot()
-        issues = lint_issues(snap)
-        soft = snap.soft
-        today = self.now.date().isoformat()
-        ledger = Ledger.load(self.mem.vault.local_dir).updated(issues, today)
-        report.issues = [{"rule": i.rule, "path": i.path, "message": i.message,
-                          "since": ledger.first_seen(i, today)} for i in issues]
-        if self.dry_run:
-            return
-        ledger.save(self.mem.vault.local_dir)
-        action = generated(self.mem, "lint", REPORT_PATH,
-                           lint_report(issues, ledger, today, soft), "lint report")
-        if action is not None:
-            before = len(report.applied)
-            self._handle(action, report)
-            if len(report.applied) > before:  # a report, not a change to a note
-                report.reports.append(report.applied.pop()["path"])
 
     def _finished_today(self, passes: tuple[str, ...], trigger: str) -> list[str]:
         """The resume cursor (R7): a scheduled run after one that activity interrupted
@@ -228,39 +181,6 @@ class Dream:
         if not today or today[-1]["status"] != "interrupted":
             return []
         return [p for p in passes if p in today[-1].get("done", []) and p != "digest"]
-
-    def _synthesis(self, report: RunReport, trigger: str) -> None:
-        """The weekly review, the category index and (with an LLM) cluster notes."""
-        snap = self._snapshot()
-        found = clusters(snap)
-        for action in (plan_weekly(self.mem, snap, found), plan_index(self.mem, snap),
-                       *moc_proposals(snap, found),
-                       *plan_synthesis_notes(self.mem, snap, found, self.judge)):
-            if action is not None:
-                self._check_idle(trigger)
-                self._handle(action, report)
-
-    def _churn_guard(self, planned: list[Action], report: RunReport) -> list[Action]:
-        """A pair merged in 3 of the last 5 runs (a person keeps taking it back, whichever
-        note was kept) is left alone: the dream must not oscillate with a person (Aleph's
-        MutationGate)."""
-        recent = [r for r in self.journal.runs() if r.get("status") == "success"][-5:]
-        counts: dict[str, int] = {}
-        for r in recent:
-            for pair in r.get("merged", []):
-                counts[pair] = counts.get(pair, 0) + 1
-        churned = {p for p, c in counts.items() if c >= 3}
-        if not churned:
-            return planned
-        held: set[str] = set()
-        for a in planned:
-            keeper = str(a.set_keys.get("merged_into", "")).strip("[]")
-            if a.op == "archive" and keeper and \
-                    " + ".join(sorted((a.path, keeper + ".md"))) in churned:
-                held |= {a.path, keeper + ".md"}
-                report.skipped.append({"path": a.path, "reason": "merged and taken back "
-                                       "again and again: left alone", "pass": "consolidate"})
-        return [a for a in planned if a.path not in held]
 
     def _check_idle(self, trigger: str) -> None:
         """Pre-emption: a person or an agent became active after the run started."""
@@ -393,15 +313,3 @@ class Dream:
                                      f"b/{target}", lineterm="", n=1)
         return f"# {action.pass_name}: {action.describe()}\n" + "\n".join(lines)
 
-    def _digest(self, report: RunReport) -> None:
-        action = digest.plan_digest(self.mem, self.now, report, self.journal, self.judge)
-        if action is None:
-            return
-        if self.dry_run:
-            report.plan.append(self._diff(action, self.mem.vault.read_bytes(action.path)))
-            return
-        before = len(report.applied)
-        self._apply(action, report)
-        if len(report.applied) > before:
-            report.digest = action.path
-            report.applied.pop()  # the digest itself is not a change to report in itself

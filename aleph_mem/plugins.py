@@ -1,0 +1,133 @@
+"""Plugins (pluggy): the hooks an extension implements, and the one manager that loads them.
+
+An outside package declares an entry point in the group ``aleph_mem`` pointing at a module
+with ``@hookimpl`` functions; the built-in dream passes and embedders register through the
+very same hooks (``aleph_mem.dream``, ``aleph_mem.embedders``). See docs/plugins.md.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import pluggy
+
+log = logging.getLogger(__name__)
+
+GROUP = "aleph_mem"
+hookspec = pluggy.HookspecMarker(GROUP)
+hookimpl = pluggy.HookimplMarker(GROUP)
+BUILTIN_MODULES = ("aleph_mem.dream", "aleph_mem.embedders")
+
+
+class Specs:
+    @hookspec
+    def register_dream_passes(self, register: Callable[[Any], None]) -> None:
+        """Call ``register(DreamPass(name, plan, ...))`` for each pass this plugin adds
+        (``aleph_mem.dream.registry``). A plugin pass runs in the daily and weekly
+        pipelines just before the digest, and what it ``say``s appears in the digest."""
+
+    @hookspec
+    def register_embedders(self, register: Callable[[str, Callable[..., Any]], None]) -> None:
+        """Call ``register(name, factory)``: ``factory(cache_dir, threads)`` returns an
+        object with ``name``, ``dim`` and ``embed(texts) -> list of vectors``; the setting
+        ``embed_model = "<name>"`` selects it."""
+
+    @hookspec
+    def on_note_changed(self, event: Any) -> None:
+        """After an event is committed to the log (a note created, updated, moved,
+        archived, restored or deleted, by anyone)."""
+
+    @hookspec
+    def on_search_results(self, query: str, hits: list[Any]) -> list[Any] | None:
+        """May re-rank or filter: return a new list of hits, or None to leave them."""
+
+    @hookspec
+    def on_session_end(self, session: Any) -> None:
+        """An agent session ended (its transcript is stored)."""
+
+
+_manager: pluggy.PluginManager | None = None
+
+
+def manager() -> pluggy.PluginManager:
+    """The plugin manager: built-ins first, then every installed ``aleph_mem`` plugin."""
+    global _manager
+    if _manager is None:
+        import importlib
+
+        pm = pluggy.PluginManager(GROUP)
+        pm.add_hookspecs(Specs)
+        for name in BUILTIN_MODULES:
+            pm.register(importlib.import_module(name), name=name)
+        try:
+            pm.load_setuptools_entrypoints(GROUP)
+        except Exception as exc:  # a broken plugin must not take aleph-mem down
+            log.warning("a plugin could not be loaded: %s", exc)
+        _manager = pm
+    return _manager
+
+
+def dream_passes() -> dict[str, Any]:
+    """Every registered dream pass by name (built-ins first; a plugin cannot replace one)."""
+    found: dict[str, Any] = {}
+
+    def register(p: Any) -> None:
+        if p.name in found:
+            log.warning("dream pass %r registered twice: the first one is kept", p.name)
+            return
+        found[p.name] = p
+    for impl in manager().hook.register_dream_passes.get_hookimpls():
+        impl.function(register=register)
+    return found
+
+
+def embedders() -> dict[str, Callable[..., Any]]:
+    found: dict[str, Callable[..., Any]] = {}
+
+    def register(name: str, factory: Callable[..., Any]) -> None:
+        found.setdefault(name, factory)
+    for impl in manager().hook.register_embedders.get_hookimpls():
+        impl.function(register=register)
+    return found
+
+
+def note_changed(event: Any) -> None:
+    for impl in manager().hook.on_note_changed.get_hookimpls():
+        try:
+            impl.function(event=event)
+        except Exception:  # the change is committed: a plugin's failure is only logged
+            log.exception("plugin %s failed on a note change", impl.plugin_name)
+
+
+def search_results(query: str, hits: list[Any]) -> list[Any]:
+    for impl in reversed(manager().hook.on_search_results.get_hookimpls()):
+        out = impl.function(query=query, hits=hits)
+        if out is not None:
+            hits = list(out)
+    return hits
+
+
+def describe() -> list[dict[str, Any]]:
+    """Every plugin, built-ins included, with the hooks it implements and what it
+    registers (``aleph-mem plugins``)."""
+    pm = manager()
+    passes_by: dict[str, list[str]] = {}
+    embedders_by: dict[str, list[str]] = {}
+    for impl in pm.hook.register_dream_passes.get_hookimpls():
+        impl.function(register=lambda p, n=impl.plugin_name: passes_by.setdefault(
+            n, []).append(p.name))
+    for impl in pm.hook.register_embedders.get_hookimpls():
+        impl.function(register=lambda name, f, n=impl.plugin_name: embedders_by.setdefault(
+            n, []).append(name))
+    dists = {pm.get_name(p): d for p, d in pm.list_plugin_distinfo()}
+    out = []
+    for name, plugin in pm.list_name_plugin():
+        dist = dists.get(name)
+        out.append({"name": name, "builtin": name in BUILTIN_MODULES,
+                    "package": f"{dist.project_name} {dist.version}" if dist else "aleph-mem",
+                    "hooks": sorted(h.name for h in pm.get_hookcallers(plugin) or []),
+                    "dream_passes": passes_by.get(name, []),
+                    "embedders": embedders_by.get(name, [])})
+    return out
