@@ -15,10 +15,10 @@ from aleph_mem import activity
 from aleph_mem.dream import drift, lint, passes
 from aleph_mem.dream.journal import Journal
 from aleph_mem.dream.judge import Judge
-from aleph_mem.dream.model import snapshot
 from aleph_mem.dream.registry import PassContext, RunReport
 from aleph_mem.dream.runner import Dream
 from aleph_mem.dream.schedule import dream_due, in_window
+from aleph_mem.dream.snapshot import snapshot
 from aleph_mem.errors import BadName
 from aleph_mem.plugins import dream_passes
 from aleph_mem.watcher import Watcher

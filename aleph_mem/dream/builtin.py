@@ -11,10 +11,11 @@ from . import digest as digest_mod
 from .drift import plan_drift_all, plan_drift_llm
 from .lint import REPORT_PATH, Ledger, lint_issues, lint_report, plan_lint
 from .lint_llm import plan_lint_llm
-from .model import Action, Snapshot, generated
 from .passes import plan_consolidate, plan_consolidate_llm, plan_decay
 from .registry import DreamPass, PassContext
+from .snapshot import generated
 from .synthesis import plan_index, plan_synthesis_notes
+from .view import Action, Snapshot
 from .weekly import clusters, moc_proposals, plan_weekly
 
 RECALL_RETENTION_DAYS = 90

@@ -15,7 +15,8 @@ from ..vault import content_hash
 from .journal import Journal
 from .judge import Judge
 from .lint import Ledger, lint_issues
-from .model import Action, Snapshot, dream_wrote_last
+from .snapshot import dream_wrote_last
+from .view import Action, Snapshot
 
 if TYPE_CHECKING:
     from .registry import RunReport

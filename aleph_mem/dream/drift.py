@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .judge import DRIFT_SYSTEM, fence, validate_drift
-from .model import Action, NoteInfo, Snapshot, as_date, body_of, facts_of
+from .view import Action, NoteInfo, Snapshot, as_date, body_of, facts_of
 
 FILE_URI = re.compile(r"file://(/[^\s)>\]]+)")
 CODE_PATH = re.compile(r"(?<!`)`([^`\s]*/[^`\s]*\.[A-Za-z0-9]{1,6})`(?!`)")

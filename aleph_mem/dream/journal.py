@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..events import host_id
-from .model import Action
+from .view import Action
 
 
 class Journal:

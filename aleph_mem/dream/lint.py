@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import frontmatter_edit
-from .model import Action, NoteInfo, Snapshot, body_of
+from .view import Action, NoteInfo, Snapshot, body_of
 
 
 @dataclass(frozen=True)

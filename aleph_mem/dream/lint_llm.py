@@ -17,7 +17,7 @@ from ..indexer import note_date
 from ..vault import content_hash
 from .judge import Judge, fence
 from .lint import RELATIVE_TIME, _disabled, vault_off
-from .model import Action, NoteInfo, Snapshot, body_of
+from .view import Action, NoteInfo, Snapshot, body_of
 
 MAX_DATES = 5
 MAX_TAGS = 5

@@ -17,7 +17,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from .model import Snapshot, body_of
+from .view import Snapshot, body_of
 
 FILE_NAME = "soft-links.json"
 PER_NOTE = 5

@@ -15,7 +15,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .model import Action, NoteInfo, Snapshot, as_date, body_of, facts_of
+from .view import Action, NoteInfo, Snapshot, as_date, body_of, facts_of
 
 SHINGLE_JACCARD = 0.8
 NEAR_DUP_COSINE = 0.92  # note vectors this close are near duplicates (Aleph's threshold)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .model import Action, Snapshot
+from .view import Action, Snapshot
 
 if TYPE_CHECKING:
     from ..memory import Memory

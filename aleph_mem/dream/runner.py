@@ -24,8 +24,9 @@ from ..vault import content_hash
 from . import mentions
 from .journal import Journal, action_from
 from .judge import Judge
-from .model import Action, Snapshot, snapshot, with_soft
 from .registry import DAILY, WEEKLY, DreamPass, PassContext, RunReport, pipeline
+from .snapshot import snapshot, with_soft
+from .view import Action, Snapshot
 
 __all__ = ["DAILY", "WEEKLY", "Dream", "DreamBusy", "RunReport", "dream_lock"]
 

@@ -1,5 +1,6 @@
-"""Weekly synthesis beyond the review note (DREAM.md 3.8): the generated category index,
-and, with an LLM, one synthesis note per cluster whose every insight cites its members.
+"""Synthesis notes and the category index (the rest of the synthesis pass, DREAM.md 3.8;
+the review note is weekly.py): the generated category index and, with an LLM, one
+synthesis note per cluster whose every insight cites its members.
 
 The model only writes text the code then checks: members are numbered, every insight must
 cite at least one of them (uncited ones are dropped), suggested links must name two members.
@@ -18,7 +19,8 @@ from typing import Any
 from ..memory import Memory
 from ..vault import content_hash
 from .judge import Judge, fence
-from .model import Action, NoteInfo, Snapshot, body_of, dream_wrote_last, generated
+from .snapshot import dream_wrote_last, generated
+from .view import Action, NoteInfo, Snapshot, body_of
 
 INDEX_PATH = "_dream/index.md"
 SYNTHESIS_DIR = "synthesis"

@@ -1,7 +1,7 @@
-"""Weekly synthesis, deterministic core (DREAM.md 3.8): clusters of the week's notes and
-their neighbours, and a review note ``_dream/weekly/YYYY-Www.md`` for a person: per cluster
-its members, hub and tags; graph health (orphans, bridge notes); topics rising and falling
-by recall; conflicts left open; tag hygiene."""
+"""The weekly review (part of the synthesis pass, DREAM.md 3.8; deterministic): clusters of
+the week's notes and their neighbours, and a review note ``_dream/weekly/YYYY-Www.md`` for a
+person: per cluster its members, hub and tags; graph health (orphans, bridge notes); topics
+rising and falling by recall; conflicts left open; tag hygiene."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from collections import Counter
 import networkx as nx
 
 from ..memory import Memory
-from .model import Action, Snapshot, generated
+from .snapshot import generated
 from .synthesis import topic_trends
+from .view import Action, Snapshot
 
 MIN_CLUSTER = 3
 MAX_CLUSTERS = 10

@@ -1,0 +1,165 @@
+"""What the dream passes see (each note as ``NoteInfo``, the vault as a ``Snapshot``) and
+what they return (``Action``s): plain values, with the small readers passes share.
+
+Passes are pure functions of a ``Snapshot``, the settings and the clock; they return
+actions that the runner's one shared step applies (``runner.Dream._apply``). How a
+snapshot is read from the index is ``snapshot.py``."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..vault import content_hash
+
+PROTECTED = ("MEMORY.md",)
+GENERATED = "_dream/"
+
+
+@dataclass(frozen=True)
+class NoteInfo:
+    path: str
+    title: str
+    hash: str
+    frontmatter: dict[str, Any]
+    status: str | None
+    mtime: dt.datetime
+    tags: tuple[str, ...]
+    aliases: tuple[str, ...]
+    inbound: int
+    outbound: int
+    body: str
+    issues: tuple[str, ...]
+    human: bool  # the bytes on disk were last written by a person (R2)
+    recall_days: tuple[str, ...] = ()  # distinct days an agent recalled it (last 90)
+    soft_inbound: int = 0  # unlinked mentions of it in other notes (L021 soft links)
+
+    @property
+    def link_weight(self) -> float:
+        """Inbound links for decay: a soft link (a mere mention) counts half."""
+        return self.inbound + 0.5 * self.soft_inbound
+
+    @property
+    def folder(self) -> str:
+        return self.path.rsplit("/", 1)[0] if "/" in self.path else ""
+
+    @property
+    def opted_out(self) -> bool:
+        fm = self.frontmatter
+        return fm.get("dream") is False or self.path in PROTECTED or \
+            self.path.startswith(("archive/", GENERATED))
+
+    @property
+    def whole(self) -> bool:
+        """``body`` is the file exactly (valid UTF-8, not cut at the read limit), so a new
+        text computed from it can replace the file without losing a byte."""
+        return content_hash(self.body.encode("utf-8")) == self.hash
+
+    @property
+    def issues_frontmatter(self) -> bool:
+        """Its frontmatter could not be parsed (L002): never patched."""
+        return any("frontmatter" in i or "YAML" in i for i in self.issues)
+
+    @property
+    def permanent(self) -> bool:
+        return bool(self.frontmatter.get("permanent") or self.frontmatter.get("pinned")
+                    or "pinned" in self.tags)
+
+
+@dataclass
+class Snapshot:
+    now: dt.datetime
+    notes: dict[str, NoteInfo]
+    # src, resolved, status, raw, anchor found, line
+    links: list[tuple[str, str | None, str, str, int | None, int]]
+    memory_refs: set[str] = field(default_factory=set)  # notes MEMORY.md links to
+    first_seen: dict[str, str] = field(default_factory=dict)  # path -> first event time
+    settings: Any = None
+    soft: list[tuple[str, str, str]] = field(default_factory=list)  # src, dst, name (L021)
+    root: Path | None = None  # the vault folder (drift checks the files notes refer to)
+    load_vectors: Callable[[], dict[str, np.ndarray]] | None = None
+    _vectors: dict[str, np.ndarray] | None = None
+
+    def vectors(self) -> dict[str, np.ndarray]:
+        """Each note's vector (the normalised mean of its chunks'), loaded on first use;
+        empty when the vault has none."""
+        if self._vectors is None:
+            self._vectors = self.load_vectors() if self.load_vectors else {}
+        return self._vectors
+
+    def active(self) -> list[NoteInfo]:
+        return [n for p, n in sorted(self.notes.items()) if not n.opted_out]
+
+
+@dataclass(frozen=True)
+class Action:
+    """One change a pass wants. ``op``: set (frontmatter keys), archive, rewrite (a note's
+    new text, ``content``, computed from the bytes ``base`` names), fold (keys plus text
+    appended), generate (a daemon-owned file). ``base`` is the hash the plan was made from."""
+
+    pass_name: str
+    op: str
+    path: str
+    base: str | None
+    reason: str
+    set_keys: dict[str, Any] = field(default_factory=dict)
+    unset: tuple[str, ...] = ()
+    content: str = ""
+    propose: bool = False  # R2/R6: record as a proposal instead of applying
+
+    @property
+    def key(self) -> str:
+        body = json.dumps([self.pass_name, self.op, self.path, self.set_keys, list(self.unset),
+                           self.reason], sort_keys=True, default=str)
+        return "P-" + hashlib.sha256(body.encode()).hexdigest()[:8]
+
+    def describe(self) -> str:
+        if self.op == "archive":
+            return f"archive [[{self.path[:-3]}]] ({self.reason})"
+        if self.op == "generate":
+            return f"write {self.path}"
+        if self.op == "rewrite":
+            return f"[[{self.path[:-3]}]]: {self.reason}"
+        keys = ", ".join(f"{k}: {v}" for k, v in self.set_keys.items())
+        gone = ", ".join(f"remove {k}" for k in self.unset)
+        return f"[[{self.path[:-3]}]]: {', '.join(x for x in (keys, gone) if x)} ({self.reason})"
+
+
+def body_of(note: NoteInfo) -> str:
+    text = note.body
+    if text.startswith("---"):
+        parts = text.split("\n---", 1)
+        text = parts[1].split("\n", 1)[1] if len(parts) == 2 and "\n" in parts[1] else ""
+    return text
+
+
+def as_date(value: object) -> dt.date | None:
+    if isinstance(value, str) and re.match(r"\d{4}-\d{2}-\d{2}", value):
+        try:
+            return dt.date.fromisoformat(value[:10])
+        except ValueError:
+            return None
+    return None
+
+
+def facts_of(n: NoteInfo) -> list[str]:
+    """A note's facts: its list items and the sentences of its paragraphs."""
+    text = re.sub(r"^#\s+.*$", "", body_of(n), count=1, flags=re.M)
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", "```", "|")):
+            continue
+        if re.match(r"^[-*+]\s+|^\d+[.)]\s+", line):
+            out.append(re.sub(r"^[-*+]\s+|^\d+[.)]\s+", "", line))
+        else:
+            out += [s.strip() for s in re.split(r"(?<=[.!?])\s+", line) if s.strip()]
+    return out
