@@ -9,7 +9,7 @@ import logging
 from pathlib import Path
 
 from .atomic import write_atomic
-from .events import iso, utc_now
+from .clock import iso, parse_iso, utc_now
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ def touch(local_dir: Path, actor: str, now: dt.datetime | None = None) -> None:
 def last(local_dir: Path) -> tuple[dt.datetime, str] | None:
     try:
         body = json.loads(stamp_path(local_dir).read_bytes())
-        return dt.datetime.fromisoformat(body["at"].replace("Z", "+00:00")), body["actor"]
+        return parse_iso(body["at"]), body["actor"]
     except (FileNotFoundError, ValueError, KeyError):
         return None
 

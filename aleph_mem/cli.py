@@ -18,11 +18,12 @@ import yaml
 from . import __version__, activity
 from .daemon import Daemon
 from .errors import AlephError, BadInput, DiskError, VaultNotFound
+from .locks import watcher_running
 from .memory import Memory
 from .search import Filters
 from .template import init_vault
 from .vault import find_vault
-from .watcher import read_status, watcher_running
+from .watcher import read_status
 from .writer import ANY, WriteResult
 
 Handler = Callable[[argparse.Namespace], int]

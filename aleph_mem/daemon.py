@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from . import activity
-from .events import iso, utc_now
+from .clock import iso, utc_now
+from .locks import watcher_lock
 from .memory import Memory
-from .watcher import Watcher, watcher_lock, write_status
+from .watcher import Watcher, write_status
 
 log = logging.getLogger(__name__)
 

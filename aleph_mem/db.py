@@ -14,7 +14,7 @@ from pathlib import Path
 
 import apsw
 
-from .errors import AlephError
+from .errors import IndexUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -104,12 +104,6 @@ def schema_version(con: apsw.Connection) -> str | None:
     except apsw.SQLError:
         return None
     return row[0] if row else None
-
-
-class IndexUnavailable(AlephError):
-    def __init__(self, path: Path, reason: str) -> None:
-        super().__init__(f"the index {path} cannot be opened ({reason}); free disk space or "
-                         "make the vault writable, then run `aleph-mem index`")
 
 
 def open_index(path: Path) -> tuple[apsw.Connection, bool, str | None]:

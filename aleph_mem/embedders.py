@@ -20,7 +20,7 @@ from typing import Protocol
 import numpy as np
 
 from .atomic import write_atomic
-from .errors import AlephError
+from .errors import EmbedderUnavailable
 from .plugins import hookimpl
 
 log = logging.getLogger(__name__)
@@ -40,10 +40,6 @@ class Embedder(Protocol):
     dim: int
 
     def embed(self, texts: Sequence[str]) -> list[np.ndarray]: ...
-
-
-class EmbedderUnavailable(AlephError):
-    pass
 
 
 _REGISTRY: dict[str, Callable[[Path], Embedder]] = {}

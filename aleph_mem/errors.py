@@ -115,3 +115,55 @@ class ReadOnlyVault(AlephError):
     def __init__(self, reason: str) -> None:
         super().__init__(f"cannot change the vault now: {reason}; search, show, status and "
                          "log still work")
+
+
+class VaultBusy(AlephError):
+    def __init__(self, path: object, seconds: float) -> None:
+        super().__init__(f"the vault is busy: another writer held {path} for {seconds:.0f} s; "
+                         "try again in a moment")
+
+
+class WatcherRunning(AlephError):
+    def __init__(self, pid: str) -> None:
+        super().__init__(f"another watcher (pid {pid}) already keeps this vault's index; "
+                         "other processes only read the index. Stop it first, or just use "
+                         "the vault: it is being kept up to date")
+        self.pid = pid
+
+
+class DreamBusy(AlephError):
+    def __init__(self) -> None:
+        super().__init__("another dream run is in progress on this vault; wait for it "
+                         "(`aleph-mem dream status`) and try again")
+
+
+class WatchLimit(AlephError):
+    """The system's inotify limit is reached (the watcher falls back to polling)."""
+
+
+class IndexUnavailable(AlephError):
+    def __init__(self, path: object, reason: str) -> None:
+        super().__init__(f"the index {path} cannot be opened ({reason}); free disk space or "
+                         "make the vault writable, then run `aleph-mem index`")
+
+
+class EmbedderUnavailable(AlephError):
+    """The configured embedding model cannot be loaded offline (search uses full text)."""
+
+
+class LLMError(AlephError):
+    """The configured LLM provider failed; the message carries its reason."""
+
+
+class HotMemoryFull(BadInput):
+    def __init__(self, used: int, budget: int, need: int, lowest: list[str]) -> None:
+        super().__init__(
+            f"hot memory is full ({used} of {budget} characters used, this fact needs {need}). "
+            f"Lowest-priority facts: {'; '.join(lowest)}. Remove or shorten one (edit "
+            "MEMORY.md), or store this fact as a note with `write` instead")
+        self.lowest = lowest
+
+
+class FrontmatterTooComplex(ValueError):
+    """Frontmatter that would take unbounded time or memory to read: too deep, recursive,
+    or too large once its YAML aliases are expanded (the parser reports it on the note)."""

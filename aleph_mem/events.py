@@ -7,7 +7,6 @@ The index mirrors the events into a table (``sync_index``) for fast history quer
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import logging
 import os
@@ -20,6 +19,7 @@ from typing import Any
 
 import apsw
 
+from .clock import iso, utc_now
 from .ulid import new_ulid
 
 log = logging.getLogger(__name__)
@@ -27,14 +27,6 @@ log = logging.getLogger(__name__)
 _HASH = re.compile(r"[0-9a-f]{64}")
 KINDS = ("note-created", "note-updated", "note-moved", "note-archived", "note-restored",
          "note-deleted")
-
-
-def utc_now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
-
-
-def iso(t: dt.datetime) -> str:
-    return t.astimezone(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from .errors import BadInput
+from .errors import BadInput, HotMemoryFull
 from .memory import Memory
 from .sections import find_section
 from .writer import ANY, WriteResult
@@ -35,16 +35,6 @@ def used_chars(found: list[Fact]) -> int:
     return sum(len(f.text) for f in found)
 
 
-class HotMemoryFull(BadInput):
-    def __init__(self, used: int, need: int, lowest: list[Fact]) -> None:
-        listing = "; ".join(f"[P{f.priority}] {f.text}" for f in lowest)
-        super().__init__(
-            f"hot memory is full ({used} of {BUDGET} characters used, this fact needs {need}). "
-            f"Lowest-priority facts: {listing}. Remove or shorten one (edit MEMORY.md), or "
-            "store this fact as a note with `write` instead")
-        self.lowest = lowest
-
-
 def remember(mem: Memory, fact: str, priority: int = 3, actor: str | None = None,
              today: dt.date | None = None) -> WriteResult:
     fact = " ".join(fact.split())
@@ -62,7 +52,7 @@ def remember(mem: Memory, fact: str, priority: int = 3, actor: str | None = None
     used = used_chars(current)
     if used + len(text) > BUDGET:
         lowest = sorted(current, key=lambda f: (-f.priority, f.line))[:5]
-        raise HotMemoryFull(used, len(text), lowest)
+        raise HotMemoryFull(used, BUDGET, len(text), [f"[P{f.priority}] {f.text}" for f in lowest])
     w = mem.writer(actor=actor)
     line = f"- [P{priority}] {text}"
     if existing is None:

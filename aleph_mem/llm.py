@@ -8,14 +8,10 @@ import logging
 import os
 from typing import Any
 
-from .errors import AlephError
+from .errors import LLMError
 from .settings import Settings
 
 log = logging.getLogger(__name__)
-
-
-class LLMError(AlephError):
-    pass
 
 
 def configured(settings: Settings) -> bool:

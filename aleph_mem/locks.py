@@ -1,4 +1,10 @@
-"""The vault write lock: one writer at a time across processes (flock) and threads."""
+"""The vault's locks, all ``flock`` on files in ``.aleph/local/`` (a lock dies with its
+process, so a killed holder never leaves one behind):
+
+- ``write_lock``: one writer at a time across processes and threads (waits, then VaultBusy);
+- ``watcher_lock``: one watcher (daemon) per vault, holding its pid (WatcherRunning);
+- ``dream_lock``: one dream run at a time (DreamBusy).
+"""
 
 from __future__ import annotations
 
@@ -7,20 +13,14 @@ import fcntl
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from .errors import AlephError
+from .errors import AlephError, DreamBusy, VaultBusy, WatcherRunning
 
 _thread_locks: dict[str, threading.RLock] = {}
 _guard = threading.Lock()
 _held = threading.local()
-
-
-class VaultBusy(AlephError):
-    def __init__(self, path: Path, seconds: float) -> None:
-        super().__init__(f"the vault is busy: another writer held {path} for {seconds:.0f} s; "
-                         "try again in a moment")
 
 
 def _thread_lock(path: Path) -> threading.RLock:
@@ -65,3 +65,48 @@ def write_lock(local_dir: Path, timeout: float = 30.0) -> Iterator[None]:
     finally:
         held.discard(str(path))
         tlock.release()
+
+
+@contextlib.contextmanager
+def exclusive(path: Path, busy: Callable[[str], AlephError]) -> Iterator[None]:
+    """Hold ``path`` exclusively without waiting, with this process's pid written in it;
+    a holder already there raises ``busy(its pid)``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+            raise busy(holder) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        os.close(fd)
+
+
+def is_held(path: Path) -> bool:
+    """Whether some process holds the lock file ``path`` right now (a read only)."""
+    if not path.exists():
+        return False
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def watcher_lock(local_dir: Path) -> contextlib.AbstractContextManager[None]:
+    return exclusive(local_dir / "watcher.lock", WatcherRunning)
+
+
+def watcher_running(local_dir: Path) -> bool:
+    return is_held(local_dir / "watcher.lock")
+
+
+def dream_lock(local_dir: Path) -> contextlib.AbstractContextManager[None]:
+    return exclusive(local_dir / "dream.lock", lambda _pid: DreamBusy())

@@ -96,8 +96,8 @@ class State:
 
     def recall(self, result: object) -> None:
         """Notes an agent was shown count as recalled today (decay keeps them longer)."""
+        from .clock import utc_now
         from .dream.journal import Journal
-        from .events import utc_now
 
         paths = _paths_in(result)
         day = utc_now().date().isoformat()
@@ -182,7 +182,7 @@ def build_server(vault_root: Path, background_reconcile: bool = True,
 def _reconcile(root: Path) -> None:
     """Bring the index up to date at start-up on a connection of its own (unless a watcher
     keeps it so already)."""
-    from .watcher import watcher_running
+    from .locks import watcher_running
 
     try:
         if watcher_running(root / ".aleph" / "local"):
@@ -448,7 +448,8 @@ def register_tools(server: MCPServer, call: Callable[[Callable[[Memory], Any]], 
         """
         from .dream.journal import Journal
         from .dream.runner import Dream
-        from .watcher import read_status, watcher_running
+        from .locks import watcher_running
+        from .watcher import read_status
 
         def run(m: Memory) -> dict[str, Any]:
             journal = Journal(m.vault.aleph_dir)

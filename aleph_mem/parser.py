@@ -14,6 +14,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from . import inline_scan
+from .errors import FrontmatterTooComplex
 from .inline_scan import Link
 
 _MD = MarkdownIt("commonmark").enable("table").disable("inline", ignoreInvalid=True)
@@ -81,11 +82,6 @@ def looks_binary(data: bytes) -> bool:
 
 MAX_FM_DEPTH = 32  # nesting levels a frontmatter value may have
 MAX_FM_NODES = 20_000  # values after YAML aliases are expanded (a "billion laughs" stops here)
-
-
-class FrontmatterTooComplex(ValueError):
-    """Frontmatter that would take unbounded time or memory to read: too deep, recursive,
-    or too large once its YAML aliases are expanded."""
 
 
 def json_safe(value: Any, budget: list[int] | None = None, depth: int = 0) -> Any:

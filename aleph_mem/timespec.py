@@ -7,8 +7,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from .clock import iso, parse_iso, utc_now
 from .errors import BadInput
-from .events import iso, utc_now
 
 SPAN = re.compile(r"(\d{1,6})\s*(m|min|h|d|w)", re.IGNORECASE)
 UNIT_SECONDS = {"m": 60, "min": 60, "h": 3600, "d": 86_400, "w": 604_800}
@@ -30,11 +30,9 @@ def parse_when(text: str, what: str = "--since", now: dt.datetime | None = None)
     try:
         if len(value) == 10:
             return dt.date.fromisoformat(value).isoformat()
-        moment = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+        moment = parse_iso(value)
     except ValueError:
         raise BadInput(f"{what} {text!r} is not a date or time; use {FORMS}") from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.UTC)
     return iso(moment)
 
 

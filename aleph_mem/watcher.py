@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import json
 import logging
 import os
@@ -30,8 +29,7 @@ from watchdog.observers.polling import PollingObserver
 
 from . import activity
 from .atomic import write_atomic
-from .errors import AlephError
-from .events import iso, utc_now
+from .clock import iso, utc_now
 from .memory import Memory
 from .vault import ALWAYS_IGNORED_DIRS
 
@@ -40,51 +38,6 @@ log = logging.getLogger(__name__)
 DEBOUNCE_S = 0.08  # quiet time that closes a batch
 MAX_DELAY_S = 0.4  # a batch never waits longer than this for quiet
 BURST = 300  # more paths than this in a batch: one full reconcile instead
-
-
-class WatcherRunning(AlephError):
-    def __init__(self, pid: str) -> None:
-        super().__init__(f"another watcher (pid {pid}) already keeps this vault's index; "
-                         "other processes only read the index. Stop it first, or just use "
-                         "the vault: it is being kept up to date")
-        self.pid = pid
-
-
-class WatchLimit(AlephError):
-    pass
-
-
-@contextlib.contextmanager
-def watcher_lock(local_dir: Path):
-    local_dir.mkdir(parents=True, exist_ok=True)
-    path = local_dir / "watcher.lock"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
-            raise WatcherRunning(holder) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
-        yield
-    finally:
-        os.close(fd)
-
-
-def watcher_running(local_dir: Path) -> bool:
-    """Whether some process holds the watcher lock right now."""
-    path = local_dir / "watcher.lock"
-    if not path.exists():
-        return False
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
 
 
 @dataclass

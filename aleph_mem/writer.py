@@ -33,6 +33,7 @@ from .atomic import (
     write_atomic,
     write_temp,
 )
+from .clock import iso, utc_now
 from .errors import (
     BadInput,
     ConflictError,
@@ -42,7 +43,7 @@ from .errors import (
     NoteNotFound,
     PoisonNote,
 )
-from .events import Event, EventLog, iso, make_event, utc_now
+from .events import Event, EventLog, make_event
 from .history import last_logged, outside_change
 from .indexer import Indexer
 from .locks import write_lock

@@ -328,7 +328,8 @@ def test_lint_reports_archived_targets_odd_names_and_relative_time(vault: Path) 
 
 
 def test_one_dream_run_at_a_time(vault: Path) -> None:
-    from aleph_mem.dream.runner import DreamBusy, dream_lock
+    from aleph_mem.errors import DreamBusy
+    from aleph_mem.locks import dream_lock
 
     mem = agent_vault(vault)
     with dream_lock(vault / ".aleph" / "local"):
@@ -346,12 +347,12 @@ def test_a_killed_dreamer_leaves_no_lock_to_take_over(vault: Path) -> None:
     import sys
     import time
 
-    from aleph_mem.dream.runner import DreamBusy
+    from aleph_mem.errors import DreamBusy
 
     mem = agent_vault(vault)
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time; from pathlib import Path; "
-         "from aleph_mem.dream.runner import dream_lock\n"
+         "from aleph_mem.locks import dream_lock\n"
          "with dream_lock(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)",
          str(vault / ".aleph" / "local")], stdout=subprocess.PIPE, text=True)
     try:

@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 from conftest import open_mem, write
 
+from aleph_mem.errors import WatcherRunning
+from aleph_mem.locks import watcher_lock
 from aleph_mem.memory import Memory
-from aleph_mem.watcher import Watcher, WatcherRunning, watcher_lock
+from aleph_mem.watcher import Watcher
 
 
 def until(cond: Callable[[], object], timeout: float = 8.0) -> None:

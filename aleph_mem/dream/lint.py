@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import frontmatter_edit
+from ..clock import parse_iso
 from .view import Action, NoteInfo, Snapshot, body_of
 
 
@@ -163,7 +164,7 @@ def _defaults(n: NoteInfo, snap: Snapshot) -> dict:
 
 
 def _parse(at: str) -> dt.datetime:
-    return dt.datetime.fromisoformat(at.replace("Z", "+00:00")).replace(microsecond=0)
+    return parse_iso(at).replace(microsecond=0)
 
 
 def _rfc3339(t: dt.datetime) -> str:

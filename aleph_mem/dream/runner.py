@@ -4,19 +4,15 @@ every event, so ``aleph-mem undo RUN`` takes it all back)."""
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import difflib
-import fcntl
 import logging
-import os
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 from .. import activity, frontmatter_edit
+from ..clock import iso, parse_iso, utc_now
 from ..errors import AlephError, BadInput, ConflictError, NoteExists
-from ..events import iso, utc_now
+from ..locks import dream_lock
 from ..memory import Memory
 from ..plugins import dream_passes
 from ..ulid import new_ulid
@@ -28,7 +24,7 @@ from .registry import DAILY, WEEKLY, DreamPass, PassContext, RunReport, pipeline
 from .snapshot import snapshot, with_soft
 from .view import Action, Snapshot
 
-__all__ = ["DAILY", "WEEKLY", "Dream", "DreamBusy", "RunReport", "dream_lock"]
+__all__ = ["DAILY", "WEEKLY", "Dream", "RunReport"]
 
 log = logging.getLogger(__name__)
 
@@ -41,26 +37,6 @@ DIGESTS = "_dream/digests/"
 
 class Interrupted(Exception):
     pass
-
-
-class DreamBusy(AlephError):
-    def __init__(self) -> None:
-        super().__init__("another dream run is in progress on this vault; wait for it "
-                         "(`aleph-mem dream status`) and try again")
-
-
-@contextlib.contextmanager
-def dream_lock(local_dir: Path) -> Iterator[None]:
-    local_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(local_dir / "dream.lock", os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise DreamBusy() from None
-        yield
-    finally:
-        os.close(fd)
 
 
 class Dream:
@@ -274,7 +250,7 @@ class Dream:
                 continue
             action = action_from(p["action"])
             current = self.mem.vault.read_bytes(action.path)
-            age = self.now - dt.datetime.fromisoformat(p["at"].replace("Z", "+00:00"))
+            age = self.now - parse_iso(p["at"])
             fresh = action.base is None and current is None  # a note still to create
             if not fresh and (current is None or content_hash(current) != action.base):
                 self.journal.settle(pid, "outdated", iso(self.now), report.run_id)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 
+from ..clock import parse_iso
 from ..memory import Memory
 from .journal import Journal
 
@@ -40,7 +41,7 @@ def weekly_due(mem: Memory, now: dt.datetime) -> bool:
 def last_success_with(runs: list[dict], pass_name: str) -> dt.datetime | None:
     """When the latest successful run that included ``pass_name`` started."""
     done = [r for r in runs if r["status"] == "success" and pass_name in r.get("passes", [])]
-    return dt.datetime.fromisoformat(done[-1]["at"].replace("Z", "+00:00")) if done else None
+    return parse_iso(done[-1]["at"]) if done else None
 
 
 def changed_importance(mem: Memory, since: dt.datetime) -> float:
@@ -71,7 +72,7 @@ def dream_due(mem: Memory, now: dt.datetime, idle_s: float | None) -> bool:
     ok = [r for r in runs if r["status"] == "success"]
     last_ok = ok[-1]["at"] if ok else None
     catching_up = last_ok is None or (
-        now - dt.datetime.fromisoformat(last_ok.replace("Z", "+00:00"))
+        now - parse_iso(last_ok)
         >= dt.timedelta(hours=CATCHUP_HOURS))
     if not in_window(window, now.astimezone()) and not (
             catching_up and (idle_s is None or idle_s >= CATCHUP_IDLE_MINUTES * 60)):
