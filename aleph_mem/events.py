@@ -19,6 +19,7 @@ from typing import Any
 
 import apsw
 
+from . import jsonl
 from .clock import iso, utc_now
 from .ulid import new_ulid
 
@@ -106,19 +107,8 @@ class EventLog:
         return self.root / self.host / f"{at[:7]}.jsonl"
 
     def append(self, event: Event) -> None:
-        """Append one line and fsync. A torn line left by a crash is closed off first, so
-        it can never swallow this event."""
-        path = self.file_for(event.at)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        line = json.dumps(event.as_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
-        with open(path, "ab+") as fh:
-            if fh.tell() > 0:
-                fh.seek(-1, os.SEEK_END)
-                if fh.read(1) != b"\n":
-                    fh.write(b"\n")
-            fh.write(line.encode("utf-8"))
-            fh.flush()
-            os.fsync(fh.fileno())
+        """Append one line and fsync (the append-only rule of jsonl.py)."""
+        jsonl.append(self.file_for(event.at), event.as_json())
         from .plugins import note_changed  # plugins hear of it once it is committed
 
         note_changed(event)
@@ -160,18 +150,10 @@ class EventLog:
 
 
 def read_lines(path: Path, start: int) -> Iterator[tuple[Event, int]]:
-    """Events of complete lines from byte ``start``, each with the offset after its line.
-    A last line without a newline is torn (or still being written) and is left for later;
-    a damaged line in the middle is skipped with a warning."""
-    with open(path, "rb") as fh:
-        fh.seek(start)
-        offset = start
-        for raw in fh:
-            if not raw.endswith(b"\n"):
-                return
-            offset += len(raw)
-            try:
-                yield Event.from_json(json.loads(raw)), offset
-            except (ValueError, KeyError, TypeError):
-                log.warning("skipping a damaged event line in %s at byte %d", path,
-                            offset - len(raw))
+    """Events of complete lines from byte ``start``, each with the offset after its line
+    (jsonl.py's rule); a line that is JSON but not an event is skipped with a warning."""
+    for obj, offset in jsonl.read(path, start):
+        try:
+            yield Event.from_json(obj), offset
+        except (ValueError, KeyError, TypeError, AttributeError):
+            log.warning("skipping a damaged event line in %s before byte %d", path, offset)

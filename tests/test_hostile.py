@@ -377,3 +377,17 @@ def test_a_damaged_event_line_is_skipped_not_undone(vault: Path) -> None:
     r = cli("--vault", str(vault), "undo", bad["id"])
     assert r.returncode == 1 and "no event or run '01DAMAGEDLINE" in r.stderr.decode()
     assert (vault / "notes" / "a.md").read_bytes() == b"x\n"
+
+
+def test_a_torn_dream_record_never_swallows_the_next(vault: Path) -> None:
+    """The dream's journal follows the event log's append-only rule (jsonl.py): a line torn
+    by a crash is closed off before the next record, so that record is kept."""
+    from aleph_mem.dream.journal import Journal
+
+    journal = Journal(vault / ".aleph")
+    journal.record_run({"id": "R1", "at": "2026-01-01T00:00:00Z", "status": "success"})
+    runs_file = next((vault / ".aleph" / "dream").glob("*/runs.jsonl"))
+    with open(runs_file, "ab") as fh:
+        fh.write(b'{"id": "R2", "at": "2026-01-02')  # killed mid-line
+    journal.record_run({"id": "R3", "at": "2026-01-03T00:00:00Z", "status": "success"})
+    assert [r["id"] for r in Journal(vault / ".aleph").runs()] == ["R1", "R3"]

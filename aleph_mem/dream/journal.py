@@ -4,11 +4,12 @@ host under ``.aleph/dream/``, append-only JSON lines for runs and for proposals.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from .. import jsonl
+from ..atomic import write_atomic
 from ..events import host_id
 from .view import Action
 
@@ -19,21 +20,11 @@ class Journal:
         self.host = host_id(aleph_dir / "local")
 
     def _append(self, name: str, record: dict[str, Any]) -> None:
-        path = self.root / self.host / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "ab") as fh:
-            fh.write(json.dumps(record, sort_keys=True, default=str).encode() + b"\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+        jsonl.append(self.root / self.host / name, record, sort_keys=True, default=str)
 
     def _read(self, name: str) -> list[dict[str, Any]]:
-        out = []
-        for path in sorted(self.root.glob(f"*/{name}")):
-            for line in path.read_bytes().splitlines():
-                try:
-                    out.append(json.loads(line))
-                except ValueError:
-                    continue  # a line torn by a crash
+        out = [r for path in sorted(self.root.glob(f"*/{name}")) for r in jsonl.records(path)
+               if isinstance(r, dict)]
         return sorted(out, key=lambda r: r.get("at", ""))
 
     def record_recall(self, path: str, day: str) -> None:
@@ -55,22 +46,12 @@ class Journal:
         path = self.root / self.host / "recalls.jsonl"
         if not path.exists():
             return 0
-        lines = path.read_bytes().splitlines()
-        keep = []
-        for line in lines:
-            try:
-                if json.loads(line).get("day", "") >= before:
-                    keep.append(line)
-            except ValueError:
-                continue  # a torn line
+        lines = jsonl.records(path)
+        keep = [r for r in lines if isinstance(r, dict) and r.get("day", "") >= before]
         if len(keep) == len(lines):
             return 0
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "wb") as fh:
-            fh.write(b"".join(line + b"\n" for line in keep))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        write_atomic(path, b"".join(json.dumps(r, sort_keys=True).encode() + b"\n"
+                                    for r in keep))
         return len(lines) - len(keep)
 
     def record_run(self, run: dict[str, Any]) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import llm
+from .. import jsonl, llm
 from ..errors import AlephError
 from ..events import host_id
 from ..settings import Settings
@@ -38,15 +38,9 @@ class Judge:
         return llm.configured(self.settings) and self.calls_left > 0
 
     def _load(self, root: Path) -> dict[str, dict[str, Any]]:
-        out = {}
-        for f in sorted(root.glob("*/verdicts.jsonl")):
-            for line in f.read_bytes().splitlines():
-                try:
-                    rec = json.loads(line)
-                    out[rec["key"]] = rec["verdict"]
-                except (ValueError, KeyError):
-                    continue
-        return out
+        return {rec["key"]: rec["verdict"] for f in sorted(root.glob("*/verdicts.jsonl"))
+                for rec in jsonl.records(f)
+                if isinstance(rec, dict) and "key" in rec and "verdict" in rec}
 
     def ask(self, kind: str, hashes: list[str], system: str, prompt: str,
             validate: Any) -> dict[str, Any] | None:
@@ -71,10 +65,8 @@ class Judge:
         if verdict is None:
             log.info("%s: the answer was not valid; no change", kind)
             return None
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path, "ab") as fh:
-            fh.write(json.dumps({"key": key, "kind": kind, "verdict": verdict,
-                                 "model": self.settings.llm_model}).encode() + b"\n")
+        jsonl.append(self.path, {"key": key, "kind": kind, "verdict": verdict,
+                                 "model": self.settings.llm_model})
         self.cache[key] = verdict
         return verdict
 
