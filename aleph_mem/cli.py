@@ -21,12 +21,14 @@ from .errors import AlephError, BadInput, DiskError, VaultNotFound
 from .locks import watcher_running
 from .memory import Memory
 from .search import Filters
+from .settings import SETTINGS
 from .template import init_vault
 from .vault import find_vault
 from .watcher import read_status
 from .writer import ANY, WriteResult
 
 Handler = Callable[[argparse.Namespace], int]
+FLAG_PREFIX = "setting_"
 EMBED_IN_FOREGROUND = 2000  # chunks `index` embeds by itself (a few minutes at most)
 COMMANDS: dict[str, Handler] = {}
 
@@ -50,8 +52,14 @@ def vault_root(args: argparse.Namespace) -> Path:
     return found
 
 
+def setting_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings given on the command line (``--embed-model none``): the flag layer."""
+    return {s.name: getattr(args, FLAG_PREFIX + s.name) for s in SETTINGS
+            if hasattr(args, FLAG_PREFIX + s.name)}
+
+
 def open_memory(args: argparse.Namespace) -> Memory:
-    mem = Memory.open(vault_root(args))
+    mem = Memory.open(vault_root(args), setting_flags(args))
     activity.touch(mem.vault.local_dir, "cli")
     return mem
 
@@ -386,8 +394,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from .mcp_server import serve
 
     root = vault_root(args)
-    Memory.open(root).close()  # a clear error now if there is no vault
-    return serve(root)
+    Memory.open(root, setting_flags(args)).close()  # a clear error now if there is no vault
+    return serve(root, setting_flags(args))
 
 
 @command("mcp-reference")
@@ -438,6 +446,13 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--vault", default=argparse.SUPPRESS,
                         help="vault folder (else $ALEPH_MEM_VAULT, else the current folder)")
+    group = common.add_argument_group(
+        "settings", "any setting for this command only, over the environment and the config "
+        "files (lists comma-separated; see docs/settings.md)")
+    for setting in SETTINGS:
+        group.add_argument("--" + setting.name.replace("_", "-"), metavar="VALUE",
+                           dest=FLAG_PREFIX + setting.name, default=argparse.SUPPRESS,
+                           help=argparse.SUPPRESS)
     p = argparse.ArgumentParser(prog="aleph-mem", parents=[common],
                                 description="Long-term memory in a Markdown vault.")
     p.add_argument("--version", action="version", version=f"aleph-mem {__version__}")

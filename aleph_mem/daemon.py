@@ -68,7 +68,7 @@ class Daemon:
         from .dream.schedule import dream_due, weekly_due
 
         idle = self.idle_for()
-        with Memory.open(self.mem.vault.root, actor="dream") as mem:
+        with self.mem.sibling(actor="dream") as mem:
             if not dream_due(mem, utc_now(), idle):
                 return
             report = Dream(mem).run(trigger="scheduled", weekly=weekly_due(mem, utc_now()))
@@ -115,7 +115,7 @@ class Daemon:
     def _embed_loop(self) -> None:
         """Give new chunks vectors in the background, on a connection of its own."""
         try:
-            with Memory.open(self.mem.vault.root) as mem:
+            with self.mem.sibling() as mem:
                 while not self.stop_event.is_set():
                     if vectors_pending(mem):
                         mem.embed(stop=self.stop_event)

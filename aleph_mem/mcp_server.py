@@ -136,16 +136,17 @@ def client_actor(ctx: Context | None) -> str:
 
 
 def build_server(vault_root: Path, background_reconcile: bool = True,
-                 state_box: dict[str, State] | None = None) -> MCPServer:
+                 state_box: dict[str, State] | None = None,
+                 flags: dict[str, Any] | None = None) -> MCPServer:
     state_box = {} if state_box is None else state_box
 
     @contextlib.asynccontextmanager
     async def lifespan(_: MCPServer) -> AsyncIterator[State]:
-        mem = Memory.open(vault_root, actor="mcp:client")
+        mem = Memory.open(vault_root, flags, actor="mcp:client")
         state = State(mem, threading.Lock())
         state_box["state"] = state
         if background_reconcile:
-            threading.Thread(target=_reconcile, args=(vault_root,), daemon=True).start()
+            threading.Thread(target=_reconcile, args=(mem,), daemon=True).start()
             threading.Thread(target=mem.embedder, daemon=True).start()  # load the model
         try:
             yield state
@@ -179,15 +180,15 @@ def build_server(vault_root: Path, background_reconcile: bool = True,
     return server
 
 
-def _reconcile(root: Path) -> None:
+def _reconcile(main: Memory) -> None:
     """Bring the index up to date at start-up on a connection of its own (unless a watcher
     keeps it so already)."""
     from .locks import watcher_running
 
     try:
-        if watcher_running(root / ".aleph" / "local"):
+        if watcher_running(main.vault.local_dir):
             return  # the daemon keeps the index and the vectors
-        with Memory.open(root) as mem:
+        with main.sibling() as mem:
             if mem.readonly:
                 log.info("start-up reconcile skipped: %s", mem.readonly)
                 return
@@ -505,7 +506,7 @@ def _write_out(r: Any) -> WriteOut:
                     changed=r.event is not None, warning=r.warning)
 
 
-def serve(vault_root: Path) -> int:
+def serve(vault_root: Path, flags: dict[str, Any] | None = None) -> int:
     """Serve until the client hangs up or sends SIGTERM, then leave at once with status 0.
 
     A tool call in flight gets a moment to finish (every write is crash-safe anyway); the
@@ -514,7 +515,7 @@ def serve(vault_root: Path) -> int:
     box: dict[str, State] = {}
     signal.signal(signal.SIGTERM, lambda *_: _leave(box))
     try:
-        build_server(vault_root, state_box=box).run("stdio")
+        build_server(vault_root, state_box=box, flags=flags).run("stdio")
     finally:
         _leave(box)
     return 0

@@ -105,6 +105,11 @@ class Memory:
         vault = Vault.open(root)
         return cls(vault, load_settings(vault.root, flags), actor)
 
+    def sibling(self, actor: str | None = None) -> Memory:
+        """The same vault and settings on a connection of its own (for another thread);
+        settings are never read again mid-run."""
+        return Memory(self.vault, self.settings, actor or self.actor)
+
     def writer(self, run: str | None = None, actor: str | None = None) -> Writer:
         self.require_writable()
         return Writer(self.vault, self.con, self.indexer, actor or self.actor, run)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -194,12 +194,36 @@ def user_config_path() -> Path:
 
 @dataclass(frozen=True)
 class Settings:
-    values: Mapping[str, Any] = field(default_factory=dict)
+    """Every setting, typed and validated, resolved once at an entry point (the table above
+    gives each its default and its documentation)."""
 
-    def __getattr__(self, name: str) -> Any:
-        if name in BY_NAME:
-            return self.values.get(name, BY_NAME[name].default)
-        raise AttributeError(name)
+    embed_model: str = "all-MiniLM-L6-v2-int8"
+    embed_threads: int = 1
+    ignore: tuple[str, ...] = ()
+    max_note_bytes: int = 5_000_000
+    search_limit: int = 10
+    search_recency_weight: float = 0.1
+    search_half_life_days: float = 180.0
+    search_link_share: float = 0.0
+    search_date_boost: float = 0.5
+    search_mmr_lambda: float = 0.95
+    idle_minutes: int = 15
+    reconcile_minutes: int = 10
+    watcher: str = "auto"
+    dream_window: str = "02:00-06:00"
+    dream_propose: tuple[str, ...] = ()
+    dream_off: tuple[str, ...] = ()
+    project_roots: tuple[str, ...] = ()
+    lint_required_keys: tuple[str, ...] = ("category", "tags", "created")
+    lint_disable: tuple[str, ...] = ()
+    lint_fix_human: bool = False
+    llm_model: str = ""
+    llm_api_base: str = ""
+    sources: tuple[tuple[str, str], ...] = field(default=(), compare=False)  # name, where
+
+    def where(self, name: str) -> str:
+        """Which layer set ``name`` (a file, "environment", "command line"), or "default"."""
+        return dict(self.sources).get(name, "default")
 
 
 def load_settings(vault_root: Path | None, flags: Mapping[str, Any] | None = None,
@@ -213,12 +237,17 @@ def load_settings(vault_root: Path | None, flags: Mapping[str, Any] | None = Non
         cfg = vault_root / ".aleph" / "config.toml"
         layers.append((str(cfg), _read_toml(cfg)))
     layers.append(("environment", {s.name: env[s.env] for s in SETTINGS if s.env in env}))
-    layers.append(("flags", {k: v for k, v in (flags or {}).items() if v is not None}))
+    layers.append(("command line", {k: v for k, v in (flags or {}).items() if v is not None}))
     values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
     for where, layer in layers:
         for name, value in layer.items():
-            values[name] = _coerce(BY_NAME[name], value, where)
-    return Settings(values)
+            if name not in BY_NAME:
+                raise ConfigError(where, f"unknown setting {name}; see docs/settings.md")
+            coerced = _coerce(BY_NAME[name], value, where)
+            values[name] = tuple(coerced) if isinstance(coerced, list) else coerced
+            sources[name] = where
+    return Settings(**values, sources=tuple(sorted(sources.items())))
 
 
 def config_template() -> str:
@@ -249,8 +278,11 @@ def settings_markdown() -> str:
         "Each setting has one name everywhere: `embed_model` in `.aleph/config.toml` (or the",
         "user file `~/.config/aleph-mem/config.toml`) is `ALEPH_MEM_EMBED_MODEL` in the",
         "environment. Precedence: flag > environment > vault config > user config > default,",
-        "resolved once at the entry point. An unknown key or a value of the wrong type is an",
-        "error that names the file and the key. The vault template's `.aleph/config.toml`",
+        "resolved once at the entry point. On the command line every setting is a flag of",
+        "every command, for that command only: `aleph-mem search x --search-limit 3`,",
+        "`aleph-mem mcp --embed-model none` (lists comma-separated). An unknown key, a value of",
+        "the wrong type or out of range is an error that names the file (or the command line)",
+        "and the key. The vault template's `.aleph/config.toml`",
         "lists every setting, commented out, with its default (regenerate both with",
         "`python -c 'from aleph_mem import settings as s; print(s.settings_markdown())'`).",
         "", "| setting | environment | default | what it does |", "|---|---|---|---|",
@@ -259,3 +291,13 @@ def settings_markdown() -> str:
         "per pass with one key: `[dream.decay]` / `mode = \"propose\"` (or `\"off\"`, or",
         "`\"auto\"`, the default). It is folded into `dream_propose` / `dream_off` of the same",
         "file; any other key in `[dream]` is an error that says so.", ""])
+
+
+def _check_table() -> None:
+    """The typed fields and the documented table must name the same settings."""
+    typed = {f.name for f in fields(Settings)} - {"sources"}
+    if typed != set(BY_NAME):
+        raise RuntimeError(f"settings table and Settings differ: {sorted(typed ^ set(BY_NAME))}")
+
+
+_check_table()

@@ -98,7 +98,7 @@ def test_dream_pass_tables_set_the_pass_modes(vault: Path, capsys) -> None:
         '[dream.decay]\nmode = "off"\n[dream.drift]\nmode = "auto"\n'
         '[dream.consolidate]\nmode = "propose"\n')
     s = load_settings(vault, environ={})
-    assert (s.dream_propose, s.dream_off) == (["lint", "consolidate"], ["decay"])
+    assert (s.dream_propose, s.dream_off) == (("lint", "consolidate"), ("decay",))
     # and a run honours them: consolidate proposes, decay never runs
     write(vault, "notes/a.md", "# A\n\n" + "same words about the harbour and ferry " * 3)
     write(vault, "notes/b.md", "# A copy\n\n" + "same words about the harbour and ferry " * 3)
@@ -107,3 +107,20 @@ def test_dream_pass_tables_set_the_pass_modes(vault: Path, capsys) -> None:
     assert {p["pass"] for p in report["proposed"]} == {"consolidate"}
     assert "decay" not in report["done"] and "consolidate" in report["done"]
     assert report["applied"] == []
+
+
+def test_every_setting_is_a_flag_over_the_environment(tmp_path: Path) -> None:
+    root = tmp_path / "v"
+    run("init", str(root))
+    for i in range(3):
+        write(root, f"n{i}.md", f"shared word {i}\n")
+    env = {"ALEPH_MEM_SEARCH_LIMIT": "2", "ALEPH_MEM_EMBED_MODEL": "none"}
+    assert run("--vault", str(root), "index", env=env).returncode == 0
+    hits = json.loads(run("--vault", str(root), "search", "shared", "--json", env=env).stdout)
+    assert len(hits) == 2
+    r = run("--vault", str(root), "search", "shared", "--json", "--search-limit", "1", env=env)
+    assert len(json.loads(r.stdout)) == 1
+    r = run("--vault", str(root), "search", "shared", "--search-limit", "0", env=env)
+    assert r.returncode == 1
+    assert r.stderr == ("error: command line: search_limit must be between 1 and 1000, "
+                        "got '0'\n")
