@@ -443,7 +443,7 @@ def report_write(result: WriteResult, as_json: bool) -> int:
 # -- parser -----------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     common.add_argument("--vault", default=argparse.SUPPRESS,
                         help="vault folder (else $ALEPH_MEM_VAULT, else the current folder)")
     group = common.add_argument_group(
@@ -453,7 +453,7 @@ def build_parser() -> argparse.ArgumentParser:
         group.add_argument("--" + setting.name.replace("_", "-"), metavar="VALUE",
                            dest=FLAG_PREFIX + setting.name, default=argparse.SUPPRESS,
                            help=argparse.SUPPRESS)
-    p = argparse.ArgumentParser(prog="aleph-mem", parents=[common],
+    p = argparse.ArgumentParser(prog="aleph-mem", parents=[common], allow_abbrev=False,
                                 description="Long-term memory in a Markdown vault.")
     p.add_argument("--version", action="version", version=f"aleph-mem {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
