@@ -18,14 +18,12 @@ import yaml
 from . import __version__, activity
 from .daemon import Daemon
 from .errors import AlephError, BadInput, DiskError, VaultNotFound
-from .locks import watcher_running
 from .memory import Memory
 from .search import Filters
 from .settings import SETTINGS
 from .template import init_vault
 from .vault import find_vault
-from .watcher import read_status
-from .writer import ANY, WriteResult
+from .writer import WriteResult
 
 Handler = Callable[[argparse.Namespace], int]
 FLAG_PREFIX = "setting_"
@@ -125,8 +123,6 @@ def cmd_search(args: argparse.Namespace) -> int:
         hits = mem.search(args.query, limit=args.limit, filters=filters, mode=args.mode,
                           explain=args.explain)
         notice = mem.search_notice
-        if not hits and not mem.con.execute("SELECT 1 FROM notes LIMIT 1").fetchone():
-            notice = "the index is empty: run `aleph-mem index` (or start `aleph-mem daemon`)"
     if notice:
         print(f"note: {notice}", file=sys.stderr)
     if args.json:
@@ -171,13 +167,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 @command("status")
 def cmd_status(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
-        info = mem.status()
-        info["daemon"] = daemon_status(mem)
-        info["vectors"] = mem.vector_state()
-        if info["vectors"]["model"] is None:
-            mem.embedder()
-            info["vectors"]["problem"] = mem.vector_problem or (
-                "no vectors yet: `aleph-mem index` or the daemon computes them")
+        info = mem.full_status()
     if args.json:
         emit_json(info)
         return 0
@@ -202,13 +192,6 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 0
 
 
-def daemon_status(mem: Memory) -> dict[str, Any]:
-    body = read_status(mem.vault.local_dir) or {}
-    running = watcher_running(mem.vault.local_dir)
-    body["state"] = "running" if running else "not running"
-    return body
-
-
 def describe_daemon(d: dict[str, Any]) -> str:
     if d["state"] != "running":
         return "not running (start it with `aleph-mem daemon`)"
@@ -230,52 +213,66 @@ def _status_row(r: dict[str, Any]) -> str:
 @command("write")
 def cmd_write(args: argparse.Namespace) -> int:
     data = sys.stdin.buffer.read()
+    if not args.path and (args.append or args.under or not args.title):
+        raise BadInput("give a PATH, or --title to name a new note (in --folder)")
     with open_memory(args) as mem:
-        w = mem.writer()
         if args.append or args.under:
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise BadInput(f"the text on stdin is not UTF-8 (byte {exc.start}); convert "
-                               "it first, e.g. with `iconv -t UTF-8`") from exc
-            result = w.append(args.path, text, args.expect_hash or ANY, args.under)
+            result = mem.edit_note(args.path, args.expect_hash, utf8(data), args.under)
+        elif args.title or args.related or args.frontmatter:
+            fm = dict(key_values(args.frontmatter or [])) or None
+            result = mem.write_note(utf8(data), args.path, args.title, args.folder, fm,
+                                    args.expect_hash, args.related)
         else:
-            result = w.write(args.path, data, args.expect_hash)
+            result = mem.write_bytes(args.path, data, args.expect_hash)
     return report_write(result, args.json)
+
+
+def utf8(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"the text on stdin is not UTF-8 (byte {exc.start}); convert it "
+                       "first, e.g. with `iconv -t UTF-8`") from exc
+
+
+def key_values(items: list[str]) -> list[tuple[str, object]]:
+    """``KEY=VALUE`` arguments, each value read as YAML."""
+    out = []
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise BadInput(f"{item!r} is not KEY=VALUE")
+        out.append((key.strip(), yaml_value(value)))
+    return out
 
 
 @command("set")
 def cmd_set(args: argparse.Namespace) -> int:
-    pairs = {}
-    for item in args.pairs:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise BadInput(f"{item!r} is not KEY=VALUE")
-        pairs[key.strip()] = yaml_value(value)
+    pairs = dict(key_values(args.pairs))
     with open_memory(args) as mem:
-        result = mem.writer().set_frontmatter(args.path, pairs, args.unset or [],
-                                              args.expect_hash or ANY)
+        result = mem.edit_note(args.path, args.expect_hash, set_keys=pairs,
+                               unset=args.unset or [])
     return report_write(result, args.json)
 
 
 @command("mv")
 def cmd_mv(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
-        result = mem.writer().move(args.old, args.new, args.expect_hash or ANY)
+        result = mem.move_note(args.old, args.new, args.expect_hash)
     return report_write(result, args.json)
 
 
 @command("archive")
 def cmd_archive(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
-        result = mem.writer().archive(args.path, args.expect_hash or ANY, args.reason)
+        result = mem.archive_note(args.path, args.reason, args.expect_hash)
     return report_write(result, args.json)
 
 
 @command("restore")
 def cmd_restore(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
-        result = mem.writer().restore(args.path, args.expect_hash or ANY)
+        result = mem.restore_note(args.path, args.expect_hash)
     return report_write(result, args.json)
 
 
@@ -316,20 +313,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 @command("dream")
 def cmd_dream(args: argparse.Namespace) -> int:
-    from .dream.journal import Journal
-    from .dream.runner import Dream
-
     with open_memory(args) as mem:
         if args.action == "status":
-            journal = Journal(mem.vault.aleph_dir)
-            body = {"runs": journal.runs()[-10:], "daemon": daemon_status(mem),
-                    "open_proposals": sum(1 for p in journal.proposals().values()
-                                          if p["state"] == "open")}
+            st = mem.dream_status()
+            body = {"runs": st.runs, "daemon": st.daemon, "open_proposals": st.open_proposals}
             emit_json(body) if args.json else _print_dream_status(body)
             return 0
         if args.action == "proposals":
-            props = [p for p in Journal(mem.vault.aleph_dir).proposals().values()
-                     if p["state"] == "open"]
+            props = mem.proposals()
             if args.json:
                 emit_json(props)
             for p in [] if args.json else props:
@@ -340,8 +331,7 @@ def cmd_dream(args: argparse.Namespace) -> int:
             if not args.id:
                 raise BadInput("`dream undo` needs a run id (see `aleph-mem dream status`)")
             return cmd_undo(args)
-        report = Dream(mem, dry_run=args.dry_run, force=args.force).run(
-            tuple(args.pass_name or ()), weekly=args.weekly)
+        report = mem.dream(tuple(args.pass_name or ()), args.dry_run, args.force, args.weekly)
     if args.json:
         emit_json(report.as_json())
         return 0
@@ -492,7 +482,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("write", parents=[common],
                        help="create, replace or append to a note (content on stdin)")
-    s.add_argument("path")
+    s.add_argument("path", nargs="?", help="the note (or name it with --title)")
+    s.add_argument("--title", help="name a new note from this title (in --folder), as an "
+                   "agent's write does")
+    s.add_argument("--folder", default="inbox", help="folder for --title (default inbox)")
+    s.add_argument("--frontmatter", action="append", metavar="KEY=VALUE",
+                   help="a frontmatter key for a new note (repeatable; values are YAML)")
+    s.add_argument("--related", action="append", metavar="FILE",
+                   help="a source file the note describes (repeatable): its hash is kept "
+                   "so the dream flags the note when the file changes")
     s.add_argument("--expect-hash", help="the hash you read (required to replace a note)")
     s.add_argument("--append", action="store_true", help="append instead of replacing")
     s.add_argument("--under", metavar="HEADING", help="append at the end of this section")

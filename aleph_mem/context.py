@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .memory import Memory
 from .search import Filters
+from .store import Store
 
 SHARES = {"hot_memory": 0.25, "digest": 0.15, "relevant": 0.45, "recent": 0.15}
 CHARS_PER_TOKEN = 4
@@ -39,7 +39,7 @@ class Envelope:
         return asdict(self)
 
 
-def assemble(mem: Memory, query: str | None = None, budget_tokens: int = 2000,
+def assemble(mem: Store, query: str | None = None, budget_tokens: int = 2000,
              folder: str | None = None) -> Envelope:
     env = Envelope(budget_tokens)
     spare = 0
@@ -76,7 +76,7 @@ def assemble(mem: Memory, query: str | None = None, budget_tokens: int = 2000,
     return env
 
 
-def _relevant(mem: Memory, query: str | None, folder: str | None,
+def _relevant(mem: Store, query: str | None, folder: str | None,
               share: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if query:

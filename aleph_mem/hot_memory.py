@@ -9,8 +9,8 @@ import re
 from dataclasses import dataclass
 
 from .errors import BadInput, HotMemoryFull
-from .memory import Memory
 from .sections import find_section
+from .store import Store
 from .writer import ANY, WriteResult
 
 PATH = "MEMORY.md"
@@ -35,7 +35,7 @@ def used_chars(found: list[Fact]) -> int:
     return sum(len(f.text) for f in found)
 
 
-def remember(mem: Memory, fact: str, priority: int = 3, actor: str | None = None,
+def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
              today: dt.date | None = None) -> WriteResult:
     fact = " ".join(fact.split())
     if not fact:

@@ -1,395 +1,180 @@
-"""The library's front door: one open vault with its index. The CLI and the MCP server are
-thin shells over these calls."""
+"""The front door: ``Memory`` is one open vault with every verb the CLI and the MCP server
+offer, each one library call returning frozen values. The shells only parse arguments,
+call a verb, and format the result or translate the error; a verb means the same thing
+from the terminal and from an agent (naming, frontmatter, provenance).
+
+Indexing, search, reading, history and undo live in ``store.Store``, which this extends;
+each other verb calls the module that holds its logic.
+"""
 
 from __future__ import annotations
 
-import difflib
-import json
-import threading
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-import apsw
-import numpy as np
+from . import compose, graph
+from .context import Envelope, assemble
+from .errors import BadInput
+from .events import Event
+from .hot_memory import remember
+from .locks import watcher_running
+from .reflect import Reflection, reflect
+from .store import LinkView, NoteView, Store
+from .writer import ANY, WriteResult
 
-from . import db, graph, plugins, vectors
-from .embedders import Embedder
-from .embedders import load as load_embedder
-from .errors import AlephError, NoteNotFound, ReadOnlyVault
-from .events import Event, EventLog, make_event
-from .history import mark_baseline, outside_change
-from .indexer import Indexer, NoteChange, Progress, ReconcileReport
-from .locks import write_lock
-from .objects import ObjectStore
-from .resolver import fold
-from .search import Filters, Fusion, Hit, search
-from .settings import Settings, load_settings
-from .timespec import check_limit, parse_when
-from .ulid import new_ulid
-from .undo import UndoReport, undo
-from .vault import Vault
-from .writer import Writer
+__all__ = ["GraphView", "LinkView", "Memory", "NoteView"]
+
+GraphAction = Literal["links", "backlinks", "neighbours", "path"]
 
 
 @dataclass(frozen=True)
-class LinkView:
-    raw: str
-    target: str
-    anchor: str
-    alias: str | None
-    embed: bool
-    resolved: str | None
-    status: str
-    line: int
-    candidates: list[str]
+class GraphView:
+    note: str
+    links: list[str] | None = None
+    backlinks: list[str] | None = None
+    neighbours: list[dict[str, Any]] | None = None
+    to: str | None = None
+    path: list[str] | None = None
 
 
 @dataclass(frozen=True)
-class NoteView:
-    path: str
-    title: str
-    frontmatter: dict[str, Any]
-    hash: str
-    tags: list[str]
-    aliases: list[str]
-    links: list[LinkView]
-    backlinks: list[str]
-    content: str
-    issues: list[str]
-
-    def as_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["links"] = [{k: v for k, v in asdict(lv).items()
-                         if k in ("raw", "target", "anchor", "alias", "embed", "resolved")}
-                        for lv in self.links]
-        return out
+class DreamStatus:
+    state: str  # "running" or "not running" (the daemon)
+    runs: list[dict[str, Any]]
+    open_proposals: int
+    daemon: dict[str, Any] = field(default_factory=dict)
 
 
-class Memory:
-    def __init__(self, vault: Vault, settings: Settings, actor: str = "cli") -> None:
-        self.vault = vault
-        self.settings = settings
-        self.actor = actor
-        self.objects = ObjectStore(vault.aleph_dir / "objects")
-        self._embed_lock = threading.Lock()
-        self._embedder: Embedder | None = None
-        self._embedder_tried = False
-        self.vector_problem = ""
-        self.search_notice = ""
-        self._matrix: vectors.Matrix | None = None
-        self._recovered = False
-        self._open_index()
+class Memory(Store):
+    # -- writing -------------------------------------------------------------------------
 
-    def _open_index(self) -> None:
-        self._vec_loaded = False
-        self.con, self.created, self.readonly = db.open_index(self.vault.index_path)
-        self.indexer = Indexer(self.vault, self.con, self.settings, self.objects)
-        self.events = EventLog(self.vault.aleph_dir)
-        self.sync_events()
+    def write_note(self, content: str, path: str | None = None, title: str | None = None,
+                   folder: str = "inbox", frontmatter: dict[str, Any] | None = None,
+                   expected_hash: str | None = None, related_files: list[str] | None = None,
+                   actor: str | None = None) -> WriteResult:
+        """Create a note (at ``path``, or named from ``title`` in ``folder``), or replace
+        one given the hash it was read with."""
+        target = path or compose.note_path(folder, title, content)
+        related = None
+        if related_files:
+            allowed = [self.vault.root, *map(Path, self.settings.project_roots)]
+            related = compose.file_hashes(related_files, (frontmatter or {}).get(
+                "project_root"), allowed)
+        data = compose.note_bytes(content, frontmatter, related)
+        return self.writer(actor=actor).write(target, data, expected_hash)
 
-    def sync_events(self) -> None:
-        """Mirror new event lines into the index; a read-only check first, so readers never
-        wait for the write lock when there is nothing new."""
-        if self.readonly or not self.events.behind(self.con):
-            return
-        try:
-            with db.transaction(self.con):
-                self.events.sync_index(self.con)
-        except (apsw.FullError, apsw.ReadOnlyError, apsw.IOError) as exc:
-            self.readonly = f"the index cannot be updated ({exc})"
+    def write_bytes(self, path: str, data: bytes, expected_hash: str | None = None,
+                    actor: str | None = None) -> WriteResult:
+        """Create or replace a note with exactly these bytes (the CLI's stdin)."""
+        return self.writer(actor=actor).write(path, data, expected_hash)
 
-    @classmethod
-    def open(cls, root: Path, flags: dict[str, Any] | None = None,
-             actor: str = "cli") -> Memory:
-        vault = Vault.open(root)
-        return cls(vault, load_settings(vault.root, flags), actor)
+    def edit_note(self, path: str, expected_hash: str | None = None,
+                  append: str | None = None, under: str | None = None,
+                  set_keys: dict[str, Any] | None = None, unset: list[str] | None = None,
+                  actor: str | None = None) -> WriteResult:
+        """Change part of a note: frontmatter keys set or removed, then text appended (at
+        the end, or at the end of the section ``under``); the rest stays byte for byte."""
+        if append is None and not set_keys and not unset:
+            raise BadInput("nothing to do: give text to append, or keys to set or remove")
+        w = self.writer(actor=actor)
+        expected = expected_hash or ANY
+        result = None
+        if set_keys or unset:
+            result = w.set_frontmatter(path, set_keys or {}, unset or [], expected)
+            expected = result.hash or expected
+        if append is not None:
+            result = w.append(path, append, expected, under)
+        assert result is not None
+        return result
 
-    def sibling(self, actor: str | None = None) -> Memory:
-        """The same vault and settings on a connection of its own (for another thread);
-        settings are never read again mid-run."""
-        return Memory(self.vault, self.settings, actor or self.actor)
+    def move_note(self, old: str, new: str, expected_hash: str | None = None,
+                  actor: str | None = None) -> WriteResult:
+        return self.writer(actor=actor).move(old, new, expected_hash or ANY)
 
-    def writer(self, run: str | None = None, actor: str | None = None) -> Writer:
-        self.require_writable()
-        return Writer(self.vault, self.con, self.indexer, actor or self.actor, run)
+    def archive_note(self, path: str, reason: str = "manual", expected_hash: str | None = None,
+                     actor: str | None = None) -> WriteResult:
+        """Move a note under ``archive/`` with the archive keys (``forget`` for agents)."""
+        return self.writer(actor=actor).archive(path, expected_hash or ANY, reason)
 
-    def require_writable(self) -> None:
-        if self.readonly:
-            raise ReadOnlyVault(self.readonly)
+    def restore_note(self, path: str, expected_hash: str | None = None,
+                     actor: str | None = None) -> WriteResult:
+        return self.writer(actor=actor).restore(path, expected_hash or ANY)
 
-    def close(self) -> None:
-        self.con.close()
+    def remember(self, fact: str, priority: int = 3, actor: str | None = None) -> WriteResult:
+        """One durable fact into hot memory (MEMORY.md), within its budget."""
+        return remember(self, fact, priority, actor)
 
-    def __enter__(self) -> Memory:
-        return self
+    # -- reading ---------------------------------------------------------------------------
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def context(self, query: str | None = None, budget_tokens: int = 2000,
+                folder: str | None = None) -> Envelope:
+        return assemble(self, query, max(200, budget_tokens), folder)
 
-    # -- indexing -------------------------------------------------------------------------
+    def reflect(self, question: str, limit: int = 8) -> Reflection:
+        return reflect(self, question, min(max(limit, 1), 20))
 
-    def reindex(self, rebuild: bool = False, progress: Progress | None = None,
-                only: set[str] | None = None) -> ReconcileReport:
-        """Reconcile the index with the files. Changes made outside aleph-mem become
-        ``human`` events, judged against the last logged state of each path (see history):
-        a rebuilt, re-created or half-built index never invents events."""
-        self.require_writable()
-        if rebuild:
-            self.con.close()
-            db.remove_index_files(self.vault.index_path)
-            self._open_index()
-        self.writer().recover(sweep_objects=not self._recovered)
-        self._recovered = True
-        with write_lock(self.vault.local_dir):
-            with db.transaction(self.con):
-                self.events.sync_index(self.con)
-            report = self.indexer.reconcile(progress, only)
-            changes = [c for c in (outside_change(self.con, ch.path, ch.before, ch.after)
-                                   for ch in report.changes) if c is not None]
-            report.human = human_events(changes)
-            for event in report.human:
-                self.events.append(event)
-            with db.transaction(self.con):
-                self.events.sync_index(self.con)
-                if only is None:
-                    mark_baseline(self.con)
-        return report
+    def graph(self, note: str, action: GraphAction = "neighbours", depth: int = 1,
+              to: str | None = None) -> GraphView:
+        src = self.find_note(note)
+        if action == "links":
+            return GraphView(src, links=graph.outgoing(self.con, src))
+        if action == "backlinks":
+            return GraphView(src, backlinks=graph.backlinks(self.con, src))
+        if action == "path":
+            if not to:
+                raise BadInput("`path` needs `to`: the note to reach")
+            dst = self.find_note(to)
+            return GraphView(src, to=dst, path=graph.path_between(self.con, src, dst))
+        near = graph.neighbours(self.con, src, depth)
+        return GraphView(src, neighbours=[{"path": p, "distance": d} for p, d in near.items()])
 
-    # -- history ----------------------------------------------------------------------------
+    def recent(self, limit: int = 20, since: str | None = None, actor: str | None = None,
+               path: str | None = None) -> list[Event]:
+        return self.log(path, since, actor, limit)
 
-    def log(self, path: str | None = None, since: str | None = None,
-            actor: str | None = None, limit: int = 100) -> list[Event]:
-        check_limit(limit, "limit", 100_000)
-        since = parse_when(since, "since") if since else None
-        sql, args = [], []
-        if path:
-            norm = self.vault.normalise(path)
-            sql.append("(path = ? OR json_extract(data, '$.from') = ?)")
-            args += [norm, norm]
-        if since:
-            sql.append("at >= ?")
-            args.append(since)
-        if actor:
-            sql.append("(actor = ? OR actor LIKE ?)")
-            args += [actor, actor.rstrip(":*") + ":%"]
-        where = " WHERE " + " AND ".join(sql) if sql else ""
-        self.sync_events()  # other processes may have appended since
-        rows = self.con.execute(
-            "SELECT id, at, actor, kind, path, before, after, run, reason, data FROM events"
-            f"{where} ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
-        return [Event(*r[:9], json.loads(r[9]) if r[9] else {}) for r in rows]
+    # -- the daemon and the dream ------------------------------------------------------------
 
-    def undo(self, target: str) -> UndoReport:
-        """Undo an event or a run; the undo is itself a run that can be undone."""
-        return undo(self.writer(run=new_ulid()), target)
+    def daemon_state(self) -> dict[str, Any]:
+        """What the running daemon last wrote about itself, and whether it runs."""
+        from .watcher import read_status
 
-    # -- reading --------------------------------------------------------------------------
+        body = read_status(self.vault.local_dir) or {}
+        body["state"] = "running" if watcher_running(self.vault.local_dir) else "not running"
+        return body
 
-    # -- vectors ----------------------------------------------------------------------------
+    def full_status(self) -> dict[str, Any]:
+        """``status``: counts, problems, links, the daemon and the vectors (never loads the
+        embedding model)."""
+        info = self.status()
+        info["daemon"] = self.daemon_state()
+        info["vectors"] = self.vector_state()
+        if info["vectors"]["model"] is None and not info["vectors"]["problem"]:
+            info["vectors"]["problem"] = (
+                "vectors are off (embed_model = \"none\")" if self.settings.embed_model
+                in ("", "none") else "no vectors yet: `aleph-mem index` or the daemon "
+                "computes them")
+        return info
 
-    def embedder(self, wait: bool = True) -> Embedder | None:
-        """The configured embedding model, loaded once; None when vectors are off or the
-        model cannot load (``vector_problem`` says why)."""
-        if not self._embed_lock.acquire(blocking=wait):
-            return None  # another thread is loading it right now
-        try:
-            if not self._embedder_tried and wait:
-                self._embedder_tried = True
-                try:
-                    self._embedder = load_embedder(self.settings.embed_model,
-                                                   self.vault.aleph_dir / "cache",
-                                                   int(self.settings.embed_threads))
-                except AlephError as exc:
-                    self.vector_problem = str(exc)
-                if self._embedder is None and not self.vector_problem:
-                    self.vector_problem = ("vectors are off (embed_model = \"none\"); set "
-                                           "embed_model to turn them on")
-            return self._embedder
-        finally:
-            self._embed_lock.release()
+    def dream(self, passes: tuple[str, ...] = (), dry_run: bool = False, force: bool = False,
+              weekly: bool = False, trigger: str = "manual") -> Any:
+        """Run the dream's passes (default: the daily or weekly pipeline) and return its
+        RunReport; every change of a real run is undone with ``undo(run_id)``."""
+        from .dream.runner import Dream
 
-    def embed(self, progress: Progress | None = None, stop: threading.Event | None = None) -> int:
-        """Give every chunk without a vector one (resumable, in committed batches)."""
-        model = self.embedder()
-        if model is None:
-            return 0
-        cache = vectors.Cache(self.vault.aleph_dir / "cache" / "embeddings.db")
-        try:
-            return vectors.embed_pending(self.con, model, cache, stop, progress)
-        finally:
-            cache.close()
+        return Dream(self, dry_run=dry_run, force=force).run(passes or None, trigger, weekly)
 
-    def vector_state(self) -> dict[str, Any]:
-        st = vectors.state(self.con)
-        return {"model": st.model, "dim": st.dim, "embedded": st.embedded,
-                "pending": st.pending, "setting": self.settings.embed_model,
-                "problem": self.vector_problem}
+    def dream_status(self, runs: int = 10) -> DreamStatus:
+        from .dream.journal import Journal
 
-    def search(self, query: str, limit: int | None = None, filters: Filters | None = None,
-               group: bool = True, mode: str = "hybrid", explain: bool = False,
-               fusion: Fusion | None = None, wait_for_model: bool = True) -> list[Hit]:
-        """Search; ``hybrid`` (the default) and ``vector`` use whatever vectors exist, and
-        fall back to full text (saying why in ``search_notice``) when there are none."""
-        limit = check_limit(limit, "limit", 1000) if limit is not None else None
-        if filters is not None and (filters.since or filters.until):
-            filters = replace(
-                filters, since=parse_when(filters.since, "since") if filters.since else None,
-                until=parse_when(filters.until, "until") if filters.until else None)
-        stale = f"{self.readonly}: results may be stale" if self.readonly else ""
-        self.search_notice = stale
-        qvec = None
-        if mode != "fts":
-            model = self.embedder(wait=wait_for_model)
-            ready = model is not None and self._vectors_ready(model)
-            if ready:
-                qvec = model.embed([query])[0]
-                pending = self.con.execute(  # the partial index keeps this cheap
-                    "SELECT count(*) FROM chunks WHERE embedded = 0").fetchone()[0]
-                if pending:
-                    self.search_notice = f"{pending} chunks are still waiting for vectors"
-                    self.search_notice += f"; {stale}" if stale else ""
-            else:
-                self.search_notice = (stale + "; " if stale else "") + "full-text only: " + (
-                    self.vector_problem or ("the embedding model is still loading"
-                                            if not self._embedder_tried else
-                                            "no vectors yet (the daemon or `index` makes them)"))
-                mode = "fts"
-        fusion = fusion or Fusion(
-            recency_weight=float(self.settings.search_recency_weight),
-            half_life_days=float(self.settings.search_half_life_days),
-            link_share=float(self.settings.search_link_share),
-            mmr_lambda=float(self.settings.search_mmr_lambda),
-            date_boost=float(self.settings.search_date_boost))
-        hits = search(self.con, query, limit or self.settings.search_limit, filters, group,
-                      qvec, mode, fusion, explain, knn=self._knn,
-                      vectors_of=self._vectors_of if qvec is not None else None)
-        return plugins.search_results(query, hits)
+        journal = Journal(self.vault.aleph_dir)
+        daemon = self.daemon_state()
+        return DreamStatus(daemon["state"], journal.runs()[-runs:],
+                           len(self.proposals()), daemon)
 
-    def _knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """Nearest chunks through the in-memory matrices (reloaded when the vector table
-        changed); see vectors.Matrix."""
-        version = vectors.version(self.con)
-        if self._matrix is None or self._matrix.version != version:
-            self._matrix = vectors.Matrix.load(self.con, version)
-        return self._matrix.knn(query, k)
+    def proposals(self) -> list[dict[str, Any]]:
+        """Changes waiting for a person's tick in the digest."""
+        from .dream.journal import Journal
 
-    def _vectors_of(self, chunk_ids: list[int]) -> dict[int, np.ndarray]:
-        return self._matrix.vectors(chunk_ids) if self._matrix is not None else {}
-
-    def _vectors_ready(self, model: Embedder) -> bool:
-        row = self.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()
-        if not row or row[0] != f"{model.name}:{model.dim}":
-            return False
-        if not self._vec_loaded:
-            vectors.load_extension(self.con)
-            self._vec_loaded = True
-        return True
-
-    def chunk_text(self, chunk_id: int) -> str:
-        row = self.con.execute("SELECT title, body FROM chunks_fts WHERE rowid = ?",
-                               (chunk_id,)).fetchone()
-        return (row[1] or row[0]) if row else ""
-
-    def find_note(self, ref: str) -> str:
-        """A note's path from a path (``.md`` optional), a file name, a title or an alias."""
-        ref = ref.strip()
-        exact = self.con.execute("SELECT path FROM notes WHERE path IN (?, ?)",
-                                 (ref, ref + ".md")).fetchone()
-        if exact:  # exactly the file asked for, never a case twin of it
-            return exact[0]
-        key = fold(ref[:-3] if ref.lower().endswith(".md") else ref)
-        rows = self.con.execute("SELECT path, title FROM notes").fetchall()
-        for test in (
-            lambda p, t: fold(p[:-3]) == key,
-            lambda p, t: fold(p[:-3].rsplit("/", 1)[-1]) == key,
-            lambda p, t: fold(t) == key,
-        ):
-            hits = sorted(p for p, t in rows if test(p, t))
-            if hits:
-                return min(hits, key=lambda p: (p.count("/"), len(p)))
-        alias = self.con.execute(
-            "SELECT n.path FROM aliases a JOIN notes n ON n.id=a.note_id "
-            "WHERE lower(a.alias) = lower(?) ORDER BY length(n.path) LIMIT 1", (ref,)).fetchone()
-        if alias:
-            return alias[0]
-        titles = {t: p for p, t in rows}
-        close = difflib.get_close_matches(ref, list(titles) + [p for p, _ in rows], n=5)
-        raise NoteNotFound(ref, close)
-
-    def show(self, ref: str) -> NoteView:
-        path = self.find_note(ref)
-        note_id, title, digest, fm, issues = self.con.execute(
-            "SELECT id, title, hash, frontmatter, issues FROM notes WHERE path=?",
-            (path,)).fetchone()
-        data = self.vault.read_bytes(path) or b""
-        links = [LinkView(raw, target, _anchor(heading, block), alias, bool(embed), resolved,
-                          status, line, json.loads(cands) if cands else [])
-                 for raw, target, heading, block, alias, embed, resolved, status, line, cands
-                 in self.con.execute(
-                     "SELECT raw, target, heading, block, alias, embed, resolved_path, status, "
-                     "line, candidates FROM links WHERE src_id=? ORDER BY line, id", (note_id,))]
-        backlinks = graph.backlinks(self.con, path)
-        tags = list(dict.fromkeys(t for (t,) in self.con.execute(
-            "SELECT tag FROM tags WHERE note_id=? ORDER BY rowid", (note_id,))))
-        aliases = [a for (a,) in self.con.execute(
-            "SELECT alias FROM aliases WHERE note_id=? ORDER BY rowid", (note_id,))]
-        return NoteView(path, title, json.loads(fm), digest, tags, aliases, links, backlinks,
-                        data.decode("utf-8", errors="replace"), json.loads(issues))
-
-    def status(self) -> dict[str, Any]:
-        one = self.con.execute
-        counts = {
-            "notes": one("SELECT count(*) FROM notes").fetchone()[0],
-            "chunks": one("SELECT count(*) FROM chunks").fetchone()[0],
-            "links": one("SELECT count(*) FROM links").fetchone()[0],
-            "tags": one("SELECT count(DISTINCT tag_lc) FROM tags").fetchone()[0],
-        }
-        by_status = dict(one("SELECT status, count(*) FROM links GROUP BY status").fetchall())
-        counts.update({f"links_{k}": by_status.get(k, 0)
-                       for k in ("resolved", "unresolved", "ambiguous")})
-        problems = [{"path": p, "reason": r}
-                    for p, issues in one("SELECT path, issues FROM notes WHERE issues != '[]' "
-                                         "ORDER BY path")
-                    for r in json.loads(issues)]
-        problems += [{"path": p, "reason": r}
-                     for p, r in one("SELECT path, reason FROM skipped ORDER BY path")]
-        unresolved = [{"from": src, "raw": raw, "line": line}
-                      for src, raw, line in one(
-                          "SELECT n.path, l.raw, l.line FROM links l JOIN notes n ON "
-                          "n.id=l.src_id WHERE l.status='unresolved' ORDER BY n.path, l.line")]
-        ambiguous = [{"from": src, "raw": raw, "line": line, "candidates": json.loads(c)}
-                     for src, raw, line, c in one(
-                         "SELECT n.path, l.raw, l.line, l.candidates FROM links l JOIN notes n "
-                         "ON n.id=l.src_id WHERE l.status='ambiguous' ORDER BY n.path, l.line")]
-        return {"vault": str(self.vault.root), "index": str(self.vault.index_path),
-                "index_state": self.readonly or "writable",
-                "counts": counts, "problems": problems, "unresolved_links": unresolved,
-                "ambiguous_links": ambiguous}
-
-
-def _anchor(heading: str | None, block: str | None) -> str:
-    if block:
-        return "#^" + block
-    return "#" + heading if heading else ""
-
-
-def human_events(changes: list[NoteChange]) -> list[Event]:
-    """Events for changes made outside aleph-mem. A note that vanished and one that
-    appeared with the same bytes is a move."""
-    gone = {c.before: c for c in changes if c.after is None}
-    out, moved = [], set()
-    for c in changes:
-        if c.before is None and c.after in gone and gone[c.after].path not in moved:
-            src = gone[c.after].path
-            moved.add(src)
-            out.append(make_event("human", "note-moved", c.path, c.after, c.after,
-                                  data={"from": src}))
-    for c in changes:
-        if c.path in moved or (c.before is None and any(
-                e.path == c.path for e in out)):
-            continue
-        kind = ("note-created" if c.before is None else
-                "note-deleted" if c.after is None else "note-updated")
-        out.append(make_event("human", kind, c.path, c.before, c.after))
-    return out
+        return [p for p in Journal(self.vault.aleph_dir).proposals().values()
+                if p["state"] == "open"]

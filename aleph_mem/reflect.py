@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from . import llm
-from .memory import Memory
+from .store import Store
 
 SYSTEM = (
     "You answer questions from a person's notes. The notes are given as numbered passages "
@@ -63,7 +63,7 @@ def validate(answer: str, passages: list[Passage]) -> tuple[str | None, list[int
     return (" ".join(kept) or None), cited
 
 
-def reflect(mem: Memory, question: str, limit: int = 8) -> Reflection:
+def reflect(mem: Store, question: str, limit: int = 8) -> Reflection:
     hits = mem.search(question, limit=limit, group=False)
     passages = [Passage(i + 1, h.path, h.anchor, h.title, mem.chunk_text(h.chunk_id))
                 for i, h in enumerate(hits)]

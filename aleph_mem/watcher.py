@@ -30,7 +30,7 @@ from watchdog.observers.polling import PollingObserver
 from . import activity
 from .atomic import write_atomic
 from .clock import iso, utc_now
-from .memory import Memory
+from .store import Store
 from .vault import ALWAYS_IGNORED_DIRS
 
 log = logging.getLogger(__name__)
@@ -75,9 +75,9 @@ class _Handler(FileSystemEventHandler):
 
 
 class Watcher:
-    """Watches one vault and applies debounced batches through one Memory."""
+    """Watches one vault and applies debounced batches through one Store."""
 
-    def __init__(self, mem: Memory, polling: bool = False,
+    def __init__(self, mem: Store, polling: bool = False,
                  on_batch: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.mem = mem
         self.root = str(mem.vault.root)

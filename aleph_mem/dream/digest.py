@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..hot_memory import BUDGET, facts
-from ..memory import Memory
+from ..store import Store
 from ..vault import content_hash
 from .journal import Journal
 from .judge import Judge
@@ -31,7 +31,7 @@ def digest_path(day: dt.date) -> str:
 RETENTION_DAYS = 90
 
 
-def plan_retention(mem: Memory, now: dt.datetime) -> list[Action]:
+def plan_retention(mem: Store, now: dt.datetime) -> list[Action]:
     """Digests older than 90 days move to ``archive/_dream/digests/`` (never deleted)."""
     cutoff = (now.date() - dt.timedelta(days=RETENTION_DAYS)).isoformat()
     rows = mem.con.execute("SELECT path, hash FROM notes WHERE path LIKE '\\_dream/digests/%' "
@@ -44,7 +44,7 @@ def _link(path: str) -> str:
     return f"[[{path[:-3]}]]" if path.endswith(".md") else path
 
 
-def plan_digest(mem: Memory, now: dt.datetime, report: RunReport, journal: Journal,
+def plan_digest(mem: Store, now: dt.datetime, report: RunReport, journal: Journal,
                 snap: Snapshot, judge: Judge | None = None) -> Action | None:
     path = digest_path(now.date())
     since = (now - dt.timedelta(hours=24)).isoformat().replace("+00:00", "Z")
@@ -69,7 +69,7 @@ def plan_digest(mem: Memory, now: dt.datetime, report: RunReport, journal: Journ
     return Action("digest", "generate", path, base, "daily digest", content=content)
 
 
-def render(mem: Memory, now: dt.datetime, people: list, dreamt: list, proposals: list,
+def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: list,
            report: RunReport, snap: Snapshot, judge: Judge | None = None) -> str:
     day = now.date().isoformat()
     kinds: dict[str, int] = {}
@@ -134,7 +134,7 @@ def render(mem: Memory, now: dt.datetime, people: list, dreamt: list, proposals:
     return "\n".join(out) + "\n"
 
 
-def summarise(mem: Memory, paths: list[str], judge: Judge) -> str | None:
+def summarise(mem: Store, paths: list[str], judge: Judge) -> str | None:
     """With an LLM: a short summary of the day in which every sentence cites the day's
     notes; citations are checked and uncited sentences dropped."""
     from ..reflect import SENTENCE
@@ -167,7 +167,7 @@ def _describe(p: dict) -> str:
     return action_from(p["action"]).describe()
 
 
-def mermaid(mem: Memory, paths: list[str]) -> list[str]:
+def mermaid(mem: Store, paths: list[str]) -> list[str]:
     """A Mermaid graph of the day's notes and the links between them and their
     neighbours (Obsidian renders it)."""
     if not paths:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .view import Action, Snapshot
 
 if TYPE_CHECKING:
-    from ..memory import Memory
+    from ..store import Store
     from .journal import Journal
     from .judge import Judge
 
@@ -59,7 +59,7 @@ class PassContext:
     """What a planner may look at besides the snapshot. Reading through ``mem`` is allowed;
     every change goes back to the runner as an action."""
 
-    mem: Memory
+    mem: Store
     now: dt.datetime
     judge: Judge
     journal: Journal

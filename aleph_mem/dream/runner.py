@@ -13,8 +13,8 @@ from .. import activity, frontmatter_edit
 from ..clock import iso, parse_iso, utc_now
 from ..errors import AlephError, BadInput, ConflictError, NoteExists
 from ..locks import dream_lock
-from ..memory import Memory
 from ..plugins import dream_passes
+from ..store import Store
 from ..ulid import new_ulid
 from ..vault import content_hash
 from . import mentions
@@ -40,7 +40,7 @@ class Interrupted(Exception):
 
 
 class Dream:
-    def __init__(self, mem: Memory, now: dt.datetime | None = None, dry_run: bool = False,
+    def __init__(self, mem: Store, now: dt.datetime | None = None, dry_run: bool = False,
                  force: bool = False) -> None:
         self.mem = mem
         self.now = now or utc_now()

@@ -8,7 +8,7 @@ import datetime as dt
 import json
 
 from ..clock import parse_iso
-from ..memory import Memory
+from ..store import Store
 from .journal import Journal
 
 CATCHUP_HOURS = 26
@@ -28,7 +28,7 @@ def in_window(window: str, local: dt.datetime) -> bool:
 EARLY_IMPORTANCE = 150
 
 
-def weekly_due(mem: Memory, now: dt.datetime) -> bool:
+def weekly_due(mem: Store, now: dt.datetime) -> bool:
     """The daily run becomes the weekly one when no weekly run succeeded for 7 days, or
     early, when the notes changed since the last one add up to an importance of 150
     (Generative Agents' reflection trigger; a note without `importance` counts 5)."""
@@ -44,7 +44,7 @@ def last_success_with(runs: list[dict], pass_name: str) -> dt.datetime | None:
     return parse_iso(done[-1]["at"]) if done else None
 
 
-def changed_importance(mem: Memory, since: dt.datetime) -> float:
+def changed_importance(mem: Store, since: dt.datetime) -> float:
     total = 0.0
     for (fm,) in mem.con.execute(
             "SELECT frontmatter FROM notes WHERE mtime_ns > ? AND archived = 0 AND path NOT "
@@ -55,7 +55,7 @@ def changed_importance(mem: Memory, since: dt.datetime) -> float:
     return total
 
 
-def dream_due(mem: Memory, now: dt.datetime, idle_s: float | None) -> bool:
+def dream_due(mem: Store, now: dt.datetime, idle_s: float | None) -> bool:
     window = mem.settings.dream_window
     if window == "off":
         return False

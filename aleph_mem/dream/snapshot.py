@@ -11,14 +11,14 @@ from dataclasses import replace
 import apsw
 import numpy as np
 
-from ..memory import Memory
+from ..store import Store
 from ..vault import content_hash
 from .journal import Journal
 from .mentions import load as load_soft
 from .view import Action, NoteInfo, Snapshot
 
 
-def generated(mem: Memory, pass_name: str, path: str, content: str,
+def generated(mem: Store, pass_name: str, path: str, content: str,
               reason: str) -> Action | None:
     """Write (or rewrite) a daemon-owned file, unless it already says this, or a person
     edited it since the dream last wrote it (then it is theirs and is left alone)."""
@@ -32,14 +32,14 @@ def generated(mem: Memory, pass_name: str, path: str, content: str,
     return Action(pass_name, "generate", path, content_hash(current), reason, content=content)
 
 
-def dream_wrote_last(mem: Memory, path: str, current: bytes) -> bool:
+def dream_wrote_last(mem: Store, path: str, current: bytes) -> bool:
     """These bytes are the dream's own last write of the file (no person edited it since)."""
     last = mem.log(path=path, limit=1)
     return bool(last) and last[0].actor.startswith("dream:") and \
         last[0].after == content_hash(current)
 
 
-def snapshot(mem: Memory, now: dt.datetime) -> Snapshot:
+def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
     human = _human_paths(mem)
     since = (now - dt.timedelta(days=90)).date().isoformat()
     recalls = Journal(mem.vault.aleph_dir).recalls(since)
@@ -86,7 +86,7 @@ def with_soft(snap: Snapshot, soft: list[tuple[str, str, str]]) -> Snapshot:
     return replace(snap, notes=notes, soft=soft)
 
 
-def note_vectors(mem: Memory) -> dict[str, np.ndarray]:
+def note_vectors(mem: Store) -> dict[str, np.ndarray]:
     """path -> the normalised mean of the note's body-chunk vectors, if the index has any
     from the configured model (a note half embedded gets the vectors it has)."""
     from .. import vectors
@@ -112,7 +112,7 @@ def note_vectors(mem: Memory) -> dict[str, np.ndarray]:
     return out
 
 
-def _head(mem: Memory, path: str, limit: int = 1_000_000) -> bytes:
+def _head(mem: Store, path: str, limit: int = 1_000_000) -> bytes:
     """The first megabyte of a note: enough to judge it, without loading a huge file."""
     try:
         with open(mem.vault.abs(path), "rb") as fh:
@@ -121,7 +121,7 @@ def _head(mem: Memory, path: str, limit: int = 1_000_000) -> bytes:
         return b""
 
 
-def _human_paths(mem: Memory) -> set[str]:
+def _human_paths(mem: Store) -> set[str]:
     """Notes a person owns (R2): no event explains the current bytes (a person's edit not
     yet logged, or a note indexed before aleph-mem wrote it), or the last writer other than
     the dream was a person. The dream's own writes (a status marker, an approved merge)

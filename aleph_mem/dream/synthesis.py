@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from ..memory import Memory
+from ..store import Store
 from ..vault import content_hash
 from .judge import Judge, fence
 from .snapshot import dream_wrote_last, generated
@@ -72,7 +72,7 @@ def signature(members: list[str]) -> str:
     return hashlib.sha256("\n".join(sorted(members)).encode()).hexdigest()[:16]
 
 
-def plan_synthesis_notes(mem: Memory, snap: Snapshot, found: list[list[str]],
+def plan_synthesis_notes(mem: Store, snap: Snapshot, found: list[list[str]],
                          judge: Judge) -> list[Action]:
     if not judge.available:
         return []
@@ -144,7 +144,7 @@ def render(verdict: dict[str, Any], notes: list[NoteInfo], members: list[str],
     return "\n".join(out) + "\n"
 
 
-def _write(mem: Memory, snap: Snapshot, path: str, content: str) -> list[Action]:
+def _write(mem: Store, snap: Snapshot, path: str, content: str) -> list[Action]:
     current = mem.vault.read_bytes(path)
     if current is None:
         return [Action("synthesis", "generate", path, None, "weekly synthesis",
@@ -185,7 +185,7 @@ def _link(a: NoteInfo, b: NoteInfo) -> Action | None:
                   f"suggested link to {dst.path}", content=text, propose=src.human)
 
 
-def plan_index(mem: Memory, snap: Snapshot) -> Action | None:
+def plan_index(mem: Store, snap: Snapshot) -> Action | None:
     """``_dream/index.md``: every category (frontmatter ``category``, else the top folder)
     with its note count and its most-linked notes."""
     groups: dict[str, list[NoteInfo]] = {}

@@ -12,7 +12,7 @@ from collections import Counter
 
 import networkx as nx
 
-from ..memory import Memory
+from ..store import Store
 from .snapshot import generated
 from .synthesis import topic_trends
 from .view import Action, Snapshot
@@ -108,7 +108,7 @@ def near_duplicate_tags(snap: Snapshot) -> list[tuple[str, str]]:
     return pairs
 
 
-def plan_weekly(mem: Memory, snap: Snapshot, found: list[list[str]]) -> Action | None:
+def plan_weekly(mem: Store, snap: Snapshot, found: list[list[str]]) -> Action | None:
     now = snap.now
     path = week_path(now.date())
     link = lambda p: f"[[{p[:-3]}]]"  # noqa: E731

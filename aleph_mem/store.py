@@ -1,0 +1,423 @@
+"""One open vault with its index: indexing, search, reading notes, history, undo and
+vectors. The passes, the context envelope and reflection build on it; ``memory.Memory``
+(the front door the CLI and the MCP server call) adds every other verb on top."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import logging
+import threading
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import apsw
+import numpy as np
+
+from . import db, graph, plugins, vectors
+from .atomic import write_atomic
+from .embedders import Embedder
+from .embedders import load as load_embedder
+from .errors import AlephError, NoteNotFound, ReadOnlyVault
+from .events import Event, EventLog, make_event
+from .history import mark_baseline, outside_change
+from .indexer import Indexer, NoteChange, Progress, ReconcileReport
+from .locks import write_lock
+from .objects import ObjectStore
+from .resolver import fold
+from .search import Filters, Fusion, Hit, search
+from .settings import Settings, load_settings
+from .timespec import check_limit, parse_when
+from .ulid import new_ulid
+from .undo import UndoReport, undo
+from .vault import Vault
+from .writer import Writer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class LinkView:
+    raw: str
+    target: str
+    anchor: str
+    alias: str | None
+    embed: bool
+    resolved: str | None
+    status: str
+    line: int
+    candidates: list[str]
+
+
+@dataclass(frozen=True)
+class NoteView:
+    path: str
+    title: str
+    frontmatter: dict[str, Any]
+    hash: str
+    tags: list[str]
+    aliases: list[str]
+    links: list[LinkView]
+    backlinks: list[str]
+    content: str
+    issues: list[str]
+
+    def as_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["links"] = [{k: v for k, v in asdict(lv).items()
+                         if k in ("raw", "target", "anchor", "alias", "embed", "resolved")}
+                        for lv in self.links]
+        return out
+
+
+class Store:
+    def __init__(self, vault: Vault, settings: Settings, actor: str = "cli") -> None:
+        self.vault = vault
+        self.settings = settings
+        self.actor = actor
+        self.objects = ObjectStore(vault.aleph_dir / "objects")
+        self._embed_lock = threading.Lock()
+        self._embedder: Embedder | None = None
+        self._embedder_tried = False
+        self.vector_problem = ""
+        self.search_notice = ""
+        self._matrix: vectors.Matrix | None = None
+        self._recovered = False
+        self._open_index()
+
+    def _open_index(self) -> None:
+        self._vec_loaded = False
+        self.con, self.created, self.readonly = db.open_index(self.vault.index_path)
+        self.indexer = Indexer(self.vault, self.con, self.settings, self.objects)
+        self.events = EventLog(self.vault.aleph_dir)
+        self.sync_events()
+
+    def sync_events(self) -> None:
+        """Mirror new event lines into the index; a read-only check first, so readers never
+        wait for the write lock when there is nothing new."""
+        if self.readonly or not self.events.behind(self.con):
+            return
+        try:
+            with db.transaction(self.con):
+                self.events.sync_index(self.con)
+        except (apsw.FullError, apsw.ReadOnlyError, apsw.IOError) as exc:
+            self.readonly = f"the index cannot be updated ({exc})"
+
+    @classmethod
+    def open(cls, root: Path, flags: dict[str, Any] | None = None,
+             actor: str = "cli") -> Store:
+        vault = Vault.open(root)
+        return cls(vault, load_settings(vault.root, flags), actor)
+
+    def sibling(self, actor: str | None = None) -> Store:
+        """The same vault and settings on a connection of its own (for another thread);
+        settings are never read again mid-run."""
+        return type(self)(self.vault, self.settings, actor or self.actor)
+
+    def writer(self, run: str | None = None, actor: str | None = None) -> Writer:
+        self.require_writable()
+        return Writer(self.vault, self.con, self.indexer, actor or self.actor, run)
+
+    def require_writable(self) -> None:
+        if self.readonly:
+            raise ReadOnlyVault(self.readonly)
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- indexing -------------------------------------------------------------------------
+
+    def reindex(self, rebuild: bool = False, progress: Progress | None = None,
+                only: set[str] | None = None) -> ReconcileReport:
+        """Reconcile the index with the files. Changes made outside aleph-mem become
+        ``human`` events, judged against the last logged state of each path (see history):
+        a rebuilt, re-created or half-built index never invents events."""
+        self.require_writable()
+        if rebuild:
+            self.con.close()
+            db.remove_index_files(self.vault.index_path)
+            self._open_index()
+        self.writer().recover(sweep_objects=not self._recovered)
+        self._recovered = True
+        with write_lock(self.vault.local_dir):
+            with db.transaction(self.con):
+                self.events.sync_index(self.con)
+            report = self.indexer.reconcile(progress, only)
+            changes = [c for c in (outside_change(self.con, ch.path, ch.before, ch.after)
+                                   for ch in report.changes) if c is not None]
+            report.human = human_events(changes)
+            for event in report.human:
+                self.events.append(event)
+            with db.transaction(self.con):
+                self.events.sync_index(self.con)
+                if only is None:
+                    mark_baseline(self.con)
+        return report
+
+    # -- history ----------------------------------------------------------------------------
+
+    def log(self, path: str | None = None, since: str | None = None,
+            actor: str | None = None, limit: int = 100) -> list[Event]:
+        check_limit(limit, "limit", 100_000)
+        since = parse_when(since, "since") if since else None
+        sql, args = [], []
+        if path:
+            norm = self.vault.normalise(path)
+            sql.append("(path = ? OR json_extract(data, '$.from') = ?)")
+            args += [norm, norm]
+        if since:
+            sql.append("at >= ?")
+            args.append(since)
+        if actor:
+            sql.append("(actor = ? OR actor LIKE ?)")
+            args += [actor, actor.rstrip(":*") + ":%"]
+        where = " WHERE " + " AND ".join(sql) if sql else ""
+        self.sync_events()  # other processes may have appended since
+        rows = self.con.execute(
+            "SELECT id, at, actor, kind, path, before, after, run, reason, data FROM events"
+            f"{where} ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
+        return [Event(*r[:9], json.loads(r[9]) if r[9] else {}) for r in rows]
+
+    def undo(self, target: str) -> UndoReport:
+        """Undo an event or a run; the undo is itself a run that can be undone."""
+        return undo(self.writer(run=new_ulid()), target)
+
+    # -- reading --------------------------------------------------------------------------
+
+    # -- vectors ----------------------------------------------------------------------------
+
+    def embedder(self, wait: bool = True) -> Embedder | None:
+        """The configured embedding model, loaded once; None when vectors are off or the
+        model cannot load (``vector_problem`` says why)."""
+        if not self._embed_lock.acquire(blocking=wait):
+            return None  # another thread is loading it right now
+        try:
+            if not self._embedder_tried and wait:
+                self._embedder_tried = True
+                try:
+                    self._embedder = load_embedder(self.settings.embed_model,
+                                                   self.vault.aleph_dir / "cache",
+                                                   int(self.settings.embed_threads))
+                except AlephError as exc:
+                    self.vector_problem = str(exc)
+                if self._embedder is None and not self.vector_problem:
+                    self.vector_problem = ("vectors are off (embed_model = \"none\"); set "
+                                           "embed_model to turn them on")
+                self._keep_vector_problem()
+            return self._embedder
+        finally:
+            self._embed_lock.release()
+
+    def embed(self, progress: Progress | None = None, stop: threading.Event | None = None) -> int:
+        """Give every chunk without a vector one (resumable, in committed batches)."""
+        model = self.embedder()
+        if model is None:
+            return 0
+        cache = vectors.Cache(self.vault.aleph_dir / "cache" / "embeddings.db")
+        try:
+            return vectors.embed_pending(self.con, model, cache, stop, progress)
+        finally:
+            cache.close()
+
+    def _keep_vector_problem(self) -> None:
+        """What the last model load found, for ``status`` (which never loads the model)."""
+        body = json.dumps({"model": self.settings.embed_model, "problem": self.vector_problem})
+        try:
+            write_atomic(self.vault.local_dir / "vector-problem.json", body.encode(),
+                         durable=False)
+        except OSError as exc:
+            log.info("vector problem not kept: %s", exc)
+
+    def vector_state(self) -> dict[str, Any]:
+        """The vectors in the index, and why there are none (as the last model load in any
+        process found it; this never loads the model)."""
+        st = vectors.state(self.con)
+        problem = self.vector_problem
+        if not problem:
+            try:
+                kept = json.loads((self.vault.local_dir / "vector-problem.json").read_bytes())
+                if kept.get("model") == self.settings.embed_model:
+                    problem = kept.get("problem") or ""
+            except (OSError, ValueError):
+                pass
+        return {"model": st.model, "dim": st.dim, "embedded": st.embedded,
+                "pending": st.pending, "setting": self.settings.embed_model,
+                "problem": problem}
+
+    def search(self, query: str, limit: int | None = None, filters: Filters | None = None,
+               group: bool = True, mode: str = "hybrid", explain: bool = False,
+               fusion: Fusion | None = None, wait_for_model: bool = True) -> list[Hit]:
+        """Search; ``hybrid`` (the default) and ``vector`` use whatever vectors exist, and
+        fall back to full text (saying why in ``search_notice``) when there are none."""
+        limit = check_limit(limit, "limit", 1000) if limit is not None else None
+        if filters is not None and (filters.since or filters.until):
+            filters = replace(
+                filters, since=parse_when(filters.since, "since") if filters.since else None,
+                until=parse_when(filters.until, "until") if filters.until else None)
+        stale = f"{self.readonly}: results may be stale" if self.readonly else ""
+        self.search_notice = stale
+        qvec = None
+        if mode != "fts":
+            model = self.embedder(wait=wait_for_model)
+            ready = model is not None and self._vectors_ready(model)
+            if ready:
+                qvec = model.embed([query])[0]
+                pending = self.con.execute(  # the partial index keeps this cheap
+                    "SELECT count(*) FROM chunks WHERE embedded = 0").fetchone()[0]
+                if pending:
+                    self.search_notice = f"{pending} chunks are still waiting for vectors"
+                    self.search_notice += f"; {stale}" if stale else ""
+            else:
+                self.search_notice = (stale + "; " if stale else "") + "full-text only: " + (
+                    self.vector_problem or ("the embedding model is still loading"
+                                            if not self._embedder_tried else
+                                            "no vectors yet (the daemon or `index` makes them)"))
+                mode = "fts"
+        fusion = fusion or Fusion(
+            recency_weight=float(self.settings.search_recency_weight),
+            half_life_days=float(self.settings.search_half_life_days),
+            link_share=float(self.settings.search_link_share),
+            mmr_lambda=float(self.settings.search_mmr_lambda),
+            date_boost=float(self.settings.search_date_boost))
+        hits = search(self.con, query, limit or self.settings.search_limit, filters, group,
+                      qvec, mode, fusion, explain, knn=self._knn,
+                      vectors_of=self._vectors_of if qvec is not None else None)
+        if not hits and not self.con.execute("SELECT 1 FROM notes LIMIT 1").fetchone():
+            self.search_notice = ("the index is empty: run `aleph-mem index` (or start "
+                                  "`aleph-mem daemon`)")
+        return plugins.search_results(query, hits)
+
+    def _knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """Nearest chunks through the in-memory matrices (reloaded when the vector table
+        changed); see vectors.Matrix."""
+        version = vectors.version(self.con)
+        if self._matrix is None or self._matrix.version != version:
+            self._matrix = vectors.Matrix.load(self.con, version)
+        return self._matrix.knn(query, k)
+
+    def _vectors_of(self, chunk_ids: list[int]) -> dict[int, np.ndarray]:
+        return self._matrix.vectors(chunk_ids) if self._matrix is not None else {}
+
+    def _vectors_ready(self, model: Embedder) -> bool:
+        row = self.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()
+        if not row or row[0] != f"{model.name}:{model.dim}":
+            return False
+        if not self._vec_loaded:
+            vectors.load_extension(self.con)
+            self._vec_loaded = True
+        return True
+
+    def chunk_text(self, chunk_id: int) -> str:
+        row = self.con.execute("SELECT title, body FROM chunks_fts WHERE rowid = ?",
+                               (chunk_id,)).fetchone()
+        return (row[1] or row[0]) if row else ""
+
+    def find_note(self, ref: str) -> str:
+        """A note's path from a path (``.md`` optional), a file name, a title or an alias."""
+        ref = ref.strip()
+        exact = self.con.execute("SELECT path FROM notes WHERE path IN (?, ?)",
+                                 (ref, ref + ".md")).fetchone()
+        if exact:  # exactly the file asked for, never a case twin of it
+            return exact[0]
+        key = fold(ref[:-3] if ref.lower().endswith(".md") else ref)
+        rows = self.con.execute("SELECT path, title FROM notes").fetchall()
+        for test in (
+            lambda p, t: fold(p[:-3]) == key,
+            lambda p, t: fold(p[:-3].rsplit("/", 1)[-1]) == key,
+            lambda p, t: fold(t) == key,
+        ):
+            hits = sorted(p for p, t in rows if test(p, t))
+            if hits:
+                return min(hits, key=lambda p: (p.count("/"), len(p)))
+        alias = self.con.execute(
+            "SELECT n.path FROM aliases a JOIN notes n ON n.id=a.note_id "
+            "WHERE lower(a.alias) = lower(?) ORDER BY length(n.path) LIMIT 1", (ref,)).fetchone()
+        if alias:
+            return alias[0]
+        titles = {t: p for p, t in rows}
+        close = difflib.get_close_matches(ref, list(titles) + [p for p, _ in rows], n=5)
+        raise NoteNotFound(ref, close)
+
+    def show(self, ref: str) -> NoteView:
+        path = self.find_note(ref)
+        note_id, title, digest, fm, issues = self.con.execute(
+            "SELECT id, title, hash, frontmatter, issues FROM notes WHERE path=?",
+            (path,)).fetchone()
+        data = self.vault.read_bytes(path) or b""
+        links = [LinkView(raw, target, _anchor(heading, block), alias, bool(embed), resolved,
+                          status, line, json.loads(cands) if cands else [])
+                 for raw, target, heading, block, alias, embed, resolved, status, line, cands
+                 in self.con.execute(
+                     "SELECT raw, target, heading, block, alias, embed, resolved_path, status, "
+                     "line, candidates FROM links WHERE src_id=? ORDER BY line, id", (note_id,))]
+        backlinks = graph.backlinks(self.con, path)
+        tags = list(dict.fromkeys(t for (t,) in self.con.execute(
+            "SELECT tag FROM tags WHERE note_id=? ORDER BY rowid", (note_id,))))
+        aliases = [a for (a,) in self.con.execute(
+            "SELECT alias FROM aliases WHERE note_id=? ORDER BY rowid", (note_id,))]
+        return NoteView(path, title, json.loads(fm), digest, tags, aliases, links, backlinks,
+                        data.decode("utf-8", errors="replace"), json.loads(issues))
+
+    def status(self) -> dict[str, Any]:
+        one = self.con.execute
+        counts = {
+            "notes": one("SELECT count(*) FROM notes").fetchone()[0],
+            "chunks": one("SELECT count(*) FROM chunks").fetchone()[0],
+            "links": one("SELECT count(*) FROM links").fetchone()[0],
+            "tags": one("SELECT count(DISTINCT tag_lc) FROM tags").fetchone()[0],
+        }
+        by_status = dict(one("SELECT status, count(*) FROM links GROUP BY status").fetchall())
+        counts.update({f"links_{k}": by_status.get(k, 0)
+                       for k in ("resolved", "unresolved", "ambiguous")})
+        problems = [{"path": p, "reason": r}
+                    for p, issues in one("SELECT path, issues FROM notes WHERE issues != '[]' "
+                                         "ORDER BY path")
+                    for r in json.loads(issues)]
+        problems += [{"path": p, "reason": r}
+                     for p, r in one("SELECT path, reason FROM skipped ORDER BY path")]
+        unresolved = [{"from": src, "raw": raw, "line": line}
+                      for src, raw, line in one(
+                          "SELECT n.path, l.raw, l.line FROM links l JOIN notes n ON "
+                          "n.id=l.src_id WHERE l.status='unresolved' ORDER BY n.path, l.line")]
+        ambiguous = [{"from": src, "raw": raw, "line": line, "candidates": json.loads(c)}
+                     for src, raw, line, c in one(
+                         "SELECT n.path, l.raw, l.line, l.candidates FROM links l JOIN notes n "
+                         "ON n.id=l.src_id WHERE l.status='ambiguous' ORDER BY n.path, l.line")]
+        return {"vault": str(self.vault.root), "index": str(self.vault.index_path),
+                "index_state": self.readonly or "writable",
+                "counts": counts, "problems": problems, "unresolved_links": unresolved,
+                "ambiguous_links": ambiguous}
+
+
+def _anchor(heading: str | None, block: str | None) -> str:
+    if block:
+        return "#^" + block
+    return "#" + heading if heading else ""
+
+
+def human_events(changes: list[NoteChange]) -> list[Event]:
+    """Events for changes made outside aleph-mem. A note that vanished and one that
+    appeared with the same bytes is a move."""
+    gone = {c.before: c for c in changes if c.after is None}
+    out, moved = [], set()
+    for c in changes:
+        if c.before is None and c.after in gone and gone[c.after].path not in moved:
+            src = gone[c.after].path
+            moved.add(src)
+            out.append(make_event("human", "note-moved", c.path, c.after, c.after,
+                                  data={"from": src}))
+    for c in changes:
+        if c.path in moved or (c.before is None and any(
+                e.path == c.path for e in out)):
+            continue
+        kind = ("note-created" if c.before is None else
+                "note-deleted" if c.after is None else "note-updated")
+        out.append(make_event("human", kind, c.path, c.before, c.after))
+    return out
