@@ -185,9 +185,9 @@ class Store:
             f"{where} ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
         return [Event(*r[:9], json.loads(r[9]) if r[9] else {}) for r in rows]
 
-    def undo(self, target: str) -> UndoReport:
+    def undo(self, target: str, actor: str | None = None) -> UndoReport:
         """Undo an event or a run; the undo is itself a run that can be undone."""
-        return undo(self.writer(run=new_ulid()), target)
+        return undo(self.writer(run=new_ulid(), actor=actor), target)
 
     # -- reading --------------------------------------------------------------------------
 

@@ -37,9 +37,9 @@ def test_stdio_round_trip(vault: Path) -> None:
             assert note["hash"] == created["hash"]
 
             r = await c.call_tool("search", {"query": "durian plan"})
-            assert [h["path"] for h in r.structured_content["result"]] == ["inbox/Durian.md"]
+            assert [h["path"] for h in r.structured_content["hits"]] == ["inbox/Durian.md"]
             r = await c.call_tool("search", {"query": "lychees"})  # start-up reconcile
-            assert [h["path"] for h in r.structured_content["result"]] == ["notes/existing.md"]
+            assert [h["path"] for h in r.structured_content["hits"]] == ["notes/existing.md"]
 
             r = await c.call_tool("write", {"content": "new", "path": "inbox/Durian.md",
                                             "expected_hash": created["hash"]})

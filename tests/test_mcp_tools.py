@@ -58,10 +58,10 @@ def test_edit_forget_graph_recent_dream(vault: Path) -> None:
 
         out = sc(await c.call_tool("forget", {"path": "c.md", "reason": "obsolete"}))
         assert out["path"] == "archive/c.md"
-        hits = sc(await c.call_tool("search", {"query": "leaf"}))["result"]
-        assert hits == []
+        found = sc(await c.call_tool("search", {"query": "leaf"}))
+        assert found["hits"] == [] and found["notice"].startswith("full-text only")
         hits = sc(await c.call_tool("search", {"query": "leaf", "include_archived": True}))
-        assert [h["path"] for h in hits["result"]] == ["archive/c.md"]
+        assert [h["path"] for h in hits["hits"]] == ["archive/c.md"]
 
         events = sc(await c.call_tool("recent", {"actor": "mcp"}))["result"]
         assert [e["kind"] for e in events] == ["note-archived", "note-updated", "note-updated"]
