@@ -12,7 +12,7 @@ import pytest
 from conftest import open_mem, write
 
 from aleph_mem import activity
-from aleph_mem.dream import drift, lint, passes
+from aleph_mem.dream import consolidate, decay, drift, lint
 from aleph_mem.dream.journal import Journal
 from aleph_mem.dream.judge import Judge
 from aleph_mem.dream.registry import PassContext, RunReport
@@ -173,7 +173,7 @@ def test_decay_archives_cold_agent_notes_only(vault: Path) -> None:
     assert {p["what"] for p in report.proposed} >= {"archive [[notes/human]] (low_salience)"}
     assert (vault / "notes/pinned.md").exists()
     cold = snapshot(mem, later).notes["notes/pinned.md"]
-    assert passes.salience(cold, later) == passes.salience(cold, later) == (1.0, 45.0)
+    assert decay.salience(cold, later) == decay.salience(cold, later) == (1.0, 45.0)
     mem.close()
 
 
@@ -302,7 +302,7 @@ def test_recalls_keep_a_note_from_decay(vault: Path) -> None:
     report = Dream(mem, later, force=True).run(("decay",))
     assert [a["path"] for a in report.applied] == ["archive/notes/cold.md"]
     used = snapshot(mem, later).notes["notes/used.md"]
-    assert passes.salience(used, later)[0] > 0.8
+    assert decay.salience(used, later)[0] > 0.8
     mem.close()
 
 
@@ -427,7 +427,7 @@ def test_templated_notes_with_different_names_are_not_duplicates(vault: Path) ->
             "ring shows the type, which the DM chooses or determines randomly.\n")
     w.write("items/fire.md", f"# Ring of Fire Resistance\n\n{body}".encode(), None)
     w.write("items/force.md", f"# Ring of Force Resistance\n\n{body}".encode(), None)
-    assert passes.plan_consolidate(snapshot(mem, NOW)) == []
+    assert consolidate.plan_consolidate(snapshot(mem, NOW)) == []
     mem.close()
 
 
@@ -551,7 +551,7 @@ def test_unlinked_mentions_become_soft_links_that_decay_counts_half(vault: Path)
     harbour = snap.notes["p/harbour.md"]
     assert (harbour.inbound, harbour.soft_inbound, harbour.link_weight) == (1, 1, 1.5)
     # half-life: 30 d x (1 + 0.25 x 1.5 links) x 1.5 (importance 5)
-    assert passes.salience(harbour, NOW)[1] == 30 * 1.375 * 1.5
+    assert decay.salience(harbour, NOW)[1] == 30 * 1.375 * 1.5
     again = Dream(mem, NOW, force=True).run(("lint",))
     assert again.soft_links == 0  # known ones are kept, not new
     mem.close()

@@ -8,10 +8,11 @@ from __future__ import annotations
 import datetime as dt
 
 from . import digest as digest_mod
+from .consolidate import plan_consolidate, plan_consolidate_llm
+from .decay import plan_decay
 from .drift import plan_drift_all, plan_drift_llm
 from .lint import REPORT_PATH, Ledger, lint_issues, lint_report, plan_lint
 from .lint_llm import plan_lint_llm
-from .passes import plan_consolidate, plan_consolidate_llm, plan_decay
 from .registry import DreamPass, PassContext
 from .snapshot import generated
 from .synthesis import plan_index, plan_synthesis_notes
