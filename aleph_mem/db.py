@@ -18,7 +18,7 @@ from .errors import IndexUnavailable
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "9"
+SCHEMA_VERSION = "10"
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -82,6 +82,7 @@ CREATE TABLE events(
 CREATE INDEX events_path ON events(path, at);
 CREATE INDEX events_run ON events(run);
 CREATE INDEX events_at ON events(at);
+CREATE INDEX events_from ON events(json_extract(data, '$.from'));
 CREATE TABLE event_files(file TEXT PRIMARY KEY, size INTEGER NOT NULL);
 """
 

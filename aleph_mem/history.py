@@ -10,6 +10,8 @@ whole vault (its baseline); before that it is part of the baseline, not an event
 
 from __future__ import annotations
 
+import json
+
 import apsw
 
 from .events import KINDS
@@ -20,26 +22,54 @@ _STATE = "(" + ",".join(f"'{k}'" for k in KINDS) + ")"
 
 def last_logged(con: apsw.Connection, path: str) -> tuple[bool, str | None]:
     """(whether the log names this path, the hash it left there: None when gone)."""
-    row = con.execute(
-        "SELECT path, after FROM events WHERE (path = ? OR json_extract(data, '$.from') = ?) "
-        f"AND kind IN {_STATE} ORDER BY id DESC LIMIT 1", (path, path)).fetchone()
-    if row is None:
-        return False, None
-    return True, (row[1] if row[0] == path else None)
+    return last_states(con, [path]).get(path, (False, None))
+
+
+def last_states(con: apsw.Connection, paths: list[str]) -> dict[str, tuple[bool, str | None]]:
+    """``last_logged`` for many paths in one query (the ``events_from`` index serves the
+    moved-from side)."""
+    wanted = json.dumps(sorted(set(paths)))
+    out: dict[str, tuple[bool, str | None]] = {}
+    for path, after, moved_from in con.execute(
+            "SELECT path, after, json_extract(data, '$.from') FROM events "
+            f"WHERE kind IN {_STATE} AND (path IN (SELECT value FROM json_each(?1)) "
+            "OR json_extract(data, '$.from') IN (SELECT value FROM json_each(?1))) "
+            "ORDER BY id", (wanted,)):
+        out[path] = (True, after)
+        if moved_from:
+            out[moved_from] = (True, None)
+    return out
 
 
 def outside_change(con: apsw.Connection, path: str, indexed: str | None,
                    now: str | None) -> NoteChange | None:
     """The change to record for ``path`` now holding ``now`` (a hash, None when gone), or
     None when there is nothing to record."""
-    known, logged = last_logged(con, path)
-    if known:
-        return None if logged == now else NoteChange(path, logged, now)
-    if indexed is not None:
-        return None if indexed == now else NoteChange(path, indexed, now)
-    if now is None or not has_baseline(con):
-        return None
-    return NoteChange(path, None, now)
+    if indexed == now and indexed is not None:
+        return None  # the index saw these bytes: they were accounted for then
+    found = outside_changes(con, [NoteChange(path, indexed, now)])
+    return found[0] if found else None
+
+
+def outside_changes(con: apsw.Connection, changes: list[NoteChange]) -> list[NoteChange]:
+    """Of the changes the index saw (``before`` = what it held), the ones to record as
+    made outside aleph-mem, each with ``before`` = the path's reference state."""
+    if not changes:
+        return []
+    logged = last_states(con, [c.path for c in changes])
+    baseline = has_baseline(con)
+    out = []
+    for c in changes:
+        known, state = logged.get(c.path, (False, None))
+        if known:
+            if state != c.after:
+                out.append(NoteChange(c.path, state, c.after))
+        elif c.before is not None:
+            if c.before != c.after:
+                out.append(c)
+        elif c.after is not None and baseline:
+            out.append(c)
+    return out
 
 
 def has_baseline(con: apsw.Connection) -> bool:

@@ -21,7 +21,7 @@ from .embedders import Embedder
 from .embedders import load as load_embedder
 from .errors import AlephError, NoteNotFound, ReadOnlyVault
 from .events import Event, EventLog, make_event
-from .history import mark_baseline, outside_change
+from .history import mark_baseline, outside_changes
 from .indexer import Indexer, NoteChange, Progress, ReconcileReport
 from .locks import write_lock
 from .objects import ObjectStore
@@ -150,8 +150,7 @@ class Store:
             with db.transaction(self.con):
                 self.events.sync_index(self.con)
             report = self.indexer.reconcile(progress, only)
-            changes = [c for c in (outside_change(self.con, ch.path, ch.before, ch.after)
-                                   for ch in report.changes) if c is not None]
+            changes = outside_changes(self.con, report.changes)
             report.human = human_events(changes)
             for event in report.human:
                 self.events.append(event)
