@@ -21,7 +21,7 @@ from .embedders import Embedder
 from .embedders import load as load_embedder
 from .errors import AlephError, NoteNotFound, ReadOnlyVault
 from .events import Event, EventLog, make_event
-from .history import mark_baseline, outside_changes
+from .history import has_baseline, mark_baseline, outside_changes
 from .indexer import Indexer, NoteChange, Progress, ReconcileReport
 from .locks import write_lock
 from .objects import ObjectStore
@@ -156,7 +156,7 @@ class Store:
                 self.events.append(event)
             with db.transaction(self.con):
                 self.events.sync_index(self.con)
-                if only is None:
+                if only is None and not has_baseline(self.con):
                     mark_baseline(self.con)
         return report
 
