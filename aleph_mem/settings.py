@@ -72,6 +72,13 @@ SETTINGS: tuple[Setting, ...] = (
             "person to tick), e.g. ['consolidate', 'decay']."),
     Setting("dream_off", [],
             "Dream passes that never run, e.g. ['decay']."),
+    Setting("decay_min_watch_days", 30,
+            "decay proposes no archive until aleph-mem has watched the vault this many days "
+            "(since the first event in its log): before that, no recall signals is no "
+            "evidence that a note is unused."),
+    Setting("decay_max_archives", 10,
+            "At most this many archive proposals or moves by decay in one run, the coldest "
+            "first."),
     Setting("project_roots", [],
             "Folders that relative file paths in notes' code spans (`src/app.py`) are checked "
             "against by the dream's drift pass (a note's own `project_root` comes first); "
@@ -102,6 +109,7 @@ RANGES: dict[str, tuple[float, float]] = {  # inclusive bounds of numeric settin
     "search_recency_weight": (0, 1), "search_half_life_days": (0.01, 36_500),
     "search_link_share": (0, 1), "search_date_boost": (0, 100), "search_mmr_lambda": (0, 1),
     "idle_minutes": (0, 10_080), "reconcile_minutes": (1, 10_080),
+    "decay_min_watch_days": (0, 3650), "decay_max_archives": (0, 1000),
 }
 BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
               "false": False, "0": False, "no": False, "off": False}
@@ -213,6 +221,8 @@ class Settings:
     dream_window: str = "02:00-06:00"
     dream_propose: tuple[str, ...] = ()
     dream_off: tuple[str, ...] = ()
+    decay_min_watch_days: int = 30
+    decay_max_archives: int = 10
     project_roots: tuple[str, ...] = ()
     lint_required_keys: tuple[str, ...] = ("category", "tags", "created")
     lint_disable: tuple[str, ...] = ()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import math
+import re
 
 from .view import Action, NoteInfo, Snapshot, as_date, body_of
 
@@ -17,6 +18,12 @@ H0_DAYS = 30.0
 ARCHIVE_BELOW = 0.1
 MIN_AGE_DAYS = 30
 PROTECTED_CATEGORIES = ("personal",)
+HUB_LINKS = 3  # notes this many others link to are hubs: never archived
+HOME_NAMES = frozenset({"readme", "index", "home", "start here", "start", "welcome", "_index",
+                        "contents", "table of contents", "dashboard"})
+TEMPLATE_FOLDERS = frozenset({"templates", "template", "_templates", "_template"})
+MAP_TAGS = frozenset({"moc", "map", "index", "hub", "category", "categories", "toc"})
+MAP_TITLE = re.compile(r"\bMOC\b|\bmap of content|\bindex\b|\boverview of\b", re.I)
 
 SEVERITY_FLOOR = {"low": 0.0, "med": 0.5, "medium": 0.5, "high": 0.7, "critical": 0.85}
 
@@ -44,19 +51,50 @@ def salience(n: NoteInfo, now: dt.datetime,
 
 
 def plan_decay(snap: Snapshot, judge=None) -> list[Action]:
-    actions = []
+    """Archive (or propose archiving) the coldest notes, at most ``decay_max_archives`` a
+    run, and none until aleph-mem has watched the vault ``decay_min_watch_days``: before
+    that, a missing recall is no evidence of disuse. Hubs, the vault's readme, templates
+    and category or map pages are never archived."""
+    settings = snap.settings
+    watch = int(getattr(settings, "decay_min_watch_days", 30))
+    if snap.watched_since is None or (snap.now - snap.watched_since).days < watch:
+        return []
+    cold: list[tuple[float, NoteInfo]] = []
     for n in snap.active():
         s, _ = salience(n, snap.now)
-        if s < ARCHIVE_BELOW and judge is not None and "importance" not in n.frontmatter:
-            scored = importance_of(n, judge)  # only notes about to go are asked
-            s, _ = salience(n, snap.now, scored)
+        if s >= ARCHIVE_BELOW or structural(n, snap):
+            continue
+        if judge is not None and "importance" not in n.frontmatter:
+            s, _ = salience(n, snap.now, importance_of(n, judge))  # only notes about to go
         age = (snap.now - n.mtime).days
         category = n.frontmatter.get("category") or n.folder
-        if (s < ARCHIVE_BELOW and age >= MIN_AGE_DAYS and n.link_weight < 3 and not n.permanent
-                and category not in PROTECTED_CATEGORIES and n.path not in snap.memory_refs):
-            actions.append(Action("decay", "archive", n.path, n.hash, "low_salience",
-                                  propose=n.human))
-    return actions
+        if (s < ARCHIVE_BELOW and age >= MIN_AGE_DAYS and n.link_weight < HUB_LINKS
+                and not n.permanent and category not in PROTECTED_CATEGORIES
+                and n.path not in snap.memory_refs):
+            cold.append((s, n))
+    cold.sort(key=lambda sn: (sn[0], sn[1].mtime, sn[1].path))
+    most = int(getattr(settings, "decay_max_archives", 10))
+    return [Action("decay", "archive", n.path, n.hash, "low_salience", propose=n.human)
+            for _, n in cold[:most]]
+
+
+def structural(n: NoteInfo, snap: Snapshot) -> bool:
+    """A page that holds the vault together rather than a fact that can go stale: the
+    readme or home page, a template, a category index or map of content (by name, tag, or
+    being mostly a list of links)."""
+    stem = n.path.rsplit("/", 1)[-1][:-3].casefold()
+    folders = [f.casefold() for f in n.path.split("/")[:-1]]
+    if stem in HOME_NAMES or stem == (folders[-1] if folders else ""):
+        return True  # a readme, or a folder note (Folder/Folder.md)
+    if any(f in TEMPLATE_FOLDERS for f in folders) or any(
+            n.path.startswith(t.rstrip("/") + "/") for t in snap.template_folders):
+        return True
+    if {t.casefold().lstrip("#") for t in n.tags} & MAP_TAGS or MAP_TITLE.search(n.title) \
+            or MAP_TITLE.search(stem):
+        return True
+    lines = [ln for ln in body_of(n).splitlines() if ln.strip() and not ln.startswith("#")]
+    links = sum(1 for ln in lines if "[[" in ln)
+    return n.outbound >= 5 and links >= 0.6 * len(lines)
 
 
 def importance_of(n: NoteInfo, judge) -> float | None:

@@ -7,10 +7,12 @@ import datetime as dt
 import json
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import apsw
 import numpy as np
 
+from ..clock import parse_iso
 from ..store import Store
 from ..vault import content_hash
 from .journal import Journal
@@ -72,9 +74,26 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
         "ORDER BY n.path, l.line")]
     refs = {r[1] for r in links if r[0] == "MEMORY.md" and r[1]}
     first = dict(mem.con.execute("SELECT path, min(at) FROM events GROUP BY path").fetchall())
+    watched = min(first.values(), default=None)
     snap = Snapshot(now, notes, links, refs, first, mem.settings, [], mem.vault.root,
-                    lambda: note_vectors(mem))
+                    lambda: note_vectors(mem), watched_since=parse_iso(watched) if watched
+                    else None, template_folders=template_folders(mem.vault.root))
     return with_soft(snap, load_soft(mem.vault.local_dir))
+
+
+def template_folders(root: Path) -> tuple[str, ...]:
+    """The folders a person keeps templates in: ``Templates/`` by convention, and what
+    Obsidian's core Templates plugin and the Templater plugin are set to."""
+    found = set()
+    for rel, key in ((".obsidian/templates.json", "folder"),
+                     (".obsidian/plugins/templater-obsidian/data.json", "templates_folder")):
+        try:
+            value = json.loads((root / rel).read_text(encoding="utf-8")).get(key)
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(value, str) and value.strip("/ "):
+            found.add(value.strip("/ "))
+    return tuple(sorted(found))
 
 
 def with_soft(snap: Snapshot, soft: list[tuple[str, str, str]]) -> Snapshot:

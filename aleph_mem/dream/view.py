@@ -87,6 +87,8 @@ class Snapshot:
     root: Path | None = None  # the vault folder (drift checks the files notes refer to)
     load_vectors: Callable[[], dict[str, np.ndarray]] | None = None
     _vectors: dict[str, np.ndarray] | None = None
+    watched_since: dt.datetime | None = None  # the first event in the log (any device)
+    template_folders: tuple[str, ...] = ()  # Obsidian's and Templater's templates folders
 
     def vectors(self) -> dict[str, np.ndarray]:
         """Each note's vector (the normalised mean of its chunks'), loaded on first use;

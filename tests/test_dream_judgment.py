@@ -1,0 +1,78 @@
+"""The dream's judgment on a vault nobody here wrote, each rule beside its near-miss
+control: what decay may archive, which names are a shared subject, which links Obsidian
+resolves."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+
+from conftest import open_mem, write
+
+from aleph_mem.dream.decay import plan_decay
+from aleph_mem.dream.snapshot import snapshot
+
+NOW = dt.datetime.now(dt.UTC)
+YEAR_AGO = (NOW - dt.timedelta(days=400)).timestamp()
+
+
+def old(vault: Path, rel: str, text: str) -> None:
+    write(vault, rel, text)
+    os.utime(vault / rel, (YEAR_AGO, YEAR_AGO))
+
+
+def year_old_vault(vault: Path) -> None:
+    """A person's year-old Obsidian vault: plain notes, its readme, templates, maps."""
+    for i in range(15):
+        old(vault, f"notes/cold-{i:02}.md", f"# Cold {i}\n\nA plain thought number {i}.\n")
+    old(vault, "README.md", "# My vault\n\nHow I keep notes.\n")
+    old(vault, "Templates/Daily.md", "# {{date}}\n\n## Tasks\n")
+    old(vault, "Blueprints/Meeting.md", "# Meeting\n\nattendees::\n")  # Obsidian's setting
+    write(vault, ".obsidian/templates.json", '{"folder": "Blueprints"}')
+    old(vault, "Topics/Cooking MOC.md", "# Cooking\n\nRecipes I like.\n")
+    old(vault, "Topics/Garden.md", "---\ntags: [moc]\n---\n# Garden\n\nBeds and seeds.\n")
+    old(vault, "Topics/Reading list.md", "# Reading list\n\n"
+        + "".join(f"- [[cold-{i:02}]]\n" for i in range(6)))
+    old(vault, "Projects/Projects.md", "# Projects\n\nAll my projects.\n")  # a folder note
+    old(vault, "notes/hub.md", "# Hub\n\nA note many others link to.\n")
+    for i in range(3):
+        old(vault, f"notes/refers-{i}.md", f"# Refers {i}\n\nSee [[hub]].\n")
+    # near misses: names that only look structural stay ordinary notes
+    old(vault, "templates-old/Leftover.md", "# Leftover\n\nNot a template folder.\n")
+    old(vault, "notes/Indexing strategy.md", "# Indexing strategy\n\nHow to index books.\n")
+    old(vault, "notes/Links I liked.md", "# Links I liked\n\nA long paragraph about links "
+        "and why [[hub]] matters, with more words than links, many more words.\n")
+
+
+def test_decay_waits_until_it_has_watched_the_vault(vault: Path) -> None:
+    year_old_vault(vault)
+    with open_mem(vault) as mem:
+        mem.reindex()
+        assert plan_decay(snapshot(mem, NOW)) == []  # first run: nothing was ever watched
+        mem.writer().write("notes/new.md", b"# New\n\nwritten today\n", None)
+        assert plan_decay(snapshot(mem, NOW + dt.timedelta(days=29))) == []
+        assert plan_decay(snapshot(mem, NOW + dt.timedelta(days=31))) != []
+
+
+def test_decay_never_takes_the_vaults_structure_and_takes_ten_at_most(vault: Path) -> None:
+    year_old_vault(vault)
+    with open_mem(vault) as mem:
+        mem.reindex()
+        mem.writer().write("notes/new.md", b"# New\n\nwritten today\n", None)
+        planned = plan_decay(snapshot(mem, NOW + dt.timedelta(days=31)))
+    paths = [a.path for a in planned]
+    assert len(paths) == 10 and all(a.propose for a in planned)  # a person's notes: asked
+    never = {"README.md", "Templates/Daily.md", "Blueprints/Meeting.md", "Projects/Projects.md",
+             "Topics/Cooking MOC.md", "Topics/Garden.md", "Topics/Reading list.md",
+             "notes/hub.md"}
+    assert not never & set(paths)
+    (vault / ".aleph" / "config.toml").write_text("decay_max_archives = 100\n")
+    with open_mem(vault) as mem:
+        all_cold = {a.path for a in plan_decay(snapshot(mem, NOW + dt.timedelta(days=31)))}
+    near_misses = {"templates-old/Leftover.md", "notes/Indexing strategy.md",
+                   "notes/Links I liked.md"}
+    assert not never & all_cold and near_misses <= all_cold
+    assert all_cold == near_misses | {f"notes/cold-{i:02}.md" for i in range(15)} | {
+        f"notes/refers-{i}.md" for i in range(3)}
+    assert set(paths) < all_cold
