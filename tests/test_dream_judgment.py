@@ -76,3 +76,23 @@ def test_decay_never_takes_the_vaults_structure_and_takes_ten_at_most(vault: Pat
     assert all_cold == near_misses | {f"notes/cold-{i:02}.md" for i in range(15)} | {
         f"notes/refers-{i}.md" for i in range(3)}
     assert set(paths) < all_cold
+
+
+def test_a_generic_name_in_two_folders_is_not_one_subject(vault: Path) -> None:
+    from aleph_mem.dream.drift import plan_fact_conflicts
+
+    old(vault, "projects/alpha/Overview.md", "# Overview\n\nowner:: Ana\nport:: 5432\n")
+    write(vault, "projects/beta/Overview.md", "# Overview\n\nowner:: Ben\nport:: 6543\n")
+    old(vault, "daily/2025-03-01.md", "weather:: rain\n")
+    write(vault, "journal/2025-03-01.md", "weather:: sun\n")
+    # controls: a real shared subject in two folders, and a generic name named explicitly
+    old(vault, "people/Priya Raman.md", "# Priya Raman\n\nphone:: 555-0101\n")
+    write(vault, "work/Priya Raman.md", "# Priya Raman\n\nphone:: 555-0199\n")
+    old(vault, "projects/gamma/Overview.md", "---\nsubject: '[[Gamma]]'\n---\nlead:: Cy\n")
+    write(vault, "projects/gamma/Gamma status.md", "---\nsubject: '[[Gamma]]'\n---\nlead:: Di\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        planned = plan_fact_conflicts(snapshot(mem, NOW))
+    assert sorted((a.path, a.reason) for a in planned) == [
+        ("people/Priya Raman.md", "phone differs from work/Priya Raman.md"),
+        ("projects/gamma/Overview.md", "lead differs from projects/gamma/Gamma status.md")]

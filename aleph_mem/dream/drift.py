@@ -273,6 +273,20 @@ def stated_facts(n: NoteInfo) -> dict[str, str]:
     return out
 
 
+GENERIC_NAMES = frozenset({
+    "overview", "readme", "index", "notes", "note", "home", "todo", "to do", "tasks", "ideas",
+    "log", "journal", "summary", "details", "info", "misc", "untitled", "draft", "meeting",
+    "meeting notes", "agenda", "plan", "plans", "status", "changelog", "inbox", "scratch"})
+DATE_NAME = re.compile(r"^\d{4}(-\d{2}){0,2}([ _-].*)?$|^\d{4}-w\d{2}$")
+
+
+def generic_name(name: str) -> bool:
+    """A file or page name that many folders use for different things (``Overview``,
+    ``README``, ``index``, a date): two notes sharing it share no subject by that alone."""
+    key = re.sub(r"^untitled( \d+)?$", "untitled", name.strip().casefold())
+    return key in GENERIC_NAMES or bool(DATE_NAME.match(key))
+
+
 def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
     """Notes about the same subject that give one key different values: unless their
     validity periods do not overlap, the older note is contradicted by the newer one
@@ -285,10 +299,12 @@ def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
         if not facts[n.path]:
             continue
         subject = n.frontmatter.get("subject")
-        names = [subject] if isinstance(subject, str) and subject.strip() else \
-            [n.title, *n.aliases]
+        named = isinstance(subject, str) and bool(subject.strip())
+        names = [subject] if named else [n.title, *n.aliases]
         for name in sorted({x.strip().strip("[]").rsplit("/", 1)[-1].casefold() for x in names}):
-            groups.setdefault(name, []).append(n)
+            # "Overview" in two project folders names two subjects, not one
+            key = name if named or not generic_name(name) else f"{n.folder}/{name}"
+            groups.setdefault(key, []).append(n)
     actions: dict[str, Action] = {}
     seen: set[tuple[str, str]] = set()
     for members in groups.values():
