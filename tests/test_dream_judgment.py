@@ -96,3 +96,31 @@ def test_a_generic_name_in_two_folders_is_not_one_subject(vault: Path) -> None:
     assert sorted((a.path, a.reason) for a in planned) == [
         ("people/Priya Raman.md", "phone differs from work/Priya Raman.md"),
         ("projects/gamma/Overview.md", "lead differs from projects/gamma/Gamma status.md")]
+
+
+def test_obsidian_judges_links_a_heading_is_not_a_name(vault: Path) -> None:
+    from aleph_mem.dream.lint import lint_issues, plan_lint
+
+    write(vault, "people/priya.md", "# Priya Raman\n\nWorks on the ferry project.\n")
+    write(vault, "notes/some-note.md", "# Some note\n\ntext\n")
+    write(vault, "notes/meeting.md", "# Meeting\n\nWith [[Priya Raman]] about [[some note]].\n")
+    # controls: links Obsidian opens, and one already written as the fix says
+    write(vault, "people/Ada Lovelace.md", "# Ada\n\nMathematician.\n")
+    write(vault, "notes/other.md", "# Other\n\nWith [[Ada Lovelace]] and [[priya|Priya Raman]]"
+          " and [[Ada]]... no, Ada is only a heading here.\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        snap = snapshot(mem, NOW)
+        found = sorted((i.path, i.message) for i in lint_issues(snap) if i.rule == "L010")
+        fixes = {a.path: a for a in plan_lint(snap) if a.reason.startswith("L010")}
+    assert found == [
+        ("notes/meeting.md", "broken link [[Priya Raman]] in Obsidian (no note is named so; "
+         "aleph-mem finds people/priya.md by its title): did you mean [[priya|Priya Raman]]?"),
+        ("notes/meeting.md", "broken link [[some note]] in Obsidian (no note is named so; "
+         "aleph-mem finds notes/some-note.md by its title): did you mean "
+         "[[some-note|some note]]?"),
+        ("notes/other.md", "broken link [[Ada]] in Obsidian (no note is named so; aleph-mem "
+         "finds people/Ada Lovelace.md by its title): did you mean [[Ada Lovelace|Ada]]?")]
+    assert fixes["notes/meeting.md"].propose  # a person's note: asked, never rewritten
+    assert "With [[priya|Priya Raman]] about [[some-note|some note]]." in (
+        fixes["notes/meeting.md"].content)

@@ -175,8 +175,9 @@ def test_importance_from_the_llm_can_keep_a_cold_note(vault: Path, stub_llm) -> 
     w.write("notes/vows.md", b"# Vows\n\nOur wedding vows.\n", None)
     w.write("notes/lunch.md", b"# Lunch\n\nHad a sandwich.\n", None)
     later = dt.datetime.now(dt.UTC) + dt.timedelta(days=200)
-    # asked in path order: Welcome.md (the template's), notes/lunch.md, notes/vows.md
-    stub_llm.replies += ['{"importance": 5}', '{"importance": 2}', '{"importance": 10}']
+    # asked in path order: notes/lunch.md, notes/vows.md (Welcome.md, the template's home
+    # page, is never archived, so never asked)
+    stub_llm.replies += ['{"importance": 2}', '{"importance": 10}']
     report = Dream(mem, later, force=True).run(("decay",))
     assert [a["path"] for a in report.applied] == ["archive/notes/lunch.md"]
     assert "importance" not in mem.show("notes/vows").frontmatter  # the note is not touched

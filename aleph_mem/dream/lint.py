@@ -36,6 +36,8 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
             continue
         if status == "unresolved":
             out.append(Issue("L010", src, f"broken link {raw}"))
+        elif (src, raw) in snap.title_links:  # aleph-mem finds it; Obsidian does not
+            out.append(Issue("L010", src, obsidian_broken(raw, snap.title_links[(src, raw)])))
         elif status == "ambiguous":
             out.append(Issue("L011", src, f"ambiguous link {raw}"))
         elif anchor == 0:
@@ -182,6 +184,14 @@ def loose_key(name: str) -> str:
     return re.sub(r"[\s_\-]+", " ", text).strip()
 
 
+def obsidian_broken(raw: str, target: str) -> str:
+    stem = target.rsplit("/", 1)[-1][:-3]
+    m = WIKI.match(raw)
+    shown = (m.group(4) or "|" + m.group(2).strip()) if m else ""
+    return (f"broken link {raw} in Obsidian (no note is named so; aleph-mem finds {target} "
+            f"by its title): did you mean [[{stem}{shown}]]?")
+
+
 def repair_candidates(snap: Snapshot) -> dict[str, set[str]]:
     """loose key → the active notes whose file name or alias has it."""
     out: dict[str, set[str]] = {}
@@ -205,11 +215,13 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
     for src, _, status, raw, _, line in snap.links:
         note = snap.notes.get(src)
         m = WIKI.match(raw)
-        if status != "unresolved" or not m or note is None or note.opted_out or \
-                _disabled(note, "L010"):
+        by_title = snap.title_links.get((src, raw))
+        if (status != "unresolved" and by_title is None) or not m or note is None or \
+                note.opted_out or _disabled(note, "L010"):
             continue
         bang, target, anchor, alias = m.groups()
-        found = names.get(loose_key(target.rsplit("/", 1)[-1]), set())
+        found = {by_title} if by_title else names.get(loose_key(target.rsplit("/", 1)[-1]),
+                                                      set())
         if len(found) != 1:
             continue
         path = next(iter(found))

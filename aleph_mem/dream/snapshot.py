@@ -74,10 +74,14 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
         "ORDER BY n.path, l.line")]
     refs = {r[1] for r in links if r[0] == "MEMORY.md" and r[1]}
     first = dict(mem.con.execute("SELECT path, min(at) FROM events GROUP BY path").fetchall())
+    by_title = {(src, raw): dst for src, raw, dst in mem.con.execute(
+        "SELECT n.path, l.raw, l.resolved_path FROM links l JOIN notes n ON n.id = l.src_id "
+        "WHERE l.resolved_by = 'title' AND l.status = 'resolved'")}
     watched = min(first.values(), default=None)
     snap = Snapshot(now, notes, links, refs, first, mem.settings, [], mem.vault.root,
                     lambda: note_vectors(mem), watched_since=parse_iso(watched) if watched
-                    else None, template_folders=template_folders(mem.vault.root))
+                    else None, template_folders=template_folders(mem.vault.root),
+                    title_links=by_title)
     return with_soft(snap, load_soft(mem.vault.local_dir))
 
 
