@@ -9,21 +9,25 @@ each other verb calls the module that holds its logic.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from . import compose, graph
 from .context import Envelope, assemble
-from .errors import BadInput
+from .errors import AlephError, BadInput
 from .events import Event
 from .hot_memory import remember
 from .locks import watcher_running
 from .reflect import Reflection, reflect
 from .store import LinkView, NoteView, Store
+from .undo import UndoReport
 from .writer import ANY, WriteResult
 
 __all__ = ["GraphView", "LinkView", "Memory", "NoteView"]
+
+log = logging.getLogger(__name__)
 
 GraphAction = Literal["links", "backlinks", "neighbours", "path"]
 
@@ -128,6 +132,17 @@ class Memory(Store):
             return GraphView(src, to=dst, path=graph.path_between(self.con, src, dst))
         near = graph.neighbours(self.con, src, depth)
         return GraphView(src, neighbours=[{"path": p, "distance": d} for p, d in near.items()])
+
+    def undo(self, target: str, actor: str | None = None) -> UndoReport:
+        """Undo an event or a whole run. A dream run's own pages (the digest) are not
+        restored but written anew from the history as it now stands."""
+        report = super().undo(target, actor)
+        if report.regenerate and not self.readonly:
+            try:
+                self.dream(("digest",), force=True)
+            except AlephError as exc:  # a dream running now: its digest covers the undo
+                log.info("digest not regenerated after undo: %s", exc)
+        return report
 
     def recent(self, limit: int = 20, since: str | None = None, actor: str | None = None,
                path: str | None = None) -> list[Event]:

@@ -13,16 +13,21 @@ from .writer import FileChange, Writer
 INVERSE_KIND = {"note-archived": "note-restored", "note-restored": "note-archived"}
 
 
+GENERATED = "_dream/"  # pages the dream writes for people: regenerated, never restored
+
+
 @dataclass
 class UndoReport:
     target: str
     undone: list[str] = field(default_factory=list)  # event ids
     refused: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
     run: str | None = None
+    regenerate: list[str] = field(default_factory=list)  # the dream's pages to write anew
 
     def as_json(self) -> dict:
         return {"target": self.target, "run": self.run, "undone": self.undone,
-                "refused": [{"path": p, "reason": r} for p, r in self.refused]}
+                "refused": [{"path": p, "reason": r} for p, r in self.refused],
+                "regenerated": self.regenerate}
 
 
 def events_for(writer: Writer, target: str) -> list[Event]:
@@ -36,7 +41,12 @@ def events_for(writer: Writer, target: str) -> list[Event]:
 
 def undo(writer: Writer, target: str) -> UndoReport:
     report = UndoReport(target, run=writer.run)
-    for event in events_for(writer, target):
+    events = events_for(writer, target)
+    whole_run = any(e.run == target for e in events)
+    for event in events:
+        if whole_run and event.path.startswith(GENERATED):
+            report.regenerate.append(event.path)  # the digest of a run is written anew
+            continue
         try:
             _revert(writer, event)
             report.undone.append(event.id)

@@ -124,3 +124,32 @@ def test_obsidian_judges_links_a_heading_is_not_a_name(vault: Path) -> None:
     assert fixes["notes/meeting.md"].propose  # a person's note: asked, never rewritten
     assert "With [[priya|Priya Raman]] about [[some-note|some note]]." in (
         fixes["notes/meeting.md"].content)
+
+
+def test_one_run_reaches_the_fixpoint_and_undo_regenerates_the_digest(vault: Path) -> None:
+    with open_mem(vault) as mem:
+        mem.reindex()
+        w = mem.writer(actor="mcp:agent")
+        w.write("db/Postgres.md", b"---\nvalid_from: 2025-01-01\n---\n# Postgres\n\n"
+                b"port:: 5432\nhost:: db1\n", None)
+        w.write("ops/Postgres.md", b"---\nvalid_from: 2025-06-01\n---\n# Postgres\n\n"
+                b"port:: 6543\nhost:: db1\n", None)
+        first = mem.dream(force=True)
+        assert sorted(a["path"] for a in first.applied if a["pass"] == "drift") == [
+            "db/Postgres.md", "ops/Postgres.md"]
+        older, newer = mem.show("db/Postgres.md"), mem.show("ops/Postgres.md")
+        assert (older.frontmatter["status"], older.frontmatter["superseded_by"]) == (
+            "contradicted", "[[ops/Postgres]]")
+        assert newer.frontmatter["supersedes"] == "[[db/Postgres]]"
+        digest = (vault / first.digest).read_bytes()
+        second = mem.dream(force=True)  # the same day: nothing left to plan or write
+        assert (second.applied, second.proposed, second.digest, second.skipped) == (
+            [], [], None, [])
+        assert (vault / first.digest).read_bytes() == digest
+        undone = mem.undo(first.run_id, "cli")
+        assert undone.refused == [] and first.digest in undone.regenerate
+        assert "status" not in mem.show("db/Postgres.md").frontmatter
+        after_undo = (vault / first.digest).read_text()
+        assert "undo" in after_undo and after_undo != digest.decode()
+        third = mem.dream(force=True)  # the digest is still the dream's: never "you edited"
+        assert not [s for s in third.skipped if s["path"] == first.digest]

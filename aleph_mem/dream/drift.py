@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
+from dataclasses import replace
 from itertools import combinations
 from pathlib import Path
 
@@ -90,7 +91,7 @@ def plan_drift(snap: Snapshot) -> list[Action]:
         if until and until < today and n.status not in ("stale", "superseded", "contradicted"):
             keys = {"status": "stale", "stale_reason": "expired"}
         sup = fm.get("superseded_by")
-        if isinstance(sup, str) and n.status not in ("superseded", "merged"):
+        if isinstance(sup, str) and n.status not in ("superseded", "merged", "contradicted"):
             target = resolved.get((n.path, sup.strip()))  # a frontmatter [[link]]
             if target in snap.notes and target != n.path:
                 keys = {"status": "superseded"}
@@ -132,9 +133,26 @@ def supersession_pairs(snap: Snapshot, resolved: dict) -> list[Action]:
 
 
 def plan_drift_all(snap: Snapshot) -> list[Action]:
+    """Every drift change of this run, at most one action per note (keys of the same note
+    merged), so one run reaches the fixpoint: a contradiction marks the older note and, in
+    the same run, names it on the newer one (``supersedes``)."""
     planned = plan_drift(snap)
     touched = {a.path for a in planned}
-    return planned + [a for a in plan_fact_conflicts(snap) if a.path not in touched]
+    conflicts = [a for a in plan_fact_conflicts(snap) if a.path not in touched]
+    by_path = {a.path: a for a in planned + conflicts}
+    for a in conflicts:
+        newer = snap.notes.get(str(a.set_keys.get("superseded_by", "")).strip("[]") + ".md")
+        if newer is None or newer.opted_out or newer.frontmatter.get("supersedes"):
+            continue
+        back = {"supersedes": f"[[{a.path[:-3]}]]"}
+        have = by_path.get(newer.path)
+        if have is not None and have.op == "set" and "supersedes" not in have.set_keys:
+            by_path[newer.path] = replace(have, set_keys={**have.set_keys, **back})
+        elif have is None:
+            by_path[newer.path] = Action("drift", "set", newer.path, newer.hash,
+                                         f"supersedes {a.path} ({a.path} is contradicted by "
+                                         "this note)", back, propose=newer.human)
+    return list(by_path.values())
 
 
 

@@ -21,7 +21,7 @@ from . import mentions
 from .journal import Journal, action_from
 from .judge import Judge
 from .registry import DAILY, WEEKLY, DreamPass, PassContext, RunReport, pipeline
-from .snapshot import snapshot, with_soft
+from .snapshot import dream_wrote_last, snapshot, with_soft
 from .view import Action, Snapshot
 
 __all__ = ["DAILY", "WEEKLY", "Dream", "RunReport"]
@@ -183,7 +183,8 @@ class Dream:
         if action.op != "generate" and not self.force and note is not None:
             mtime = dt.datetime.fromtimestamp(self.mem.vault.abs(action.path).stat().st_mtime,
                                               dt.UTC)
-            if self.started - mtime < quiet:
+            if self.started - mtime < quiet and not dream_wrote_last(self.mem, action.path,
+                                                                      note):
                 report.skipped.append({"path": action.path, "reason": "edited in the last "
                                        f"{QUIET_MINUTES} minutes", "pass": action.pass_name})
                 return
