@@ -153,3 +153,37 @@ def test_one_run_reaches_the_fixpoint_and_undo_regenerates_the_digest(vault: Pat
         assert "undo" in after_undo and after_undo != digest.decode()
         third = mem.dream(force=True)  # the digest is still the dream's: never "you edited"
         assert not [s for s in third.skipped if s["path"] == first.digest]
+
+
+def test_consolidate_merges_the_same_facts_only_and_loses_no_line(vault: Path) -> None:
+    from aleph_mem.dream.consolidate import plan_consolidate
+
+    filler = ("We keep this note to remember how the whole thing works, step by step, "
+              "for the next time we need it in the kitchen or at the office.")
+    sourdough = f"# Sourdough\n\nFeed the starter at 8 pm with 50 g flour. {filler}\n"
+    write(vault, "recipes/Sourdough.md", sourdough)
+    write(vault, "inbox/Sourdough.md", sourdough)  # an inbox copy of a filed note
+    write(vault, "notes/Ferry times.md", f"# Ferry times\n\nThe ferry leaves Oban at 9 am. "
+          f"{filler}\n")
+    write(vault, "notes/Ferry times copy.md", f"# Ferry times copy\n\nThe ferry leaves Oban at "
+          f"9 am. {filler}\nBring the tickets.\n")
+    # near misses: the same words with one fact changed
+    write(vault, "recipes/Pancakes.md", f"# Pancakes\n\nMix 200 g flour with 3 eggs. {filler}\n")
+    write(vault, "recipes/Pancakes copy.md", f"# Pancakes copy\n\nMix 300 g flour with 3 eggs. "
+          f"{filler}\n")
+    write(vault, "ops/Failover.md", f"# Failover\n\nFail over to host Tarn when it breaks. "
+          f"{filler}\n")
+    write(vault, "ops/Failover copy.md", f"# Failover copy\n\nFail over to host Brae when it "
+          f"breaks. {filler}\n")
+    write(vault, "ops/Database.md", f"# Database\n\nWe will use the big server here. {filler}\n")
+    write(vault, "ops/Database copy.md", f"# Database copy\n\nWe will not use the big server "
+          f"here. {filler}\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        planned = plan_consolidate(snapshot(mem, NOW))
+    merged = sorted((a.path, a.op) for a in planned)
+    assert merged == [("inbox/Sourdough.md", "archive"), ("notes/Ferry times copy.md", "archive"),
+                      ("notes/Ferry times.md", "fold"), ("recipes/Sourdough.md", "set")]
+    fold = next(a for a in planned if a.op == "fold")
+    assert fold.content == "## Merged from [[notes/Ferry times copy]]\n\nBring the tickets."
+    assert all(a.propose for a in planned)  # a person's notes: only ever proposed

@@ -40,9 +40,11 @@ def jaccard(a: set[str], b: set[str]) -> float:
 
 
 def keeper_order(n: NoteInfo) -> tuple:
-    """Human-touched over agent-owned; more inbound links; older; smaller path."""
+    """Human-touched over agent-owned; a filed note over its inbox copy; more inbound
+    links; older; smaller path."""
     created = str(n.frontmatter.get("created") or n.mtime.isoformat())
-    return (not n.human, -n.inbound, created, n.path)
+    inbox = n.path.split("/", 1)[0].casefold() in ("inbox", "_inbox", "00 inbox")
+    return (not n.human, inbox, -n.inbound, created, n.path)
 
 
 def minhash_candidates(notes: list[NoteInfo], sh: dict[str, set[str]]) -> set[tuple[int, int]]:
@@ -88,6 +90,13 @@ def near_pairs(snap: Snapshot, notes: list[NoteInfo]) -> list[tuple[NoteInfo, No
     has vectors). Best first, at most MAX_PAIRS."""
     sh = {n.path: shingles(normalized(n)) for n in notes}
     found: dict[tuple[str, str], tuple[NoteInfo, NoteInfo, str, float]] = {}
+    copies: dict[str, list[NoteInfo]] = {}
+    for n in notes:  # exact copies in any folder (an inbox copy of a filed note)
+        copies.setdefault(normalized(n), []).append(n)
+    for same in copies.values():
+        for a, b in combinations(sorted(same, key=lambda n: n.path), 2):
+            if same_name(a, b):  # templated notes with other names are other things
+                found[(a.path, b.path)] = (a, b, "text", 1.0)
     for i, j in sorted(minhash_candidates(notes, sh)):
         a, b = sorted((notes[i], notes[j]), key=lambda n: n.path)
         if not same_name(a, b):
@@ -131,6 +140,28 @@ def covers(keep: NoteInfo, drop: NoteInfo) -> bool:
     return all(f.casefold() in mine for f in facts_of(drop))
 
 
+FACT_TOKEN = re.compile(
+    r"\d+(?:[.,:/-]\d+)*\s*(?:%|[a-zA-Zµ°]{1,4}\b)?"  # numbers, amounts, dates, times
+    r"|(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]+"  # names and places (not a sentence's first word)
+    r"|\b(?:not|no|never|without|isn't|aren't|don't|doesn't|won't|can't|cannot)\b",
+    re.MULTILINE | re.IGNORECASE * 0)
+
+
+def fact_tokens(n: NoteInfo) -> set[str]:
+    """What makes a note's facts: its numbers (amounts, dates, hosts' digits), names and
+    places, and negations; the title line is left out (two names for one thing)."""
+    text = re.sub(r"^#\s+.*$", "", body_of(n), count=1, flags=re.M)
+    return {t.strip().casefold() for t in FACT_TOKEN.findall(text)}
+
+
+def differing_facts(a: NoteInfo, b: NoteInfo) -> tuple[list[str], list[str]]:
+    """The fact tokens one note states and the other does not (both empty: the same
+    facts). A different number, name, date, place, amount or negation makes two notes
+    different things, never a merge."""
+    ta, tb = fact_tokens(a), fact_tokens(b)
+    return sorted(ta - tb), sorted(tb - ta)
+
+
 def plan_consolidate(snap: Snapshot) -> list[Action]:
     notes = [n for n in snap.active()
              if not n.permanent and len(normalized(n).split()) >= MIN_MERGE_WORDS]
@@ -140,6 +171,8 @@ def plan_consolidate(snap: Snapshot) -> list[Action]:
         keep, drop = sorted((a, b), key=keeper_order)
         if drop.path in absorbed or keep.path in absorbed:
             continue
+        if how != "text" and any(differing_facts(keep, drop)):
+            continue  # near in words, different in facts: drift's business, not a merge
         absorbed.add(drop.path)
         if how == "text":
             actions += merge_actions(keep, drop, True, "identical text")
@@ -164,12 +197,30 @@ def merge_actions(keep: NoteInfo, drop: NoteInfo, identical: bool, why: str) -> 
     set_keys = {"aliases": [a for a in aliases if a != keep.title], "source_notes": sources}
     if tags:
         set_keys["tags"] = tags
+    carried = missing_lines(keep, drop)
+    if carried:  # nothing the absorbed note says is lost: it moves under "Merged from"
+        return [
+            Action("consolidate", "fold", keep.path, keep.hash, f"merged {drop.path}: {why}",
+                   set_keys, content=f"## Merged from [[{drop.path[:-3]}]]\n\n"
+                   + "\n".join(carried), propose=propose),
+            Action("consolidate", "archive", drop.path, drop.hash, "merged",
+                   {"status": "merged", "merged_into": f"[[{keep.path[:-3]}]]"},
+                   propose=propose)]
     return [
         Action("consolidate", "set", keep.path, keep.hash, f"merged {drop.path}: {why}",
                set_keys, propose=propose),
         Action("consolidate", "archive", drop.path, drop.hash, "merged",
                {"status": "merged", "merged_into": f"[[{keep.path[:-3]}]]"}, propose=propose),
     ]
+
+
+def missing_lines(keep: NoteInfo, drop: NoteInfo) -> list[str]:
+    """The absorbed note's lines (not its title) that the keeper does not hold."""
+    have = {ln.strip().casefold() for ln in body_of(keep).splitlines()}
+    lines = body_of(drop).splitlines()
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    return [ln for ln in lines if ln.strip() and ln.strip().casefold() not in have]
 
 
 def _fm_list(n: NoteInfo, key: str) -> list[str]:
