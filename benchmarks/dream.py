@@ -81,6 +81,7 @@ def messy_vault(root: Path, count: int, seed: int = 7) -> dict[str, set[tuple[st
             note(f"drift/old{k}.md", f"# Old {k}\n\n{sentence(rng)} [[n0003]]\n",
                  f"superseded_by: '[[new{k}]]'\n")
             truth["drift"].add(("set", f"drift/old{k}.md"))
+            truth["drift"].add(("set", f"drift/new{k}.md"))  # gains the reverse `supersedes`
             note(f"drift/files{k}.md", f"# Files {k}\n\nSee ![scan](scans/s{k}.pdf) [[n0004]]\n")
             truth["drift"].add(("set", f"drift/files{k}.md"))
             note(f"lint/tags{k}.md", f"# Tags {k}\n\n{sentence(rng)} [[n0005]]\n",
@@ -139,7 +140,8 @@ def main() -> None:
     ap.add_argument("--messy", type=int, default=300)
     add_vault_args(ap)
     args = ap.parse_args()
-    now = dt.datetime.now(dt.UTC) + dt.timedelta(days=1)
+    # a vault aleph-mem has watched for a month (decay waits decay_min_watch_days)
+    now = dt.datetime.now(dt.UTC) + dt.timedelta(days=31)
     root = Path(tempfile.mkdtemp(prefix="aleph-messy-")) / "vault"
     truth = messy_vault(root, args.messy)
     with Memory.open(root, {"embed_model": "none"}) as mem:

@@ -513,7 +513,9 @@ def test_lint_report_tells_new_from_still_open_and_fixed(vault: Path) -> None:
     assert f"- [[a]]: broken link [[nowhere]] (since {today})" in report
     assert "4 open (4 new today), 0 fixed today" in report  # two links, two orphans
     assert first.reports == ["_dream/lint.md"]
-    assert "- L010 [[a]]: broken link [[nowhere]] (new)" in (vault / first.digest).read_text()
+    digest = (vault / first.digest).read_text()
+    assert "- **L010 broken links**: 2\n  - [[a]]: broken link [[elsewhere]]\n" in digest
+    assert "> 4 things need attention (2 broken links, 2 orphans (no links in or out))." in digest
     # the next day a person fixes one link: one still open, one fixed
     (vault / "a.md").write_text("# A\n\nSee [[elsewhere]].\n")
     mem.reindex()

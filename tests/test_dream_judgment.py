@@ -103,7 +103,9 @@ def test_obsidian_judges_links_a_heading_is_not_a_name(vault: Path) -> None:
 
     write(vault, "people/priya.md", "# Priya Raman\n\nWorks on the ferry project.\n")
     write(vault, "notes/some-note.md", "# Some note\n\ntext\n")
-    write(vault, "notes/meeting.md", "# Meeting\n\nWith [[Priya Raman]] about [[some note]].\n")
+    write(vault, "notes/gen-123.md", "---\ntitle: Declared Title\n---\n# Declared Title\n\nx\n")
+    write(vault, "notes/meeting.md", "# Meeting\n\nWith [[Priya Raman]] about [[some note]]"
+          " and [[Declared Title]].\n")
     # controls: links Obsidian opens, and one already written as the fix says
     write(vault, "people/Ada Lovelace.md", "# Ada\n\nMathematician.\n")
     write(vault, "notes/other.md", "# Other\n\nWith [[Ada Lovelace]] and [[priya|Priya Raman]]"
@@ -115,15 +117,15 @@ def test_obsidian_judges_links_a_heading_is_not_a_name(vault: Path) -> None:
         fixes = {a.path: a for a in plan_lint(snap) if a.reason.startswith("L010")}
     assert found == [
         ("notes/meeting.md", "broken link [[Priya Raman]] in Obsidian (no note is named so; "
-         "aleph-mem finds people/priya.md by its title): did you mean [[priya|Priya Raman]]?"),
+         "aleph-mem finds people/priya.md by its heading): did you mean [[priya|Priya Raman]]?"),
         ("notes/meeting.md", "broken link [[some note]] in Obsidian (no note is named so; "
-         "aleph-mem finds notes/some-note.md by its title): did you mean "
+         "aleph-mem finds notes/some-note.md by its heading): did you mean "
          "[[some-note|some note]]?"),
         ("notes/other.md", "broken link [[Ada]] in Obsidian (no note is named so; aleph-mem "
-         "finds people/Ada Lovelace.md by its title): did you mean [[Ada Lovelace|Ada]]?")]
+         "finds people/Ada Lovelace.md by its heading): did you mean [[Ada Lovelace|Ada]]?")]
     assert fixes["notes/meeting.md"].propose  # a person's note: asked, never rewritten
-    assert "With [[priya|Priya Raman]] about [[some-note|some note]]." in (
-        fixes["notes/meeting.md"].content)
+    assert ("With [[priya|Priya Raman]] about [[some-note|some note]] and [[Declared Title]]."
+            in fixes["notes/meeting.md"].content)  # a declared title is taken as meant
 
 
 def test_one_run_reaches_the_fixpoint_and_undo_regenerates_the_digest(vault: Path) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..hot_memory import BUDGET, facts
@@ -53,8 +55,11 @@ def plan_digest(mem: Store, now: dt.datetime, report: RunReport, journal: Journa
     people = [e for e in events if not e.actor.startswith("dream:")]
     dreamt = [e for e in events if e.actor.startswith("dream:")]
     proposals = [p for p in journal.proposals().values() if p["state"] == "open"]
-    if not people and not dreamt and not proposals and not report.said:
-        return None
+    first = not mem.con.execute("SELECT 1 FROM notes WHERE path LIKE '\\_dream/digests/%' "
+                                "ESCAPE '\\' LIMIT 1").fetchone()
+    if not people and not dreamt and not proposals and not report.said and not (
+            first and (report.issues or snap.notes)):
+        return None  # a quiet day; the first run on a vault always says what it found
     current = mem.vault.read_bytes(path)
     base = None
     if current is not None:
@@ -69,56 +74,34 @@ def plan_digest(mem: Store, now: dt.datetime, report: RunReport, journal: Journa
     return Action("digest", "generate", path, base, "daily digest", content=content)
 
 
+SHOWN = 8  # items a digest section shows; the rest wait in the linked page
+RULE_NAMES = {"L001": "no frontmatter", "L002": "frontmatter that cannot be read",
+              "L003": "missing keys", "L004": "tags as one string", "L006": "duplicate entries",
+              "L010": "broken links", "L011": "ambiguous links", "L012": "broken anchors",
+              "L013": "links to archived notes", "L020": "orphans (no links in or out)",
+              "L030": "titles shared by two notes", "L032": "names other systems trip over",
+              "L040": "empty notes", "L042": "relative times that aged"}
+
+
 def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: list,
            report: RunReport, snap: Snapshot, judge: Judge | None = None) -> str:
+    """The digest: three lines to read first, then each section capped at a few items with
+    the rest in the page it links ([[_dream/lint]] for lint)."""
     day = now.date().isoformat()
-    kinds: dict[str, int] = {}
-    for e in people + dreamt:
-        kinds[e.kind] = kinds.get(e.kind, 0) + 1
-    hot = (mem.vault.read_bytes("MEMORY.md") or b"").decode("utf-8", "replace")
-    used = sum(len(f.text) for f in facts(hot))
-    out = ["---", "type: digest", "generated_by: dream", "dream: false", f"date: {day}", "---",
-           f"# Dream digest {day}", "", "## Counts", ""]
-    out.append("- " + ", ".join(f"{kinds.get(k, 0)} {label}" for k, label in (
-        ("note-created", "created"), ("note-updated", "updated"),
-        ("note-archived", "archived"), ("note-restored", "restored"),
-        ("note-moved", "moved"))) + " in the last 24 hours")
-    merged = sum(1 for e in dreamt if e.kind == "note-archived" and e.reason == "merged")
-    out.append(f"- {merged} merged by the dream; hot memory uses {used} of {BUDGET} characters")
+    issues = _issues(mem, report, snap, day)
     seen: dict[str, str] = {}
     for e in people:
         seen[e.path] = f"{e.kind.removeprefix('note-')} by {e.actor}"
+    link = _linker(snap)
+    out = ["---", "type: digest", "generated_by: dream", "dream: false", f"date: {day}", "---",
+           f"# Dream digest {day}", "", *_summary(mem, seen, dreamt, proposals, issues)]
     summary = summarise(mem, sorted(seen), judge) if judge is not None else None
     if summary:
         out += ["", "## Summary", "", summary]
     out += ["", "## New and updated notes", ""]
-    out += [f"- {_link(p)}: {what}" for p, what in sorted(seen.items())] or ["- none"]
-    out += ["", "## What the dream changed", ""]
-    runs: dict[str, list] = {}
-    for e in dreamt:
-        runs.setdefault(e.run or e.id, []).append(e)
-    for run, evs in sorted(runs.items()):
-        out.append(f"- run `{run}` (undo all: `aleph-mem undo {run}`)")
-        out += [f"  - {e.actor.split(':', 1)[1]}: {e.kind.removeprefix('note-')} "
-                f"{_link(e.path)}" + (f" ({e.reason})" if e.reason else "") for e in evs]
-    if not runs:
-        out.append("- nothing")
-    ledger = Ledger.load(mem.vault.local_dir)
-    today = now.date().isoformat()
-    issues = [i for i in report.issues if i["path"] in snap.notes] if "lint" in report.done \
-        else [
-        {"rule": i.rule, "path": i.path, "message": i.message,
-         "since": ledger.first_seen(i, today)} for i in lint_issues(snap)]
-    issues = sorted(issues, key=lambda i: (i["since"] != today, i["path"], i["rule"]))
-    out += ["", "## Needs attention", ""]
-    out += [f"- {i['rule']} {_link(i['path'])}: {i['message']}"
-            + (" (new)" if i["since"] == today else "")
-            for i in issues[:50]] or ["- nothing"]
-    if len(issues) > 50:
-        out.append(f"- … and {len(issues) - 50} more ([[_dream/lint]])")
-    fixed = sum(1 for d in ledger.fixed.values() if d == today)
-    if fixed:
-        out.append(f"- {fixed} lint issue{'s' if fixed > 1 else ''} fixed today")
+    out += _capped([f"- {link(p)}: {what}" for p, what in sorted(seen.items())], "notes")
+    out += ["", "## What the dream changed", "", *_dreamt(dreamt, link)]
+    out += ["", "## Needs attention", "", *_attention(issues, link, day)]
     out += ["", "## Proposals", "",
             "Tick a box and the next run applies it (if the note has not changed since).", ""]
     out += [f"- [ ] {p['action']['pass_name']}: {_describe(p)} ({p['id']})"
@@ -127,11 +110,80 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
         out += ["", f"## From the {name} pass", "", *[f"- {line}" for line in lines]]
     if report.skipped:
         out += ["", "## Skipped because you were editing", ""]
-        out += [f"- {_link(s['path'])}: {s['reason']}" for s in report.skipped]
+        out += _capped([f"- {link(s['path'])}: {s['reason']}" for s in report.skipped],
+                       "notes")
     graph = mermaid(mem, sorted(seen))
     if graph:
         out += ["", "## Today's notes and their links", "", *graph]
     return "\n".join(out) + "\n"
+
+
+def _issues(mem: Store, report: RunReport, snap: Snapshot, day: str) -> list[dict[str, str]]:
+    """Lint's open issues: those this run's lint found, else found now (``--pass digest``)."""
+    if "lint" in report.done:
+        return [i for i in report.issues if i["path"] in snap.notes]
+    ledger = Ledger.load(mem.vault.local_dir)
+    return [{"rule": i.rule, "path": i.path, "message": i.message,
+             "since": ledger.first_seen(i, day)} for i in lint_issues(snap)]
+
+
+def _summary(mem: Store, seen: dict[str, str], dreamt: list, proposals: list,
+             issues: list[dict[str, str]]) -> list[str]:
+    hot = (mem.vault.read_bytes("MEMORY.md") or b"").decode("utf-8", "replace")
+    used = sum(len(f.text) for f in facts(hot))
+    counts = Counter(i["rule"] for i in issues)
+    top = ", ".join(f"{n} {RULE_NAMES.get(r, r)}"
+                    for r, n in sorted(counts.items(), key=lambda rn: (-rn[1], rn[0]))[:3])
+    return [f"> In the last 24 hours you (and your agents) changed {len(seen)} notes and the "
+            f"dream changed {len({e.path for e in dreamt})}; {len(proposals)} proposals wait "
+            "for your tick.",
+            f"> {len(issues)} things need attention" + (f" ({top})." if top else "."),
+            f"> Hot memory uses {used} of {BUDGET} characters."]
+
+
+def _dreamt(dreamt: list, link: Callable[[str], str]) -> list[str]:
+    runs: dict[str, list] = {}
+    for e in dreamt:
+        runs.setdefault(e.run or e.id, []).append(e)
+    out = []
+    for run, evs in sorted(runs.items()):
+        out.append(f"- run `{run}` (undo all: `aleph-mem undo {run}`)")
+        out += _capped([f"  - {e.actor.split(':', 1)[1]}: {e.kind.removeprefix('note-')} "
+                        f"{link(e.path)}" + (f" ({e.reason})" if e.reason else "")
+                        for e in evs], "changes", indent="  ")
+    return out or ["- nothing"]
+
+
+def _attention(issues: list[dict[str, str]], link: Callable[[str], str], day: str) -> list[str]:
+    """Lint grouped by rule, with counts; each rule shows a few, the rest in the lint page."""
+    by_rule: dict[str, list[dict[str, str]]] = {}
+    for i in sorted(issues, key=lambda i: (i["since"] != day, i["path"])):
+        by_rule.setdefault(i["rule"], []).append(i)
+    out = []
+    for rule, group in sorted(by_rule.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        new = sum(1 for i in group if i["since"] == day)
+        out.append(f"- **{rule} {RULE_NAMES.get(rule, '')}**: {len(group)}"
+                   + (f" ({new} new)" if new and new < len(group) else ""))
+        out += [f"  - {link(i['path'])}: {i['message']}" for i in group[:3]]
+        if len(group) > 3:
+            out.append(f"  - … {len(group) - 3} more in [[_dream/lint]]")
+    return out or ["- nothing"]
+
+
+def _capped(lines: list[str], what: str, indent: str = "") -> list[str]:
+    if len(lines) <= SHOWN:
+        return lines or [f"{indent}- none"]
+    return lines[:SHOWN] + [f"{indent}- … and {len(lines) - SHOWN} more {what} "
+                            "(`aleph-mem log` lists them all)"]
+
+
+def _linker(snap: Snapshot) -> Callable[[str], str]:
+    """A link for a note that exists (so every link in the digest resolves), else the path
+    as code (a note deleted or moved since)."""
+    def link(path: str) -> str:
+        return f"[[{path[:-3]}]]" if path in snap.notes and path.endswith(".md") else \
+            f"`{path}`"
+    return link
 
 
 def summarise(mem: Store, paths: list[str], judge: Judge) -> str | None:

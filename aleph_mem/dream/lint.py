@@ -189,7 +189,7 @@ def obsidian_broken(raw: str, target: str) -> str:
     m = WIKI.match(raw)
     shown = (m.group(4) or "|" + m.group(2).strip()) if m else ""
     return (f"broken link {raw} in Obsidian (no note is named so; aleph-mem finds {target} "
-            f"by its title): did you mean [[{stem}{shown}]]?")
+            f"by its heading): did you mean [[{stem}{shown}]]?")
 
 
 def repair_candidates(snap: Snapshot) -> dict[str, set[str]]:

@@ -13,6 +13,7 @@ import apsw
 import numpy as np
 
 from ..clock import parse_iso
+from ..resolver import fold
 from ..store import Store
 from ..vault import content_hash
 from .journal import Journal
@@ -74,9 +75,11 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
         "ORDER BY n.path, l.line")]
     refs = {r[1] for r in links if r[0] == "MEMORY.md" and r[1]}
     first = dict(mem.con.execute("SELECT path, min(at) FROM events GROUP BY path").fetchall())
-    by_title = {(src, raw): dst for src, raw, dst in mem.con.execute(
-        "SELECT n.path, l.raw, l.resolved_path FROM links l JOIN notes n ON n.id = l.src_id "
-        "WHERE l.resolved_by = 'title' AND l.status = 'resolved'")}
+    by_title = {(src, raw): dst for src, raw, dst, target, declared in mem.con.execute(
+        "SELECT n.path, l.raw, l.resolved_path, l.target, json_extract(d.frontmatter, "
+        "'$.title') FROM links l JOIN notes n ON n.id = l.src_id JOIN notes d ON "
+        "d.path = l.resolved_path WHERE l.resolved_by = 'title' AND l.status = 'resolved'")
+        if not (isinstance(declared, str) and fold(declared) == fold(target))}  # H1 only
     watched = min(first.values(), default=None)
     snap = Snapshot(now, notes, links, refs, first, mem.settings, [], mem.vault.root,
                     lambda: note_vectors(mem), watched_since=parse_iso(watched) if watched

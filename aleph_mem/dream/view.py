@@ -89,8 +89,9 @@ class Snapshot:
     _vectors: dict[str, np.ndarray] | None = None
     watched_since: dt.datetime | None = None  # the first event in the log (any device)
     template_folders: tuple[str, ...] = ()  # Obsidian's and Templater's templates folders
-    # (src, raw) -> the note aleph-mem reaches only by its title (H1 or `title:`): Obsidian
-    # leaves such a link unresolved, so for the person it is broken
+    # (src, raw) -> the note aleph-mem reaches only through its first heading: Obsidian
+    # leaves such a link unresolved, so for the person it is broken (a `title:` a person or
+    # a tool declared in frontmatter is taken as meant, and not reported)
     title_links: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def vectors(self) -> dict[str, np.ndarray]:
