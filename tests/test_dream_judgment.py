@@ -189,3 +189,18 @@ def test_consolidate_merges_the_same_facts_only_and_loses_no_line(vault: Path) -
     fold = next(a for a in planned if a.op == "fold")
     assert fold.content == "## Merged from [[notes/Ferry times copy]]\n\nBring the tickets."
     assert all(a.propose for a in planned)  # a person's notes: only ever proposed
+
+
+def test_a_missing_file_on_a_persons_note_is_asked_and_templates_are_left(vault: Path) -> None:
+    from aleph_mem.dream.drift import plan_drift
+
+    write(vault, "README.md", "# My vault\n\nImport [the snippets](snippets/admon.json).\n")
+    write(vault, "Templates/NPC.md", "# {{name}}\n\n![portrait](images/{{name}}.png)\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        mem.writer(actor="mcp:agent").write(
+            "notes/agent.md", b"# Agent\n\nSee [the log](logs/gone.txt).\n", None)
+        planned = {a.path: a for a in plan_drift(snapshot(mem, NOW))}
+    assert set(planned) == {"README.md", "notes/agent.md"}
+    assert planned["README.md"].propose and not planned["notes/agent.md"].propose
+    assert planned["README.md"].set_keys["stale_refs"] == ["snippets/admon.json"]

@@ -12,7 +12,7 @@ import hashlib
 import math
 import re
 
-from .view import Action, NoteInfo, Snapshot, as_date, body_of
+from .view import Action, NoteInfo, Snapshot, as_date, body_of, in_templates
 
 H0_DAYS = 30.0
 ARCHIVE_BELOW = 0.1
@@ -21,7 +21,6 @@ PROTECTED_CATEGORIES = ("personal",)
 HUB_LINKS = 3  # notes this many others link to are hubs: never archived
 HOME_NAMES = frozenset({"readme", "index", "home", "start here", "start", "welcome", "_index",
                         "contents", "table of contents", "dashboard"})
-TEMPLATE_FOLDERS = frozenset({"templates", "template", "_templates", "_template"})
 MAP_TAGS = frozenset({"moc", "map", "index", "hub", "category", "categories", "toc"})
 MAP_TITLE = re.compile(r"\bMOC\b|\bmap of content|\bindex\b|\boverview of\b", re.I)
 
@@ -86,8 +85,7 @@ def structural(n: NoteInfo, snap: Snapshot) -> bool:
     folders = [f.casefold() for f in n.path.split("/")[:-1]]
     if stem in HOME_NAMES or stem == (folders[-1] if folders else ""):
         return True  # a readme, or a folder note (Folder/Folder.md)
-    if any(f in TEMPLATE_FOLDERS for f in folders) or any(
-            n.path.startswith(t.rstrip("/") + "/") for t in snap.template_folders):
+    if in_templates(n, snap):
         return True
     if {t.casefold().lstrip("#") for t in n.tags} & MAP_TAGS or MAP_TITLE.search(n.title) \
             or MAP_TITLE.search(stem):

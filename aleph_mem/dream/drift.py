@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .judge import DRIFT_SYSTEM, fence, validate_drift
-from .view import Action, NoteInfo, Snapshot, as_date, body_of, facts_of
+from .view import Action, NoteInfo, Snapshot, as_date, body_of, facts_of, in_templates
 
 FILE_URI = re.compile(r"file://(/[^\s)>\]]+)")
 CODE_PATH = re.compile(r"(?<!`)`([^`\s]*/[^`\s]*\.[A-Za-z0-9]{1,6})`(?!`)")
@@ -95,7 +95,7 @@ def plan_drift(snap: Snapshot) -> list[Action]:
             target = resolved.get((n.path, sup.strip()))  # a frontmatter [[link]]
             if target in snap.notes and target != n.path:
                 keys = {"status": "superseded"}
-        refs = missing_files(snap, n, unresolved.get(n.path, []))
+        refs = [] if in_templates(n, snap) else missing_files(snap, n, unresolved.get(n.path, []))
         if refs and fm.get("stale_refs") != refs:
             keys = {**keys, "stale_refs": refs}
             if "status" not in keys and n.status not in ("stale", "superseded", "contradicted"):
@@ -103,9 +103,11 @@ def plan_drift(snap: Snapshot) -> list[Action]:
         source = related_state(snap, n)
         if source and "status" not in keys and fm.get("stale_reason") != source:
             keys.update({"status": "stale", "stale_reason": source})
-        if keys:
+        if keys:  # a missing file is a weak sign: on a person's note it is only asked
+            weak = "stale_refs" in keys and keys.get("stale_reason") in (None, "missing_file")
             actions.append(Action("drift", "set", n.path, n.hash, str(
-                keys.get("stale_reason") or keys.get("status") or "missing files"), keys))
+                keys.get("stale_reason") or keys.get("status") or "missing files"), keys,
+                propose=n.human and weak))
     return actions + supersession_pairs(snap, resolved)
 
 

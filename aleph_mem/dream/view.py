@@ -169,3 +169,14 @@ def facts_of(n: NoteInfo) -> list[str]:
         else:
             out += [s.strip() for s in re.split(r"(?<=[.!?])\s+", line) if s.strip()]
     return out
+
+
+TEMPLATE_FOLDERS = frozenset({"templates", "template", "_templates", "_template"})
+
+
+def in_templates(n: NoteInfo, snap: Snapshot) -> bool:
+    """A template (under ``Templates/`` or the folder Obsidian's or Templater's settings
+    name): placeholders, not facts; the dream reads no staleness or decay into it."""
+    if any(f.casefold() in TEMPLATE_FOLDERS for f in n.path.split("/")[:-1]):
+        return True
+    return any(n.path.startswith(t.rstrip("/") + "/") for t in snap.template_folders)
