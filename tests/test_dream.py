@@ -383,8 +383,8 @@ def test_structured_facts_about_one_subject_contradict_by_date(vault: Path) -> N
     plans = [a for a in drift.plan_fact_conflicts(snapshot(mem, NOW))]
     assert [(a.path, a.set_keys, a.reason) for a in plans] == [
         ("people/ana-2024.md", {"status": "contradicted", "superseded_by": "[[people/ana-2026]]",
-                                "valid_until": "2026-02-01"}, "city differs from "
-         "people/ana-2026.md")]  # Bo's two notes cover different periods: no conflict
+                                "valid_until": "2026-02-01"},
+         "city: Lisbon here, Porto in [[people/ana-2026]]")]  # Bo's periods do not overlap
     Dream(mem, NOW, force=True).run(("drift",))
     assert mem.show("people/ana-2024").frontmatter["status"] == "contradicted"
     assert drift.plan_fact_conflicts(snapshot(mem, NOW)) == []
@@ -402,7 +402,8 @@ def test_a_subject_meets_the_note_of_that_title_or_alias(vault: Path) -> None:
     w.write("log/unrelated.md", b"---\nupdated: 2026-06-01\n---\n# Bob\n\nrole:: chef\n", None)
     plans = drift.plan_fact_conflicts(snapshot(mem, NOW))
     assert [(a.path, a.set_keys["superseded_by"], a.reason) for a in plans] == [
-        ("people/ada.md", "[[log/promotion]]", "role differs from log/promotion.md")]
+        ("people/ada.md", "[[log/promotion]]", "role: engineer here, manager in "
+         "[[log/promotion]]")]
     mem.close()
 
 

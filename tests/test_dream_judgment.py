@@ -94,8 +94,8 @@ def test_a_generic_name_in_two_folders_is_not_one_subject(vault: Path) -> None:
         mem.reindex()
         planned = plan_fact_conflicts(snapshot(mem, NOW))
     assert sorted((a.path, a.reason) for a in planned) == [
-        ("people/Priya Raman.md", "phone differs from work/Priya Raman.md"),
-        ("projects/gamma/Overview.md", "lead differs from projects/gamma/Gamma status.md")]
+        ("people/Priya Raman.md", "phone: 555-0101 here, 555-0199 in [[work/Priya Raman]]"),
+        ("projects/gamma/Overview.md", "lead: Cy here, Di in [[projects/gamma/Gamma status]]")]
 
 
 def test_obsidian_judges_links_a_heading_is_not_a_name(vault: Path) -> None:

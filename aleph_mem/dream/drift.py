@@ -347,5 +347,7 @@ def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
             if not old.human:
                 set_keys["valid_until"] = _valid_at(new)
             actions[old.path] = Action("drift", "set", old.path, old.hash,
-                                       f"{', '.join(keys)} differs from {new.path}", set_keys)
+                                       "; ".join(f"{k}: {facts[old.path][k]} here, "
+                                                 f"{facts[new.path][k]} in [[{new.path[:-3]}]]"
+                                                 for k in keys), set_keys)
     return list(actions.values())
