@@ -204,3 +204,37 @@ def test_a_missing_file_on_a_persons_note_is_asked_and_templates_are_left(vault:
     assert set(planned) == {"README.md", "notes/agent.md"}
     assert planned["README.md"].propose and not planned["notes/agent.md"].propose
     assert planned["README.md"].set_keys["stale_refs"] == ["snippets/admon.json"]
+
+
+def test_stale_facts_stated_in_prose_take_the_periods_end(vault: Path) -> None:
+    from aleph_mem.dream.drift import plan_drift
+    from aleph_mem.dream.prose_dates import validity_end
+
+    written = dt.date(2023, 1, 10)
+    planted = {"The office is open until March 2021.": "2021-03-31",
+               "The voucher expires 2024-05-01.": "2024-05-01",
+               "The pilot runs through Q3 2023.": "2023-09-30",
+               "This discount is valid till end of June.": "2023-06-30"}
+    for text, end in planted.items():
+        assert str(validity_end(text, written)[0]) == end, text
+    for control in ("The office is open until March 2031.",
+                    "We used Postgres until March 2021; now we use MySQL.",
+                    "I will wait until I find time.", "The shop is open until 5 pm.",
+                    "Keep the May 2021 notes together.", "Stay until may be too late."):
+        found = validity_end(control, written)
+        assert found is None or found[0] > NOW.date(), control
+    write(vault, "notes/office.md", "---\nupdated: 2020-06-01\n---\n# Office\n\n"
+          "The office is open until March 2021.\n")
+    write(vault, "notes/history.md", "---\nupdated: 2020-06-01\n---\n# History\n\n"
+          "We used Postgres until March 2021; now we use MySQL.\n")
+    write(vault, "notes/future.md", "# Future\n\nThe lease runs until March 2031.\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        mem.writer(actor="mcp:agent").write(
+            "notes/pilot.md", b"---\nupdated: 2023-01-10\n---\n# Pilot\n\n"
+            b"The pilot runs through Q3 2023.\n", None)
+        planned = {a.path: a for a in plan_drift(snapshot(mem, NOW))}
+    assert sorted(planned) == ["notes/office.md", "notes/pilot.md"]
+    assert planned["notes/office.md"].set_keys == {
+        "status": "stale", "stale_reason": "expired", "valid_until": "2021-03-31"}
+    assert planned["notes/office.md"].propose and not planned["notes/pilot.md"].propose

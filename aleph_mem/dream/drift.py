@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from .judge import DRIFT_SYSTEM, fence, validate_drift
+from .prose_dates import validity_end
 from .view import Action, NoteInfo, Snapshot, as_date, body_of, facts_of, in_templates
 
 FILE_URI = re.compile(r"file://(/[^\s)>\]]+)")
@@ -88,8 +89,14 @@ def plan_drift(snap: Snapshot) -> list[Action]:
         fm = n.frontmatter
         keys: dict[str, object] = {}
         until = as_date(fm.get("valid_until") or fm.get("expires"))
-        if until and until < today and n.status not in ("stale", "superseded", "contradicted"):
+        settled = n.status in ("stale", "superseded", "contradicted")
+        if until and until < today and not settled:
             keys = {"status": "stale", "stale_reason": "expired"}
+        elif until is None and not settled and not in_templates(n, snap):
+            stated = validity_end(body_of(n), _written(n))
+            if stated and stated[0] < today:  # a fact whose stated end has passed
+                keys = {"status": "stale", "stale_reason": "expired",
+                        "valid_until": stated[0].isoformat()}
         sup = fm.get("superseded_by")
         if isinstance(sup, str) and n.status not in ("superseded", "merged", "contradicted"):
             target = resolved.get((n.path, sup.strip()))  # a frontmatter [[link]]
@@ -103,8 +110,9 @@ def plan_drift(snap: Snapshot) -> list[Action]:
         source = related_state(snap, n)
         if source and "status" not in keys and fm.get("stale_reason") != source:
             keys.update({"status": "stale", "stale_reason": source})
-        if keys:  # a missing file is a weak sign: on a person's note it is only asked
-            weak = "stale_refs" in keys and keys.get("stale_reason") in (None, "missing_file")
+        if keys:  # a missing file or a date read from prose: on a person's note only asked
+            weak = ("stale_refs" in keys and keys.get("stale_reason") in (None, "missing_file")
+                    ) or ("valid_until" in keys and until is None)
             actions.append(Action("drift", "set", n.path, n.hash, str(
                 keys.get("stale_reason") or keys.get("status") or "missing files"), keys,
                 propose=n.human and weak))
@@ -162,6 +170,12 @@ def plan_drift_all(snap: Snapshot) -> list[Action]:
 
 LOOKBACK_DAYS = 7
 MAX_LLM_PAIRS = 20
+
+
+def _written(n: NoteInfo) -> dt.date:
+    """The note's own date: ``updated``, else ``created``, else its file date."""
+    return as_date(n.frontmatter.get("updated")) or as_date(n.frontmatter.get("created")) \
+        or n.mtime.date()
 
 
 def _valid_at(n: NoteInfo) -> str:
