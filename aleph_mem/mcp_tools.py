@@ -77,6 +77,7 @@ class WriteOut(BaseModel):
     event_id: str | None
     changed: bool
     warning: str | None = None
+    same_facts_as: list[str] = []  # notes that already say this: edit one of them instead
 
 
 class HistoryOut(BaseModel):
@@ -190,11 +191,17 @@ def write(content: str, ctx: Context, path: str | None = None, title: str | None
     `frontmatter`), inside the vault or a project folder the person configured
     (`project_roots`); their hashes are recorded so the note is flagged stale when those
     files change. New names must suit every system (no `: * ? " < > | # ^ [ ]`, no control
-    characters); a refused write says why.
+    characters); a refused write says why. `same_facts_as` lists notes that already state
+    the same facts: edit one of them rather than keep two.
     """
     who = actor(ctx)
-    return run(ctx, lambda m: written(m.write_note(
-        content, path, title, folder, frontmatter, expected_hash, related_files, who)))
+
+    def go(m: Memory) -> WriteOut:
+        out = written(m.write_note(content, path, title, folder, frontmatter, expected_hash,
+                                   related_files, who))
+        out.same_facts_as = m.same_facts(out.path) if out.changed else []
+        return out
+    return run(ctx, go)
 
 
 def edit(path: str, ctx: Context, expected_hash: str | None = None, append: str | None = None,

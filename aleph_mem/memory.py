@@ -68,6 +68,25 @@ class Memory(Store):
         data = compose.note_bytes(content, frontmatter, related)
         return self.writer(actor=actor).write(target, data, expected_hash)
 
+    def same_facts(self, path: str, limit: int = 3) -> list[str]:
+        """Other notes that already state what the note at ``path`` states (the same facts,
+        nearly the same words): so an agent can edit one instead of adding a duplicate."""
+        from .dream.consolidate import same_facts
+        from .dream.view import body_of_text
+
+        data = self.vault.read_bytes(path)
+        if data is None:
+            return []
+        body = body_of_text(data.decode("utf-8", "replace"))
+        words = " ".join(body.split()[:40])
+        out = []
+        for hit in self.search(words, limit=10, mode="fts", group=True):
+            other = self.vault.read_bytes(hit.path) if hit.path != path else None
+            if other is not None and same_facts(body, body_of_text(
+                    other.decode("utf-8", "replace"))):
+                out.append(hit.path)
+        return out[:limit]
+
     def write_bytes(self, path: str, data: bytes, expected_hash: str | None = None,
                     actor: str | None = None) -> WriteResult:
         """Create or replace a note with exactly these bytes (the CLI's stdin)."""

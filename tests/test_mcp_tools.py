@@ -215,3 +215,23 @@ def test_hostile_writes_come_back_as_tool_errors_with_reasons(vault: Path) -> No
     assert not (vault / "inbox" / "rec.md").exists()
     assert not (vault / "inbox" / "bomb.md").exists()
     assert not Path("/tmp/elsewhere").exists()
+
+
+def test_write_says_when_a_note_already_states_the_same_facts(vault: Path) -> None:
+    filler = ("We keep this note to remember how the whole thing works, step by step, "
+              "for the next time we need it.")
+
+    async def scenario(c: Client) -> None:
+        first = sc(await c.call_tool("write", {
+            "title": "Ferry", "content": f"# Ferry\n\nThe ferry leaves Oban at 9 am. {filler}"}))
+        assert first["same_facts_as"] == []
+        again = sc(await c.call_tool("write", {
+            "title": "Oban ferry", "content": f"# Oban ferry\n\nThe ferry leaves Oban at 9 am. "
+            f"{filler}"}))
+        assert again["changed"] and again["same_facts_as"] == ["inbox/Ferry.md"]
+        other = sc(await c.call_tool("write", {
+            "title": "Late ferry", "content": f"# Late ferry\n\nThe ferry leaves Oban at 11 am. "
+            f"{filler}"}))  # the same words, one fact changed: not the same note
+        assert other["same_facts_as"] == []
+
+    run(vault, scenario)

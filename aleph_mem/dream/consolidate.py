@@ -25,7 +25,12 @@ MAX_PAIRS = 200
 # -- consolidate ---------------------------------------------------------------------------
 
 def normalized(note: NoteInfo) -> str:
-    text = re.sub(r"^#\s+.*$", "", body_of(note), count=1, flags=re.M)  # the title line
+    return normalized_text(body_of(note))
+
+
+def normalized_text(body: str) -> str:
+    """A body's words, lower case, the title line left out."""
+    text = re.sub(r"^#\s+.*$", "", body, count=1, flags=re.M)
     return " ".join(re.findall(r"\w+", text.casefold()))
 
 
@@ -148,10 +153,23 @@ FACT_TOKEN = re.compile(
 
 
 def fact_tokens(n: NoteInfo) -> set[str]:
+    return fact_tokens_text(body_of(n))
+
+
+def fact_tokens_text(body: str) -> set[str]:
     """What makes a note's facts: its numbers (amounts, dates, hosts' digits), names and
     places, and negations; the title line is left out (two names for one thing)."""
-    text = re.sub(r"^#\s+.*$", "", body_of(n), count=1, flags=re.M)
+    text = re.sub(r"^#\s+.*$", "", body, count=1, flags=re.M)
     return {t.strip().casefold() for t in FACT_TOKEN.findall(text)}
+
+
+def same_facts(body_a: str, body_b: str) -> bool:
+    """Two bodies that state the same facts: the same fact tokens, and the same words or
+    nearly (3-shingle Jaccard >= SHINGLE_JACCARD)."""
+    a, b = normalized_text(body_a), normalized_text(body_b)
+    if len(a.split()) < MIN_MERGE_WORDS or fact_tokens_text(body_a) != fact_tokens_text(body_b):
+        return False
+    return a == b or jaccard(shingles(a), shingles(b)) >= SHINGLE_JACCARD
 
 
 def differing_facts(a: NoteInfo, b: NoteInfo) -> tuple[list[str], list[str]]:

@@ -140,7 +140,11 @@ class Action:
 
 
 def body_of(note: NoteInfo) -> str:
-    text = note.body
+    return body_of_text(note.body)
+
+
+def body_of_text(text: str) -> str:
+    """A note's text without its frontmatter block."""
     if text.startswith("---"):
         parts = text.split("\n---", 1)
         text = parts[1].split("\n", 1)[1] if len(parts) == 2 and "\n" in parts[1] else ""
