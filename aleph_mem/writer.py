@@ -191,6 +191,8 @@ class Writer:
             displaced = read_or_none(tmp)
             if displaced == expected:
                 return _SAME
+            if displaced is not None:  # an editor may read our bytes before they are taken
+                self.objects.put(displaced)  # back and save over its own: keep its bytes
             swap(tmp, target)  # put the save back where it was
             back = read_or_none(tmp)
             if back != new:  # yet another save landed between the two swaps
@@ -211,6 +213,8 @@ class Writer:
         if displaced == expected:
             tmp.unlink()
             return _SAME
+        if displaced is not None:
+            self.objects.put(displaced)  # kept, whatever happens to the name meanwhile
         if not link_new(tmp, target):  # someone wrote the name meanwhile: keep both
             self._keep_displaced(target, displaced)
         tmp.unlink(missing_ok=True)
