@@ -148,8 +148,8 @@ def covers(keep: NoteInfo, drop: NoteInfo) -> bool:
 FACT_TOKEN = re.compile(
     r"\d+(?:[.,:/-]\d+)*\s*(?:%|[a-zA-Zµ°]{1,4}\b)?"  # numbers, amounts, dates, times
     r"|(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]+"  # names and places (not a sentence's first word)
-    r"|\b(?:not|no|never|without|isn't|aren't|don't|doesn't|won't|can't|cannot)\b",
-    re.MULTILINE | re.IGNORECASE * 0)
+    r"|\b(?i:not|no|never|without|isn't|aren't|don't|doesn't|won't|can't|cannot)\b",
+    re.MULTILINE)
 
 
 def fact_tokens(n: NoteInfo) -> set[str]:
