@@ -14,8 +14,11 @@ import yaml
 
 from . import frontmatter_edit
 from .errors import BadInput
+from .names import LINK_BREAKING, WINDOWS_FORBIDDEN
 
-UNSAFE_IN_NAMES = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f]+')
+# what names.py refuses in a name, and the folder separator: a cleaned title is a legal name
+UNSAFE_IN_NAMES = re.compile(
+    "[" + re.escape("".join(sorted(WINDOWS_FORBIDDEN | LINK_BREAKING | {"/"}))) + r"\x00-\x1f]+")
 
 
 def note_path(folder: str, title: str | None, content: str) -> str:

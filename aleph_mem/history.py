@@ -14,7 +14,7 @@ import json
 
 import apsw
 
-from .events import KINDS
+from .events import KINDS, Event, make_event
 from .indexer import NoteChange
 
 _STATE = "(" + ",".join(f"'{k}'" for k in KINDS) + ")"
@@ -79,3 +79,24 @@ def has_baseline(con: apsw.Connection) -> bool:
 
 def mark_baseline(con: apsw.Connection) -> None:
     con.execute("INSERT OR REPLACE INTO meta VALUES ('baseline', '1')")
+
+
+def human_events(changes: list[NoteChange]) -> list[Event]:
+    """Events for changes made outside aleph-mem. A note that vanished and one that
+    appeared with the same bytes is a move."""
+    gone = {c.before: c for c in changes if c.after is None}
+    out, moved = [], set()
+    for c in changes:
+        if c.before is None and c.after in gone and gone[c.after].path not in moved:
+            src = gone[c.after].path
+            moved.add(src)
+            out.append(make_event("human", "note-moved", c.path, c.after, c.after,
+                                  data={"from": src}))
+    for c in changes:
+        if c.path in moved or (c.before is None and any(
+                e.path == c.path for e in out)):
+            continue
+        kind = ("note-created" if c.before is None else
+                "note-deleted" if c.after is None else "note-updated")
+        out.append(make_event("human", kind, c.path, c.before, c.after))
+    return out

@@ -10,13 +10,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import BadName
+from .vault import ALWAYS_IGNORED_DIRS
 
 MAX_NAME_BYTES = 255  # one path component, on every common file system
 WINDOWS_FORBIDDEN = set('<>:"|?*\\')
 LINK_BREAKING = set("#^[]|")  # Obsidian cannot link to a file whose name holds these
 RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
             *(f"lpt{i}" for i in range(10))}
-RESERVED_DIRS = {".aleph", ".obsidian", ".git", ".trash"}
 
 
 def name_problem(rel: str) -> str | None:
@@ -34,7 +34,7 @@ def name_problem(rel: str) -> str | None:
 def _part_problem(part: str) -> str | None:
     if not part or part in (".", ".."):
         return "empty folder or file name"
-    if part.lower() in RESERVED_DIRS:
+    if part.lower() in ALWAYS_IGNORED_DIRS:  # `.ALEPH` is `.aleph` on macOS and Windows
         return f"{part} is reserved for tools (on macOS and Windows {part.lower()} too)"
     if part.startswith("."):
         return "hidden names (starting with '.') are not notes: editors and sync skip them"

@@ -20,9 +20,9 @@ from .atomic import write_atomic
 from .embedders import Embedder
 from .embedders import load as load_embedder
 from .errors import AlephError, NoteNotFound, ReadOnlyVault
-from .events import Event, EventLog, make_event
-from .history import has_baseline, mark_baseline, outside_changes
-from .indexer import Indexer, NoteChange, Progress, ReconcileReport
+from .events import Event, EventLog
+from .history import has_baseline, human_events, mark_baseline, outside_changes
+from .indexer import Indexer, Progress, ReconcileReport
 from .locks import write_lock
 from .objects import ObjectStore
 from .resolver import fold
@@ -399,24 +399,3 @@ def _anchor(heading: str | None, block: str | None) -> str:
     if block:
         return "#^" + block
     return "#" + heading if heading else ""
-
-
-def human_events(changes: list[NoteChange]) -> list[Event]:
-    """Events for changes made outside aleph-mem. A note that vanished and one that
-    appeared with the same bytes is a move."""
-    gone = {c.before: c for c in changes if c.after is None}
-    out, moved = [], set()
-    for c in changes:
-        if c.before is None and c.after in gone and gone[c.after].path not in moved:
-            src = gone[c.after].path
-            moved.add(src)
-            out.append(make_event("human", "note-moved", c.path, c.after, c.after,
-                                  data={"from": src}))
-    for c in changes:
-        if c.path in moved or (c.before is None and any(
-                e.path == c.path for e in out)):
-            continue
-        kind = ("note-created" if c.before is None else
-                "note-deleted" if c.after is None else "note-updated")
-        out.append(make_event("human", kind, c.path, c.before, c.after))
-    return out

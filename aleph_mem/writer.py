@@ -44,7 +44,7 @@ from .errors import (
     PoisonNote,
 )
 from .events import Event, EventLog, make_event
-from .history import last_logged, outside_change
+from .history import human_events, last_logged, outside_change
 from .indexer import Indexer
 from .locks import write_lock
 from .names import check_new_name
@@ -237,11 +237,8 @@ class Writer:
         for path, data in current.items():
             row = self.con.execute("SELECT hash FROM notes WHERE path=?", (path,)).fetchone()
             change = outside_change(self.con, path, row[0] if row else None, _hash(data))
-            if change is not None:
-                kind = ("note-created" if change.before is None else
-                        "note-deleted" if change.after is None else "note-updated")
-                self.events.append(make_event("human", kind, path, change.before,
-                                              change.after))
+            for event in human_events([change] if change else []):
+                self.events.append(event)
 
     def _admit(self, c: FileChange, current: bytes | None) -> None:
         """Refuse what the vault must never hold: a note where aleph-mem would not see it,

@@ -65,15 +65,15 @@ class Dream:
             raise BadInput(f"unknown dream pass {', '.join(unknown)}; passes: "
                            f"{', '.join(registered)}")
         with dream_lock(self.mem.vault.local_dir):
-            return self._run(tuple(chosen), trigger)
+            return self._run(tuple(chosen), trigger, registered)
 
-    def _run(self, passes: tuple[str, ...], trigger: str) -> RunReport:
+    def _run(self, passes: tuple[str, ...], trigger: str,
+             registered: dict[str, DreamPass]) -> RunReport:
         report = RunReport(new_ulid(), iso(self.started), self.dry_run, list(passes))
         report.resumed = self._finished_today(passes, trigger)
         self.judge.before_call = lambda: self._check_idle(trigger)
         self.mem.reindex()
         self._soft_links(report)
-        registered = dream_passes()
         name = None
         try:
             if not self.dry_run:
