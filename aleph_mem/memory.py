@@ -71,7 +71,7 @@ class Memory(Store):
     def same_facts(self, path: str, limit: int = 3) -> list[str]:
         """Other notes that already state what the note at ``path`` states (the same facts,
         nearly the same words): so an agent can edit one instead of adding a duplicate."""
-        from .dream.consolidate import same_facts
+        from .dream.facts import same_facts
         from .dream.view import body_of_text
 
         data = self.vault.read_bytes(path)

@@ -70,7 +70,7 @@ def messy_vault(root: Path, count: int, seed: int = 7) -> dict[str, set[tuple[st
         for k in range(10):  # near duplicates: proposals
             body = [sentence(rng) for _ in range(12)]
             note(f"near/a{k}.md", "# Near\n\n" + " ".join(body) + "\n")
-            note(f"near/b{k}.md", "# Near\n\n" + " ".join(body[:-1]) + " Extra words here.\n")
+            note(f"near/b{k}.md", "# Near\n\n" + " ".join(body) + "\n\nWritten again.\n")
             truth["consolidate"].add(("propose", f"near/b{k}.md"))
             truth["consolidate"].add(("propose", f"near/a{k}.md"))
         for k in range(10):

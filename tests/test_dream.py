@@ -109,8 +109,12 @@ def test_human_notes_get_proposals_and_ticked_ones_are_applied(vault: Path) -> N
     digest = vault / report.digest
     text = digest.read_text()
     ids = [p["id"] for p in report.proposed]
-    assert all("- [ ] consolidate: " in text and f"({i})" in text for i in ids)
-    digest.write_text(text.replace("- [ ]", "- [x]"))  # the person approves both
+    # the merge is one checkbox, named by one of its two actions, showing both notes
+    boxes = [ln for ln in text.splitlines() if ln.startswith("- [ ] consolidate: ")]
+    assert len(boxes) == 1 and sum(f"({i})" in boxes[0] for i in ids) == 1
+    assert "merge [[notes/p2]] into [[notes/p1]]" in boxes[0]
+    assert "the same text in both notes" in text
+    digest.write_text(text.replace("- [ ]", "- [x]"))  # the person approves the merge
     mem.reindex()
     report = Dream(mem, NOW, force=True).run()
     assert sorted(a["path"] for a in report.applied if a["pass"] == "consolidate") == [

@@ -87,7 +87,13 @@ def decay(snap: Snapshot, ctx: PassContext) -> list[Action]:
     if not ctx.dry_run:
         cutoff = ctx.now.date() - dt.timedelta(days=RECALL_RETENTION_DAYS)
         ctx.journal.prune_recalls(cutoff.isoformat())
-    return plan_decay(snap, ctx.judge if ctx.judge.available else None)
+    # a note another pass acted on, or asked about, this run or before (a merge's keeper, a
+    # stale fact waiting for a tick) is in a person's hands: not also proposed for archive
+    asked = {p["action"]["path"] for p in ctx.journal.proposals().values()
+             if p["state"] == "open"}
+    busy = asked | {a["path"] for a in ctx.report.applied}
+    return [a for a in plan_decay(snap, ctx.judge if ctx.judge.available else None)
+            if a.path not in busy]
 
 
 def synthesis(snap: Snapshot, ctx: PassContext) -> list[Action]:

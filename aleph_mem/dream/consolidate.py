@@ -13,12 +13,22 @@ from itertools import combinations
 
 import numpy as np
 
+from .facts import (
+    MIN_MERGE_WORDS,
+    SHINGLE_JACCARD,
+    STATEMENT_OVERLAP,
+    changed_statements,
+    fact_tokens_text,
+    jaccard,
+    normalized_text,
+    shingles,
+    side_by_side,
+    statement_overlap,
+)
 from .view import Action, NoteInfo, Snapshot, body_of, facts_of
 
-SHINGLE_JACCARD = 0.8
 NEAR_DUP_COSINE = 0.92  # note vectors this close are near duplicates (Aleph's threshold)
 IDENTICAL_COSINE = 0.985  # and this close, with every fact covered, the same note
-MIN_MERGE_WORDS = 12  # shorter bodies ("- [[index]]") say too little to call two notes one
 MAX_PAIRS = 200
 
 
@@ -26,22 +36,6 @@ MAX_PAIRS = 200
 
 def normalized(note: NoteInfo) -> str:
     return normalized_text(body_of(note))
-
-
-def normalized_text(body: str) -> str:
-    """A body's words, lower case, the title line left out."""
-    text = re.sub(r"^#\s+.*$", "", body, count=1, flags=re.M)
-    return " ".join(re.findall(r"\w+", text.casefold()))
-
-
-def shingles(text: str, k: int = 3) -> set[str]:
-    words = text.split()
-    return {" ".join(words[i:i + k]) for i in range(max(1, len(words) - k + 1))} if words \
-        else set()
-
-
-def jaccard(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a | b) if a | b else 0.0
 
 
 def keeper_order(n: NoteInfo) -> tuple:
@@ -108,7 +102,8 @@ def near_pairs(snap: Snapshot, notes: list[NoteInfo]) -> list[tuple[NoteInfo, No
             continue
         if normalized(a) == normalized(b):
             found[(a.path, b.path)] = (a, b, "text", 1.0)
-        elif (score := jaccard(sh[a.path], sh[b.path])) >= SHINGLE_JACCARD:
+        elif (score := jaccard(sh[a.path], sh[b.path])) >= SHINGLE_JACCARD or \
+                statement_overlap(body_of(a), body_of(b)) >= STATEMENT_OVERLAP:
             found[(a.path, b.path)] = (a, b, "shingles", score)
     for a, b, cos in vector_pairs(notes, snap.vectors()):
         if (a.path, b.path) not in found and same_name(a, b):
@@ -145,39 +140,19 @@ def covers(keep: NoteInfo, drop: NoteInfo) -> bool:
     return all(f.casefold() in mine for f in facts_of(drop))
 
 
-FACT_TOKEN = re.compile(
-    r"\d+(?:[.,:/-]\d+)*\s*(?:%|[a-zA-Zµ°]{1,4}\b)?"  # numbers, amounts, dates, times
-    r"|(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]+"  # names and places (not a sentence's first word)
-    r"|\b(?i:not|no|never|without|isn't|aren't|don't|doesn't|won't|can't|cannot)\b",
-    re.MULTILINE)
-
-
-def fact_tokens(n: NoteInfo) -> set[str]:
-    return fact_tokens_text(body_of(n))
-
-
-def fact_tokens_text(body: str) -> set[str]:
-    """What makes a note's facts: its numbers (amounts, dates, hosts' digits), names and
-    places, and negations; the title line is left out (two names for one thing)."""
-    text = re.sub(r"^#\s+.*$", "", body, count=1, flags=re.M)
-    return {t.strip().casefold() for t in FACT_TOKEN.findall(text)}
-
-
-def same_facts(body_a: str, body_b: str) -> bool:
-    """Two bodies that state the same facts: the same fact tokens, and the same words or
-    nearly (3-shingle Jaccard >= SHINGLE_JACCARD)."""
-    a, b = normalized_text(body_a), normalized_text(body_b)
-    if len(a.split()) < MIN_MERGE_WORDS or fact_tokens_text(body_a) != fact_tokens_text(body_b):
-        return False
-    return a == b or jaccard(shingles(a), shingles(b)) >= SHINGLE_JACCARD
-
-
 def differing_facts(a: NoteInfo, b: NoteInfo) -> tuple[list[str], list[str]]:
     """The fact tokens one note states and the other does not (both empty: the same
     facts). A different number, name, date, place, amount or negation makes two notes
     different things, never a merge."""
-    ta, tb = fact_tokens(a), fact_tokens(b)
+    ta, tb = fact_tokens_text(body_of(a)), fact_tokens_text(body_of(b))
     return sorted(ta - tb), sorted(tb - ta)
+
+
+def different_things(a: NoteInfo, b: NoteInfo) -> bool:
+    """Near in words, different in facts: another number, name, date, place, amount or
+    negation, or a statement of one changed into another statement in the other ("toor
+    dal" / "moong dal", "promote ns2" / "promote ns3")."""
+    return any(differing_facts(a, b)) or bool(changed_statements(body_of(a), body_of(b)))
 
 
 def plan_consolidate(snap: Snapshot) -> list[Action]:
@@ -189,7 +164,7 @@ def plan_consolidate(snap: Snapshot) -> list[Action]:
         keep, drop = sorted((a, b), key=keeper_order)
         if drop.path in absorbed or keep.path in absorbed:
             continue
-        if how != "text" and any(differing_facts(keep, drop)):
+        if how != "text" and different_things(keep, drop):
             continue  # near in words, different in facts: drift's business, not a merge
         absorbed.add(drop.path)
         if how == "text":
@@ -203,33 +178,51 @@ def plan_consolidate(snap: Snapshot) -> list[Action]:
 
 
 def merge_actions(keep: NoteInfo, drop: NoteInfo, identical: bool, why: str) -> list[Action]:
-    """Keeper gains the tags, aliases (plus the absorbed title, so links keep resolving) and
-    source notes; the absorbed note is archived as merged. Identical content only (the same
-    text, or every fact of the absorbed note already in the keeper); a near duplicate, or a
-    human-touched absorbed note, becomes a proposal."""
+    """Keeper gains the tags, aliases (plus the absorbed title, so links by title keep
+    resolving; links by file name find the archived note) and source notes; what the
+    absorbed note says that the keeper does not is carried under "Merged from"; the
+    absorbed note is archived as merged. Identical
+    content only (the same text, or every fact of the absorbed note already in the keeper);
+    a near duplicate, or a human-touched absorbed note, becomes a proposal: one checkbox for
+    the whole merge, showing the lines that differ side by side."""
     propose = drop.human or not identical
     tags = list(dict.fromkeys([*_fm_list(keep, "tags"), *_fm_list(drop, "tags")]))
-    aliases = list(dict.fromkeys([*_fm_list(keep, "aliases"), *_fm_list(drop, "aliases"),
-                                  drop.title]))
+    mine = {keep.title.casefold(), keep.path.rsplit("/", 1)[-1][:-3].casefold()}
+    aliases = [a for a in dict.fromkeys([*_fm_list(keep, "aliases"), *_fm_list(drop, "aliases"),
+                                         drop.title]) if a.casefold() not in mine]
     sources = list(dict.fromkeys([*_fm_list(keep, "source_notes"), f"[[{drop.path[:-3]}]]"]))
-    set_keys = {"aliases": [a for a in aliases if a != keep.title], "source_notes": sources}
+    set_keys: dict[str, object] = {"source_notes": sources}
+    if aliases:
+        set_keys["aliases"] = aliases
     if tags:
         set_keys["tags"] = tags
+    group = f"merge {drop.path} into {keep.path}"
+    shows = tuple(merge_table(keep, drop)) if propose else ()
     carried = missing_lines(keep, drop)
+    archive = Action("consolidate", "archive", drop.path, drop.hash, "merged",
+                     {"status": "merged", "merged_into": f"[[{keep.path[:-3]}]]"},
+                     propose=propose, group=group)
     if carried:  # nothing the absorbed note says is lost: it moves under "Merged from"
-        return [
-            Action("consolidate", "fold", keep.path, keep.hash, f"merged {drop.path}: {why}",
-                   set_keys, content=f"## Merged from [[{drop.path[:-3]}]]\n\n"
-                   + "\n".join(carried), propose=propose),
-            Action("consolidate", "archive", drop.path, drop.hash, "merged",
-                   {"status": "merged", "merged_into": f"[[{keep.path[:-3]}]]"},
-                   propose=propose)]
-    return [
-        Action("consolidate", "set", keep.path, keep.hash, f"merged {drop.path}: {why}",
-               set_keys, propose=propose),
-        Action("consolidate", "archive", drop.path, drop.hash, "merged",
-               {"status": "merged", "merged_into": f"[[{keep.path[:-3]}]]"}, propose=propose),
-    ]
+        return [Action("consolidate", "fold", keep.path, keep.hash, f"merged {drop.path}: {why}",
+                       set_keys, content=f"## Merged from [[{drop.path[:-3]}]]\n\n"
+                       + "\n".join(carried), propose=propose, group=group, shows=shows),
+                archive]
+    return [Action("consolidate", "set", keep.path, keep.hash, f"merged {drop.path}: {why}",
+                   set_keys, propose=propose, group=group, shows=shows), archive]
+
+
+def merge_table(keep: NoteInfo, drop: NoteInfo) -> list[str]:
+    """The lines that differ, side by side, as a Markdown table (or one line saying the
+    texts are the same)."""
+    rows = side_by_side(body_of(keep), body_of(drop))
+    if not rows:
+        return ["the same text in both notes"]
+
+    def cell(text: str) -> str:
+        return text.strip().replace("|", "\\|") or " "
+
+    return [f"| {keep.path[:-3]} (kept) | {drop.path[:-3]} (archived) |", "| --- | --- |",
+            *[f"| {cell(a)} | {cell(b)} |" for a, b in rows]]
 
 
 def missing_lines(keep: NoteInfo, drop: NoteInfo) -> list[str]:

@@ -27,8 +27,8 @@ MAP_TITLE = re.compile(r"\bMOC\b|\bmap of content|\bindex\b|\boverview of\b", re
 SEVERITY_FLOOR = {"low": 0.0, "med": 0.5, "medium": 0.5, "high": 0.7, "critical": 0.85}
 
 
-def salience(n: NoteInfo, now: dt.datetime,
-             scored: float | None = None) -> tuple[float, float]:
+def salience(n: NoteInfo, now: dt.datetime, scored: float | None = None,
+             linked_at: dt.datetime | None = None) -> tuple[float, float]:
     """(salience, half-life in days): a pure function of stored signals (DREAM.md 3.6).
     Recalls reset the clock and lengthen the half-life. ``scored`` is an importance the LLM
     gave a note that has none of its own (kept in the verdict cache, never in the note)."""
@@ -41,6 +41,8 @@ def salience(n: NoteInfo, now: dt.datetime,
     updated = as_date(fm.get("updated"))
     reinforced = max(n.mtime, dt.datetime.combine(updated, dt.time(), dt.UTC)) if updated \
         else n.mtime
+    if linked_at is not None:  # the newest note linking here was written then
+        reinforced = max(reinforced, linked_at)
     if n.recall_days:
         last = dt.datetime.combine(dt.date.fromisoformat(n.recall_days[-1]), dt.time(), dt.UTC)
         reinforced = max(reinforced, last)
@@ -58,13 +60,15 @@ def plan_decay(snap: Snapshot, judge=None) -> list[Action]:
     watch = int(getattr(settings, "decay_min_watch_days", 30))
     if snap.watched_since is None or (snap.now - snap.watched_since).days < watch:
         return []
+    linked_at, held = inbound_signals(snap)
     cold: list[tuple[float, NoteInfo]] = []
     for n in snap.active():
-        s, _ = salience(n, snap.now)
-        if s >= ARCHIVE_BELOW or structural(n, snap):
+        s, _ = salience(n, snap.now, linked_at=linked_at.get(n.path))
+        if s >= ARCHIVE_BELOW or n.path in held or structural(n, snap):
             continue
         if judge is not None and "importance" not in n.frontmatter:
-            s, _ = salience(n, snap.now, importance_of(n, judge))  # only notes about to go
+            s, _ = salience(n, snap.now, importance_of(n, judge),  # only notes about to go
+                            linked_at.get(n.path))
         age = (snap.now - n.mtime).days
         category = n.frontmatter.get("category") or n.folder
         if (s < ARCHIVE_BELOW and age >= MIN_AGE_DAYS and n.link_weight < HUB_LINKS
@@ -75,6 +79,28 @@ def plan_decay(snap: Snapshot, judge=None) -> list[Action]:
     most = int(getattr(settings, "decay_max_archives", 10))
     return [Action("decay", "archive", n.path, n.hash, "low_salience", propose=n.human)
             for _, n in cold[:most]]
+
+
+def inbound_signals(snap: Snapshot) -> tuple[dict[str, dt.datetime], set[str]]:
+    """For each note: when the newest active note linking to it was written (a link from a
+    note in use reinforces its target, DREAM.md 3.6), and the notes a readme, map of
+    content or category page lists (a person filed them there: never archived, or the
+    page would point into the archive)."""
+    newest: dict[str, dt.datetime] = {}
+    held: set[str] = set()
+    maps: dict[str, bool] = {}
+    for src, target, status, *_ in snap.links:
+        n = snap.notes.get(src)
+        if status != "resolved" or not target or target == src or n is None or \
+                n.path.startswith("archive/"):
+            continue
+        if target not in newest or n.mtime > newest[target]:
+            newest[target] = n.mtime
+        if src not in maps:
+            maps[src] = structural(n, snap) and not in_templates(n, snap)
+        if maps[src]:
+            held.add(target)
+    return newest, held
 
 
 def structural(n: NoteInfo, snap: Snapshot) -> bool:

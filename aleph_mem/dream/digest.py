@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..hot_memory import BUDGET, facts
 from ..store import Store
 from ..vault import content_hash
-from .journal import Journal
+from .journal import Journal, action_from, grouped
 from .judge import Judge
 from .lint import Ledger, lint_issues
 from .snapshot import dream_wrote_last
@@ -104,8 +104,7 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
     out += ["", "## Needs attention", "", *_attention(issues, link, day)]
     out += ["", "## Proposals", "",
             "Tick a box and the next run applies it (if the note has not changed since).", ""]
-    out += [f"- [ ] {p['action']['pass_name']}: {_describe(p)} ({p['id']})"
-            for p in sorted(proposals, key=lambda p: p["id"])] or ["- none"]
+    out += proposal_lines(proposals) or ["- none"]
     for name, lines in report.said.items():
         out += ["", f"## From the {name} pass", "", *[f"- {line}" for line in lines]]
     if report.skipped:
@@ -135,7 +134,8 @@ def _summary(mem: Store, seen: dict[str, str], dreamt: list, proposals: list,
     top = ", ".join(f"{n} {RULE_NAMES.get(r, r)}"
                     for r, n in sorted(counts.items(), key=lambda rn: (-rn[1], rn[0]))[:3])
     return [f"> In the last 24 hours you (and your agents) changed {len(seen)} notes and the "
-            f"dream changed {len({e.path for e in dreamt})}; {len(proposals)} proposals wait "
+            f"dream changed {len({e.path for e in dreamt})}; {len(grouped(proposals))} "
+            "proposals wait "
             "for your tick.",
             f"> {len(issues)} things need attention" + (f" ({top})." if top else "."),
             f"> Hot memory uses {used} of {BUDGET} characters."]
@@ -213,10 +213,22 @@ def summarise(mem: Store, paths: list[str], judge: Judge) -> str | None:
     return " ".join(kept) or None
 
 
-def _describe(p: dict) -> str:
-    from .journal import action_from
-
-    return action_from(p["action"]).describe()
+def proposal_lines(proposals: list[dict]) -> list[str]:
+    """One checkbox per group, named by its first action's id; what it would change, and
+    the lines it shows (a merge: the lines that differ, side by side)."""
+    out = []
+    for group in grouped(proposals):
+        lead = action_from(group[0]["action"])
+        if lead.group.startswith("merge ") and len(group) > 1:
+            drop = action_from(group[-1]["action"]).path
+            why = lead.reason.split(": ", 1)[-1]
+            text = f"merge [[{drop[:-3]}]] into [[{lead.path[:-3]}]] ({why})"
+        else:
+            text = "; ".join(action_from(p["action"]).describe() for p in group)
+        out.append(f"- [ ] {lead.pass_name}: {text} ({group[0]['id']})")
+        if lead.shows:
+            out += ["", *[f"  {line}" for line in lead.shows], ""]
+    return out
 
 
 def mermaid(mem: Store, paths: list[str]) -> list[str]:

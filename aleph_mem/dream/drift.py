@@ -134,9 +134,7 @@ def supersession_pairs(snap: Snapshot, resolved: dict) -> list[Action]:
             have_target = resolved.get((other.path, have.strip())) if isinstance(have, str) \
                 else None
             if have is None:
-                out.append(Action("drift", "set", other.path, other.hash,
-                                  f"{back} {n.path} ({n.path} says {key} this note)",
-                                  {back: f"[[{n.path[:-3]}]]"}, propose=other.human))
+                out.append(reverse_key(other, n, back))
             elif have_target != n.path:
                 continue  # it names another note: a person's call (lint reports neither)
     return out
@@ -159,10 +157,17 @@ def plan_drift_all(snap: Snapshot) -> list[Action]:
         if have is not None and have.op == "set" and "supersedes" not in have.set_keys:
             by_path[newer.path] = replace(have, set_keys={**have.set_keys, **back})
         elif have is None:
-            by_path[newer.path] = Action("drift", "set", newer.path, newer.hash,
-                                         f"supersedes {a.path} ({a.path} is contradicted by "
-                                         "this note)", back, propose=newer.human)
+            by_path[newer.path] = reverse_key(newer, snap.notes[a.path], "supersedes")
     return list(by_path.values())
+
+
+def reverse_key(note: NoteInfo, other: NoteInfo, key: str) -> Action:
+    """``note`` names ``other`` under ``key`` (``supersedes`` or ``superseded_by``), so the
+    two stay symmetric. One wording whichever rule found it: a proposal is known by its
+    text, and the same change must never be asked for twice."""
+    return Action("drift", "set", note.path, note.hash,
+                  f"{key} {other.path} (kept symmetric with {other.path})",
+                  {key: f"[[{other.path[:-3]}]]"}, propose=note.human)
 
 
 

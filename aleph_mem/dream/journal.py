@@ -81,4 +81,15 @@ class Journal:
 def action_from(record: dict[str, Any]) -> Action:
     a = dict(record)
     a["unset"] = tuple(a.get("unset") or ())
+    a["shows"] = tuple(a.get("shows") or ())
     return Action(**a)
+
+
+def grouped(proposals: list[dict]) -> list[list[dict]]:
+    """Open proposals as the person ticks them: the actions of one group (a merge: the
+    keeper's update and the archive of the other note) together, the keeper's first."""
+    groups: dict[str, list[dict]] = {}
+    for p in sorted(proposals, key=lambda p: p["id"]):
+        groups.setdefault(p["action"].get("group") or p["id"], []).append(p)
+    return sorted((sorted(g, key=lambda p: (p["action"]["op"] == "archive", p["id"]))
+                   for g in groups.values()), key=lambda g: g[0]["id"])

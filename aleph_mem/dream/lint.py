@@ -4,6 +4,7 @@ attention"); the safe fixes are planned as actions like any other pass's."""
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import json
 import os
 import re
@@ -30,12 +31,13 @@ class Issue:
 
 def lint_issues(snap: Snapshot) -> list[Issue]:
     out = []
+    suggest = Suggester(snap)
     for src, target, status, raw, anchor, _ in snap.links:
         note = snap.notes.get(src)
         if note is None or note.opted_out or _disabled(note, "L010"):
             continue
         if status == "unresolved":
-            out.append(Issue("L010", src, f"broken link {raw}"))
+            out.append(Issue("L010", src, f"broken link {raw}{suggest.fix(raw)}"))
         elif (src, raw) in snap.title_links:  # aleph-mem finds it; Obsidian does not
             out.append(Issue("L010", src, obsidian_broken(raw, snap.title_links[(src, raw)])))
         elif status == "ambiguous":
@@ -61,7 +63,7 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
                              "systems trip over (#^[]|\\:*?\"<>) or a doubled .md"))
         age = (snap.now - n.mtime).days
         phrase = RELATIVE_TIME.search(body_of(n))
-        if phrase and age > 2 and not _disabled(n, "L042"):
+        if phrase and age > 2 and not dated(n) and not _disabled(n, "L042"):
             out.append(Issue("L042", n.path, f"relative time \"{phrase.group()}\" in a note "
                              f"last changed {age} days ago: write the date instead"))
         titles.setdefault(n.title.casefold(), []).append(n.path)
@@ -72,6 +74,15 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
     off = vault_off(snap)
     return sorted((i for i in out if i.rule not in off), key=lambda i: (i.path, i.rule,
                                                                        i.message))
+
+
+DATED_NAME = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{4}-W\d{2}\b")
+
+
+def dated(n: NoteInfo) -> bool:
+    """A daily, weekly or meeting note: its name or its `date` says when it was written,
+    so its "next week" reads against that day and has not aged."""
+    return bool(DATED_NAME.search(n.path.rsplit("/", 1)[-1]) or n.frontmatter.get("date"))
 
 
 def vault_off(snap: Snapshot) -> set[str]:
@@ -190,6 +201,47 @@ def obsidian_broken(raw: str, target: str) -> str:
     shown = (m.group(4) or "|" + m.group(2).strip()) if m else ""
     return (f"broken link {raw} in Obsidian (no note is named so; aleph-mem finds {target} "
             f"by its heading): did you mean [[{stem}{shown}]]?")
+
+
+class Suggester:
+    """The fix a broken wikilink names, when exactly one note is a close match: the same
+    name but for case, width and separators, or a near spelling (difflib ratio >= 0.85,
+    ``[[Amara Okafro]]``, ``[[Tomas Ortega]]``) with the same digits, since
+    ``[[Lisbon 2026]]`` is not a misspelt ``Lisbon 2025``. Never a guess among two."""
+
+    CUTOFF = 0.85
+
+    def __init__(self, snap: Snapshot) -> None:
+        self.names = repair_candidates(snap)
+        self.stems = Counter(p.rsplit("/", 1)[-1][:-3].casefold() for p in snap.notes)
+        self.by_first: dict[str, list[str]] = {}
+        for key in self.names:
+            self.by_first.setdefault(_first(key), []).append(key)
+
+    def fix(self, raw: str) -> str:
+        m = WIKI.match(raw)
+        if not m or not m.group(2).strip():
+            return ""
+        key = loose_key(m.group(2).rsplit("/", 1)[-1])
+        found = self.names.get(key)
+        if not found:
+            digits = re.findall(r"\d+", key)
+            close = [k for k in difflib.get_close_matches(
+                key, self.by_first.get(_first(key), []), n=3, cutoff=self.CUTOFF)
+                if re.findall(r"\d+", k) == digits]
+            found = self.names[close[0]] if len(close) == 1 else None
+        if not found or len(found) != 1:
+            return ""
+        path = next(iter(found))
+        stem = path.rsplit("/", 1)[-1][:-3]
+        name = stem if self.stems.get(stem.casefold(), 0) == 1 else path[:-3]
+        return f": did you mean [[{name}]]?"
+
+
+def _first(key: str) -> str:
+    """The first letter without its accent (``Tomás`` and ``Tomas`` meet)."""
+    decomposed = unicodedata.normalize("NFKD", key[:1])
+    return decomposed[:1]
 
 
 def repair_candidates(snap: Snapshot) -> dict[str, set[str]]:

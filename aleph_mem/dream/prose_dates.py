@@ -19,7 +19,7 @@ MONTHS = {name.casefold(): i for name, i in NAMES.items()}
 MONTH = r"(?P<month>(?-i:" + "|".join(sorted(NAMES, key=len, reverse=True)) + r"))\.?"
 TRIGGER = (r"\b(?:valid|good|available|open|runs?|lasts?|offer|contract|licen[cs]e)?\s*"
            r"(?:until|till|til|through|thru|expires?(?:\s+on)?|expiring(?:\s+on)?|"
-           r"ends?\s+on|no\s+longer\s+after)\s+(?:the\s+)?(?P<end>end\s+of\s+)?")
+           r"ends?\s+on|no\s+longer\s+after)\s+(?:in\s+|at\s+)?(?:the\s+)?(?P<end>end\s+of\s+)?")
 DATE = (r"(?:(?P<iso>\d{4}-\d{2}-\d{2})"
         r"|(?P<day1>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + MONTH + r",?\s+(?P<year1>\d{4})"
         r"|" + MONTH.replace("month", "month2") + r"\s+(?P<day2>\d{1,2})(?:st|nd|rd|th)?,?\s+"

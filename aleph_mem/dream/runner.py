@@ -18,7 +18,7 @@ from ..store import Store
 from ..ulid import new_ulid
 from ..vault import content_hash
 from . import mentions
-from .journal import Journal, action_from
+from .journal import Journal, action_from, grouped
 from .judge import Judge
 from .registry import DAILY, WEEKLY, DreamPass, PassContext, RunReport, pipeline
 from .snapshot import dream_wrote_last, snapshot, with_soft
@@ -246,7 +246,9 @@ class Dream:
         Open proposals whose note changed since are dropped (the next plan decides anew);
         those older than PROPOSAL_TTL_DAYS expire."""
         open_ = {}
-        for pid, p in self.journal.proposals().items():
+        proposals = self.journal.proposals()
+        stale_groups = set()
+        for pid, p in proposals.items():
             if p["state"] != "open":
                 continue
             action = action_from(p["action"])
@@ -255,10 +257,15 @@ class Dream:
             fresh = action.base is None and current is None  # a note still to create
             if not fresh and (current is None or content_hash(current) != action.base):
                 self.journal.settle(pid, "outdated", iso(self.now), report.run_id)
+                stale_groups.add(action.group)
             elif age > dt.timedelta(days=PROPOSAL_TTL_DAYS):
                 self.journal.settle(pid, "expired", iso(self.now), report.run_id)
             else:
                 open_[pid] = p
+        for pid, p in list(open_.items()):  # one part of a merge is outdated: all of it is
+            if p["action"].get("group") and p["action"]["group"] in stale_groups:
+                self.journal.settle(pid, "outdated", iso(self.now), report.run_id)
+                del open_[pid]
         if not open_:
             return
         ticked: set[str] = set()
@@ -266,13 +273,17 @@ class Dream:
                 "SELECT path FROM notes WHERE path LIKE '_dream/digests/%'").fetchall():
             ticked |= set(TICKED.findall((self.mem.vault.read_bytes(path) or b"").decode(
                 "utf-8", "replace")))
-        for pid in sorted(ticked & set(open_)):
-            action = action_from(open_[pid]["action"])
-            action = Action(**{**action.__dict__, "propose": False})
-            before = len(report.applied)
-            self._apply(action, report)
-            state = "applied" if len(report.applied) > before else "failed"
-            self.journal.settle(pid, state, iso(self.now), report.run_id)
+        for group in grouped(list(open_.values())):
+            if not ticked & {p["id"] for p in group}:
+                continue
+            state = "applied"  # a group (a merge) is applied in order, and stops at a failure
+            for p in group:
+                if state == "applied":
+                    action = Action(**{**action_from(p["action"]).__dict__, "propose": False})
+                    before = len(report.applied)
+                    self._apply(action, report)
+                    state = "applied" if len(report.applied) > before else "failed"
+                self.journal.settle(p["id"], state, iso(self.now), report.run_id)
 
     def _diff(self, action: Action, note: bytes | None) -> str:
         old = (note or b"").decode("utf-8", "replace")

@@ -120,6 +120,8 @@ class Action:
     unset: tuple[str, ...] = ()
     content: str = ""
     propose: bool = False  # R2/R6: record as a proposal instead of applying
+    group: str = ""  # actions of one group are proposed as one checkbox and applied together
+    shows: tuple[str, ...] = ()  # Markdown lines a proposal shows under its checkbox
 
     @property
     def key(self) -> str:
