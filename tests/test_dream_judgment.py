@@ -351,3 +351,21 @@ def test_a_persons_contradiction_is_asked_once(vault: Path) -> None:
         "Contacts/Jonas details.md"]
     assert [p["what"].split(":")[0] for p in first.proposed] == ["[[Inbox/Jonas update]]"]
     assert (second.applied, second.proposed) == ([], [])
+
+
+def test_a_shared_name_is_the_file_name_obsidian_links_by(vault: Path) -> None:
+    from aleph_mem.dream.lint import lint_issues
+
+    write(vault, "Recipes/Banana bread.md", "# Banana bread\n\nx\n")
+    write(vault, "Recipes/Banana bread v2.md", "# Banana bread\n\ny\n")  # one H1: two names
+    write(vault, "Inbox/Sourdough.md", "# Sourdough\n\nx\n")
+    write(vault, "Recipes/Sourdough.md", "# Sourdough\n\nx\n")  # one name: [[Sourdough]]
+    for project in ("Heron", "Atlas"):  # a generic name in each folder: named by the folder
+        write(vault, f"Projects/{project}/Overview.md", f"# {project}\n\nx\n")
+    write(vault, "Templates/Daily.md", "# {{date}}\n\nTomorrow:\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        issues = lint_issues(snapshot(mem, NOW + dt.timedelta(days=30)))
+    assert sorted(i.path for i in issues if i.rule == "L030") == [
+        "Inbox/Sourdough.md", "Recipes/Sourdough.md"]
+    assert not [i for i in issues if i.path.startswith("Templates/")]

@@ -17,7 +17,16 @@ import numpy as np
 
 from .judge import DRIFT_SYSTEM, fence, validate_drift
 from .prose_dates import validity_end
-from .view import Action, NoteInfo, Snapshot, as_date, body_of, facts_of, in_templates
+from .view import (
+    Action,
+    NoteInfo,
+    Snapshot,
+    as_date,
+    body_of,
+    facts_of,
+    generic_name,
+    in_templates,
+)
 
 FILE_URI = re.compile(r"file://(/[^\s)>\]]+)")
 CODE_PATH = re.compile(r"(?<!`)`([^`\s]*/[^`\s]*\.[A-Za-z0-9]{1,6})`(?!`)")
@@ -310,20 +319,6 @@ def stated_facts(n: NoteInfo) -> dict[str, str]:
                 and not isinstance(value, bool):
             out.setdefault(key.casefold(), str(value))
     return out
-
-
-GENERIC_NAMES = frozenset({
-    "overview", "readme", "index", "notes", "note", "home", "todo", "to do", "tasks", "ideas",
-    "log", "journal", "summary", "details", "info", "misc", "untitled", "draft", "meeting",
-    "meeting notes", "agenda", "plan", "plans", "status", "changelog", "inbox", "scratch"})
-DATE_NAME = re.compile(r"^\d{4}(-\d{2}){0,2}([ _-].*)?$|^\d{4}-w\d{2}$")
-
-
-def generic_name(name: str) -> bool:
-    """A file or page name that many folders use for different things (``Overview``,
-    ``README``, ``index``, a date): two notes sharing it share no subject by that alone."""
-    key = re.sub(r"^untitled( \d+)?$", "untitled", name.strip().casefold())
-    return key in GENERIC_NAMES or bool(DATE_NAME.match(key))
 
 
 def plan_fact_conflicts(snap: Snapshot) -> list[Action]:

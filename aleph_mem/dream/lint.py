@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import frontmatter_edit
 from ..clock import parse_iso
-from .view import Action, NoteInfo, Snapshot, body_of
+from .view import Action, NoteInfo, Snapshot, body_of, generic_name, in_templates
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,8 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
         for problem in n.issues:
             if "frontmatter" in problem or "YAML" in problem:
                 out.append(Issue("L002", n.path, problem))
+        if in_templates(n, snap):
+            continue  # placeholders: unlinked, "{{date}}", "Tomorrow", one name in every copy
         if n.inbound == 0 and n.outbound == 0 and not _disabled(n, "L020"):
             out.append(Issue("L020", n.path, "orphan: no links in or out"))
         if not body_of(n).strip() and not _disabled(n, "L040"):
@@ -66,10 +68,13 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
         if phrase and age > 2 and not dated(n) and not _disabled(n, "L042"):
             out.append(Issue("L042", n.path, f"relative time \"{phrase.group()}\" in a note "
                              f"last changed {age} days ago: write the date instead"))
-        titles.setdefault(n.title.casefold(), []).append(n.path)
+        stem = name[:-3]
+        if not generic_name(stem):  # six projects' Overview.md are named by their folders
+            titles.setdefault(stem.casefold(), []).append(n.path)
     for paths in titles.values():
         if len(paths) > 1:
-            out += [Issue("L030", p, f"title shared with {', '.join(x for x in paths if x != p)}")
+            out += [Issue("L030", p, f"name shared with {', '.join(x for x in paths if x != p)}"
+                          f": a bare [[{p.rsplit('/', 1)[-1][:-3]}]] may open either")
                     for p in paths]
     off = vault_off(snap)
     return sorted((i for i in out if i.rule not in off), key=lambda i: (i.path, i.rule,

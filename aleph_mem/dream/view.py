@@ -186,3 +186,17 @@ def in_templates(n: NoteInfo, snap: Snapshot) -> bool:
     if any(f.casefold() in TEMPLATE_FOLDERS for f in n.path.split("/")[:-1]):
         return True
     return any(n.path.startswith(t.rstrip("/") + "/") for t in snap.template_folders)
+
+
+GENERIC_NAMES = frozenset({
+    "overview", "readme", "index", "notes", "note", "home", "todo", "to do", "tasks", "ideas",
+    "log", "journal", "summary", "details", "info", "misc", "untitled", "draft", "meeting",
+    "meeting notes", "agenda", "plan", "plans", "status", "changelog", "inbox", "scratch"})
+DATE_NAME = re.compile(r"^\d{4}(-\d{2}){0,2}([ _-].*)?$|^\d{4}-w\d{2}$")
+
+
+def generic_name(name: str) -> bool:
+    """A file or page name that many folders use for different things (``Overview``,
+    ``README``, ``index``, a date): two notes sharing it share no subject by that alone."""
+    key = re.sub(r"^untitled( \d+)?$", "untitled", name.strip().casefold())
+    return key in GENERIC_NAMES or bool(DATE_NAME.match(key))
