@@ -46,26 +46,42 @@ def keeper_order(n: NoteInfo) -> tuple:
     return (not n.human, inbox, -n.inbound, created, n.path)
 
 
-def minhash_candidates(notes: list[NoteInfo], sh: dict[str, set[str]]) -> set[tuple[int, int]]:
-    """Pairs (indexes into ``notes``) likely to share >= ~half their shingles, found by
-    MinHash (64 permutations) with LSH banding (16 bands of 4): near-linear, so a 10k-note
-    vault is not compared pair by pair. Same folder only."""
-    if len(notes) < 2:
-        return set()
+PERMUTATIONS, BANDS = 64, 16
+
+
+def fingerprints(notes: list[NoteInfo]) -> tuple[np.ndarray, dict[bytes, list[int]]]:
+    """Each note's MinHash signature (64 permutations of its word 3-shingles) and the notes
+    grouped by a digest of their normalised text. One note's shingles at a time: a 10k-note
+    vault's shingle sets would take hundreds of megabytes."""
     rng = np.random.default_rng(42)
     prime = (1 << 61) - 1
-    a = rng.integers(1, prime, 64, dtype=np.uint64)
-    b = rng.integers(0, prime, 64, dtype=np.uint64)
-    sigs = np.empty((len(notes), 64), dtype=np.uint64)
+    a = rng.integers(1, prime, PERMUTATIONS, dtype=np.uint64)
+    b = rng.integers(0, prime, PERMUTATIONS, dtype=np.uint64)
+    sigs = np.empty((len(notes), PERMUTATIONS), dtype=np.uint64)
+    copies: dict[bytes, list[int]] = {}
     for i, n in enumerate(notes):
-        x = np.array([int(hashlib.blake2b(s.encode(), digest_size=7).hexdigest(), 16)
-                      for s in sh[n.path]] or [0], dtype=np.uint64)
+        text = normalized(n)
+        copies.setdefault(hashlib.blake2b(text.encode(), digest_size=16).digest(), []).append(i)
+        x = np.fromiter((int.from_bytes(hashlib.blake2b(s.encode(), digest_size=7).digest(),
+                                        "big") for s in shingles(text)), dtype=np.uint64)
+        if not len(x):
+            x = np.zeros(1, dtype=np.uint64)
         sigs[i] = ((np.outer(x, a) + b) % np.uint64(prime)).min(axis=0)
+    return sigs, copies
+
+
+def minhash_candidates(notes: list[NoteInfo], sigs: np.ndarray) -> set[tuple[int, int]]:
+    """Pairs (indexes into ``notes``) likely to share >= ~half their shingles, by LSH
+    banding of their MinHash signatures (16 bands of 4): near-linear, so a 10k-note vault
+    is not compared pair by pair. Same folder only."""
+    if len(notes) < 2:
+        return set()
+    rows = PERMUTATIONS // BANDS
     out: set[tuple[int, int]] = set()
-    for band in range(16):
+    for band in range(BANDS):
         buckets: dict[tuple, list[int]] = {}
         for i, n in enumerate(notes):
-            key = (n.folder, sigs[i, band * 4:(band + 1) * 4].tobytes())
+            key = (n.folder, sigs[i, band * rows:(band + 1) * rows].tobytes())
             buckets.setdefault(key, []).append(i)
         for members in buckets.values():
             out.update(combinations(members, 2))
@@ -87,22 +103,20 @@ def near_pairs(snap: Snapshot, notes: list[NoteInfo]) -> list[tuple[NoteInfo, No
     similarity), how = "text" (same normalised text), "shingles" (word 3-shingle Jaccard
     >= 0.8, among MinHash candidates) or "cosine" (note vectors >= 0.92, when the vault
     has vectors). Best first, at most MAX_PAIRS."""
-    sh = {n.path: shingles(normalized(n)) for n in notes}
+    sigs, copies = fingerprints(notes)
     found: dict[tuple[str, str], tuple[NoteInfo, NoteInfo, str, float]] = {}
-    copies: dict[str, list[NoteInfo]] = {}
-    for n in notes:  # exact copies in any folder (an inbox copy of a filed note)
-        copies.setdefault(normalized(n), []).append(n)
-    for same in copies.values():
-        for a, b in combinations(sorted(same, key=lambda n: n.path), 2):
+    for same in copies.values():  # exact copies in any folder (an inbox copy of a filed note)
+        for a, b in combinations(sorted((notes[i] for i in same), key=lambda n: n.path), 2):
             if same_name(a, b):  # templated notes with other names are other things
                 found[(a.path, b.path)] = (a, b, "text", 1.0)
-    for i, j in sorted(minhash_candidates(notes, sh)):
+    for i, j in sorted(minhash_candidates(notes, sigs)):
         a, b = sorted((notes[i], notes[j]), key=lambda n: n.path)
-        if not same_name(a, b):
+        if (a.path, b.path) in found or not same_name(a, b):
             continue
-        if normalized(a) == normalized(b):
+        text_a, text_b = normalized(a), normalized(b)
+        if text_a == text_b:
             found[(a.path, b.path)] = (a, b, "text", 1.0)
-        elif (score := jaccard(sh[a.path], sh[b.path])) >= SHINGLE_JACCARD or \
+        elif (score := jaccard(shingles(text_a), shingles(text_b))) >= SHINGLE_JACCARD or \
                 statement_overlap(body_of(a), body_of(b)) >= STATEMENT_OVERLAP:
             found[(a.path, b.path)] = (a, b, "shingles", score)
     for a, b, cos in vector_pairs(notes, snap.vectors()):

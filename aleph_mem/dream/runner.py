@@ -108,6 +108,7 @@ class Dream:
         """The index as the passes see it, read again only after a write (reading every
         note's text is the costliest step of a run over a big vault)."""
         if self._snap is None or self._snap[0] != self.writes:
+            self._snap = None  # two snapshots of a big vault never live at once
             self._snap = (self.writes, snapshot(self.mem, self.now))
         return self._snap[1]
 
