@@ -8,6 +8,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from .dream.facts import same_short_fact
 from .errors import BadInput, HotMemoryFull
 from .sections import find_section
 from .store import Store
@@ -17,6 +18,7 @@ PATH = "MEMORY.md"
 HEADING = "Facts"
 BUDGET = 2200
 FACT = re.compile(r"^- \[P([1-5])\] (.+?)\s*$")
+STAMP = re.compile(r"\s*\(\d{4}-\d{2}-\d{2}\)$")  # the day a fact was remembered
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,10 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
     existing = mem.vault.read_bytes(PATH)
     data = existing or b"# Hot memory\n"
     current = facts(data.decode("utf-8", errors="replace"))
-    if any(f.text.split(" (")[0] == fact for f in current):
-        return WriteResult(PATH, None, None)
+    said = [f for f in current if same_short_fact(STAMP.sub("", f.text), fact)]
+    if said:  # said already (maybe in other words): the agent may edit that line instead
+        return WriteResult(PATH, None, None, same_as=tuple(
+            f"{PATH}:{f.line} [P{f.priority}] {f.text}" for f in said))
     used = used_chars(current)
     if used + len(text) > BUDGET:
         lowest = sorted(current, key=lambda f: (-f.priority, f.line))[:5]

@@ -122,7 +122,8 @@ def actor(ctx: Context) -> str:
 
 def written(r: WriteResult) -> WriteOut:
     return WriteOut(path=r.path, hash=r.hash, event_id=r.event.id if r.event else None,
-                    changed=r.event is not None, warning=r.warning)
+                    changed=r.event is not None, warning=r.warning,
+                    same_facts_as=list(r.same_as))
 
 
 def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
@@ -227,8 +228,10 @@ def remember(fact: str, ctx: Context, priority: int = 3) -> WriteOut:
     Use it for facts worth knowing in every session (the person's preferences, standing
     decisions, names); keep each to one sentence. `priority` runs from 1 (most important)
     to 5. Hot memory has a 2,200-character budget: when it is full this fails and lists
-    the lowest-priority facts, so a person can prune them. For anything longer, use
-    `write`.
+    the lowest-priority facts, so a person can prune them. A fact hot memory already
+    states (the same numbers, names and negations, mostly the same words) is not added
+    twice: `changed` is false and `same_facts_as` quotes the line that says it (edit
+    MEMORY.md there to refine it). For anything longer, use `write`.
     """
     who = actor(ctx)
     return run(ctx, lambda m: written(m.remember(fact, priority, who)))

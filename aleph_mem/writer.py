@@ -72,6 +72,7 @@ class WriteResult:
     hash: str | None
     event: Event | None  # None when nothing changed
     warning: str | None = None  # written, but a later step (logging, re-indexing) lagged
+    same_as: tuple[str, ...] = ()  # what already says this (a fact not added twice)
 
 
 _SAME = object()  # what a checked rename returns when it displaced exactly what we expected

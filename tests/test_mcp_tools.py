@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import anyio
@@ -94,6 +95,28 @@ def test_remember_keeps_the_budget_and_reports_lowest(vault: Path) -> None:
     found = facts((vault / "MEMORY.md").read_text())
     assert found[0].text.startswith("Prefers tea over coffee (") and found[0].priority == 2
     assert sum(len(f.text) for f in found) <= BUDGET
+
+
+def test_remember_says_which_line_already_states_a_fact(vault: Path) -> None:
+    async def scenario(c: Client) -> None:
+        sc(await c.call_tool("remember", {"fact": "The staging database listens on port 5432"}))
+        same = sc(await c.call_tool("remember", {
+            "fact": "Staging database listens on port 5432."}))
+        assert same["changed"] is False and len(same["same_facts_as"]) == 1
+        today = dt.datetime.now(dt.UTC).date().isoformat()
+        line = same["same_facts_as"][0]
+        assert line.startswith("MEMORY.md:") and line.endswith(
+            f" [P3] The staging database listens on port 5432 ({today})")
+        # near misses: another number, a negation: other facts, added
+        other = sc(await c.call_tool("remember", {
+            "fact": "The staging database listens on port 6543"}))
+        negated = sc(await c.call_tool("remember", {
+            "fact": "The staging database does not listen on port 5432"}))
+        assert other["changed"] and other["same_facts_as"] == []
+        assert negated["changed"] and negated["same_facts_as"] == []
+
+    run(vault, scenario)
+    assert len(facts((vault / "MEMORY.md").read_text())) == 3
 
 
 def test_context_envelope_respects_the_budget(vault: Path) -> None:

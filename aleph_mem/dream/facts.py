@@ -112,3 +112,18 @@ def side_by_side(left: str, right: str, most: int = 8) -> list[tuple[str, str]]:
         rows += [(la[k] if k < len(la) else "", lb[k] if k < len(lb) else "")
                  for k in range(width)]
     return rows[:most]
+
+
+STOPWORDS = frozenset("a an the is are was were be to of in on at for and or with by it its "
+                      "this that as from".split())
+
+
+def same_short_fact(a: str, b: str) -> bool:
+    """Two one-line facts (hot memory) that say the same: the same fact tokens (so
+    "port 5432" and "port 6543", or "is" and "is not", never meet) and most of the same
+    words (Jaccard >= 0.6 without the small words)."""
+    if fact_tokens_text(a) != fact_tokens_text(b):
+        return False
+    wa = set(re.findall(r"\w+", a.casefold())) - STOPWORDS
+    wb = set(re.findall(r"\w+", b.casefold())) - STOPWORDS
+    return jaccard(wa, wb) >= 0.6
