@@ -8,7 +8,8 @@ from __future__ import annotations
 import datetime as dt
 
 from . import digest as digest_mod
-from .consolidate import plan_consolidate, plan_consolidate_llm
+from .consolidate import plan_consolidate
+from .consolidate_llm import plan_consolidate_llm
 from .decay import plan_decay
 from .drift import plan_drift_all, plan_drift_llm
 from .lint import REPORT_PATH, Ledger, lint_issues, lint_report, plan_lint

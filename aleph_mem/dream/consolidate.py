@@ -128,14 +128,16 @@ def near_pairs(snap: Snapshot, notes: list[NoteInfo]) -> list[tuple[NoteInfo, No
 
 
 def vector_pairs(notes: list[NoteInfo], vecs: dict[str, np.ndarray],
-                 floor: float = NEAR_DUP_COSINE) -> list[tuple[NoteInfo, NoteInfo, float]]:
-    """Pairs of notes in one folder whose note vectors have cosine >= ``floor``."""
-    by_folder: dict[str, list[NoteInfo]] = {}
+                 floor: float = NEAR_DUP_COSINE, by_folder: bool = True,
+                 ) -> list[tuple[NoteInfo, NoteInfo, float]]:
+    """Pairs of notes (in one folder, unless ``by_folder`` is false) whose note vectors
+    have cosine >= ``floor``."""
+    groups: dict[str, list[NoteInfo]] = {}
     for n in notes:
         if n.path in vecs:
-            by_folder.setdefault(n.folder, []).append(n)
+            groups.setdefault(n.folder if by_folder else "", []).append(n)
     out = []
-    for group in by_folder.values():
+    for group in groups.values():
         if len(group) < 2:
             continue
         mat = np.stack([vecs[n.path] for n in group])
@@ -191,14 +193,16 @@ def plan_consolidate(snap: Snapshot) -> list[Action]:
     return actions
 
 
-def merge_actions(keep: NoteInfo, drop: NoteInfo, identical: bool, why: str) -> list[Action]:
+def merge_actions(keep: NoteInfo, drop: NoteInfo, identical: bool, why: str,
+                  carried: list[str] | None = None) -> list[Action]:
     """Keeper gains the tags, aliases (plus the absorbed title, so links by title keep
     resolving; links by file name find the archived note) and source notes; what the
     absorbed note says that the keeper does not is carried under "Merged from"; the
-    absorbed note is archived as merged. Identical
-    content only (the same text, or every fact of the absorbed note already in the keeper);
-    a near duplicate, or a human-touched absorbed note, becomes a proposal: one checkbox for
-    the whole merge, showing the lines that differ side by side."""
+    absorbed note is archived as merged (``carried``: the lines to carry, when the caller
+    knows them better than a line diff). Applied only for identical content (the same
+    text, or every fact of the absorbed note already in the keeper); a near duplicate, or a
+    human-touched absorbed note, becomes a proposal: one checkbox for the whole merge,
+    showing the lines that differ side by side."""
     propose = drop.human or not identical
     tags = list(dict.fromkeys([*_fm_list(keep, "tags"), *_fm_list(drop, "tags")]))
     mine = {keep.title.casefold(), keep.path.rsplit("/", 1)[-1][:-3].casefold()}
@@ -212,7 +216,7 @@ def merge_actions(keep: NoteInfo, drop: NoteInfo, identical: bool, why: str) -> 
         set_keys["tags"] = tags
     group = f"merge {drop.path} into {keep.path}"
     shows = tuple(merge_table(keep, drop)) if propose else ()
-    carried = missing_lines(keep, drop)
+    carried = missing_lines(keep, drop) if carried is None else carried
     archive = Action("consolidate", "archive", drop.path, drop.hash, "merged",
                      {"status": "merged", "merged_into": f"[[{keep.path[:-3]}]]"},
                      propose=propose, group=group)
@@ -253,121 +257,3 @@ def _fm_list(n: NoteInfo, key: str) -> list[str]:
     if isinstance(v, str):
         return [v]
     return [str(x) for x in v] if isinstance(v, list) else []
-
-
-# -- consolidate with an LLM -----------------------------------------------------------------
-
-MERGE_SAFETY_FLOOR = 0.35
-
-
-
-
-def merge_safety(a: list[str], b: list[str], novel: int, same_first_word: bool) -> float:
-    fa, fb = {f.casefold() for f in a}, {f.casefold() for f in b}
-    jac = len(fa & fb) / len(fa | fb) if fa | fb else 0.0
-    score = 0.5 * jac + 0.5 * (1 - novel / max(1, len(b))) + (0.15 if same_first_word else 0)
-    return max(0.0, min(1.0, score))
-
-
-def validate_merge(obj: object, n_facts: int, n_first: int | None = None) -> dict | None:
-    """A MERGE must account for every input fact: cited by an output fact, or named as a
-    duplicate of a fact that is kept. ABSORB_A (note 1 already says all of note 2) must
-    name every fact of note 2 as a duplicate of a fact of note 1; ABSORB_B the reverse.
-    Anything else is COEXIST (no change)."""
-    decisions = ("MERGE", "COEXIST", "LINK", "ABSORB_A", "ABSORB_B")
-    if not isinstance(obj, dict) or obj.get("decision") not in decisions:
-        return None
-    if obj["decision"] in ("ABSORB_A", "ABSORB_B"):
-        return _validate_absorb(obj, n_facts, n_facts if n_first is None else n_first)
-    if obj["decision"] != "MERGE":
-        return {"decision": obj["decision"]}
-    facts, dups = obj.get("facts"), obj.get("duplicates", [])
-    if not isinstance(facts, list) or not isinstance(dups, list):
-        return None
-    cited: set[int] = set()
-    for f in facts:
-        ids = f.get("from") if isinstance(f, dict) else None
-        if not isinstance(ids, list) or not ids or not all(
-                isinstance(i, int) and 1 <= i <= n_facts for i in ids):
-            return {"decision": "COEXIST"}
-        cited |= set(ids)
-    dup_ids = set()
-    for d in dups:
-        if not (isinstance(d, list) and len(d) == 2 and all(isinstance(i, int) for i in d)
-                and 1 <= d[0] <= n_facts and d[1] in cited):
-            return {"decision": "COEXIST"}
-        dup_ids.add(d[0])
-    if cited | dup_ids != set(range(1, n_facts + 1)):
-        return {"decision": "COEXIST"}  # a fact would be lost
-    return {"decision": "MERGE", "duplicates": sorted(dup_ids)}
-
-
-def _validate_absorb(obj: dict, n_facts: int, n_first: int) -> dict:
-    first = set(range(1, n_first + 1))
-    second = set(range(n_first + 1, n_facts + 1))
-    absorbed, keeper = (second, first) if obj["decision"] == "ABSORB_A" else (first, second)
-    dups = obj.get("duplicates")
-    pairs = {tuple(d) for d in dups if isinstance(d, list) and len(d) == 2} \
-        if isinstance(dups, list) else set()
-    covered = {a for a, k in pairs if a in absorbed and k in keeper}
-    if not absorbed or covered != absorbed:
-        return {"decision": "COEXIST"}  # the absorbed note says something the keeper lacks
-    return {"decision": obj["decision"]}
-
-
-def plan_consolidate_llm(snap: Snapshot, judge, max_pairs: int = 20) -> tuple[
-        list[Action], set[str]]:
-    """Near duplicates of agent-owned notes, judged by the model, checked by code. Returns
-    the actions and the paths it decided about (their deterministic proposals drop)."""
-    from .judge import fence
-
-    notes = [n for n in snap.active()
-             if not n.permanent and len(normalized(n).split()) >= MIN_MERGE_WORDS]
-    pairs = [tuple(sorted((a, b), key=keeper_order)) for a, b, how, _ in near_pairs(snap, notes)
-             if how != "text" and not a.human and not b.human]
-    actions: list[Action] = []
-    decided: set[str] = set()
-    system = ("You decide whether two notes should become one. Their facts are numbered. "
-              'Answer with one JSON object: {"decision": "MERGE" | "ABSORB_A" | "ABSORB_B" | '
-              '"COEXIST" | "LINK", "facts": [{"text": "...", "from": [fact numbers]}], '
-              '"duplicates": [[fact number, number of the kept fact it repeats]]}. For MERGE, '
-              "every input fact must appear in `from` of an output fact or in `duplicates`. "
-              "ABSORB_A means note 1 already says everything note 2 says: pair every fact of "
-              "note 2 with the fact of note 1 it repeats, in `duplicates`; ABSORB_B the "
-              "reverse.")
-    for keep, drop in pairs[:max_pairs]:
-        if keep.path in decided or drop.path in decided:
-            continue
-        fk, fd = facts_of(keep), facts_of(drop)
-        numbered = [f"{i}. {f}" for i, f in enumerate([*fk, *fd], 1)]
-        prompt = "\n\n".join([fence(1, keep.title, "\n".join(numbered[:len(fk)]), ""),
-                              fence(2, drop.title, "\n".join(numbered[len(fk):]), "")])
-        bodies = [hashlib.sha256(body_of(n).encode()).hexdigest() for n in (keep, drop)]
-        n_facts, n_first = len(fk) + len(fd), len(fk)
-        verdict = judge.ask("consolidate", bodies, system, prompt,
-                            lambda obj, n=n_facts, k=n_first: validate_merge(obj, n, k))
-        if verdict is None:
-            continue
-        decided |= {keep.path, drop.path}
-        if verdict["decision"] in ("ABSORB_A", "ABSORB_B"):  # nothing new: archive into it
-            winner, loser = (keep, drop) if verdict["decision"] == "ABSORB_A" else (drop, keep)
-            actions += merge_actions(winner, loser, True, f"the model's {verdict['decision']}"
-                                     ", every fact repeated")
-            continue
-        if verdict["decision"] != "MERGE":
-            continue
-        dup = set(verdict["duplicates"])
-        known = {f.casefold() for f in fk}
-        novel = [f for i, f in enumerate(fd, len(fk) + 1)
-                 if i not in dup and f.casefold() not in known]
-        same_first = keep.title.split()[:1] == drop.title.split()[:1]
-        if merge_safety(fk, fd, len(novel), same_first) < MERGE_SAFETY_FLOOR:
-            continue
-        merged = merge_actions(keep, drop, True, "the model's MERGE")
-        fold = "\n".join([f"## Merged from [[{drop.path[:-3]}]] ({snap.now.date()})", "",
-                          *[f"- {f}" for f in novel]]) if novel else ""
-        actions.append(Action("consolidate", "fold", keep.path, keep.hash,
-                              f"merged {drop.path}: the model's MERGE, every fact accounted for",
-                              merged[0].set_keys, content=fold))
-        actions.append(merged[1])
-    return actions, decided

@@ -15,8 +15,10 @@ SHINGLE_JACCARD = 0.8
 STATEMENT_OVERLAP = 0.75  # or this share of the longer note's statements in both
 MIN_MERGE_WORDS = 12  # shorter bodies ("- [[index]]") say too little to call two notes one
 
+# short words after a number that are not its unit ("port 5432 is", "at 9 on")
+NOT_UNITS = r"(?i:is|are|was|be|at|on|in|to|and|or|the|for|of|a|an|by|it|as|if|so|from|with)"
 FACT_TOKEN = re.compile(
-    r"\d+(?:[.,:/-]\d+)*\s*(?:%|[a-zA-Zµ°]{1,4}\b)?"  # numbers, amounts, dates, times
+    r"\d+(?:[.,:/-]\d+)*\s*(?:%|(?!" + NOT_UNITS + r"\b)[a-zA-Zµ°]{1,4}\b)?"  # amounts, dates
     r"|(?<![.!?]\s)(?<!^)\b[A-Z][\w'-]+"  # names and places (not a sentence's first word)
     r"|\b(?i:not|no|never|without|isn't|aren't|don't|doesn't|won't|can't|cannot)\b",
     re.MULTILINE)
