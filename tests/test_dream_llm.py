@@ -369,7 +369,6 @@ def reworded_pair(vault: Path, stub, port: int) -> list[dict]:
     """A person's note and the same facts reworded under another title in another folder
     (or, as the control, with one number changed); the model calls them one note."""
     import test_vectors  # noqa: F401 (registers the deterministic test embedder)
-
     from conftest import write
 
     use_stub_llm(vault, stub, 'embed_model = "test-hash"\ndream_off = ["drift", "lint"]\n')
@@ -415,3 +414,19 @@ def test_a_merge_carrying_a_conflicting_fact_is_overruled(vault: Path, stub_llm)
         report = Dream(mem, NOW, force=True).run(("consolidate",))
     assert len(stub_llm.requests) == 1 and report.applied == []
     assert (vault / "notes/ferry-2.md").exists()
+
+
+def test_a_contradiction_between_notes_stating_the_same_facts_is_overruled(
+        vault: Path, stub_llm) -> None:
+    """The model calls two notes contradictory, but they state the same numbers, names
+    and negations in other words: nothing is marked (the precision rule)."""
+    use_stub_llm(vault, stub_llm)
+    with open_mem(vault) as mem:
+        mem.reindex()
+        w = mem.writer(actor="mcp:test")
+        w.write("notes/office.md", b"# Office\n\nThe office is in Lisbon. See [[move]].\n", None)
+        w.write("notes/move.md", b"# Move\n\nOur office: Lisbon, as before.\n", None)
+    stub_llm.replies.append('{"verdict": "CONTRADICTORY", "which_is_current": 2}')
+    report, office, move = drift(vault)
+    assert len(stub_llm.requests) == 1 and report.applied == [] and report.proposed == []
+    assert "contradicts" not in office and "status" not in move

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .facts import fact_tokens_text
 from .judge import DRIFT_SYSTEM, fence, validate_drift
 from .prose_dates import validity_end
 from .view import (
@@ -223,6 +224,8 @@ def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
         verdict = judge.ask("drift", bodies, DRIFT_SYSTEM, prompt, validate_drift)
         if not verdict or verdict["verdict"] != "CONTRADICTORY":
             continue
+        if fact_tokens_text(body_of(a)) == fact_tokens_text(body_of(b)):
+            continue  # the same numbers, names, dates and negations: nothing to contradict
         newer = a if _valid_at(a) > _valid_at(b) else b if _valid_at(b) > _valid_at(a) else None
         current = {1: a, 2: b}.get(verdict["which_is_current"])
         if current is not None and current is newer:
