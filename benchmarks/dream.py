@@ -8,7 +8,10 @@
    cold notes, plus controls that must be left alone (distinct notes, opted-out and
    permanent notes, a human-written duplicate that may only be proposed). Precision and
    recall of each pass against the planted set.
-2. The time of a no-LLM daily run on a generated vault of --notes notes (a copy).
+2. The person-style vault of benchmarks/person_vault.py (dream_person.py): per-pass recall
+   on planted problems and false positives on their near-miss controls, the second run,
+   every proposal ticked (no line lost), and the first run on the SRD vault.
+3. The time and peak memory of a no-LLM daily run on a generated vault of --notes notes.
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ import datetime as dt
 import json
 import os
 import random
+import resource
 import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from dream_person import person, srd
 from scale import add_vault_args, generated_vault
 
 from aleph_mem.dream.runner import Dream
@@ -139,6 +144,8 @@ def main() -> None:
     ap.add_argument("--notes", type=int, default=10000)
     ap.add_argument("--messy", type=int, default=300)
     add_vault_args(ap)
+    ap.add_argument("--srd", type=Path, default=Path(__file__).resolve().parent.parent.parent
+                    / "shared/eval/vaults/dnd5e-srd/vault", help="a real vault for a first run")
     args = ap.parse_args()
     # a vault aleph-mem has watched for a month (decay waits decay_min_watch_days)
     now = dt.datetime.now(dt.UTC) + dt.timedelta(days=31)
@@ -150,6 +157,9 @@ def main() -> None:
     figures = {"messy": score(report, truth, now),
                "second_run_changes": len(again.applied) + len(again.proposed)}
     print(json.dumps(figures), flush=True)
+    print(json.dumps({"person_vault": person(None)}), flush=True)
+    if args.srd.is_dir():
+        print(json.dumps(srd(args.srd)), flush=True)
     base = generated_vault(args, args.notes)
     copy = Path(tempfile.mkdtemp(prefix="aleph-dream10k-")) / "vault"
     shutil.copytree(base, copy, symlinks=True)
@@ -159,6 +169,8 @@ def main() -> None:
         t = time.perf_counter()
         big = Dream(mem, now, force=True).run()
         figures = {"notes": args.notes, "daily_run_s": round(time.perf_counter() - t, 1),
+                   "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+                                         / 1024),
                    "applied": len(big.applied), "proposed": len(big.proposed),
                    "lint_issues": len(big.issues)}
     print(json.dumps(figures))

@@ -137,16 +137,20 @@ def srd(vault: Path) -> dict:
         if p.is_file():
             os.utime(p, (old, old))
     init_vault(root)
-    now = dt.datetime.now(dt.UTC) + dt.timedelta(days=31)
+    now = dt.datetime.now(dt.UTC)
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
         r = Dream(mem, now, force=True).run()
+        later = Dream(mem, now + dt.timedelta(days=31), force=True).run()  # watched a month
     digest = (root / "_dream" / "digests" / f"{now.date()}.md").read_text("utf-8")
-    archives = sum(1 for p in r.proposed if p["pass"] == "decay")
     shutil.rmtree(root.parent, ignore_errors=True)
     return {"srd_notes": sum(1 for _ in vault.rglob("*.md")), "changes": len(r.applied),
-            "proposals": len(r.proposed), "archive_proposals": archives,
-            "digest_lines": digest.count("\n")}
+            "proposals": len(r.proposed),
+            "archive_proposals": sum(1 for p in r.proposed if p["pass"] == "decay"),
+            "digest_lines": digest.count("\n"),
+            "a_month_later": {"changes": len(later.applied), "proposals": len(later.proposed),
+                              "archive_proposals": [p["what"] for p in later.proposed
+                                                    if p["pass"] == "decay"]}}
 
 
 def main() -> None:
