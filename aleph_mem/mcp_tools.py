@@ -80,12 +80,12 @@ class WriteOut(BaseModel):
     same_facts_as: list[str] = []  # notes that already say this: edit one of them instead
 
 
-class HistoryOut(BaseModel):
-    events: list[dict[str, Any]] | None = None  # log
-    target: str | None = None  # undo: what was undone, the undo's own run id, and each
-    run: str | None = None  # event restored or each note refused with its reason
-    undone: list[str] | None = None
-    refused: list[dict[str, str]] | None = None
+class UndoOut(BaseModel):
+    target: str  # what was undone, the undo's own run id, and each event restored or each
+    run: str | None = None  # note refused with its reason
+    undone: list[str] = []
+    refused: list[dict[str, str]] = []
+    regenerated: list[str] = []  # the dream's own pages written anew (the day's digest)
 
 
 class DreamOut(BaseModel):
@@ -275,8 +275,10 @@ def recent(ctx: Context, limit: int = 20, since: str | None = None, actor: str |
            path: str | None = None) -> list[Event]:
     """The timeline of changes to the vault, newest first: who (`human`, `cli`,
     `mcp:<client>`, `dream:<pass>`) did what (`note-created`, `note-updated`, `note-moved`,
-    `note-archived`…) to which note, when. Filter by `since` (ISO time or a span such as
-    `1h`), `actor` (`mcp` matches every MCP client) or `path`.
+    `note-archived`…) to which note, when, each with its `id` and, for changes made
+    together, a `run` id (both can be given to `undo`). Filter by `since` (ISO time or a
+    span such as `1h`), `actor` (`mcp` matches every MCP client) or `path` (a note's own
+    history).
     """
     return run(ctx, lambda m: m.recent(min(max(limit, 1), 200), since, actor, path))
 
@@ -284,29 +286,24 @@ def recent(ctx: Context, limit: int = 20, since: str | None = None, actor: str |
 def forget(path: str, ctx: Context, reason: str = "forgotten by an agent",
            expected_hash: str | None = None) -> WriteOut:
     """Archive a note: it moves to archive/ (with `archived_at`, `archived_from`,
-    `archived_reason`) and leaves search results. Nothing is deleted; `history` can undo
+    `archived_reason`) and leaves search results. Nothing is deleted; `undo` can undo
     it. Use it for notes that are wrong or no longer useful.
     """
     who = actor(ctx)
     return run(ctx, lambda m: written(m.archive_note(path, reason, expected_hash, who)))
 
 
-def history(ctx: Context, action: Literal["log", "undo"] = "log", path: str | None = None,
-            id: str | None = None, limit: int = 20) -> HistoryOut:
-    """A note's history, or undo.
+def undo(id: str, ctx: Context) -> UndoOut:
+    """Undo an event or a whole run, by the `id` or `run` that `recent` lists.
 
-    `log`: the events of `path` (or of the whole vault), newest first, each with an `id`
-    and, for runs, a `run` id. `undo`: undo the event or run `id`; each note is restored
-    only if it still holds what that event wrote (otherwise it is listed under `refused`,
-    untouched). An undo is itself a run: undo its id to redo.
+    Each note is restored only if it still holds what that event wrote (otherwise it is
+    listed under `refused`, untouched). An undo is itself a run: undo its `run` id to
+    redo. Nothing is deleted either way: every version stays in the history.
     """
-    if action == "undo":
-        if not id:
-            raise ToolError("undo needs `id`: an event or run id from `history` log")
-        who = actor(ctx)
-        return run(ctx, lambda m: HistoryOut(**m.undo(id, who).as_json()))
-    return run(ctx, lambda m: HistoryOut(events=[
-        e.as_json() for e in m.log(path, None, None, min(max(limit, 1), 200))]))
+    if not id.strip():
+        raise ToolError("undo needs `id`: an event or run id from `recent`")
+    who = actor(ctx)
+    return run(ctx, lambda m: UndoOut(**m.undo(id.strip(), who).as_json()))
 
 
 def dream(ctx: Context, action: Literal["status", "proposals", "run"] = "status",
@@ -319,7 +316,7 @@ def dream(ctx: Context, action: Literal["status", "proposals", "run"] = "status"
     person's approval (they tick them in the digest). `run`: run the passes now (`passes`
     from consolidate, drift, lint, decay, digest, or a plugin's; all by default); with
     `dry_run` (the default) nothing is written and `plan` shows the changes as diffs. Every
-    change of a real run can be undone with `history` (undo the run id).
+    change of a real run can be undone with `undo` (the run id).
     """
     def go(m: Memory) -> DreamOut:
         if action == "proposals":
@@ -333,7 +330,7 @@ def dream(ctx: Context, action: Literal["status", "proposals", "run"] = "status"
 
 TOOLS = ((search, READ), (read, READ), (write, CHANGE), (edit, CHANGE), (remember, ADD),
          (context, READ), (reflect, READ), (graph, READ), (recent, READ), (forget, CHANGE),
-         (history, CHANGE), (dream, CHANGE))
+         (undo, CHANGE), (dream, CHANGE))
 
 
 def register(server: MCPServer) -> None:

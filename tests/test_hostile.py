@@ -183,7 +183,7 @@ def test_reading_works_and_keeps_the_index_on_a_read_only_or_full_disk(
         assert [h["path"] for h in json.loads(r.stdout)] == ["notes/a.md"]
         assert "results may be stale" in r.stderr.decode()
         assert mcp_reads(root) == {"search": False, "read": False, "context": False,
-                                   "recent": False, "history": False, "write": True}
+                                   "recent": False, "write": True}
         r = cli("--vault", str(root), "write", "notes/b.md", stdin=b"x\n")
         assert r.returncode == 1 and r.stderr.decode().count("\n") == 1
         assert ("the disk is full" if how == "full" else "read-only") in r.stderr.decode()
@@ -198,7 +198,7 @@ def mcp_reads(root: Path) -> dict[str, bool]:
     from aleph_mem.mcp_server import build_server
 
     calls = {"search": {"query": "hello"}, "read": {"note": "notes/a.md"}, "context": {},
-             "recent": {}, "history": {}, "write": {"content": "x", "title": "y"}}
+             "recent": {}, "write": {"content": "x", "title": "y"}}
     failed: dict[str, bool] = {}
 
     async def go() -> None:

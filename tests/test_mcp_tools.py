@@ -258,3 +258,22 @@ def test_write_says_when_a_note_already_states_the_same_facts(vault: Path) -> No
         assert other["same_facts_as"] == []
 
     run(vault, scenario)
+
+
+def test_tools_that_only_read_say_so_and_undo_is_its_own_tool(vault: Path) -> None:
+    """Clients that gate destructive tools ask only before a change: the log is `recent`
+    (read-only), undo its own tool."""
+    seen: dict[str, tuple] = {}
+
+    async def scenario(c: Client) -> None:
+        for tool in (await c.list_tools()).tools:
+            a = tool.annotations
+            seen[tool.name] = (a.read_only_hint, a.destructive_hint)
+
+    run(vault, scenario)
+    assert len(seen) <= 12
+    reads = {"search", "read", "context", "reflect", "graph", "recent"}
+    assert {n for n, (ro, _) in seen.items() if ro} == reads
+    assert {n for n, (ro, de) in seen.items() if not ro and de} == {
+        "write", "edit", "forget", "undo", "dream"}
+    assert seen["remember"] == (False, False)
