@@ -22,7 +22,7 @@ from .errors import AlephError, BadInput, DiskError, VaultNotFound
 from .memory import Memory
 from .search import Filters
 from .settings import SETTINGS
-from .template import init_vault
+from .template import holds_notes, init_vault
 from .vault import find_vault
 from .writer import WriteResult
 
@@ -83,11 +83,17 @@ def progress_printer(what: str = "indexing") -> Callable[[int, int], None] | Non
 @command("init")
 def cmd_init(args: argparse.Namespace) -> int:
     root = Path(args.path or args.vault or ".").expanduser()
+    persons = holds_notes(root) if root.is_dir() else False
     added = init_vault(root)
-    if added:
-        print(f"vault at {root.resolve()}: added {', '.join(added)}")
-    else:
+    if not added:
         print(f"vault at {root.resolve()} already has everything; nothing changed")
+    elif persons:
+        print(f"made {root.resolve()} a vault: your notes are as they were; added "
+              f"{', '.join(added)} (MEMORY.md comes with the first `remember`)")
+    else:
+        print(f"vault at {root.resolve()}: added {', '.join(added)}")
+    if added:
+        print("next: `aleph-mem index` (then `aleph-mem daemon` keeps it in step)")
     return 0
 
 

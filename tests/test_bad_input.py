@@ -77,12 +77,21 @@ def test_init_on_an_existing_obsidian_vault_adds_only_what_is_missing(tmp_path: 
     write(root, ".obsidian/app.json", "{}")
     write(root, "Welcome.md", "my own welcome, not yours\n")
     write(root, "daily/2026-01-01.md", "---\ntitle: [wip] plans\n---\nx\n")
+    write(root, ".gitignore", "node_modules/")  # no newline at the end
     before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
     added = init_vault(root)
-    assert "Welcome.md" not in added and ".aleph/config.toml" in added
-    assert {p: p.read_bytes() for p in before} == before
+    # nothing visible: no welcome note, no hot memory, no folders; the ignore lines added
+    assert sorted(added) == [".aleph/config.toml", ".aleph/local/", ".gitignore"]
+    assert {p: p.read_bytes() for p in before if p.name != ".gitignore"} == {
+        p: b for p, b in before.items() if p.name != ".gitignore"}
+    ignore = (root / ".gitignore").read_text()
+    assert ignore.startswith("node_modules/\n\n# aleph-mem") and ".aleph/index.db\n" in ignore
+    assert not (root / ".stignore").exists()  # Syncthing does not keep this folder
     assert init_vault(root) == []
     with open_mem(root) as mem:
         mem.reindex()
-        assert mem.status()["counts"]["notes"] == 3
-    assert {p: p.read_bytes() for p in before} == before
+        assert mem.status()["counts"]["notes"] == 2
+        mem.remember("Prefers tea")  # hot memory appears when it is first used
+    assert (root / "MEMORY.md").exists()
+    assert {p: p.read_bytes() for p in before if p.name != ".gitignore"} == {
+        p: b for p, b in before.items() if p.name != ".gitignore"}
