@@ -18,7 +18,7 @@ from .errors import IndexUnavailable
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "10"
+SCHEMA_VERSION = "11"  # 11: a note's title is its file name; H1 and `title:` are names
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

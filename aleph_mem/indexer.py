@@ -20,7 +20,7 @@ import apsw
 from . import db
 from .inline_scan import Link
 from .objects import ObjectStore
-from .parser import Chunk, ParsedNote, decode, looks_binary, parse
+from .parser import Chunk, ParsedNote, declared_title, decode, looks_binary, parse
 from .resolver import Resolver, anchor_found, fold
 from .settings import Settings
 from .vault import FileStat, Vault, content_hash
@@ -167,10 +167,13 @@ class Indexer:
             self.objects.put(data, durable=False)
         stem = posixpath.basename(path)[:-3]
         note = parse_safely(data, stem, self.settings.max_note_bytes)
-        row = self.con.execute("SELECT id, title FROM notes WHERE path=?", (path,)).fetchone()
+        row = self.con.execute("SELECT id, title, json_extract(frontmatter, '$.title') FROM "
+                               "notes WHERE path=?", (path,)).fetchone()
         old_aliases: set[str] = set()
-        if row is None or row[1] != note.title:
-            affected.update({fold(note.title)} | ({fold(row[1])} if row else set()))
+        names = {fold(str(n)) for n in (note.title, declared_title(note.frontmatter)) if n}
+        before = {fold(str(n)) for n in row[1:] if n is not None} if row else set()
+        if names != before:  # a link by file name or declared title may resolve elsewhere
+            affected.update(names | before)
         values = (path, posixpath.dirname(path), note.title, digest, st.mtime_ns, st.size,
                   json.dumps(note.frontmatter, ensure_ascii=False),
                   note_date(note.frontmatter, st.mtime_ns), _status(note.frontmatter),
@@ -217,7 +220,7 @@ class Indexer:
         # One title row per note (seq -1); the body chunks carry no title, so a title word
         # matches one row per note rather than every chunk of it.
         self._insert_chunk(note_id, -1, "[]", None, 1, 1,
-                           " ".join([note.title, *note.aliases]), "", "")
+                           " ".join([note.title, *note.names, *note.aliases]), "", "")
         for c in note.chunks:
             heading = " / ".join(c.heading_path)
             self._insert_chunk(note_id, c.seq, json.dumps(list(c.heading_path), ensure_ascii=False),
@@ -308,13 +311,17 @@ class Indexer:
         return self._cached[1]
 
     def _build_resolver(self) -> Resolver:
-        titles = dict(self.con.execute("SELECT path, title FROM notes").fetchall())
+        paths = [p for (p,) in self.con.execute("SELECT path FROM notes")]
+        titles = {p: t for p, t in self.con.execute(  # declared titles: never a heading
+            "SELECT path, json_extract(frontmatter, '$.title') FROM notes WHERE "
+            "json_type(frontmatter, '$.title') IN ('text', 'integer', 'real')")
+            if str(t).strip()}
         aliases: dict[str, list[str]] = {}
         for p, a in self.con.execute(
                 "SELECT n.path, a.alias FROM aliases a JOIN notes n ON n.id = a.note_id"):
             aliases.setdefault(p, []).append(a)
         files = [p for (p,) in self.con.execute("SELECT path FROM attachments")]
-        return Resolver(titles, aliases, files, titles)
+        return Resolver(paths, aliases, files, {p: str(t).strip() for p, t in titles.items()})
 
 
 class _AnchorCache:

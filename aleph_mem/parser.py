@@ -63,6 +63,7 @@ class ParsedNote:
     block_ids: list[tuple[str, int]]
     chunks: list[Chunk]
     issues: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)  # a declared title, a differing H1
 
 
 def decode(data: bytes) -> tuple[str, list[str]]:
@@ -228,10 +229,9 @@ def parse(data: bytes, file_stem: str, max_bytes: int = 5_000_000) -> ParsedNote
     tags += [(t, "inline") for t in inline_scan.scan_tags(inline_scan.mask_spans(masked, spans))]
     block_ids = inline_scan.scan_block_ids(masked, first)
     headings = _headings(tokens, body_start)
-    title = _title(fm, headings, file_stem)
     chunks = _chunks(body, tokens, body_start, block_ids, masked)
-    return ParsedNote(fm, title, frontmatter_aliases(fm), tags, links, headings, block_ids,
-                      chunks, issues)
+    return ParsedNote(fm, file_stem, frontmatter_aliases(fm), tags, links, headings,
+                      block_ids, chunks, issues, _other_names(fm, headings, file_stem))
 
 
 def _frontmatter_links(fm: dict[str, Any], text: str, body_start: int) -> list[Link]:
@@ -253,12 +253,20 @@ def _headings(tokens: list[Token], body_start: int) -> list[Heading]:
     return out
 
 
-def _title(fm: dict[str, Any], headings: list[Heading], stem: str) -> str:
+def declared_title(fm: dict[str, Any]) -> str | None:
     t = fm.get("title")
     if isinstance(t, str | int | float) and not isinstance(t, bool) and str(t).strip():
         return str(t).strip()
+    return None
+
+
+def _other_names(fm: dict[str, Any], headings: list[Heading], stem: str) -> list[str]:
+    """Names a note goes by besides its file name (its title, as in Obsidian): a declared
+    `title:` and a first heading that differs. Search finds the note by them; they never
+    rename it."""
     h1 = next((h.text for h in headings if h.level == 1 and h.text), None)
-    return h1 or stem
+    names = [n for n in (declared_title(fm), h1) if n]
+    return [n for n in dict.fromkeys(names) if n.casefold() != stem.casefold()]
 
 
 def _chunks(body: str, tokens: list[Token], body_start: int,

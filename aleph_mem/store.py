@@ -335,14 +335,19 @@ class Store:
             hits = sorted(p for p, t in rows if test(p, t))
             if hits:
                 return min(hits, key=lambda p: (p.count("/"), len(p)))
-        alias = self.con.execute(
-            "SELECT n.path FROM aliases a JOIN notes n ON n.id=a.note_id "
-            "WHERE lower(a.alias) = lower(?) ORDER BY length(n.path) LIMIT 1", (ref,)).fetchone()
-        if alias:
-            return alias[0]
-        titles = {t: p for p, t in rows}
-        close = difflib.get_close_matches(ref, list(titles) + [p for p, _ in rows], n=5)
-        raise NoteNotFound(ref, close)
+        names = self.con.execute(  # aliases, then a declared title or a first heading
+            "SELECT n.path, a.alias, 0 FROM aliases a JOIN notes n ON n.id=a.note_id UNION ALL "
+            "SELECT path, json_extract(frontmatter, '$.title'), 1 FROM notes WHERE "
+            "json_type(frontmatter, '$.title') = 'text' UNION ALL "
+            "SELECT n.path, h.text, 2 FROM headings h JOIN notes n ON n.id = h.note_id "
+            "WHERE h.level = 1").fetchall()
+        for rank in (0, 1, 2):
+            hits = sorted(p for p, name, r in names if r == rank and fold(str(name)) == key)
+            if hits:
+                return min(hits, key=lambda p: (p.count("/"), len(p)))
+        known = [(p, p[:-3]) for p, _ in rows] + [(p, p[:-3].rsplit("/", 1)[-1])
+                                                   for p, _ in rows]
+        raise NoteNotFound(ref, closest(key, known + [(p, str(n)) for p, n, _ in names]))
 
     def show(self, ref: str) -> NoteView:
         path = self.find_note(ref)
@@ -399,3 +404,15 @@ def _anchor(heading: str | None, block: str | None) -> str:
     if block:
         return "#^" + block
     return "#" + heading if heading else ""
+
+
+def closest(key: str, known: list[tuple[str, str]], most: int = 5) -> list[str]:
+    """The notes a misspelt reference most likely meant, by path, file name, alias or
+    other name (pairs of path and name), compared without case: paths, best first."""
+    by: dict[str, set[str]] = {}
+    for path, name in known:
+        by.setdefault(fold(name), set()).add(path)
+    out: list[str] = []
+    for k in difflib.get_close_matches(key, list(by), n=most * 2, cutoff=0.6):
+        out += [p for p in sorted(by[k]) if p not in out]
+    return out[:most]

@@ -56,7 +56,7 @@ def test_show_and_status_json(vault: Path, capsys) -> None:
     assert main(["show", "Alpha", "--json", "--vault", str(vault)]) == 0
     view = json.loads(capsys.readouterr().out)
     assert {k: view[k] for k in ("path", "title", "tags", "aliases", "backlinks")} == {
-        "path": "a.md", "title": "A", "tags": ["x"], "aliases": ["Alpha"],
+        "path": "a.md", "title": "a", "tags": ["x"], "aliases": ["Alpha"],
         "backlinks": ["b.md"]}
     assert [(lk["raw"], lk["resolved"]) for lk in view["links"]] == [
         ("[[b]]", "b.md"), ("[[nope]]", None)]

@@ -80,16 +80,19 @@ def test_frontmatter_tags_aliases_title() -> None:
     src = ("---\ntitle: My Title\ntags: [one, '#two', nested/three]\n"
            "aliases: Single Alias\ncustom: {a: 1}\n---\n# Ignored H1\n")
     note = parse(src.encode(), "file")
-    assert note.title == "My Title"
+    assert note.title == "file"  # Obsidian's title is the file name
+    assert note.names == ["My Title", "Ignored H1"]  # other names search knows it by
     assert note.aliases == ["Single Alias"]
     assert note.tags == [("one", "frontmatter"), ("two", "frontmatter"),
                          ("nested/three", "frontmatter")]
     assert note.frontmatter["custom"] == {"a": 1}
 
 
-def test_title_falls_back_to_h1_then_file_name() -> None:
-    assert parse(b"text\n# First H1\n# Second\n", "file").title == "First H1"
-    assert parse(b"## only h2\n", "file-name").title == "file-name"
+def test_the_title_is_the_file_name_and_a_differing_h1_one_more_name() -> None:
+    note = parse(b"text\n# First H1\n# Second\n", "file")
+    assert (note.title, note.names) == ("file", ["First H1"])
+    assert parse(b"# File\n", "file").names == []  # the same name, in another case
+    assert parse(b"## only h2\n", "file-name").names == []
     assert parse(b"---\ntags: x\n---\nbody", "stem").tags == [("x", "frontmatter")]
 
 

@@ -21,15 +21,15 @@ def _mem(root: Path) -> Memory:
 
 
 def test_a_superseded_note_is_followed_by_the_note_that_replaced_it(vault: Path) -> None:
-    write(vault, "notes/old-port.md", "---\nstatus: superseded\nsuperseded_by: \"[[new-port]]\"\n"
+    write(vault, "notes/old-port.md", "---\nstatus: superseded\nsuperseded_by: \"[[endpoint]]\"\n"
           "---\n# Old port\n\nThe staging server listens on port 8080 for the billing api.\n")
-    write(vault, "notes/new-port.md", "# Endpoint now\n\nIt answers on 9090 since March.\n")
+    write(vault, "notes/endpoint.md", "# Endpoint now\n\nIt answers on 9090 since March.\n")
     write(vault, "notes/other.md", "# Other\n\nThe billing api has a staging server too.\n")
     with _mem(vault) as mem:
         hits = mem.search("billing api staging server port 8080", limit=5)
         paths = [h.path for h in hits]
-        assert sorted(paths) == ["notes/new-port.md", "notes/old-port.md", "notes/other.md"]
-        assert paths.index("notes/new-port.md") == paths.index("notes/old-port.md") + 1
+        assert sorted(paths) == ["notes/endpoint.md", "notes/old-port.md", "notes/other.md"]
+        assert paths.index("notes/endpoint.md") == paths.index("notes/old-port.md") + 1
         # without the stage the replacement is not found: it shares no words with the query
         plain = mem.search("billing api staging server port 8080", limit=5,
                            fusion=Fusion(surface_successors=False))
@@ -102,18 +102,18 @@ def test_the_floor_drops_hits_far_below_the_best(vault: Path) -> None:
 
 def test_a_date_in_the_query_lifts_notes_dated_then(vault: Path) -> None:
     body = "We moved the backups to the blue disk and checked the restore.\n"
-    write(vault, "may.md", "---\ndate: 2023-05-02\n---\n# Backups\n\n" + body)
-    write(vault, "june.md", "---\ndate: 2023-06-03\n---\n# Backups\n\n" + body)  # 3 days after May
-    write(vault, "september.md", "---\ndate: 2023-09-10\n---\n# Backups\n\n" + body)
+    write(vault, "early.md", "---\ndate: 2023-05-02\n---\n# Backups\n\n" + body)
+    write(vault, "mid.md", "---\ndate: 2023-06-03\n---\n# Backups\n\n" + body)  # 3 days on
+    write(vault, "late.md", "---\ndate: 2023-09-10\n---\n# Backups\n\n" + body)
     with _mem(vault) as mem:
         plain = mem.search("backups blue disk", explain=True)
-        assert [h.path for h in plain] == ["september.md", "june.md", "may.md"]  # newest first
+        assert [h.path for h in plain] == ["late.md", "mid.md", "early.md"]  # newest first
         assert {h.explain["date_factor"] for h in plain} == {1.0}
         dated = mem.search("backups blue disk in May 2023", explain=True)
-        assert [h.path for h in dated] == ["june.md", "may.md", "september.md"]
+        assert [h.path for h in dated] == ["mid.md", "early.md", "late.md"]
         assert [h.explain["date_factor"] for h in dated] == [1.5, 1.5, 1.0]
         day = mem.search("what happened to the backups on 10 September 2023?", explain=True)
-        assert day[0].path == "september.md" and day[0].explain["date_factor"] == 1.5
+        assert day[0].path == "late.md" and day[0].explain["date_factor"] == 1.5
     with Memory.open(vault, {**FTS_ONLY, "search_date_boost": 0}) as mem:
         assert [h.path for h in mem.search("backups blue disk in May 2023")] == \
-            ["september.md", "june.md", "may.md"]
+            ["late.md", "mid.md", "early.md"]

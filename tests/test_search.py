@@ -29,7 +29,7 @@ def test_hits_carry_path_anchor_title_line_and_highlighted_snippet(mem) -> None:
     hits = mem.search("sqlite wal")
     assert [h.path for h in hits] == ["projects/db.md", "journal/day.md"]
     top = hits[0].as_json()
-    assert top == {"path": "projects/db.md", "anchor": "#^choice", "title": "Database",
+    assert top == {"path": "projects/db.md", "anchor": "#^choice", "title": "db",
                    "score": top["score"], "snippet": "We chose **SQLite** with **WAL** mode for "
                    "the index.", "line": 9, "heading": ["Database", "Setup"],
                    "block_id": "choice"}
@@ -76,3 +76,20 @@ def test_filters_apply_before_ranking(mem) -> None:
 def test_title_matches_rank_the_note(mem) -> None:
     hits = mem.search("database")
     assert hits[0].path == "projects/db.md"
+
+
+def test_the_file_name_is_the_title_and_a_stray_heading_only_one_more_name(vault) -> None:
+    """Obsidian's title is the file name: a clipped page whose first heading says
+    "Clippings" is still "Zettelkasten method" to search, show and lint."""
+    from conftest import open_mem
+
+    write(vault, "References/Zettelkasten method.md", "# Clippings\n\nSlip boxes and links.\n")
+    write(vault, "References/Other page.md", "# Clippings\n\nAnother clipped page.\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        hits = mem.search("zettelkasten method")
+        assert [(h.path, h.title) for h in hits][:1] == [
+            ("References/Zettelkasten method.md", "Zettelkasten method")]
+        assert {h.path for h in mem.search("clippings")} == {
+            "References/Zettelkasten method.md", "References/Other page.md"}  # one more name
+        assert mem.show("Zettelkasten method").title == "Zettelkasten method"

@@ -31,7 +31,7 @@ def test_a_run_of_writes_moves_and_archives_undone_byte_for_byte(vault: Path) ->
         assert report.refused == [] and len(report.undone) == 6
         assert snapshot(vault) == start
         assert [h.path for h in mem.search("fresh")] == []
-        assert mem.show("notes/keep.md").title == "Keep"
+        assert mem.show("notes/keep.md").frontmatter["title"] == "Keep"
         # the undo is a run too: undoing it redoes everything
         mem.undo(report.run)
         assert (vault / "notes/kept.md").exists() and not (vault / "notes/keep.md").exists()

@@ -135,8 +135,11 @@ def test_move_archive_restore_keep_index_and_links(mem) -> None:
     assert (mem.vault.root / "notes/target.md").read_bytes() == before
     assert [h.path for h in mem.search("body words")] == ["notes/target.md"]
     w.move("notes/target.md", "elsewhere/renamed.md")
-    # the file name changed, the H1 title did not: [[target]] now resolves by title
-    assert mem.show("notes/src").links[0].resolved == "elsewhere/renamed.md"
+    # the file name changed: as in Obsidian, [[target]] no longer opens it (its H1 is no
+    # name links resolve by), and `status` lists it as unresolved
+    link = mem.show("notes/src").links[0]
+    assert (link.resolved, link.status) == (None, "unresolved")
+    assert mem.search("target")[0].path == "elsewhere/renamed.md"  # found by its H1
     with pytest.raises(NoteExists):
         w.move("elsewhere/renamed.md", "notes/src.md")
     assert [e["kind"] for e in events(mem)][-3:] == ["note-archived", "note-restored",

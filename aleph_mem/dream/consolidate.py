@@ -92,9 +92,9 @@ def same_name(a: NoteInfo, b: NoteInfo) -> bool:
     """Titles that could name one thing: one's words all appear in the other ("Harbour" and
     "Harbour copy"). Templated notes with the same text and different names ("Ring of Fire
     Resistance", "Ring of Force Resistance") are different things."""
-    wa = set(re.findall(r"\w+", a.title.casefold()))
-    wb = set(re.findall(r"\w+", b.title.casefold()))
-    return wa <= wb or wb <= wa
+    def words(name: str) -> set[str]:
+        return set(re.findall(r"\w+", name.casefold()))
+    return any(wa <= wb or wb <= wa for wa in map(words, a.names) for wb in map(words, b.names))
 
 
 def near_pairs(snap: Snapshot, notes: list[NoteInfo]) -> list[tuple[NoteInfo, NoteInfo,
@@ -205,9 +205,9 @@ def merge_actions(keep: NoteInfo, drop: NoteInfo, identical: bool, why: str,
     showing the lines that differ side by side."""
     propose = drop.human or not identical
     tags = list(dict.fromkeys([*_fm_list(keep, "tags"), *_fm_list(drop, "tags")]))
-    mine = {keep.title.casefold(), keep.path.rsplit("/", 1)[-1][:-3].casefold()}
+    mine = {name.casefold() for name in keep.names}
     aliases = [a for a in dict.fromkeys([*_fm_list(keep, "aliases"), *_fm_list(drop, "aliases"),
-                                         drop.title]) if a.casefold() not in mine]
+                                         *drop.other_names]) if a.casefold() not in mine]
     sources = list(dict.fromkeys([*_fm_list(keep, "source_notes"), f"[[{drop.path[:-3]}]]"]))
     set_keys: dict[str, object] = {"source_notes": sources}
     if aliases:

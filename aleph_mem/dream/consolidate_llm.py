@@ -157,8 +157,8 @@ def plan_consolidate_llm(snap: Snapshot, judge, max_pairs: int = 20) -> tuple[
             continue
         fk, fd = facts_of(keep), facts_of(drop)
         numbered = [f"{i}. {f}" for i, f in enumerate([*fk, *fd], 1)]
-        prompt = "\n\n".join([fence(1, keep.title, "\n".join(numbered[:len(fk)]), ""),
-                              fence(2, drop.title, "\n".join(numbered[len(fk):]), "")])
+        prompt = "\n\n".join([fence(1, keep.display, "\n".join(numbered[:len(fk)]), ""),
+                              fence(2, drop.display, "\n".join(numbered[len(fk):]), "")])
         bodies = [hashlib.sha256(body_of(n).encode()).hexdigest() for n in (keep, drop)]
         n_facts, n_first = len(fk) + len(fd), len(fk)
         verdict = judge.ask("consolidate", bodies, SYSTEM, prompt,

@@ -113,8 +113,8 @@ def structural(n: NoteInfo, snap: Snapshot) -> bool:
         return True  # a readme, or a folder note (Folder/Folder.md)
     if in_templates(n, snap):
         return True
-    if {t.casefold().lstrip("#") for t in n.tags} & MAP_TAGS or MAP_TITLE.search(n.title) \
-            or MAP_TITLE.search(stem):
+    if {t.casefold().lstrip("#") for t in n.tags} & MAP_TAGS or \
+            any(MAP_TITLE.search(t) for t in n.names):
         return True
     lines = [ln for ln in body_of(n).splitlines() if ln.strip() and not ln.startswith("#")]
     links = sum(1 for ln in lines if "[[" in ln)
@@ -135,6 +135,6 @@ def importance_of(n: NoteInfo, judge) -> float | None:
         return {"importance": value} if isinstance(value, int) and 1 <= value <= 10 else None
 
     verdict = judge.ask("importance", [hashlib.sha256(body_of(n).encode()).hexdigest()],
-                        system, fence(1, n.title, body_of(n), n.mtime.date().isoformat()),
+                        system, fence(1, n.display, body_of(n), n.mtime.date().isoformat()),
                         validate)
     return float(verdict["importance"]) if verdict else None

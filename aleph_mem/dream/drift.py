@@ -218,8 +218,8 @@ def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
     marked: set[str] = set()
     for pa, pb in pairs[:MAX_LLM_PAIRS]:
         a, b = snap.notes[pa], snap.notes[pb]
-        prompt = "\n\n".join([fence(1, a.title, body_of(a), _valid_at(a)),
-                              fence(2, b.title, body_of(b), _valid_at(b))])
+        prompt = "\n\n".join([fence(1, a.display, body_of(a), _valid_at(a)),
+                              fence(2, b.display, body_of(b), _valid_at(b))])
         bodies = [hashlib.sha256(body_of(n).encode()).hexdigest() for n in (a, b)]
         verdict = judge.ask("drift", bodies, DRIFT_SYSTEM, prompt, validate_drift)
         if not verdict or verdict["verdict"] != "CONTRADICTORY":
@@ -287,7 +287,7 @@ def conflict_page(snap: Snapshot, a: NoteInfo, b: NoteInfo) -> list[Action]:
                     "valid_until": _valid_at(new)}, propose=True)
             for new, old in ((a, b), (b, a))]
     lines = ["---", "type: conflict", "generated_by: dream", "dream: false", "---",
-             f"# Conflict: {a.title} / {b.title}", "",
+             f"# Conflict: {a.display} / {b.display}", "",
              "The dream found these notes saying incompatible things and could not tell which "
              "is current. Tick one proposal in today's digest, or edit the notes yourself.", ""]
     for n in (a, b):
@@ -337,7 +337,7 @@ def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
             continue
         subject = n.frontmatter.get("subject")
         named = isinstance(subject, str) and bool(subject.strip())
-        names = [subject] if named else [n.title, *n.aliases]
+        names = [subject] if named else [*n.names, *n.aliases]
         for name in sorted({x.strip().strip("[]").rsplit("/", 1)[-1].casefold() for x in names}):
             # "Overview" in two project folders names two subjects, not one
             key = name if named or not generic_name(name) else f"{n.folder}/{name}"

@@ -38,8 +38,6 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
             continue
         if status == "unresolved":
             out.append(Issue("L010", src, f"broken link {raw}{suggest.fix(raw)}"))
-        elif (src, raw) in snap.title_links:  # aleph-mem finds it; Obsidian does not
-            out.append(Issue("L010", src, obsidian_broken(raw, snap.title_links[(src, raw)])))
         elif status == "ambiguous":
             out.append(Issue("L011", src, f"ambiguous link {raw}"))
         elif anchor == 0:
@@ -200,14 +198,6 @@ def loose_key(name: str) -> str:
     return re.sub(r"[\s_\-]+", " ", text).strip()
 
 
-def obsidian_broken(raw: str, target: str) -> str:
-    stem = target.rsplit("/", 1)[-1][:-3]
-    m = WIKI.match(raw)
-    shown = (m.group(4) or "|" + m.group(2).strip()) if m else ""
-    return (f"broken link {raw} in Obsidian (no note is named so; aleph-mem finds {target} "
-            f"by its heading): did you mean [[{stem}{shown}]]?")
-
-
 class Suggester:
     """The fix a broken wikilink names, when exactly one note is a close match: the same
     name but for case, width and separators, or a near spelling (difflib ratio >= 0.85,
@@ -218,6 +208,7 @@ class Suggester:
 
     def __init__(self, snap: Snapshot) -> None:
         self.names = repair_candidates(snap)
+        self.headings = heading_candidates(snap)
         self.stems = Counter(p.rsplit("/", 1)[-1][:-3].casefold() for p in snap.notes)
         self.by_first: dict[str, list[str]] = {}
         for key in self.names:
@@ -229,6 +220,9 @@ class Suggester:
             return ""
         key = loose_key(m.group(2).rsplit("/", 1)[-1])
         found = self.names.get(key)
+        shown = ""
+        if not found and len(self.headings.get(key, ())) == 1:  # named so only by its H1
+            found, shown = self.headings[key], m.group(4) or "|" + m.group(2).strip()
         if not found:
             digits = re.findall(r"\d+", key)
             close = [k for k in difflib.get_close_matches(
@@ -240,13 +234,26 @@ class Suggester:
         path = next(iter(found))
         stem = path.rsplit("/", 1)[-1][:-3]
         name = stem if self.stems.get(stem.casefold(), 0) == 1 else path[:-3]
-        return f": did you mean [[{name}]]?"
+        why = f" (only {path}'s heading or title says so; Obsidian links by file name)" \
+            if shown else ""
+        return f"{why}: did you mean [[{name}{shown}]]?"
 
 
 def _first(key: str) -> str:
     """The first letter without its accent (``Tomás`` and ``Tomas`` meet)."""
     decomposed = unicodedata.normalize("NFKD", key[:1])
     return decomposed[:1]
+
+
+def heading_candidates(snap: Snapshot) -> dict[str, set[str]]:
+    """loose key → the active notes a declared title or first heading names so (aleph-mem
+    finds them by it; Obsidian does not open a link by it)."""
+    out: dict[str, set[str]] = {}
+    for n in snap.notes.values():
+        if not n.path.startswith("archive/"):
+            for name in n.other_names:
+                out.setdefault(loose_key(name), set()).add(n.path)
+    return out
 
 
 def repair_candidates(snap: Snapshot) -> dict[str, set[str]]:
@@ -263,22 +270,23 @@ def repair_candidates(snap: Snapshot) -> dict[str, set[str]]:
 
 def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
     """A broken wikilink is rewritten only when exactly one note's file name or alias
-    matches it loosely (case, width, separators); two or more candidates, or none: it
-    stays reported. The shown text is kept with an alias (``[[Real Name|as written]]``).
-    Returns path → (its new text, what was repaired)."""
-    names = repair_candidates(snap)
+    matches it loosely (case, width, separators), or, failing that, exactly one note's
+    declared title or first heading (names aleph-mem knows and Obsidian does not open);
+    two or more candidates, or none: it stays reported. The shown text is kept with an
+    alias (``[[Real Name|as written]]``). Returns path → (its new text, what was
+    repaired)."""
+    names, headings = repair_candidates(snap), heading_candidates(snap)
     stems = Counter(p.rsplit("/", 1)[-1][:-3].casefold() for p in snap.notes)
     fixes: dict[str, list[tuple[int, str, str]]] = {}
     for src, _, status, raw, _, line in snap.links:
         note = snap.notes.get(src)
         m = WIKI.match(raw)
-        by_title = snap.title_links.get((src, raw))
-        if (status != "unresolved" and by_title is None) or not m or note is None or \
-                note.opted_out or _disabled(note, "L010"):
+        if status != "unresolved" or not m or note is None or note.opted_out or \
+                _disabled(note, "L010"):
             continue
         bang, target, anchor, alias = m.groups()
-        found = {by_title} if by_title else names.get(loose_key(target.rsplit("/", 1)[-1]),
-                                                      set())
+        key = loose_key(target.rsplit("/", 1)[-1])
+        found = names.get(key) or headings.get(key, set())
         if len(found) != 1:
             continue
         path = next(iter(found))

@@ -83,7 +83,7 @@ def dates(snap: Snapshot, judge: Judge) -> list[Action]:
         if not RELATIVE_TIME.search(body) or (snap.now - n.mtime).days <= 2 or not n.whole:
             continue
         verdict = judge.ask("dates", [n.hash], DATES_SYSTEM,
-                            fence(1, n.title, body, _valid_at(n)),
+                            fence(1, n.display, body, _valid_at(n)),
                             lambda obj, b=body: validate_dates(obj, b))
         if verdict is None:
             continue
@@ -119,7 +119,7 @@ def tags(snap: Snapshot, judge: Judge) -> list[Action]:
         if len(out) >= MAX_TAGS or n.tags or n.issues_frontmatter or _disabled(n, "tags"):
             continue
         prompt = "Tags: " + ", ".join(known[:300]) + "\n\n" + fence(
-            1, n.title, body_of(n)[:2000], _valid_at(n))
+            1, n.display, body_of(n)[:2000], _valid_at(n))
         verdict = judge.ask("tags", [n.hash, content_hash(" ".join(known).encode())],
                             TAGS_SYSTEM, prompt,
                             lambda obj: validate_tags(obj, set(known)))
@@ -168,8 +168,8 @@ def weave(snap: Snapshot, judge: Judge) -> list[Action]:
         near = candidates(snap, n, pool)
         if not near:
             continue
-        prompt = "\n\n".join([fence(0, n.title, body_of(n)[:1500], _valid_at(n))] + [
-            fence(i, o.title, body_of(o)[:600], _valid_at(o)) for i, o in enumerate(near, 1)])
+        prompt = "\n\n".join([fence(0, n.display, body_of(n)[:1500], _valid_at(n))] + [
+            fence(i, o.display, body_of(o)[:600], _valid_at(o)) for i, o in enumerate(near, 1)])
         size = len(near)
         verdict = judge.ask("weave", [n.hash, *[o.hash for o in near]], WEAVE_SYSTEM, prompt,
                             lambda obj, k=size: validate_weave(obj, k))

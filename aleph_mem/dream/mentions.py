@@ -41,7 +41,7 @@ def names(snap: Snapshot) -> tuple[dict[str, set[int]], dict[tuple[str, ...], tu
     owners: dict[str, set[str]] = {}
     shown: dict[str, str] = {}
     for n in snap.active():
-        for name in dict.fromkeys([n.title, *n.aliases]):
+        for name in dict.fromkeys([*n.names, *n.aliases]):
             key = " ".join(WORD.findall(_fold(name)))
             cjk = bool(CJK.search(name))
             if (cjk and len(key.replace(" ", "")) >= 2) or (not cjk and len(key) >= 4):
@@ -73,7 +73,7 @@ def find(snap: Snapshot) -> list[SoftLink]:
         words = WORD.findall(text)
         found: dict[str, str] = {}
         for i, w in enumerate(words):
-            for size in lengths.get(w, ()):
+            for size in sorted(lengths.get(w, ()), reverse=True):  # the longest name
                 hit = by_words.get(tuple(words[i:i + size]))
                 if hit:
                     found.setdefault(*hit)

@@ -13,7 +13,6 @@ import apsw
 import numpy as np
 
 from ..clock import parse_iso
-from ..resolver import fold
 from ..store import Store
 from ..vault import content_hash
 from .journal import Journal
@@ -59,6 +58,10 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
     aliases: dict[int, list[str]] = {}
     for nid, alias in mem.con.execute("SELECT note_id, alias FROM aliases ORDER BY rowid"):
         aliases.setdefault(nid, []).append(alias)
+    headings: dict[int, str] = {}
+    for nid, text in mem.con.execute("SELECT note_id, text FROM headings WHERE level = 1 "
+                                     "ORDER BY note_id, line DESC"):
+        headings[nid] = text  # the first one wins
     notes = {}
     for nid, path, title, digest, fm, status, mtime_ns, issues in mem.con.execute(
             "SELECT id, path, title, hash, frontmatter, status, mtime_ns, issues FROM notes"):
@@ -68,24 +71,25 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
             dt.datetime.fromtimestamp(mtime_ns / 1e9, dt.UTC), tuple(tags.get(nid, ())),
             tuple(aliases.get(nid, ())), inbound.get(path, 0), outbound.get(path, 0),
             data.decode("utf-8", errors="replace"), tuple(json.loads(issues)), path in human,
-            tuple(recalls.get(path, ())))
+            tuple(recalls.get(path, ())), other_names=other_names(
+                title, json.loads(fm).get("title"), headings.get(nid)))
     links = [tuple(r) for r in mem.con.execute(
         "SELECT n.path, l.resolved_path, l.status, l.raw, l.anchor_found, l.line FROM links l "
         "JOIN notes n ON n.id = l.src_id WHERE n.path NOT LIKE '\\_dream/%' ESCAPE '\\' "
         "ORDER BY n.path, l.line")]
     refs = {r[1] for r in links if r[0] == "MEMORY.md" and r[1]}
     first = dict(mem.con.execute("SELECT path, min(at) FROM events GROUP BY path").fetchall())
-    by_title = {(src, raw): dst for src, raw, dst, target, declared in mem.con.execute(
-        "SELECT n.path, l.raw, l.resolved_path, l.target, json_extract(d.frontmatter, "
-        "'$.title') FROM links l JOIN notes n ON n.id = l.src_id JOIN notes d ON "
-        "d.path = l.resolved_path WHERE l.resolved_by = 'title' AND l.status = 'resolved'")
-        if not (isinstance(declared, str) and fold(declared) == fold(target))}  # H1 only
     watched = min(first.values(), default=None)
     snap = Snapshot(now, notes, links, refs, first, mem.settings, [], mem.vault.root,
                     lambda: note_vectors(mem), watched_since=parse_iso(watched) if watched
-                    else None, template_folders=template_folders(mem.vault.root),
-                    title_links=by_title)
+                    else None, template_folders=template_folders(mem.vault.root))
     return with_soft(snap, load_soft(mem.vault.local_dir))
+
+
+def other_names(stem: str, declared: object, heading: str | None) -> tuple[str, ...]:
+    names = [str(declared).strip() if isinstance(declared, str | int | float) and not
+             isinstance(declared, bool) else "", heading or ""]
+    return tuple(n for n in dict.fromkeys(names) if n and n != stem)  # "Move" for move.md
 
 
 def template_folders(root: Path) -> tuple[str, ...]:

@@ -82,7 +82,7 @@ def plan_synthesis_notes(mem: Store, snap: Snapshot, found: list[list[str]],
     taken: set[str] = set()
     for members in found:
         notes = [snap.notes[p] for p in members[:MAX_PER_CLUSTER]]
-        prompt = "\n\n".join(fence(i, n.title, body_of(n)[:NOTE_CHARS],
+        prompt = "\n\n".join(fence(i, n.display, body_of(n)[:NOTE_CHARS],
                                    n.mtime.date().isoformat()) for i, n in enumerate(notes, 1))
         size = len(notes)
         verdict = judge.ask("synthesis", [n.hash for n in notes], SYNTHESIS_SYSTEM, prompt,
@@ -201,7 +201,7 @@ def plan_index(mem: Store, snap: Snapshot) -> Action | None:
     for cat in sorted(groups, key=str.casefold):
         notes = sorted(groups[cat], key=lambda n: (-n.inbound, n.title.casefold(), n.path))
         out += [f"## {cat} ({len(notes)})", ""]
-        out += [f"- [[{n.path[:-3]}|{n.title}]]" for n in notes[:INDEX_PER_CATEGORY]]
+        out += [f"- [[{n.path[:-3]}|{n.display}]]" for n in notes[:INDEX_PER_CATEGORY]]
         if len(notes) > INDEX_PER_CATEGORY:
             out.append(f"- … and {len(notes) - INDEX_PER_CATEGORY} more")
         out.append("")

@@ -41,6 +41,18 @@ class NoteInfo:
     human: bool  # the bytes on disk were last written by a person (R2)
     recall_days: tuple[str, ...] = ()  # distinct days an agent recalled it (last 90)
     soft_inbound: int = 0  # unlinked mentions of it in other notes (L021 soft links)
+    other_names: tuple[str, ...] = ()  # a declared `title:`, a first heading that differs
+
+    @property
+    def display(self) -> str:
+        """The name to show a reader (a heading or declared title, else the file name)."""
+        return self.other_names[0] if self.other_names else self.title
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name the note goes by: its file name (its title, as in Obsidian), then
+        a declared title and a first heading; aliases are kept apart."""
+        return (self.title, *self.other_names)
 
     @property
     def link_weight(self) -> float:
@@ -92,7 +104,6 @@ class Snapshot:
     # (src, raw) -> the note aleph-mem reaches only through its first heading: Obsidian
     # leaves such a link unresolved, so for the person it is broken (a `title:` a person or
     # a tool declared in frontmatter is taken as meant, and not reported)
-    title_links: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def vectors(self) -> dict[str, np.ndarray]:
         """Each note's vector (the normalised mean of its chunks'), loaded on first use;

@@ -80,14 +80,14 @@ def moc_proposals(snap: Snapshot, found: list[list[str]]) -> list[Action]:
         if len(members) < 5 or snap.notes[hub].inbound >= 3:
             continue
         folder = Counter(snap.notes[p].folder for p in members).most_common(1)[0][0]
-        title = f"Map of {snap.notes[hub].title}"
+        title = f"Map of {snap.notes[hub].display}"
         name = re.sub(r'[#^\[\]|\\:*?"<>/]', " ", title).strip()
         path = f"{folder}/{name}.md" if folder else f"{name}.md"
         if path in snap.notes:
             continue
         lines = ["---", "type: moc", "tags: [moc]", "---", f"# {title}", "",
                  "Notes the weekly review found together:", ""]
-        lines += [f"- [[{p[:-3]}|{snap.notes[p].title}]]" for p in members]
+        lines += [f"- [[{p[:-3]}|{snap.notes[p].display}]]" for p in members]
         out.append(Action("synthesis", "generate", path, None, "map of content for a "
                           f"cluster of {len(members)} notes", content="\n".join(lines) + "\n",
                           propose=True))
