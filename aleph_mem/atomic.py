@@ -10,12 +10,12 @@ the swap falls back to a last look followed by a plain rename (a window of micro
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import errno
+import functools
 import hashlib
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 _AT_FDCWD = -100
@@ -23,7 +23,13 @@ _RENAME_EXCHANGE = 2  # Linux
 _RENAME_SWAP = 2  # macOS renamex_np
 
 
-def _load_swap() -> object | None:
+@functools.cache
+def _load_swap() -> Callable[..., int] | None:
+    """The system's swap call, looked up on the first write (ctypes costs a read its
+    start-up time)."""
+    import ctypes
+    import ctypes.util
+
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
     except OSError:
@@ -33,8 +39,6 @@ def _load_swap() -> object | None:
         fn.restype = ctypes.c_int
     return fn
 
-
-_SWAP = _load_swap()
 
 
 def temp_path(target: Path, pid: int | None = None) -> Path:
@@ -82,14 +86,17 @@ def write_temp(tmp: Path, data: bytes, durable: bool = True) -> None:
 def swap(a: Path, b: Path) -> bool:
     """Exchange two existing names atomically. False where the system or the file system
     has no such call (the caller falls back to a checked rename)."""
-    if _SWAP is None:
+    call = _load_swap()
+    if call is None:
         return False
     if sys.platform.startswith("linux"):
-        rc = _SWAP(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+        rc = call(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
     else:
-        rc = _SWAP(os.fsencode(a), os.fsencode(b), _RENAME_SWAP)
+        rc = call(os.fsencode(a), os.fsencode(b), _RENAME_SWAP)
     if rc == 0:
         return True
+    import ctypes
+
     err = ctypes.get_errno()
     if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP):
         return False

@@ -10,21 +10,19 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import apsw
-import yaml
 
 from . import activity
 from .cli_args import EMBED_IN_FOREGROUND, FLAG_PREFIX, build_parser
-from .daemon import Daemon
 from .errors import AlephError, BadInput, DiskError, VaultNotFound
-from .memory import Memory
-from .search import Filters
 from .settings import SETTINGS
-from .template import holds_notes, init_vault
 from .vault import find_vault
-from .writer import WriteResult
+
+if TYPE_CHECKING:  # each command imports what it uses: a search pays for no daemon
+    from .memory import Memory
+    from .writer import WriteResult
 
 Handler = Callable[[argparse.Namespace], int]
 COMMANDS: dict[str, Handler] = {}
@@ -56,6 +54,8 @@ def setting_flags(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def open_memory(args: argparse.Namespace) -> Memory:
+    from .memory import Memory
+
     mem = Memory.open(vault_root(args), setting_flags(args))
     activity.touch(mem.vault.local_dir, "cli")
     return mem
@@ -82,6 +82,8 @@ def progress_printer(what: str = "indexing") -> Callable[[int, int], None] | Non
 
 @command("init")
 def cmd_init(args: argparse.Namespace) -> int:
+    from .template import holds_notes, init_vault
+
     root = Path(args.path or args.vault or ".").expanduser()
     persons = holds_notes(root) if root.is_dir() else False
     added = init_vault(root)
@@ -122,6 +124,8 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 @command("search")
 def cmd_search(args: argparse.Namespace) -> int:
+    from .search import Filters
+
     filters = Filters(folder=args.folder, tags=tuple(args.tag or ()), since=args.since,
                       until=args.until)
     with open_memory(args) as mem:
@@ -312,6 +316,8 @@ def cmd_undo(args: argparse.Namespace) -> int:
 
 @command("watch")
 def cmd_watch(args: argparse.Namespace) -> int:
+    from .daemon import Daemon
+
     with open_memory(args) as mem:
         return Daemon(mem, scheduler=False).run()
 
@@ -387,6 +393,7 @@ def cmd_plugins(args: argparse.Namespace) -> int:
 @command("mcp")
 def cmd_mcp(args: argparse.Namespace) -> int:
     from .mcp_server import serve
+    from .memory import Memory
 
     root = vault_root(args)
     Memory.open(root, setting_flags(args)).close()  # a clear error now if there is no vault
@@ -398,6 +405,7 @@ def cmd_mcp_reference(args: argparse.Namespace) -> int:
     import tempfile
 
     from .mcp_server import tools_reference
+    from .template import init_vault
 
     with tempfile.TemporaryDirectory() as tmp:
         init_vault(Path(tmp))
@@ -407,6 +415,8 @@ def cmd_mcp_reference(args: argparse.Namespace) -> int:
 
 @command("daemon")
 def cmd_daemon(args: argparse.Namespace) -> int:
+    from .daemon import Daemon
+
     with open_memory(args) as mem:
         return Daemon(mem, scheduler=True).run()
 
@@ -414,6 +424,8 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 def yaml_value(text: str) -> object:
     """``KEY=VALUE`` values are YAML (``tags=[a, b]``, ``n=3``); anything that is not valid
     YAML is kept as the string typed."""
+    import yaml
+
     try:
         value = yaml.safe_load(text)
     except yaml.YAMLError:

@@ -15,13 +15,14 @@ import shutil
 from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from .atomic import write_atomic
 from .errors import EmbedderUnavailable
 from .plugins import hookimpl
+
+if TYPE_CHECKING:  # numpy loads with the model, not with the plugin registry
+    import numpy as np
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +115,8 @@ class FastEmbedder:
         self.dim = int(len(self.embed(["dimension probe"])[0]))
 
     def embed(self, texts: Sequence[str]) -> list[np.ndarray]:
+        import numpy as np
+
         return [np.asarray(v, dtype=np.float32) for v in
                 self.model.embed(list(texts), batch_size=BATCH)]
 

@@ -12,18 +12,19 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from . import compose, graph
-from .context import Envelope, assemble
+from . import graph
 from .errors import AlephError, BadInput
 from .events import Event
-from .hot_memory import remember
 from .locks import watcher_running
-from .reflect import Reflection, reflect
 from .store import LinkView, NoteView, Store
-from .undo import UndoReport
-from .writer import ANY, WriteResult
+
+if TYPE_CHECKING:  # each verb loads its module when first called (fast CLI starts)
+    from .context import Envelope
+    from .reflect import Reflection
+    from .undo import UndoReport
+    from .writer import WriteResult
 
 __all__ = ["GraphView", "LinkView", "Memory", "NoteView"]
 
@@ -59,6 +60,8 @@ class Memory(Store):
                    actor: str | None = None) -> WriteResult:
         """Create a note (at ``path``, or named from ``title`` in ``folder``), or replace
         one given the hash it was read with."""
+        from . import compose
+
         target = path or compose.note_path(folder, title, content)
         related = None
         if related_files:
@@ -101,7 +104,7 @@ class Memory(Store):
         if append is None and not set_keys and not unset:
             raise BadInput("nothing to do: give text to append, or keys to set or remove")
         w = self.writer(actor=actor)
-        expected = expected_hash or ANY
+        expected = expected_hash or unchecked()
         result = None
         if set_keys or unset:
             result = w.set_frontmatter(path, set_keys or {}, unset or [], expected)
@@ -113,28 +116,34 @@ class Memory(Store):
 
     def move_note(self, old: str, new: str, expected_hash: str | None = None,
                   actor: str | None = None) -> WriteResult:
-        return self.writer(actor=actor).move(old, new, expected_hash or ANY)
+        return self.writer(actor=actor).move(old, new, expected_hash or unchecked())
 
     def archive_note(self, path: str, reason: str = "manual", expected_hash: str | None = None,
                      actor: str | None = None) -> WriteResult:
         """Move a note under ``archive/`` with the archive keys (``forget`` for agents)."""
-        return self.writer(actor=actor).archive(path, expected_hash or ANY, reason)
+        return self.writer(actor=actor).archive(path, expected_hash or unchecked(), reason)
 
     def restore_note(self, path: str, expected_hash: str | None = None,
                      actor: str | None = None) -> WriteResult:
-        return self.writer(actor=actor).restore(path, expected_hash or ANY)
+        return self.writer(actor=actor).restore(path, expected_hash or unchecked())
 
     def remember(self, fact: str, priority: int = 3, actor: str | None = None) -> WriteResult:
         """One durable fact into hot memory (MEMORY.md), within its budget."""
+        from .hot_memory import remember
+
         return remember(self, fact, priority, actor)
 
     # -- reading ---------------------------------------------------------------------------
 
     def context(self, query: str | None = None, budget_tokens: int = 2000,
                 folder: str | None = None) -> Envelope:
+        from .context import assemble
+
         return assemble(self, query, max(200, budget_tokens), folder)
 
     def reflect(self, question: str, limit: int = 8) -> Reflection:
+        from .reflect import reflect
+
         return reflect(self, question, min(max(limit, 1), 20))
 
     def graph(self, note: str, action: GraphAction = "neighbours", depth: int = 1,
@@ -212,3 +221,10 @@ class Memory(Store):
 
         return [p for p in Journal(self.vault.aleph_dir).proposals().values()
                 if p["state"] == "open"]
+
+
+def unchecked() -> Any:
+    """The writer's "whatever the note holds now" (no expected hash was given)."""
+    from .writer import ANY
+
+    return ANY

@@ -16,12 +16,15 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import apsw
-import numpy as np
 
 from .inline_scan import links_in_value
 from .query_dates import Period
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DOWNWEIGHTED = ("stale", "contradicted", "superseded")
 # a note dated up to this many days after a period the query names still tells of it
@@ -29,7 +32,7 @@ DATE_AFTER_DAYS = 7
 WORD = re.compile(r"\w+")
 
 # chunk ids -> their vectors (those that have one)
-VectorsOf = Callable[[list[int]], dict[int, np.ndarray]]
+VectorsOf = Callable[[list[int]], dict[int, "np.ndarray"]]
 
 
 @dataclass(frozen=True)
@@ -154,36 +157,38 @@ def mmr(con: apsw.Connection, ranked: list[tuple[ChunkScore, float]], keep: int,
         return ranked[:keep]
     pool = ranked[:max(keep * 3, keep)]
     sims = _similarities(con, [c.chunk_id for c, _ in pool], vectors_of)
-    rel = np.array([s for _, s in pool]) / (pool[0][1] or 1.0)
-    closest = sims[0].copy()
-    free = np.ones(len(pool), bool)
+    top = pool[0][1] or 1.0
+    rel = [s / top for _, s in pool]
+    closest = list(sims[0])
+    free = [True] * len(pool)
     free[0] = False
     order = [0]
     while len(order) < min(keep, len(pool)):
-        gain = np.where(free, lam * rel - (1 - lam) * closest, -np.inf)
-        i = int(np.argmax(gain))  # ties: the earlier (better ranked) hit
+        best, i = -math.inf, -1
+        for j, open_ in enumerate(free):  # ties: the earlier (better ranked) hit
+            gain = lam * rel[j] - (1 - lam) * closest[j] if open_ else -math.inf
+            if gain > best:
+                best, i = gain, j
         order.append(i)
         free[i] = False
-        closest = np.maximum(closest, sims[i])
+        closest = [max(c, x) for c, x in zip(closest, sims[i], strict=True)]
     return [pool[i] for i in order]
 
 
 def _similarities(con: apsw.Connection, ids: list[int],
-                  vectors_of: VectorsOf | None) -> np.ndarray:
+                  vectors_of: VectorsOf | None) -> list[list[float]]:
+    """Pairwise similarities of the hits: cosine of their vectors when every hit has one
+    (numpy, already loaded for a vector search), else the Jaccard overlap of their words
+    (plain Python: a full-text search loads no numpy)."""
     vecs = vectors_of(ids) if vectors_of else {}
     if len(vecs) == len(ids):
+        import numpy as np
+
         mat = np.stack([vecs[i] for i in ids])
-        return mat @ mat.T
+        return (mat @ mat.T).tolist()
     words = _words(con, ids)
-    vocab: dict[str, int] = {}
-    rows = [[vocab.setdefault(w, len(vocab)) for w in words.get(i, ())] for i in ids]
-    bag = np.zeros((len(ids), max(1, len(vocab))), np.float32)
-    for r, cols in enumerate(rows):
-        bag[r, cols] = 1.0
-    inter = bag @ bag.T
-    size = bag.sum(axis=1)
-    union = size[:, None] + size[None, :] - inter
-    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+    bags = [words.get(i, set()) for i in ids]
+    return [[len(a & b) / len(a | b) if a | b else 0.0 for b in bags] for a in bags]
 
 
 def _words(con: apsw.Connection, chunk_ids: list[int]) -> dict[int, set[str]]:

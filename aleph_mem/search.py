@@ -6,13 +6,16 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 import apsw
-import numpy as np
 
 from . import ranking
 from .query_dates import periods
 from .ranking import ChunkScore, VectorsOf
+
+if TYPE_CHECKING:  # numpy loads with the first vector search, never for full text
+    import numpy as np
 
 STOPWORDS = frozenset("""a about above after again against all am an and any are as at be because
 been before being below between both but by can could did do does doing down during each few for
@@ -149,7 +152,7 @@ def _ranked(con: apsw.Connection, match: str, filters: Filters,
     return [ChunkScore(*row) for row in con.execute(sql, (match, *args, depth))]
 
 
-Knn = Callable[[np.ndarray, int], list[tuple[int, float]]]
+Knn = Callable[["np.ndarray", int], list[tuple[int, float]]]
 
 
 @dataclass(frozen=True)

@@ -10,29 +10,30 @@ import logging
 import threading
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import apsw
-import numpy as np
 
-from . import db, graph, plugins, vectors
+from . import db, graph, plugins
 from .atomic import write_atomic
-from .embedders import Embedder
-from .embedders import load as load_embedder
 from .errors import AlephError, NoteNotFound, ReadOnlyVault
 from .events import Event, EventLog
-from .history import has_baseline, human_events, mark_baseline, outside_changes
-from .indexer import Indexer, Progress, ReconcileReport
-from .locks import write_lock
 from .objects import ObjectStore
 from .resolver import fold
 from .search import Filters, Fusion, Hit, search
 from .settings import Settings, load_settings
 from .timespec import check_limit, parse_when
 from .ulid import new_ulid
-from .undo import UndoReport, undo
 from .vault import Vault
-from .writer import Writer
+
+if TYPE_CHECKING:  # loaded when first used: a full-text search from a terminal needs none
+    import numpy as np
+
+    from . import vectors
+    from .embedders import Embedder
+    from .indexer import Indexer, Progress, ReconcileReport
+    from .undo import UndoReport
+    from .writer import Writer
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +90,7 @@ class Store:
     def _open_index(self) -> None:
         self._vec_loaded = False
         self.con, self.created, self.readonly = db.open_index(self.vault.index_path)
-        self.indexer = Indexer(self.vault, self.con, self.settings, self.objects)
+        self._indexer: Indexer | None = None
         self.events = EventLog(self.vault.aleph_dir)
         self.sync_events()
 
@@ -115,7 +116,18 @@ class Store:
         settings are never read again mid-run."""
         return type(self)(self.vault, self.settings, actor or self.actor)
 
+    @property
+    def indexer(self) -> Indexer:
+        """The indexer (its parser loads on first use: reading needs no parser)."""
+        if self._indexer is None:
+            from .indexer import Indexer
+
+            self._indexer = Indexer(self.vault, self.con, self.settings, self.objects)
+        return self._indexer
+
     def writer(self, run: str | None = None, actor: str | None = None) -> Writer:
+        from .writer import Writer
+
         self.require_writable()
         return Writer(self.vault, self.con, self.indexer, actor or self.actor, run)
 
@@ -146,6 +158,9 @@ class Store:
             self._open_index()
         self.writer().recover(sweep_objects=not self._recovered)
         self._recovered = True
+        from .history import has_baseline, human_events, mark_baseline, outside_changes
+        from .locks import write_lock
+
         with write_lock(self.vault.local_dir):
             with db.transaction(self.con):
                 self.events.sync_index(self.con)
@@ -186,6 +201,8 @@ class Store:
 
     def undo(self, target: str, actor: str | None = None) -> UndoReport:
         """Undo an event or a run; the undo is itself a run that can be undone."""
+        from .undo import undo
+
         return undo(self.writer(run=new_ulid(), actor=actor), target)
 
     # -- reading --------------------------------------------------------------------------
@@ -200,6 +217,8 @@ class Store:
         try:
             if not self._embedder_tried and wait:
                 self._embedder_tried = True
+                from .embedders import load as load_embedder
+
                 try:
                     self._embedder = load_embedder(self.settings.embed_model,
                                                    self.vault.aleph_dir / "cache",
@@ -216,6 +235,8 @@ class Store:
 
     def embed(self, progress: Progress | None = None, stop: threading.Event | None = None) -> int:
         """Give every chunk without a vector one (resumable, in committed batches)."""
+        from . import vectors
+
         model = self.embedder()
         if model is None:
             return 0
@@ -237,6 +258,8 @@ class Store:
     def vector_state(self) -> dict[str, Any]:
         """The vectors in the index, and why there are none (as the last model load in any
         process found it; this never loads the model)."""
+        from . import vectors
+
         st = vectors.state(self.con)
         problem = self.vector_problem
         if not problem:
@@ -296,6 +319,8 @@ class Store:
     def _knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Nearest chunks through the in-memory matrices (reloaded when the vector table
         changed); see vectors.Matrix."""
+        from . import vectors
+
         version = vectors.version(self.con)
         if self._matrix is None or self._matrix.version != version:
             self._matrix = vectors.Matrix.load(self.con, version)
@@ -308,6 +333,8 @@ class Store:
         row = self.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()
         if not row or row[0] != f"{model.name}:{model.dim}":
             return False
+        from . import vectors
+
         if not self._vec_loaded:
             vectors.load_extension(self.con)
             self._vec_loaded = True
