@@ -37,6 +37,8 @@ if TYPE_CHECKING:  # loaded when first used: a full-text search from a terminal 
 
 log = logging.getLogger(__name__)
 
+VECTORS_OFF = 'vectors are off (embed_model = "none"); set embed_model to turn them on'
+
 
 @dataclass(frozen=True)
 class LinkView:
@@ -226,8 +228,7 @@ class Store:
                 except AlephError as exc:
                     self.vector_problem = str(exc)
                 if self._embedder is None and not self.vector_problem:
-                    self.vector_problem = ("vectors are off (embed_model = \"none\"); set "
-                                           "embed_model to turn them on")
+                    self.vector_problem = VECTORS_OFF
                 self._keep_vector_problem()
             return self._embedder
         finally:
@@ -286,6 +287,12 @@ class Store:
         stale = f"{self.readonly}: results may be stale" if self.readonly else ""
         self.search_notice = stale
         qvec = None
+        if mode != "fts" and not self._any_vectors():
+            off = self.settings.embed_model in ("", "none")
+            self.search_notice = (stale + "; " if stale else "") + "full-text only: " + (
+                self.vector_problem or (VECTORS_OFF if off else
+                                        "no vectors yet (the daemon or `index` makes them)"))
+            mode = "fts"  # nothing to compare with: the model is not even loaded
         if mode != "fts":
             model = self.embedder(wait=wait_for_model)
             ready = model is not None and self._vectors_ready(model)
@@ -315,6 +322,11 @@ class Store:
             self.search_notice = ("the index is empty: run `aleph-mem index` (or start "
                                   "`aleph-mem daemon`)")
         return plugins.search_results(query, hits)
+
+    def _any_vectors(self) -> bool:
+        return self.con.execute("SELECT 1 FROM meta WHERE key = 'vec_model'").fetchone() \
+            is not None and self.con.execute(
+                "SELECT 1 FROM chunks WHERE embedded = 1 LIMIT 1").fetchone() is not None
 
     def _knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Nearest chunks through the in-memory matrices (reloaded when the vector table

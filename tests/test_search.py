@@ -93,3 +93,14 @@ def test_the_file_name_is_the_title_and_a_stray_heading_only_one_more_name(vault
         assert {h.path for h in mem.search("clippings")} == {
             "References/Zettelkasten method.md", "References/Other page.md"}  # one more name
         assert mem.show("Zettelkasten method").title == "Zettelkasten method"
+
+
+def test_a_hybrid_search_without_vectors_never_loads_the_model(vault) -> None:
+    """Nothing to compare with: the model (a second and 300 MiB) is not loaded at all."""
+    (vault / ".aleph" / "config.toml").write_text("")  # the bundled model, as installed
+    write(vault, "notes/a.md", "# A\n\nsqlite notes\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        hits = mem.search("sqlite")
+        assert [h.path for h in hits] == ["notes/a.md"]
+        assert mem._embedder_tried is False and "no vectors yet" in mem.search_notice
