@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from . import activity
+from . import activity, embed_socket
 from .clock import iso, utc_now
 from .locks import watcher_lock
 from .memory import Memory
@@ -60,6 +60,7 @@ class Daemon:
         self.stop_event = threading.Event()
         self.started_at = iso(utc_now())
         self.sched: BackgroundScheduler | None = None
+        self.socket: str | None = None  # where the warm model is lent (embed_socket)
 
     def maybe_dream(self) -> None:
         """Run the daily passes when they are due (DREAM.md 3.1), on a connection of their
@@ -110,7 +111,15 @@ class Daemon:
             "idle_for_s": None if idle is None else round(idle, 1),
             "idle_minutes": self.mem.settings.idle_minutes,
             "next_run": self.next_runs() if self.use_scheduler else {},
+            "embed_socket": self.socket,
             "updated_at": iso(utc_now())})
+
+    def _embed_query(self, text: str) -> tuple[str, object] | None:
+        """A query's vector for another process (embed_socket), with the daemon's model."""
+        model = self.mem.embedder()
+        if model is None:
+            return None
+        return f"{model.name}:{model.dim}", model.embed([text])[0]
 
     def _embed_loop(self) -> None:
         """Give new chunks vectors in the background, on a connection of its own."""
@@ -130,6 +139,8 @@ class Daemon:
         with watcher_lock(self.local):
             self._install_signals()
             self.watcher.start()
+            lend = embed_socket.Server(embed_socket.socket_path(self.local), self._embed_query)
+            self.socket = str(lend.path) if lend.start() else None
             embedder = threading.Thread(target=self._embed_loop, name="aleph-embed",
                                         daemon=True)
             embedder.start()
@@ -147,6 +158,7 @@ class Daemon:
                 self.stop_event.set()
                 if self.sched is not None:
                     self.sched.shutdown(wait=True)
+                lend.stop()
                 self.watcher.stop()
                 embedder.join(timeout=30)
                 write_status(self.local, {"state": "stopped", "pid": os.getpid(),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import threading
 from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
@@ -99,6 +100,7 @@ class FastEmbedder:
                 f"fastembed is not installed ({exc}); `pip install fastembed` or set "
                 "embed_model = \"none\"") from exc
         self.name = name
+        self._lock = threading.Lock()  # one call at a time (the daemon's loop and socket)
         kwargs: dict = {"threads": threads or None, "local_files_only": True}
         try:
             if folder is not None:
@@ -117,8 +119,9 @@ class FastEmbedder:
     def embed(self, texts: Sequence[str]) -> list[np.ndarray]:
         import numpy as np
 
-        return [np.asarray(v, dtype=np.float32) for v in
-                self.model.embed(list(texts), batch_size=BATCH)]
+        with self._lock:
+            return [np.asarray(v, dtype=np.float32) for v in
+                    self.model.embed(list(texts), batch_size=BATCH)]
 
 
 def builtin_folder(cache_dir: Path) -> Path:

@@ -8,7 +8,7 @@ import difflib
 import json
 import logging
 import threading
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -74,16 +74,25 @@ class NoteView:
         return out
 
 
+@dataclass
+class ModelSlot:
+    """The embedding model of one process, loaded once and shared by a store and its
+    siblings (the daemon's embedding thread and its socket use one copy, not two)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    model: Embedder | None = None
+    tried: bool = False
+    problem: str = ""
+
+
 class Store:
-    def __init__(self, vault: Vault, settings: Settings, actor: str = "cli") -> None:
+    def __init__(self, vault: Vault, settings: Settings, actor: str = "cli",
+                 slot: ModelSlot | None = None) -> None:
         self.vault = vault
         self.settings = settings
         self.actor = actor
         self.objects = ObjectStore(vault.aleph_dir / "objects")
-        self._embed_lock = threading.Lock()
-        self._embedder: Embedder | None = None
-        self._embedder_tried = False
-        self.vector_problem = ""
+        self._slot = slot or ModelSlot()
         self.search_notice = ""
         self._matrix: vectors.Matrix | None = None
         self._recovered = False
@@ -116,7 +125,19 @@ class Store:
     def sibling(self, actor: str | None = None) -> Store:
         """The same vault and settings on a connection of its own (for another thread);
         settings are never read again mid-run."""
-        return type(self)(self.vault, self.settings, actor or self.actor)
+        return type(self)(self.vault, self.settings, actor or self.actor, self._slot)
+
+    @property
+    def vector_problem(self) -> str:
+        return self._slot.problem
+
+    @vector_problem.setter
+    def vector_problem(self, value: str) -> None:
+        self._slot.problem = value
+
+    @property
+    def _embedder_tried(self) -> bool:
+        return self._slot.tried
 
     @property
     def indexer(self) -> Indexer:
@@ -214,25 +235,26 @@ class Store:
     def embedder(self, wait: bool = True) -> Embedder | None:
         """The configured embedding model, loaded once; None when vectors are off or the
         model cannot load (``vector_problem`` says why)."""
-        if not self._embed_lock.acquire(blocking=wait):
+        slot = self._slot
+        if not slot.lock.acquire(blocking=wait):
             return None  # another thread is loading it right now
         try:
-            if not self._embedder_tried and wait:
-                self._embedder_tried = True
+            if not slot.tried and wait:
+                slot.tried = True
                 from .embedders import load as load_embedder
 
                 try:
-                    self._embedder = load_embedder(self.settings.embed_model,
-                                                   self.vault.aleph_dir / "cache",
-                                                   int(self.settings.embed_threads))
+                    slot.model = load_embedder(self.settings.embed_model,
+                                               self.vault.aleph_dir / "cache",
+                                               int(self.settings.embed_threads))
                 except AlephError as exc:
-                    self.vector_problem = str(exc)
-                if self._embedder is None and not self.vector_problem:
-                    self.vector_problem = VECTORS_OFF
+                    slot.problem = str(exc)
+                if slot.model is None and not slot.problem:
+                    slot.problem = VECTORS_OFF
                 self._keep_vector_problem()
-            return self._embedder
+            return slot.model
         finally:
-            self._embed_lock.release()
+            slot.lock.release()
 
     def embed(self, progress: Progress | None = None, stop: threading.Event | None = None) -> int:
         """Give every chunk without a vector one (resumable, in committed batches)."""
@@ -294,10 +316,11 @@ class Store:
                                         "no vectors yet (the daemon or `index` makes them)"))
             mode = "fts"  # nothing to compare with: the model is not even loaded
         if mode != "fts":
-            model = self.embedder(wait=wait_for_model)
-            ready = model is not None and self._vectors_ready(model)
-            if ready:
+            qvec = self._daemon_vector(query) if self._slot.model is None else None
+            model = self.embedder(wait=wait_for_model) if qvec is None else None
+            if qvec is None and model is not None and self._vectors_ready(model):
                 qvec = model.embed([query])[0]
+            if qvec is not None:
                 pending = self.con.execute(  # the partial index keeps this cheap
                     "SELECT count(*) FROM chunks WHERE embedded = 0").fetchone()[0]
                 if pending:
@@ -322,6 +345,27 @@ class Store:
             self.search_notice = ("the index is empty: run `aleph-mem index` (or start "
                                   "`aleph-mem daemon`)")
         return plugins.search_results(query, hits)
+
+    def _daemon_vector(self, query: str) -> np.ndarray | None:
+        """The query's vector from the running daemon's warm model (embed_socket), when
+        its model is the one the index holds vectors of; else None (load it here)."""
+        from . import embed_socket
+        from .watcher import read_status
+
+        st = read_status(self.vault.local_dir) or {}
+        where = st.get("embed_socket")
+        if st.get("state") != "running" or not isinstance(where, str):
+            return None
+        found = embed_socket.query(Path(where), query)
+        row = self.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()
+        if found is None or not row or row[0] != found[0]:
+            return None
+        if not self._vec_loaded:
+            from . import vectors
+
+            vectors.load_extension(self.con)
+            self._vec_loaded = True
+        return found[1]
 
     def _any_vectors(self) -> bool:
         return self.con.execute("SELECT 1 FROM meta WHERE key = 'vec_model'").fetchone() \

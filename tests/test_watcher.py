@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -156,3 +157,31 @@ def test_daemon_process_status_stale_lock_and_sigterm(vault: Path) -> None:
     third.send_signal(signal.SIGTERM)
     assert third.wait(timeout=30) == 0
     assert json.loads(status.read_text())["state"] == "stopped"
+
+
+def test_a_terminal_search_borrows_the_running_daemons_model(vault: Path) -> None:
+    """With the daemon running, a hybrid search in another process embeds its query
+    through the daemon's warm model (a socket only this user can open) and loads none."""
+    (vault / ".aleph" / "config.toml").write_text("")  # the bundled model
+    write(vault, "notes/ferry.md", "# Ferry\n\nThe boat to the island leaves at nine.\n")
+    write(vault, "notes/bread.md", "# Bread\n\nSourdough needs a starter and patience.\n")
+    cli = [sys.executable, "-m", "aleph_mem.cli", "--vault", str(vault)]
+    subprocess.run([*cli, "index", "--embed"], check=True, capture_output=True, timeout=120)
+    daemon = subprocess.Popen([*cli, "daemon"], stderr=subprocess.PIPE, text=True)
+    status = vault / ".aleph" / "local" / "daemon.json"
+    try:
+        until(lambda: status.exists() and json.loads(status.read_text()).get("embed_socket"),
+              timeout=30)
+        sock = Path(json.loads(status.read_text())["embed_socket"])
+        assert stat.S_IMODE(sock.stat().st_mode) == 0o600
+        with Memory.open(vault) as mem:
+            hits = mem.search("when does the ship sail", mode="vector")
+            assert hits[0].path == "notes/ferry.md" and "full-text" not in mem.search_notice
+            assert mem._embedder_tried is False  # no model loaded in this process
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        assert daemon.wait(timeout=60) == 0
+    assert not sock.exists()
+    with Memory.open(vault) as mem:  # no daemon: the search loads the model itself
+        assert mem.search("when does the ship sail", mode="vector")[0].path == "notes/ferry.md"
+        assert mem._embedder_tried is True
