@@ -319,7 +319,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from .daemon import Daemon
 
     with open_memory(args) as mem:
-        return Daemon(mem, scheduler=False).run()
+        return Daemon(mem, scheduler=False, terminal=sys.stderr.isatty()).run()
 
 
 @command("dream")
@@ -418,7 +418,7 @@ def cmd_daemon(args: argparse.Namespace) -> int:
     from .daemon import Daemon
 
     with open_memory(args) as mem:
-        return Daemon(mem, scheduler=True).run()
+        return Daemon(mem, scheduler=True, terminal=sys.stderr.isatty()).run()
 
 
 def yaml_value(text: str) -> object:
@@ -451,8 +451,11 @@ def report_write(result: WriteResult, as_json: bool) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+                        datefmt="%H:%M:%S")
+    if args.verbose:  # our own events; the scheduler's and libraries' stay at warnings
+        logging.getLogger("aleph_mem").setLevel(logging.INFO)
     if not hasattr(args, "vault"):
         args.vault = None
     try:

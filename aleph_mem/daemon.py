@@ -7,7 +7,9 @@ import datetime as dt
 import logging
 import os
 import signal
+import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -47,9 +49,48 @@ class Job:
         return self.last_run is None or (now - self.last_run).total_seconds() >= self.every
 
 
+def terminal_progress(what: str) -> Callable[[int, int], None]:
+    """``what done/total`` redrawn on one stderr line, with the time left once it can be
+    told; a newline when done."""
+    started = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        spent = time.monotonic() - started
+        left = ""
+        if 0 < done < total and spent > 5:
+            minutes = spent / done * (total - done) / 60
+            left = f", about {minutes:.0f} min left" if minutes >= 1 else ", under a minute left"
+        sys.stderr.write(f"\r{what} {done}/{total}{left}   ")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+    return show
+
+
+def start_line(mem: Memory, socket: str | None) -> str:
+    """The one line a daemon says when it starts: what it watches, what it holds, how an
+    agent connects."""
+    notes = mem.con.execute("SELECT count(*) FROM notes WHERE archived = 0").fetchone()[0]
+    st = mem.vector_state()
+    if st["setting"] == "none":
+        vectors = "vectors off (full-text search)"
+    elif st["problem"]:
+        vectors = f"vectors off: {st['problem']}"
+    elif st["pending"]:
+        vectors = (f"vectors for {st['embedded'] or 0} of {st['embedded'] + st['pending']} "
+                   "chunks, the rest in the background")
+    else:
+        vectors = f"vectors for all {st['embedded'] or 0} chunks"
+    shared = "; terminal searches borrow its model" if socket else ""
+    return (f"aleph-mem daemon watching {mem.vault.root}: {notes} notes, {vectors}{shared}. "
+            f"Agents connect with `aleph-mem --vault {mem.vault.root} mcp` (docs/mcp.md). "
+            "Ctrl-C stops it.")
+
+
 class Daemon:
-    def __init__(self, mem: Memory, scheduler: bool = True) -> None:
+    def __init__(self, mem: Memory, scheduler: bool = True, terminal: bool = False) -> None:
         self.mem = mem
+        self.terminal = terminal  # progress on stderr for the first index and embedding
         self.local = mem.vault.local_dir
         self.watcher = Watcher(mem, polling=mem.settings.watcher == "polling",
                                on_batch=lambda _: self.write_status())
@@ -125,9 +166,13 @@ class Daemon:
         """Give new chunks vectors in the background, on a connection of its own."""
         try:
             with self.mem.sibling() as mem:
+                first = True
                 while not self.stop_event.is_set():
                     if vectors_pending(mem):
-                        mem.embed(stop=self.stop_event)
+                        show = self.terminal and first
+                        mem.embed(stop=self.stop_event,
+                                  progress=terminal_progress("embedding") if show else None)
+                        first = False
                         if mem.vector_problem:
                             log.warning("vectors are off: %s", mem.vector_problem)
                             return
@@ -138,9 +183,10 @@ class Daemon:
     def run(self) -> int:
         with watcher_lock(self.local):
             self._install_signals()
-            self.watcher.start()
+            self.watcher.start(terminal_progress("indexing") if self.terminal else None)
             lend = embed_socket.Server(embed_socket.socket_path(self.local), self._embed_query)
             self.socket = str(lend.path) if lend.start() else None
+            print(start_line(self.mem, self.socket), file=sys.stderr, flush=True)
             embedder = threading.Thread(target=self._embed_loop, name="aleph-embed",
                                         daemon=True)
             embedder.start()

@@ -181,9 +181,10 @@ class Watcher:
 
     # -- life cycle -------------------------------------------------------------------------
 
-    def start(self) -> None:
-        """Reconcile what changed while nobody watched, then watch."""
-        self.mem.reindex()
+    def start(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Reconcile what changed while nobody watched (``progress(done, total)`` for a
+        terminal), then watch."""
+        self.mem.reindex(progress=progress)
         self._observer = self._start_observer()
         self._thread = threading.Thread(target=self._loop, name="aleph-watch", daemon=True)
         self._thread.start()
