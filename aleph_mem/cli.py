@@ -421,6 +421,27 @@ def cmd_daemon(args: argparse.Namespace) -> int:
         return Daemon(mem, scheduler=True, terminal=sys.stderr.isatty()).run()
 
 
+@command("service")
+def cmd_service(args: argparse.Namespace) -> int:
+    from . import service
+
+    if args.action == "status":
+        body = service.status(args.name)
+        if args.json:
+            emit_json(body)
+        else:
+            for key, value in body.items():
+                print(f"{key}: {value}")
+        return 0
+    if args.action == "install":
+        outcome = service.install(vault_root(args), args.name)
+    else:
+        outcome = service.uninstall(args.name)
+    for line in outcome.lines:
+        print(line)
+    return 0
+
+
 def yaml_value(text: str) -> object:
     """``KEY=VALUE`` values are YAML (``tags=[a, b]``, ``n=3``); anything that is not valid
     YAML is kept as the string typed."""

@@ -154,3 +154,8 @@ def _running_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     sub.add_parser("mcp-reference", help="print the MCP tools reference (docs/mcp-tools.md)")
     sub.add_parser("daemon", parents=[common],
                    help="the watcher plus the scheduler (periodic reconcile, dream passes)")
+    s = sub.add_parser("service", parents=[common],
+                       help="the daemon as a systemd user unit for this install and vault")
+    s.add_argument("action", choices=["install", "uninstall", "status"])
+    s.add_argument("--name", default="aleph-mem", help="the unit's name (one per vault)")
+    s.add_argument("--json", action="store_true")

@@ -1,7 +1,11 @@
-"""The systemd user unit is valid (checked with systemd-analyze where it exists)."""
+"""The systemd user unit: valid, hardened (checked with systemd-analyze where it exists),
+and written, shown and removed by `aleph-mem service` for the current install."""
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -10,17 +14,73 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
+from aleph_mem.service import render
 
-def test_unit_verifies(tmp_path: Path) -> None:
+
+def analyze(*args: str) -> subprocess.CompletedProcess:
     tool = shutil.which("systemd-analyze")
     if tool is None:
         pytest.skip("systemd-analyze is not installed here")
-    exe = Path(sys.executable).with_name("aleph-mem")
-    unit = (REPO / "systemd" / "aleph-mem.service").read_text()
-    assert "ExecStart=%h/.local/bin/aleph-mem daemon" in unit and "Restart=on-failure" in unit
-    target = tmp_path / "aleph-mem.service"
-    target.write_text(unit.replace("%h/.local/bin/aleph-mem", str(exe)))
-    out = subprocess.run([tool, "verify", str(target)], capture_output=True, text=True)
+    out = subprocess.run([tool, *args], capture_output=True, text=True)
     if "Failed to initialize manager" in out.stderr:
         pytest.skip("systemd cannot run its checks in this sandbox")
+    return out
+
+
+def exposure(unit: Path) -> float:
+    out = analyze("security", "--offline=yes", str(unit))
+    found = re.search(r"Overall exposure level for \S+: ([\d.]+)", out.stdout + out.stderr)
+    assert found, out.stdout + out.stderr
+    return float(found.group(1))
+
+
+def test_the_shipped_unit_is_the_rendered_one_and_verifies(tmp_path: Path) -> None:
+    unit = (REPO / "systemd" / "aleph-mem.service").read_text()
+    assert unit == render("%h/.local/bin/aleph-mem", "%h/aleph-vault")  # one source
+    exe = Path(sys.executable).with_name("aleph-mem")
+    target = tmp_path / "aleph-mem.service"
+    target.write_text(unit.replace("%h/.local/bin/aleph-mem", str(exe)))
+    out = analyze("verify", str(target))
     assert out.returncode == 0, out.stderr
+
+
+def test_the_unit_is_hardened_and_keeps_the_vault_writable(tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    sandboxed, plain = tmp_path / "a.service", tmp_path / "b.service"
+    sandboxed.write_text(render(f"{sys.executable} -m aleph_mem.cli", str(vault)))
+    plain.write_text(render(f"{sys.executable} -m aleph_mem.cli", str(vault), sandbox=False))
+    assert exposure(sandboxed) <= 4.0  # the goal; 9.6 UNSAFE before
+    assert exposure(plain) < 9.6  # without user namespaces: still limited
+    text = sandboxed.read_text()
+    assert f"ReadWritePaths={vault}\n" in text and "ProtectHome=read-only" in text
+    assert "AF_INET6" in text  # an LLM provider stays reachable
+
+
+def test_service_install_status_uninstall_for_this_install(tmp_path: Path) -> None:
+    vault, config = tmp_path / "vault", tmp_path / "config"
+    env = {**os.environ, "XDG_CONFIG_HOME": str(config), "HOME": str(tmp_path)}
+    cli = [sys.executable, "-m", "aleph_mem.cli"]
+    subprocess.run([*cli, "init", str(vault)], check=True, capture_output=True, env=env)
+    out = subprocess.run([*cli, "--vault", str(vault), "service", "install"],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert out.returncode == 0, out.stderr
+    unit = config / "systemd" / "user" / "aleph-mem.service"
+    text = unit.read_text()
+    assert f"ExecStart={sys.executable} -m aleph_mem.cli --vault {vault.resolve()} daemon" in text
+    assert out.stdout.startswith(f"wrote {unit}")
+    st = subprocess.run([*cli, "service", "status", "--json"], capture_output=True, text=True,
+                        env=env, timeout=60)
+    body = json.loads(st.stdout)
+    assert (body["installed"], body["vault"]) == (True, str(vault.resolve()))
+    other = tmp_path / "other"
+    subprocess.run([*cli, "init", str(other)], check=True, capture_output=True, env=env)
+    clash = subprocess.run([*cli, "--vault", str(other), "service", "install"],
+                           capture_output=True, text=True, env=env, timeout=60)
+    assert clash.returncode == 1 and "runs another vault" in clash.stderr
+    assert unit.read_text() == text  # the first vault's unit is untouched
+    gone = subprocess.run([*cli, "service", "uninstall"], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert gone.returncode == 0 and f"removed {unit}" in gone.stdout and not unit.exists()
+    bad = subprocess.run([*cli, "--vault", str(tmp_path / "nowhere"), "service", "install"],
+                         capture_output=True, text=True, env=env, timeout=60)
+    assert bad.returncode == 1 and "aleph-mem init" in bad.stderr
