@@ -421,6 +421,17 @@ def cmd_daemon(args: argparse.Namespace) -> int:
         return Daemon(mem, scheduler=True, terminal=sys.stderr.isatty()).run()
 
 
+@command("mcp-config")
+def cmd_mcp_config(args: argparse.Namespace) -> int:
+    from .clients import guide
+
+    root = vault_root(args)
+    if not (root / ".aleph").is_dir():
+        raise VaultNotFound(str(root))
+    sys.stdout.write(guide(args.client, root, args.name))
+    return 0
+
+
 @command("service")
 def cmd_service(args: argparse.Namespace) -> int:
     from . import service

@@ -159,3 +159,8 @@ def _running_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("action", choices=["install", "uninstall", "status"])
     s.add_argument("--name", default="aleph-mem", help="the unit's name (one per vault)")
     s.add_argument("--json", action="store_true")
+    s = sub.add_parser("mcp-config", parents=[common],
+                       help="the MCP configuration for an agent client, for this install")
+    s.add_argument("client", choices=["claude-code", "claude-desktop", "cursor", "vscode",
+                                      "codex", "gemini", "windsurf"])
+    s.add_argument("--name", default="aleph-mem", help="the server's name in the client")

@@ -101,3 +101,50 @@ def test_the_server_leaves_at_once_with_0_when_the_client_hangs_up(vault: Path) 
         assert p.wait(timeout=20) == 0, p.stderr.read().decode()[-500:]
         p.stderr.close()
         p.stdout.close()
+
+
+CLIENT_SHAPES = {  # how each client's documented format names the server's command
+    "claude-code": lambda c: c["mcpServers"]["aleph-mem"],
+    "claude-desktop": lambda c: c["mcpServers"]["aleph-mem"],
+    "cursor": lambda c: c["mcpServers"]["aleph-mem"],
+    "gemini": lambda c: c["mcpServers"]["aleph-mem"],
+    "windsurf": lambda c: c["mcpServers"]["aleph-mem"],
+    "vscode": lambda c: c["servers"]["aleph-mem"],
+    "codex": lambda c: c["mcp_servers"]["aleph-mem"],
+}
+
+
+def test_every_clients_configuration_starts_a_working_server(vault: Path) -> None:
+    """`aleph-mem mcp-config CLIENT` prints the client's documented format; the command and
+    arguments read back from it (as the client would) start a server with the 12 tools,
+    from any working directory."""
+    import json
+    import subprocess
+    import tomllib
+
+    write(vault, "notes/kiwi.md", "# Kiwi\n\nthe kiwi harvest\n")
+    seen = set()
+    for client, entry_of in CLIENT_SHAPES.items():
+        out = subprocess.run([sys.executable, "-m", "aleph_mem.cli", "--vault", str(vault),
+                              "mcp-config", client], capture_output=True, text=True,
+                             timeout=60, cwd="/")
+        assert out.returncode == 0, out.stderr
+        body = "\n".join(ln for ln in out.stdout.splitlines() if not ln.startswith(
+            ("#", "claude mcp add")))
+        config = tomllib.loads(body) if client == "codex" else json.loads(body)
+        entry = entry_of(config)
+        if client == "vscode":
+            assert entry["type"] == "stdio"
+        assert Path(entry["command"]).is_absolute()  # desktop apps read no shell PATH
+        seen.add((entry["command"], tuple(entry["args"])))
+    assert len(seen) == 1  # one server, seven formats
+    command, args = seen.pop()
+
+    async def scenario() -> None:
+        async with Client(StdioServerParameters(command=command, args=list(args),
+                                                cwd="/")) as c:
+            assert len((await c.list_tools()).tools) == 12
+            r = await c.call_tool("search", {"query": "kiwi harvest"})
+            assert [h["path"] for h in r.structured_content["hits"]] == ["notes/kiwi.md"]
+
+    anyio.run(scenario)
