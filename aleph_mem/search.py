@@ -273,7 +273,8 @@ def search(con: apsw.Connection, query: str, limit: int = 10,
         scored = _with_successors(con, scored, factors.successor)
     scored = ranking.floor(scored, fusion.min_score)
     match = fts_query(query)
-    hits = [_hit(con, c, s, match) for c, s in scored]
+    snippets = _snippets(con, [c.chunk_id for c, _ in scored], match)
+    hits = [_hit(con, c, s, snippets.get(c.chunk_id, "")) for c, s in scored]
     if explain:
         for h, (c, _) in zip(hits, scored, strict=True):
             h.explain = {**signals.get(c.chunk_id, {}), "chunk": round(c.score, 4),
@@ -344,19 +345,28 @@ def _with_neighbours(cands: list[ChunkScore], share: float) -> list[ChunkScore]:
         if c.seq >= 0 else c for c in cands]
 
 
-def _hit(con: apsw.Connection, c: ChunkScore, score: float, match: str | None) -> Hit:
+def _snippets(con: apsw.Connection, ids: list[int], match: str | None) -> dict[int, str]:
+    """chunk id -> its passage with the matched words in bold (one query for all hits),
+    else the start of its text."""
+    found: dict[int, str] = {}
+    if match and ids:
+        found = {rowid: text for rowid, text in con.execute(
+            "SELECT rowid, snippet(chunks_fts, 2, '**', '**', '…', 24) FROM chunks_fts "
+            "WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))",
+            (match, json.dumps(ids))) if text}
+    rest = [i for i in ids if i not in found]
+    if rest:
+        found.update(con.execute(
+            "SELECT rowid, substr(body, 1, 200) FROM chunks_fts WHERE rowid IN "
+            "(SELECT value FROM json_each(?))", (json.dumps(rest),)).fetchall())
+    return found
+
+
+def _hit(con: apsw.Connection, c: ChunkScore, score: float, snippet: str | None) -> Hit:
     path, title, heading_json, block_id, line = con.execute(
         "SELECT n.path, n.title, c.heading_path, c.block_id, c.line_start FROM chunks c "
         "JOIN notes n ON n.id = c.note_id WHERE c.id = ?", (c.chunk_id,)).fetchone()
-    row = con.execute(
-        "SELECT snippet(chunks_fts, 2, '**', '**', '…', 24) FROM chunks_fts "
-        "WHERE chunks_fts MATCH ? AND rowid = ?", (match, c.chunk_id)).fetchone() \
-        if match else None
-    if not row or not row[0]:
-        row = con.execute("SELECT substr(body, 1, 200) FROM chunks_fts WHERE rowid = ?",
-                          (c.chunk_id,)).fetchone()
     heading = json.loads(heading_json)
     anchor = f"#^{block_id}" if block_id else (f"#{heading[-1]}" if heading else "")
-    snippet = row[0] if row and row[0] else ""
-    return Hit(path, anchor, title, round(score, 4), snippet.strip(), line, heading, block_id,
-               c.chunk_id)
+    return Hit(path, anchor, title, round(score, 4), (snippet or "").strip(), line, heading,
+               block_id, c.chunk_id)
