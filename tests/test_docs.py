@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import REPO
 
 from aleph_mem.cli import COMMANDS
+from aleph_mem.cli_args import build_parser
 from aleph_mem.settings import SETTINGS, config_template, settings_markdown
 from aleph_mem.template import template_files
 
@@ -37,3 +39,63 @@ def test_mcp_tools_reference_is_current(tmp_path) -> None:
 
     init_vault(tmp_path)
     assert (REPO / "docs" / "mcp-tools.md").read_text() == tools_reference(tmp_path)
+
+
+def shell_examples() -> list[tuple[str, list[str]]]:
+    """Every `aleph-mem ...` command in the README's and the docs' shell blocks: (where,
+    argv after `aleph-mem`), split at `&&`, `|` and `;`, comments dropped."""
+    import re
+    import shlex
+
+    out = []
+    for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        blocks = re.findall(r"```(?:bash|sh|console)\n(.*?)```", page.read_text(), re.S)
+        for block in blocks:
+            for line in block.replace("\\\n", " ").splitlines():
+                for part in re.split(r"&&|\||;", line):
+                    words = shlex.split(part, comments=True)
+                    if words and words[0].endswith("aleph-mem"):
+                        out.append((page.name, words[1:]))
+    return out
+
+
+def test_every_documented_command_is_one_the_cli_takes() -> None:
+    """A page cannot name a command or a flag the CLI does not have (as it did once)."""
+    examples = shell_examples()
+    assert len(examples) >= 15
+    parser = build_parser()
+    for page, argv in examples:
+        try:
+            parser.parse_args(argv)
+        except SystemExit:
+            pytest.fail(f"{page}: `aleph-mem {' '.join(argv)}` is not a valid command")
+
+
+def test_the_documented_reading_commands_run(tmp_path) -> None:
+    """The examples that only read or write notes run as written against a vault."""
+    import subprocess
+    import sys
+
+    vault = tmp_path / "notes"
+    cli = [sys.executable, "-m", "aleph_mem.cli"]
+    subprocess.run([*cli, "init", str(vault)], check=True, capture_output=True)
+    (vault / "notes" / "Some note.md").write_text("# Some note\n\nsqlite wal mode #project\n")
+    runnable = {"index", "search", "show", "status", "write", "log", "dream", "plugins",
+                "mcp-config", "init"}
+    ran = 0
+    for page, argv in shell_examples():
+        command = next((a for a in argv if not a.startswith("-") and a not in (
+            "--vault",)), None)
+        if command not in runnable or "EVENT_OR_RUN_ID" in argv or "open-tasks" in argv:
+            continue  # an id from the log; the example plugin (tests/plugin_example)
+        if "dream" in argv and "--dry-run" not in argv:
+            argv = [*argv, "--dry-run"]
+        args = [a for i, a in enumerate(argv) if a != "--vault" and (
+            i == 0 or argv[i - 1] != "--vault")]
+        if command == "init":
+            args = ["init", str(tmp_path / "fresh")]
+        r = subprocess.run([*cli, "--vault", str(vault), *args], input=b"a thought\n",
+                           capture_output=True, timeout=120, cwd=vault)
+        assert r.returncode == 0, (page, argv, r.stderr.decode())
+        ran += 1
+    assert ran >= 8
