@@ -18,7 +18,7 @@ from .errors import IndexUnavailable
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "11"  # 11: a note's title is its file name; H1 and `title:` are names
+SCHEMA_VERSION = "12"  # 12: notes.archived 2 = a sync engine's conflict copy
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -36,7 +36,7 @@ CREATE TABLE notes(
     archived INTEGER NOT NULL DEFAULT 0,
     issues TEXT NOT NULL DEFAULT '[]'
 );
-CREATE INDEX notes_archived ON notes(id) WHERE archived = 1;
+CREATE INDEX notes_archived ON notes(id) WHERE archived != 0;
 CREATE TABLE aliases(note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
                      alias TEXT NOT NULL);
 CREATE INDEX aliases_note ON aliases(note_id);

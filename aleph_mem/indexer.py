@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import apsw
 
 from . import db
+from .conflicts import copy_of, has_markers
 from .inline_scan import Link
 from .objects import ObjectStore
 from .parser import Chunk, ParsedNote, declared_title, decode, looks_binary, parse
@@ -160,6 +161,20 @@ class Indexer:
 
     # -- storing one note ---------------------------------------------------------------
 
+    def _placement(self, path: str, data: bytes) -> tuple[int, str | None]:
+        """Where the note stands (live, archived, or a sync engine's conflict copy beside
+        the note it copies: kept out of search and the dream), and the conflict to list."""
+        if is_archived(path):
+            return ARCHIVED, None
+        copied = copy_of(path)
+        if copied and (self.vault.root / copied[0]).is_file():
+            return CONFLICT_COPY, (f"sync conflict: a {copied[1]} conflict copy of "
+                                   f"{copied[0]}, kept out of search until you choose")
+        if b"\n=======" in data and has_markers(data.decode("utf-8", "replace")):
+            return LIVE, ("sync conflict: git conflict markers (<<<<<<< ======= >>>>>>>) "
+                          "hold two versions of this note")
+        return LIVE, None
+
     def store(self, path: str, data: bytes, st: FileStat, digest: str,
               affected: set[str]) -> None:
         """(Re)write every row of one note. Call inside a transaction."""
@@ -174,11 +189,12 @@ class Indexer:
         before = {fold(str(n)) for n in row[1:] if n is not None} if row else set()
         if names != before:  # a link by file name or declared title may resolve elsewhere
             affected.update(names | before)
+        flag, conflict = self._placement(path, data)
+        issues = [*note.issues, *([conflict] if conflict else [])]
         values = (path, posixpath.dirname(path), note.title, digest, st.mtime_ns, st.size,
                   json.dumps(note.frontmatter, ensure_ascii=False),
                   note_date(note.frontmatter, st.mtime_ns), _status(note.frontmatter),
-                  int(is_archived(path)),
-                  json.dumps(note.issues, ensure_ascii=False))
+                  flag, json.dumps(issues, ensure_ascii=False))
         if row is None:
             self.con.execute(
                 "INSERT INTO notes(path, folder, title, hash, mtime_ns, size, frontmatter, "
@@ -357,6 +373,9 @@ def parse_safely(data: bytes, stem: str, max_bytes: int) -> ParsedNote:
         return ParsedNote({}, stem, [], [], [], [], [], chunks,
                           [f"could not be parsed ({type(exc).__name__}: {exc}): indexed as "
                            "plain text"])
+
+
+LIVE, ARCHIVED, CONFLICT_COPY = 0, 1, 2  # notes.archived: default search takes only LIVE
 
 
 def is_archived(path: str) -> bool:

@@ -138,7 +138,7 @@ def _ranked(con: apsw.Connection, match: str, filters: Filters,
         if not top:
             return []
         hidden = set() if filters.include_archived else {
-            nid for (nid,) in con.execute("SELECT id FROM notes WHERE archived = 1")}
+            nid for (nid,) in con.execute("SELECT id FROM notes WHERE archived != 0")}
         meta = {cid: (nid, seq) for cid, nid, seq in con.execute(
             "SELECT id, note_id, seq FROM chunks WHERE id IN (SELECT value FROM json_each(?))",
             (json.dumps([r[0] for r in top]),)) if nid not in hidden}

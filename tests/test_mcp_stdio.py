@@ -123,6 +123,8 @@ def test_every_clients_configuration_starts_a_working_server(vault: Path) -> Non
     import tomllib
 
     write(vault, "notes/kiwi.md", "# Kiwi\n\nthe kiwi harvest\n")
+    subprocess.run([sys.executable, "-m", "aleph_mem.cli", "--vault", str(vault), "index"],
+                   check=True, capture_output=True, timeout=120)  # not racing the server's own
     seen = set()
     for client, entry_of in CLIENT_SHAPES.items():
         out = subprocess.run([sys.executable, "-m", "aleph_mem.cli", "--vault", str(vault),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 
 from . import digest as digest_mod
+from .conflict_plan import plan_conflicts
 from .consolidate import plan_consolidate
 from .consolidate_llm import plan_consolidate_llm
 from .decay import plan_decay
@@ -61,7 +62,7 @@ def drift(snap: Snapshot, ctx: PassContext) -> list[Action]:
 
 
 def lint(snap: Snapshot, ctx: PassContext) -> list[Action]:
-    planned = plan_lint(snap)
+    planned = plan_lint(snap) + plan_conflicts(snap)
     if ctx.judge.available:  # one write per note a run
         busy = {a.path for a in planned}
         planned += [a for a in plan_lint_llm(snap, ctx.judge) if a.path not in busy]

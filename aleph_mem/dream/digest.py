@@ -80,7 +80,8 @@ RULE_NAMES = {"L001": "no frontmatter", "L002": "frontmatter that cannot be read
               "L010": "broken links", "L011": "ambiguous links", "L012": "broken anchors",
               "L013": "links to archived notes", "L020": "orphans (no links in or out)",
               "L030": "names shared by two notes", "L032": "names other systems trip over",
-              "L040": "empty notes", "L042": "relative times that aged"}
+              "L040": "empty notes", "L042": "relative times that aged",
+              "L050": "sync conflicts"}
 
 
 def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: list,

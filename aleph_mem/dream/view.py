@@ -67,7 +67,8 @@ class NoteInfo:
     def opted_out(self) -> bool:
         fm = self.frontmatter
         return fm.get("dream") is False or self.path in PROTECTED or \
-            self.path.startswith(("archive/", GENERATED))
+            self.path.startswith(("archive/", GENERATED)) or \
+            any(i.startswith("sync conflict:") for i in self.issues)  # a person chooses
 
     @property
     def whole(self) -> bool:

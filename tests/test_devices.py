@@ -1,0 +1,122 @@
+"""Two devices, one vault: conflict copies made by a real sync engine (unison) and by git
+are recognised, kept out of search, listed, and resolved only by a person's tick."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import open_mem, write
+
+from aleph_mem.conflicts import copy_of, has_markers
+
+UNISON = shutil.which("unison")
+
+
+def test_conflict_copy_names_of_each_engine_and_their_near_misses() -> None:
+    assert copy_of("a/heron.sync-conflict-20261123-101500-ABCDEFG.md") == (
+        "a/heron.md", "syncthing")
+    assert copy_of("heron (conflict_on_2026-11-23).md") == ("heron.md", "unison")
+    assert copy_of("x/heron (Ana's conflicted copy 2026-11-23).md") == (
+        "x/heron.md", "conflicted copy")
+    assert copy_of("heron (Conflicted copy iPhone 202611231015).md")[0] == "heron.md"
+    assert copy_of("heron_conflict-20261123-101500.md") == ("heron.md", "nextcloud")
+    for note in ("Ukraine (conflict).md", "Conflicted copy of the essay.md",
+                 "heron (conflict on two fronts).md", "heron.sync-conflict.md",
+                 "heron (conflict_on_2026-11-23).txt"):
+        assert copy_of(note) is None, note
+    assert has_markers("a\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> other\n")
+    assert not has_markers("```\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> z\n```\n")
+    assert not has_markers("Title\n=======\n\ntext\n")  # a setext heading underline
+
+
+def unison(a: Path, b: Path, home: Path) -> None:
+    subprocess.run([UNISON, str(a), str(b), "-batch", "-auto", "-copyonconflict", "-prefer",
+                    "newer", "-ignore", "Path .aleph"], check=True, capture_output=True,
+                   env={**os.environ, "HOME": str(home)}, timeout=60)
+
+
+@pytest.mark.skipif(UNISON is None, reason="unison is not installed (.ci/run installs it)")
+def test_a_unison_conflict_copy_is_listed_never_searched_and_resolved_by_a_tick(
+        tmp_path: Path, vault: Path) -> None:
+    other, home = tmp_path / "laptop", tmp_path / "home"
+    other.mkdir(), home.mkdir()
+    write(vault, "notes/heron.md", "# Heron\n\nThe heron nests by the north pond.\n")
+    write(vault, "notes/Ukraine.md", "# Ukraine\n\nNotes on the war.\n")
+    write(vault, "notes/Ukraine (conflict).md", "# Ukraine (conflict)\n\nA reading list.\n")
+    unison(vault, other, home)
+    write(vault, "notes/heron.md", "# Heron\n\nThe heron nests by the south pond.\n")
+    os.utime(vault / "notes/heron.md", (1, 1))  # this device's save is the older one
+    write(other, "notes/heron.md", "# Heron\n\nThe heron nests by the east pond.\nIt "
+          "fishes at dawn.\n")
+    unison(vault, other, home)
+    copies = sorted(p.name for p in (vault / "notes").glob("heron (conflict_on_*).md"))
+    assert len(copies) == 1, sorted(p.name for p in (vault / "notes").iterdir())
+    copy = f"notes/{copies[0]}"
+    # unison kept the newer save (the laptop's) and put this device's beside it
+    assert "east pond" in (vault / "notes/heron.md").read_text()
+    assert "south pond" in (vault / copy).read_text()
+    with open_mem(vault) as mem:
+        mem.reindex()
+        assert [h.path for h in mem.search("heron pond")] == ["notes/heron.md"]
+        assert mem.search("heron pond", filters=None, limit=5)[0].path == "notes/heron.md"
+        problems = {p["path"]: p["reason"] for p in mem.status()["problems"]}
+        assert problems[copy].startswith("sync conflict: a unison conflict copy of "
+                                         "notes/heron.md")
+        assert "notes/Ukraine (conflict).md" not in problems  # a note, not a copy
+        assert mem.search("reading list")[0].path == "notes/Ukraine (conflict).md"
+        report = mem.dream(force=True)
+        digest = (vault / report.digest).read_text()
+        boxes = [ln for ln in digest.splitlines() if ln.startswith("- [ ] lint:")
+                 and "conflict" in ln.lower() or (ln.startswith("- [ ] lint:")
+                                                  and "[[notes/heron" in ln)]
+        assert len(boxes) == 3 and "sync conflicts" in digest
+        assert report.applied == [] or all(a["path"] != "notes/heron.md"
+                                           for a in report.applied)
+        take = next(ln for ln in boxes if "take the conflict copy" in ln)
+        (vault / report.digest).write_text(digest.replace(take, "- [x]" + take[5:]))
+        mem.reindex()
+        done = mem.dream(force=True)
+        mine = (vault / "notes/heron.md").read_text()
+        assert "south pond" in mine and not (vault / copy).exists()
+        assert (vault / "archive" / copy).exists()
+        assert [h.path for h in mem.search("heron pond")] == ["notes/heron.md"]
+        mem.undo(done.run_id)
+    assert "east pond" in (vault / "notes/heron.md").read_text()  # undone
+    assert (vault / copy).exists()
+
+
+def test_git_conflict_markers_are_listed_with_both_sides_as_ways_out(vault: Path) -> None:
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("git is not installed")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@x",
+           "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@x"}
+
+    def run(*args: str) -> None:
+        subprocess.run([git, *args], cwd=vault, env=env, capture_output=True, timeout=60)
+
+    run("init", "-q", "-b", "main")
+    write(vault, "notes/heron.md", "# Heron\n\nThe heron nests by the north pond.\n")
+    run("add", "-A"), run("commit", "-qm", "base")
+    run("checkout", "-qb", "laptop")
+    write(vault, "notes/heron.md", "# Heron\n\nThe heron nests by the east pond.\n")
+    run("commit", "-qam", "laptop")
+    run("checkout", "-q", "main")
+    write(vault, "notes/heron.md", "# Heron\n\nThe heron nests by the south pond.\n")
+    run("commit", "-qam", "desktop")
+    run("merge", "laptop")
+    text = (vault / "notes/heron.md").read_text()
+    assert "<<<<<<<" in text
+    with open_mem(vault) as mem:
+        mem.reindex()
+        assert [h.path for h in mem.search("heron east pond")] == ["notes/heron.md"]
+        report = mem.dream(("lint", "digest"), force=True)
+        ways = [p["what"] for p in report.proposed if "git conflict" in p["what"]]
+        assert len(ways) == 3
+        issues = [i for i in report.issues if i["rule"] == "L050"]
+        assert [i["path"] for i in issues] == ["notes/heron.md"]
+    assert (vault / "notes/heron.md").read_text() == text  # nothing chosen for the person
