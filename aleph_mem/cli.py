@@ -296,7 +296,8 @@ def cmd_log(args: argparse.Namespace) -> int:
         src = f"{e.data['from']} -> " if "from" in e.data else ""
         extra = f"  run {e.run}" if e.run else ""
         why = f"  ({e.reason})" if e.reason else ""
-        print(f"{e.id}  {e.at}  {e.actor:<12} {e.kind:<14} {src}{e.path}{why}{extra}")
+        where = f"  on {e.host}" if e.host else ""
+        print(f"{e.id}  {e.at}  {e.actor:<12} {e.kind:<14} {src}{e.path}{why}{extra}{where}")
     return 0
 
 

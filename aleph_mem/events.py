@@ -7,11 +7,12 @@ The index mirrors the events into a table (``sync_index``) for fast history quer
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
-import os
 import re
 import socket
+import uuid
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 import apsw
 
 from . import jsonl
+from .atomic import write_atomic
 from .clock import iso, utc_now
 from .ulid import new_ulid
 
@@ -42,6 +44,7 @@ class Event:
     run: str | None = None
     reason: str | None = None
     data: dict[str, Any] = field(default_factory=dict)  # e.g. {"from": old path}
+    host: str | None = None  # the device that logged it (its event folder; not in the line)
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -73,19 +76,44 @@ def make_event(actor: str, kind: str, path: str, before: str | None, after: str 
                  data or {})
 
 
+def machine_fingerprint(local_dir: Path) -> str:
+    """This machine and this vault folder: what a host id is bound to, so a copied
+    ``.aleph/local`` (``cp -a`` of a vault, a restored backup) is noticed."""
+    machine = ""
+    for source in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+        try:
+            machine = Path(source).read_text().strip()
+            break
+        except OSError:
+            continue
+    machine = machine or f"{uuid.getnode():x}-{socket.gethostname()}"
+    where = str(local_dir.resolve())
+    return hashlib.sha256(f"{machine}\0{where}".encode()).hexdigest()[:16]
+
+
 def host_id(local_dir: Path) -> str:
-    """A stable id for this machine and vault copy, kept in ``.aleph/local/host-id``."""
+    """A stable id for this machine and vault copy, kept in ``.aleph/local/host-id`` with
+    the fingerprint it is bound to. Found under another machine or folder (the local
+    folder was copied), it is replaced by a new one, with a warning: two devices writing
+    one per-host event file would conflict."""
     path = local_dir / "host-id"
+    bound = machine_fingerprint(local_dir)
     try:
-        return path.read_text().strip()
+        lines = path.read_text().split()
     except FileNotFoundError:
-        pass
+        lines = []
+    if lines and (len(lines) < 2 or lines[1] == f"bound:{bound}"):
+        if len(lines) < 2:  # written before ids were bound: bind it where it is now
+            write_atomic(path, f"{lines[0]}\nbound:{bound}\n".encode())
+        return lines[0]
     local_dir.mkdir(parents=True, exist_ok=True)
     name = "".join(c if c.isalnum() or c in "-_" else "-" for c in socket.gethostname())[:32]
     hid = f"{name or 'host'}-{new_ulid()[-8:].lower()}"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    with os.fdopen(fd, "w") as fh:
-        fh.write(hid + "\n")
+    if lines:
+        log.warning("this vault's .aleph/local was copied from another machine or folder "
+                    "(host id %s); this copy now writes its history as %s (never copy "
+                    ".aleph/local: sync the notes and .aleph/events instead)", lines[0], hid)
+    write_atomic(path, f"{hid}\nbound:{bound}\n".encode())
     return hid
 
 

@@ -218,9 +218,9 @@ class Store:
         where = " WHERE " + " AND ".join(sql) if sql else ""
         self.sync_events()  # other processes may have appended since
         rows = self.con.execute(
-            "SELECT id, at, actor, kind, path, before, after, run, reason, data FROM events"
-            f"{where} ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
-        return [Event(*r[:9], json.loads(r[9]) if r[9] else {}) for r in rows]
+            "SELECT id, at, actor, kind, path, before, after, run, reason, data, host FROM "
+            f"events{where} ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
+        return [Event(*r[:9], json.loads(r[9]) if r[9] else {}, r[10]) for r in rows]
 
     def undo(self, target: str, actor: str | None = None) -> UndoReport:
         """Undo an event or a run; the undo is itself a run that can be undone."""

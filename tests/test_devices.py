@@ -120,3 +120,26 @@ def test_git_conflict_markers_are_listed_with_both_sides_as_ways_out(vault: Path
         issues = [i for i in report.issues if i["rule"] == "L050"]
         assert [i["path"] for i in issues] == ["notes/heron.md"]
     assert (vault / "notes/heron.md").read_text() == text  # nothing chosen for the person
+
+
+def test_a_copied_vault_gets_its_own_host_id_and_never_shares_an_event_file(
+        tmp_path: Path, vault: Path, caplog) -> None:
+    with open_mem(vault) as mem:
+        mem.reindex()
+        mem.writer(actor="cli").write("notes/a.md", b"# A\n\nfirst\n", None)
+        first = mem.events.host
+    copy = tmp_path / "copied"
+    shutil.copytree(vault, copy, symlinks=True)  # cp -a: .aleph/local comes along
+    with open_mem(copy) as mem:
+        mem.writer(actor="cli").write("notes/b.md", b"# B\n\nsecond\n", None)
+        second = mem.events.host
+    assert second != first and "was copied from another machine or folder" in caplog.text
+    with open_mem(vault) as mem:  # the original keeps its id
+        mem.writer(actor="cli").write("notes/c.md", b"# C\n\nthird\n", None)
+        assert mem.events.host == first
+    hosts = {p.name for p in (copy / ".aleph" / "events").iterdir()}
+    assert hosts == {first, second}  # one event file per device: nothing to conflict
+    assert (copy / ".aleph/local/host-id").read_text().startswith(second)
+    with open_mem(copy) as mem:  # `log` says which device logged each change
+        assert [(e.path, e.host) for e in mem.log(limit=2)] == [
+            ("notes/b.md", second), ("notes/a.md", first)]
