@@ -183,6 +183,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     c = info["counts"]
     print(f"vault: {info['vault']}")
     print(f"daemon: {describe_daemon(info['daemon'])}")
+    d = info["dreamer"]
+    print("dreamer: " + (d["note"] if d["host"] is None else
+                         f"{'this device' if d['this_device'] else d['host']} (last run "
+                         f"{d['last_run']})"))
     v = info["vectors"]
     print(f"vectors: {v['model'] or 'none'}: {v['embedded']} chunks embedded, {v['pending']} "
           f"pending" + (f" ({v['problem']})" if v["problem"] else ""))
@@ -343,9 +347,13 @@ def cmd_dream(args: argparse.Namespace) -> int:
             if not args.id:
                 raise BadInput("`dream undo` needs a run id (see `aleph-mem dream status`)")
             return cmd_undo(args)
-        report = mem.dream(tuple(args.pass_name or ()), args.dry_run, args.force, args.weekly)
+        report = mem.dream(tuple(args.pass_name or ()), args.dry_run, args.force, args.weekly,
+                           anyway=args.anyway)
     if args.json:
         emit_json(report.as_json())
+        return 0
+    if report.note:  # another device dreams for this vault
+        print(report.note)
         return 0
     if args.dry_run:
         print("\n\n".join(report.plan) or "nothing to do")
@@ -420,6 +428,21 @@ def cmd_daemon(args: argparse.Namespace) -> int:
 
     with open_memory(args) as mem:
         return Daemon(mem, scheduler=True, terminal=sys.stderr.isatty()).run()
+
+
+@command("dreamer")
+def cmd_dreamer(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        body = mem.dreamer(take=args.action == "set")
+    if args.json:
+        emit_json(body)
+    elif body["host"] is None:
+        print(body["note"])
+    else:
+        who = "this device" if body["this_device"] else body["host"]
+        print(f"{who} dreams for the vault ({body['how']} {body['since']}; last run "
+              f"{body['last_run']}, {body['silent_hours']} h ago)")
+    return 0
 
 
 @command("mcp-config")

@@ -143,6 +143,14 @@ def _running_commands(sub: Any, common: argparse.ArgumentParser) -> None:
                    "nothing")
     s.add_argument("--force", action="store_true",
                    help="also touch notes edited in the last few minutes")
+    s.add_argument("--anyway", action="store_true",
+                   help="dream on this device although another one is the vault's dreamer")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("dreamer", parents=[common],
+                       help="which device dreams for the vault (one per vault)")
+    s.add_argument("action", nargs="?", default="show", choices=["show", "set"],
+                   help="show it, or make this device the dreamer")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("plugins", help="installed plugins (built-ins included) and what "

@@ -191,6 +191,7 @@ class Memory(Store):
         embedding model)."""
         info = self.status()
         info["daemon"] = self.daemon_state()
+        info["dreamer"] = self.dreamer()
         info["vectors"] = self.vector_state()
         if info["vectors"]["model"] is None and not info["vectors"]["problem"]:
             info["vectors"]["problem"] = (
@@ -200,12 +201,31 @@ class Memory(Store):
         return info
 
     def dream(self, passes: tuple[str, ...] = (), dry_run: bool = False, force: bool = False,
-              weekly: bool = False, trigger: str = "manual") -> Any:
+              weekly: bool = False, trigger: str = "manual", anyway: bool = False) -> Any:
         """Run the dream's passes (default: the daily or weekly pipeline) and return its
-        RunReport; every change of a real run is undone with ``undo(run_id)``."""
+        RunReport; every change of a real run is undone with ``undo(run_id)``. On a device
+        that is not the vault's dreamer nothing runs (``note`` says why) unless ``anyway``."""
         from .dream.runner import Dream
 
-        return Dream(self, dry_run=dry_run, force=force).run(passes or None, trigger, weekly)
+        return Dream(self, dry_run=dry_run, force=force, anyway=anyway).run(
+            passes or None, trigger, weekly)
+
+    def dreamer(self, take: bool = False) -> dict[str, Any]:
+        """The vault's dreamer (the one device that dreams), made this device if ``take``."""
+        from .clock import utc_now
+        from .dream import lease
+        from .events import host_id
+
+        me = host_id(self.vault.local_dir) if take else None
+        held = lease.set_here(self.vault.aleph_dir, me, utc_now()) if me else \
+            lease.read(self.vault.aleph_dir)
+        if held is None:
+            return {"host": None, "note": "no dreamer yet: the first device to dream claims it"}
+        here = (self.vault.local_dir / "host-id").exists() and \
+            host_id(self.vault.local_dir) == held.host
+        return {"host": held.host, "since": held.since, "last_run": held.seen, "how": held.how,
+                "this_device": here,
+                "silent_hours": round(lease.silent_hours(held, utc_now()), 1)}
 
     def dream_status(self, runs: int = 10) -> DreamStatus:
         from .dream.journal import Journal

@@ -79,6 +79,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("decay_max_archives", 10,
             "At most this many archive proposals or moves by decay in one run, the coldest "
             "first."),
+    Setting("dreamer_takeover_hours", 48,
+            "Hours a vault's dreamer (the one device that dreams, `aleph-mem dreamer`) may be "
+            "silent before another device takes the dream over"),
     Setting("project_roots", [],
             "Folders that relative file paths in notes' code spans (`src/app.py`) are checked "
             "against by the dream's drift pass (a note's own `project_root` comes first); "
@@ -110,6 +113,7 @@ RANGES: dict[str, tuple[float, float]] = {  # inclusive bounds of numeric settin
     "search_link_share": (0, 1), "search_date_boost": (0, 100), "search_mmr_lambda": (0, 1),
     "idle_minutes": (0, 10_080), "reconcile_minutes": (1, 10_080),
     "decay_min_watch_days": (0, 3650), "decay_max_archives": (0, 1000),
+    "dreamer_takeover_hours": (1, 8760),
 }
 BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
               "false": False, "0": False, "no": False, "off": False}
@@ -223,6 +227,7 @@ class Settings:
     dream_off: tuple[str, ...] = ()
     decay_min_watch_days: int = 30
     decay_max_archives: int = 10
+    dreamer_takeover_hours: float = 48
     project_roots: tuple[str, ...] = ()
     lint_required_keys: tuple[str, ...] = ("category", "tags", "created")
     lint_disable: tuple[str, ...] = ()

@@ -143,3 +143,40 @@ def test_a_copied_vault_gets_its_own_host_id_and_never_shares_an_event_file(
     with open_mem(copy) as mem:  # `log` says which device logged each change
         assert [(e.path, e.host) for e in mem.log(limit=2)] == [
             ("notes/b.md", second), ("notes/a.md", first)]
+
+
+def test_one_dreamer_per_vault_claimed_shown_and_taken_over(tmp_path: Path,
+                                                            vault: Path) -> None:
+    """Two devices with one synced vault (the lease file travels with the notes): only the
+    dreamer dreams; the other says so and writes nothing, unless asked, or until the
+    dreamer has been silent too long."""
+    import datetime as dt
+
+    from aleph_mem.dream.runner import Dream
+
+    write(vault, "notes/a.md", "# A\n\nsome words\n")
+    laptop = tmp_path / "laptop"
+    shutil.copytree(vault, laptop, symlinks=True)
+    shutil.rmtree(laptop / ".aleph" / "local")  # set up as docs/devices.md says
+    now = dt.datetime.now(dt.UTC)
+    with open_mem(vault) as desk:
+        desk.reindex()
+        first = Dream(desk, now, force=True).run()
+        assert first.status == "success" and desk.dreamer()["this_device"] is True
+        owner = desk.dreamer()["host"]
+    shutil.copy(vault / ".aleph" / "dreamer.json", laptop / ".aleph" / "dreamer.json")  # sync
+    before = {p: p.read_bytes() for p in laptop.rglob("*") if p.is_file()
+              and ".aleph" not in p.parts}
+    with open_mem(laptop) as lap:
+        lap.reindex()
+        other = Dream(lap, now + dt.timedelta(hours=1), force=True).run()
+        assert other.status == "not the dreamer" and owner in other.note
+        assert {p: p.read_bytes() for p in laptop.rglob("*") if p.is_file()
+                and ".aleph" not in p.parts} == before  # nothing written, no digest
+        assert lap.full_status()["dreamer"]["host"] == owner
+        assert Dream(lap, now + dt.timedelta(hours=1), force=True, anyway=True).run(
+            ).status == "success"  # once, by hand
+        assert lap.dreamer()["host"] == owner  # the lease did not move
+        late = Dream(lap, now + dt.timedelta(hours=49), force=True).run()  # silent 49 h
+        assert late.status == "success" and lap.dreamer()["how"] == "taken over"
+        assert lap.dreamer()["this_device"] is True

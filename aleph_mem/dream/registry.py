@@ -49,6 +49,7 @@ class RunReport:
     interrupted_at: str | None = None
     resumed: list[str] = field(default_factory=list)  # passes an earlier run finished today
     said: dict[str, list[str]] = field(default_factory=dict)  # pass -> lines for the digest
+    note: str = ""  # why nothing ran (another device is the vault's dreamer)
 
     def as_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items()}

@@ -12,12 +12,13 @@ import re
 from .. import activity, frontmatter_edit
 from ..clock import iso, parse_iso, utc_now
 from ..errors import AlephError, BadInput, ConflictError, NoteExists
+from ..events import host_id
 from ..locks import dream_lock
 from ..plugins import dream_passes
 from ..store import Store
 from ..ulid import new_ulid
 from ..vault import content_hash
-from . import mentions
+from . import lease, mentions
 from .journal import Journal, action_from, grouped
 from .judge import Judge
 from .registry import DAILY, WEEKLY, DreamPass, PassContext, RunReport, pipeline
@@ -41,8 +42,9 @@ class Interrupted(Exception):
 
 class Dream:
     def __init__(self, mem: Store, now: dt.datetime | None = None, dry_run: bool = False,
-                 force: bool = False) -> None:
+                 force: bool = False, anyway: bool = False) -> None:
         self.mem = mem
+        self.anyway = anyway  # dream here although another device is the vault's dreamer
         self.now = now or utc_now()
         self.dry_run = dry_run
         self.force = force
@@ -65,6 +67,14 @@ class Dream:
             raise BadInput(f"unknown dream pass {', '.join(unknown)}; passes: "
                            f"{', '.join(registered)}")
         with dream_lock(self.mem.vault.local_dir):
+            allowed, why = lease.may_dream(
+                self.mem.vault.aleph_dir, host_id(self.mem.vault.local_dir), self.now,
+                float(self.mem.settings.dreamer_takeover_hours), self.anyway,
+                renew=not self.dry_run and not self.mem.readonly)
+            if not allowed:
+                report = RunReport(new_ulid(), iso(self.started), self.dry_run, list(chosen),
+                                   status="not the dreamer", note=why)
+                return report
             return self._run(tuple(chosen), trigger, registered)
 
     def _run(self, passes: tuple[str, ...], trigger: str,

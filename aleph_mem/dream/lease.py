@@ -1,0 +1,81 @@
+"""One dreamer per vault: a lease in the synced ``.aleph/dreamer.json`` names the device
+that dreams. Two devices dreaming on the same day wrote the same changes twice and fought
+over the digest; now the other devices watch, index and serve agents, and a dream there
+says which device dreams and writes nothing (unless asked to anyway).
+
+The lease is set by a command (``aleph-mem dreamer set``), claimed by the first device that
+dreams when none is set, and taken over by another device only when its holder has been
+silent longer than ``dreamer_takeover_hours``: the holder renews it at every run, so only
+the dreamer ever writes the file, and no sync can see two versions of it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ..atomic import write_atomic
+from ..clock import iso, parse_iso
+
+FILE = "dreamer.json"
+
+
+@dataclass(frozen=True)
+class Lease:
+    host: str
+    since: str  # when this device became the dreamer
+    seen: str  # its last run (or claim)
+    how: str  # "set" (a command), "claimed" (first to dream), "taken over"
+
+
+def read(aleph_dir: Path) -> Lease | None:
+    try:
+        raw = json.loads((aleph_dir / FILE).read_bytes())
+        return Lease(str(raw["host"]), str(raw["since"]), str(raw["seen"]), str(raw["how"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def write(aleph_dir: Path, lease: Lease) -> None:
+    write_atomic(aleph_dir / FILE, json.dumps(asdict(lease), indent=1).encode() + b"\n")
+
+
+def silent_hours(lease: Lease, now: dt.datetime) -> float:
+    return (now - parse_iso(lease.seen)).total_seconds() / 3600
+
+
+def may_dream(aleph_dir: Path, me: str, now: dt.datetime, takeover_hours: float,
+              anyway: bool = False, renew: bool = True) -> tuple[bool, str]:
+    """Whether this device dreams now, and why (for the person). Claims the lease when
+    none is set, takes it over when its holder has been silent too long, and renews it
+    when this device holds it (``renew``: a dry run only asks)."""
+    lease = read(aleph_dir)
+    stamp = iso(now)
+    if lease is None:
+        if renew:
+            write(aleph_dir, Lease(me, stamp, stamp, "claimed"))
+        return True, f"this device ({me}) now dreams for the vault (no dreamer was set)"
+    if lease.host == me:
+        if renew:
+            write(aleph_dir, Lease(me, lease.since, stamp, lease.how))
+        return True, f"this device ({me}) is the vault's dreamer"
+    silent = silent_hours(lease, now)
+    if silent > takeover_hours:
+        if renew:
+            write(aleph_dir, Lease(me, stamp, stamp, "taken over"))
+        return True, (f"{lease.host} has not dreamt for {silent:.0f} h (more than "
+                      f"{takeover_hours:g}): this device ({me}) dreams now")
+    if anyway:
+        return True, f"{lease.host} is the vault's dreamer; this run was asked for anyway"
+    return False, (f"{lease.host} is the vault's dreamer (last run {lease.seen}); this device "
+                   f"({me}) watches, indexes and serves agents, and does not dream. "
+                   "`aleph-mem dreamer set` makes this device the dreamer; `--anyway` runs "
+                   "once here")
+
+
+def set_here(aleph_dir: Path, me: str, now: dt.datetime) -> Lease:
+    lease = Lease(me, iso(now), iso(now), "set")
+    write(aleph_dir, lease)
+    return lease
