@@ -122,6 +122,9 @@ class Daemon:
 
     def tick(self) -> None:
         now = utc_now()
+        held = self.local / "held-changes.json"
+        if held.exists() and held.stat().st_size > 2:  # changes waiting for a sync to settle
+            self.watcher.request_full()
         idle = self.idle_for()
         idle_enough = idle is None or idle >= self.mem.settings.idle_minutes * 60
         for job in self.jobs:

@@ -82,6 +82,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("dreamer_takeover_hours", 48,
             "Hours a vault's dreamer (the one device that dreams, `aleph-mem dreamer`) may be "
             "silent before another device takes the dream over"),
+    Setting("sync_settle_seconds", 120,
+            "On a vault another device also writes, a change made outside aleph-mem waits this "
+            "long for the other device's event to arrive before it is logged as this device's "
+            "(0: log at once)"),
     Setting("project_roots", [],
             "Folders that relative file paths in notes' code spans (`src/app.py`) are checked "
             "against by the dream's drift pass (a note's own `project_root` comes first); "
@@ -113,7 +117,7 @@ RANGES: dict[str, tuple[float, float]] = {  # inclusive bounds of numeric settin
     "search_link_share": (0, 1), "search_date_boost": (0, 100), "search_mmr_lambda": (0, 1),
     "idle_minutes": (0, 10_080), "reconcile_minutes": (1, 10_080),
     "decay_min_watch_days": (0, 3650), "decay_max_archives": (0, 1000),
-    "dreamer_takeover_hours": (1, 8760),
+    "dreamer_takeover_hours": (1, 8760), "sync_settle_seconds": (0, 86400),
 }
 BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
               "false": False, "0": False, "no": False, "off": False}
@@ -228,6 +232,7 @@ class Settings:
     decay_min_watch_days: int = 30
     decay_max_archives: int = 10
     dreamer_takeover_hours: float = 48
+    sync_settle_seconds: float = 120
     project_roots: tuple[str, ...] = ()
     lint_required_keys: tuple[str, ...] = ("category", "tags", "created")
     lint_disable: tuple[str, ...] = ()

@@ -183,12 +183,16 @@ class Store:
         self._recovered = True
         from .history import has_baseline, human_events, mark_baseline, outside_changes
         from .locks import write_lock
+        from .settle import other_devices, settled
 
         with write_lock(self.vault.local_dir):
             with db.transaction(self.con):
                 self.events.sync_index(self.con)
             report = self.indexer.reconcile(progress, only)
             changes = outside_changes(self.con, report.changes)
+            settle = float(self.settings.sync_settle_seconds)
+            if settle > 0 and other_devices(self.vault.aleph_dir, self.events.host):
+                changes = settled(self.con, self.vault.local_dir, changes, settle)
             report.human = human_events(changes)
             for event in report.human:
                 self.events.append(event)

@@ -180,3 +180,37 @@ def test_one_dreamer_per_vault_claimed_shown_and_taken_over(tmp_path: Path,
         late = Dream(lap, now + dt.timedelta(hours=49), force=True).run()  # silent 49 h
         assert late.status == "success" and lap.dreamer()["how"] == "taken over"
         assert lap.dreamer()["this_device"] is True
+
+
+def test_a_synced_change_waits_for_its_event_and_a_persons_edit_is_logged_after(
+        tmp_path: Path, vault: Path) -> None:
+    """A note that arrives before the event file explaining it is not logged as this
+    device's person's change; an edit nobody logged is, once the sync has settled."""
+    import time
+
+    write(vault, "notes/shared.md", "# Shared\n\nfirst version\n")
+    with open_mem(vault) as desk:
+        desk.reindex()
+        desk.writer(actor="mcp:agent").write("notes/x.md", b"# X\n\nfrom the desktop\n", None)
+        desk_host = desk.events.host
+    laptop = tmp_path / "laptop"
+    shutil.copytree(vault, laptop, symlinks=True)  # the first sync
+    shutil.rmtree(laptop / ".aleph" / "local")
+    (laptop / ".aleph" / "config.toml").write_text("sync_settle_seconds = 1\n")
+    with open_mem(laptop) as lap:
+        lap.reindex()
+        lap_host = lap.events.host
+    with open_mem(vault) as desk:  # the desktop's agent writes again; only the note syncs
+        x = desk.show("notes/x.md")
+        desk.writer(actor="mcp:agent").write("notes/x.md", b"# X\n\nsecond\n", x.hash)
+    shutil.copy(vault / "notes/x.md", laptop / "notes/x.md")
+    write(laptop, "notes/shared.md", "# Shared\n\nedited on the laptop\n")  # a person
+    with open_mem(laptop) as lap:
+        lap.reindex()
+        assert [e for e in lap.log() if e.host == lap_host] == []  # both held
+        for f in (vault / ".aleph" / "events" / desk_host).iterdir():  # the events arrive
+            shutil.copy(f, laptop / ".aleph" / "events" / desk_host / f.name)
+        time.sleep(1.2)
+        lap.reindex()
+        mine = [(e.path, e.kind, e.actor) for e in lap.log() if e.host == lap_host]
+    assert mine == [("notes/shared.md", "note-updated", "human")]  # x.md was the desktop's
