@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import apsw
 
 from . import activity
-from .cli_args import EMBED_IN_FOREGROUND, FLAG_PREFIX, build_parser
+from .cli_args import EMBED_IN_FOREGROUND, FLAG_PREFIX, build_parser, command_of
 from .errors import AlephError, BadInput, DiskError, VaultNotFound
 from .settings import SETTINGS
 from .vault import find_vault
@@ -506,7 +506,9 @@ def report_write(result: WriteResult, as_json: bool) -> int:
 # -- parser -----------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    named = command_of(words)
+    args = build_parser(named if named in COMMANDS else None).parse_args(words)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
                         datefmt="%H:%M:%S")

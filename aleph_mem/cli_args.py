@@ -13,9 +13,39 @@ FLAG_PREFIX = "setting_"
 EMBED_IN_FOREGROUND = 2000  # chunks `index` embeds by itself (a few minutes at most)
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Only:
+    """Subparsers that build only one command's parser (the one being run: building all
+    of them costs a command 10 ms of its start)."""
+
+    def __init__(self, sub: Any, only: str) -> None:
+        self.sub, self.only = sub, only
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        return self.sub.add_parser(name, **kwargs) if name == self.only else _Unused()
+
+
+class _Unused:
+    def add_argument(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def command_of(argv: list[str]) -> str | None:
+    """The command named in ``argv`` (the first word that is not a flag or a flag's
+    value), or None."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word.startswith("--"):
+            skip = "=" not in word and word not in ("--verbose", "--version", "--help")
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line: the common flags (the vault, every setting) and each
-    command's arguments."""
+    command's arguments; with ``only``, that one command's."""
     common = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     common.add_argument("--vault", default=argparse.SUPPRESS,
                         help="vault folder (else $ALEPH_MEM_VAULT, else the current folder)")
@@ -30,7 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="Long-term memory in a Markdown vault.")
     p.add_argument("--version", action="version", version=f"aleph-mem {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub: Any = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    if only is not None:
+        sub = _Only(sub, only)
     _reading_commands(sub, common)
     _changing_commands(sub, common)
     _running_commands(sub, common)

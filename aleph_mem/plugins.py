@@ -7,6 +7,7 @@ very same hooks (``aleph_mem.dream``, ``aleph_mem.embedders``). See docs/plugins
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -61,12 +62,55 @@ def manager() -> pluggy.PluginManager:
         pm.add_hookspecs(Specs)
         for name in BUILTIN_MODULES:
             pm.register(importlib.import_module(name), name=name)
-        try:
-            pm.load_setuptools_entrypoints(GROUP)
-        except Exception as exc:  # a broken plugin must not take aleph-mem down
-            log.warning("a plugin could not be loaded: %s", exc)
+        for name, target, package in installed():
+            if pm.get_plugin(name) is not None or pm.is_blocked(name):
+                continue
+            try:
+                module, _, attr = target.partition(":")
+                plugin = importlib.import_module(module)
+                for part in filter(None, attr.split(".")):
+                    plugin = getattr(plugin, part)
+                pm.register(plugin, name=name)
+                _packages[name] = package
+            except Exception as exc:  # a broken plugin must not take aleph-mem down
+                log.warning("plugin %s (%s) could not be loaded: %s", name, package, exc)
         _manager = pm
     return _manager
+
+
+_packages: dict[str, str] = {}  # plugin name -> "project version"
+
+
+def installed() -> list[tuple[str, str, str]]:
+    """Every ``aleph_mem`` entry point installed: (name, "module:attr", "project version").
+    Scanning every installed distribution costs a command 30-40 ms at start, so the result
+    is kept in the user's cache, keyed by the import path's folders and their times (an
+    install or uninstall changes them)."""
+    import os
+    import sys
+    from pathlib import Path
+
+    key = [[p, os.stat(p).st_mtime_ns] for p in sys.path if p and os.path.isdir(p)]
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / \
+        "aleph-mem" / "entry-points.json"
+    try:
+        kept = json.loads(cache.read_bytes())
+        if kept.get("key") == key:
+            return [tuple(e) for e in kept["points"]]
+    except (OSError, ValueError, AttributeError):
+        pass
+    from importlib.metadata import distributions
+
+    points = sorted({(ep.name, ep.value, f"{d.metadata['name']} {d.version}")
+                     for d in distributions() for ep in d.entry_points if ep.group == GROUP})
+    try:
+        from .atomic import write_atomic
+
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(cache, json.dumps({"key": key, "points": points}).encode(), durable=False)
+    except OSError as exc:
+        log.info("plugin list not cached: %s", exc)
+    return [tuple(p) for p in points]
 
 
 def dream_passes() -> dict[str, Any]:
@@ -121,12 +165,10 @@ def describe() -> list[dict[str, Any]]:
     for impl in pm.hook.register_embedders.get_hookimpls():
         impl.function(register=lambda name, f, n=impl.plugin_name: embedders_by.setdefault(
             n, []).append(name))
-    dists = {pm.get_name(p): d for p, d in pm.list_plugin_distinfo()}
     out = []
     for name, plugin in pm.list_name_plugin():
-        dist = dists.get(name)
         out.append({"name": name, "builtin": name in BUILTIN_MODULES,
-                    "package": f"{dist.project_name} {dist.version}" if dist else "aleph-mem",
+                    "package": _packages.get(name, "aleph-mem"),
                     "hooks": sorted(h.name for h in pm.get_hookcallers(plugin) or []),
                     "dream_passes": passes_by.get(name, []),
                     "embedders": embedders_by.get(name, [])})

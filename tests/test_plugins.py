@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from conftest import REPO, open_mem, write
@@ -17,7 +18,8 @@ from aleph_mem.plugins import hookimpl
 
 
 def run(*args: str, extra_path: Path | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "ALEPH_MEM_EMBED_MODEL": "none"}
+    env = {**os.environ, "ALEPH_MEM_EMBED_MODEL": "none",  # and a cache of the tests' own
+           "XDG_CACHE_HOME": str(Path(tempfile.gettempdir()) / "aleph-mem-test-cache")}
     if extra_path is not None:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(extra_path),
                                                           env.get("PYTHONPATH")]))
@@ -35,11 +37,14 @@ def test_builtins_are_listed_as_plugins() -> None:
 
 def test_an_installed_plugin_pass_reports_in_a_real_dream(tmp_path: Path) -> None:
     target = tmp_path / "site"
+    target.mkdir()
+    before = {p["name"] for p in json.loads(run("plugins", "--json", extra_path=target).stdout)}
+    assert "open_tasks" not in before  # and the entry points are cached, keyed by the path
     r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target",
                         str(target), str(REPO / "tests" / "plugin_example")],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
-    found = {p["name"]: p for p in json.loads(
+    found = {p["name"]: p for p in json.loads(  # the install changed the folder: rescanned
         run("plugins", "--json", extra_path=target).stdout)}
     assert found["open_tasks"] == {
         "name": "open_tasks", "builtin": False, "package": "aleph-mem-open-tasks 0.1.0",
