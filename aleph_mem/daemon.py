@@ -17,9 +17,10 @@ from apscheduler.schedulers.background import BackgroundScheduler
 
 from . import activity, embed_socket
 from .clock import iso, utc_now
+from .daemon_file import write_status
 from .locks import watcher_lock
 from .memory import Memory
-from .watcher import Watcher, write_status
+from .watcher import Watcher
 
 log = logging.getLogger(__name__)
 

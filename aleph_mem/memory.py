@@ -180,7 +180,7 @@ class Memory(Store):
 
     def daemon_state(self) -> dict[str, Any]:
         """What the running daemon last wrote about itself, and whether it runs."""
-        from .watcher import read_status
+        from .daemon_file import read_status
 
         body = read_status(self.vault.local_dir) or {}
         body["state"] = "running" if watcher_running(self.vault.local_dir) else "not running"

@@ -354,7 +354,7 @@ class Store:
         """The query's vector from the running daemon's warm model (embed_socket), when
         its model is the one the index holds vectors of; else None (load it here)."""
         from . import embed_socket
-        from .watcher import read_status
+        from .daemon_file import read_status
 
         st = read_status(self.vault.local_dir) or {}
         where = st.get("embed_socket")

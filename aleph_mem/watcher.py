@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import logging
 import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
@@ -28,7 +26,6 @@ from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
 from . import activity
-from .atomic import write_atomic
 from .clock import iso, utc_now
 from .store import Store
 from .vault import ALWAYS_IGNORED_DIRS
@@ -265,15 +262,3 @@ class Watcher:
                 return True
             time.sleep(0.02)
         return False
-
-
-def write_status(local_dir: Path, body: dict[str, Any]) -> None:
-    write_atomic(local_dir / "daemon.json",
-                 json.dumps(body, indent=1).encode(), durable=False)
-
-
-def read_status(local_dir: Path) -> dict[str, Any] | None:
-    try:
-        return json.loads((local_dir / "daemon.json").read_bytes())
-    except (FileNotFoundError, ValueError):
-        return None
