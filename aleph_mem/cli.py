@@ -4,79 +4,26 @@ prints the result (JSON with ``--json``). Library errors become one clean messag
 from __future__ import annotations
 
 import argparse
-import json
 import logging
-import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import apsw
 
-from . import activity
-from .cli_args import EMBED_IN_FOREGROUND, FLAG_PREFIX, build_parser, command_of
-from .errors import AlephError, BadInput, DiskError, VaultNotFound
-from .settings import SETTINGS
-from .vault import find_vault
+from . import cli_services  # noqa: F401 (its commands register themselves)
+from .cli_args import EMBED_IN_FOREGROUND, build_parser, command_of
+from .cli_common import (
+    COMMANDS,
+    command,
+    emit_json,
+    open_memory,
+    progress_printer,
+)
+from .errors import AlephError, BadInput, DiskError
 
 if TYPE_CHECKING:  # each command imports what it uses: a search pays for no daemon
-    from .memory import Memory
     from .writer import WriteResult
-
-Handler = Callable[[argparse.Namespace], int]
-COMMANDS: dict[str, Handler] = {}
-
-
-def command(name: str) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
-        COMMANDS[name] = fn
-        return fn
-    return register
-
-
-def vault_root(args: argparse.Namespace) -> Path:
-    if getattr(args, "vault", None):
-        return Path(args.vault).expanduser()
-    env = os.environ.get("ALEPH_MEM_VAULT")
-    if env:
-        return Path(env).expanduser()
-    found = find_vault(Path.cwd())
-    if found is None:
-        raise VaultNotFound(str(Path.cwd()))
-    return found
-
-
-def setting_flags(args: argparse.Namespace) -> dict[str, Any]:
-    """The settings given on the command line (``--embed-model none``): the flag layer."""
-    return {s.name: getattr(args, FLAG_PREFIX + s.name) for s in SETTINGS
-            if hasattr(args, FLAG_PREFIX + s.name)}
-
-
-def open_memory(args: argparse.Namespace) -> Memory:
-    from .memory import Memory
-
-    mem = Memory.open(vault_root(args), setting_flags(args))
-    activity.touch(mem.vault.local_dir, "cli")
-    return mem
-
-
-def emit_json(value: Any) -> None:
-    json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
-
-
-def progress_printer(what: str = "indexing") -> Callable[[int, int], None] | None:
-    if not sys.stderr.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        sys.stderr.write(f"\r{what} {done}/{total}")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-    return show
-
 
 # -- commands ---------------------------------------------------------------------------
 
@@ -319,14 +266,6 @@ def cmd_undo(args: argparse.Namespace) -> int:
     return 1 if report.refused else 0
 
 
-@command("watch")
-def cmd_watch(args: argparse.Namespace) -> int:
-    from .daemon import Daemon
-
-    with open_memory(args) as mem:
-        return Daemon(mem, scheduler=False, terminal=sys.stderr.isatty()).run()
-
-
 @command("dream")
 def cmd_dream(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
@@ -399,84 +338,6 @@ def cmd_plugins(args: argparse.Namespace) -> int:
     return 0
 
 
-@command("mcp")
-def cmd_mcp(args: argparse.Namespace) -> int:
-    from .mcp_server import serve
-    from .memory import Memory
-
-    root = vault_root(args)
-    Memory.open(root, setting_flags(args)).close()  # a clear error now if there is no vault
-    return serve(root, setting_flags(args))
-
-
-@command("mcp-reference")
-def cmd_mcp_reference(args: argparse.Namespace) -> int:
-    import tempfile
-
-    from .mcp_server import tools_reference
-    from .template import init_vault
-
-    with tempfile.TemporaryDirectory() as tmp:
-        init_vault(Path(tmp))
-        sys.stdout.write(tools_reference(Path(tmp)))
-    return 0
-
-
-@command("daemon")
-def cmd_daemon(args: argparse.Namespace) -> int:
-    from .daemon import Daemon
-
-    with open_memory(args) as mem:
-        return Daemon(mem, scheduler=True, terminal=sys.stderr.isatty()).run()
-
-
-@command("dreamer")
-def cmd_dreamer(args: argparse.Namespace) -> int:
-    with open_memory(args) as mem:
-        body = mem.dreamer(take=args.action == "set")
-    if args.json:
-        emit_json(body)
-    elif body["host"] is None:
-        print(body["note"])
-    else:
-        who = "this device" if body["this_device"] else body["host"]
-        print(f"{who} dreams for the vault ({body['how']} {body['since']}; last run "
-              f"{body['last_run']}, {body['silent_hours']} h ago)")
-    return 0
-
-
-@command("mcp-config")
-def cmd_mcp_config(args: argparse.Namespace) -> int:
-    from .clients import guide
-
-    root = vault_root(args)
-    if not (root / ".aleph").is_dir():
-        raise VaultNotFound(str(root))
-    sys.stdout.write(guide(args.client, root, args.name))
-    return 0
-
-
-@command("service")
-def cmd_service(args: argparse.Namespace) -> int:
-    from . import service
-
-    if args.action == "status":
-        body = service.status(args.name)
-        if args.json:
-            emit_json(body)
-        else:
-            for key, value in body.items():
-                print(f"{key}: {value}")
-        return 0
-    if args.action == "install":
-        outcome = service.install(vault_root(args), args.name)
-    else:
-        outcome = service.uninstall(args.name)
-    for line in outcome.lines:
-        print(line)
-    return 0
-
-
 def yaml_value(text: str) -> object:
     """``KEY=VALUE`` values are YAML (``tags=[a, b]``, ``n=3``); anything that is not valid
     YAML is kept as the string typed."""
@@ -534,3 +395,4 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+

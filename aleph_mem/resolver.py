@@ -10,6 +10,7 @@ a remaining tie is *ambiguous* and the candidates are kept.
 
 from __future__ import annotations
 
+import difflib
 import posixpath
 import re
 import unicodedata
@@ -150,3 +151,15 @@ def anchor_found(link: Link, headings: Iterable[str], blocks: Iterable[str]) -> 
         last = link.heading.split("#")[-1]
         return anchor_key(last) in {anchor_key(h) for h in headings}
     return None
+
+
+def closest(key: str, known: list[tuple[str, str]], most: int = 5) -> list[str]:
+    """The notes a misspelt reference most likely meant, by path, file name, alias or
+    other name (pairs of path and name), compared without case: paths, best first."""
+    by: dict[str, set[str]] = {}
+    for path, name in known:
+        by.setdefault(fold(name), set()).add(path)
+    out: list[str] = []
+    for k in difflib.get_close_matches(key, list(by), n=most * 2, cutoff=0.6):
+        out += [p for p in sorted(by[k]) if p not in out]
+    return out[:most]

@@ -4,7 +4,6 @@ vectors. The passes, the context envelope and reflection build on it; ``memory.M
 
 from __future__ import annotations
 
-import difflib
 import json
 import logging
 import threading
@@ -19,7 +18,7 @@ from .atomic import write_atomic
 from .errors import AlephError, NoteNotFound, ReadOnlyVault
 from .events import Event, EventLog
 from .objects import ObjectStore
-from .resolver import fold
+from .resolver import closest, fold
 from .search import Filters, Fusion, Hit, search
 from .settings import Settings, load_settings
 from .timespec import check_limit, parse_when
@@ -491,15 +490,3 @@ def _anchor(heading: str | None, block: str | None) -> str:
     if block:
         return "#^" + block
     return "#" + heading if heading else ""
-
-
-def closest(key: str, known: list[tuple[str, str]], most: int = 5) -> list[str]:
-    """The notes a misspelt reference most likely meant, by path, file name, alias or
-    other name (pairs of path and name), compared without case: paths, best first."""
-    by: dict[str, set[str]] = {}
-    for path, name in known:
-        by.setdefault(fold(name), set()).add(path)
-    out: list[str] = []
-    for k in difflib.get_close_matches(key, list(by), n=most * 2, cutoff=0.6):
-        out += [p for p in sorted(by[k]) if p not in out]
-    return out[:most]

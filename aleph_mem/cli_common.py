@@ -1,0 +1,75 @@
+"""What every command shares: the registry, finding the vault, the settings given as flags,
+opening the memory, printing JSON and progress. (Its own module so that `python -m
+aleph_mem.cli` and the command modules fill one registry.)"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import activity
+from .cli_args import FLAG_PREFIX
+from .errors import VaultNotFound
+from .settings import SETTINGS
+from .vault import find_vault
+
+if TYPE_CHECKING:
+    from .memory import Memory
+
+Handler = Callable[[argparse.Namespace], int]
+COMMANDS: dict[str, Handler] = {}
+
+
+def command(name: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        COMMANDS[name] = fn
+        return fn
+    return register
+
+
+def vault_root(args: argparse.Namespace) -> Path:
+    if getattr(args, "vault", None):
+        return Path(args.vault).expanduser()
+    env = os.environ.get("ALEPH_MEM_VAULT")
+    if env:
+        return Path(env).expanduser()
+    found = find_vault(Path.cwd())
+    if found is None:
+        raise VaultNotFound(str(Path.cwd()))
+    return found
+
+
+def setting_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings given on the command line (``--embed-model none``): the flag layer."""
+    return {s.name: getattr(args, FLAG_PREFIX + s.name) for s in SETTINGS
+            if hasattr(args, FLAG_PREFIX + s.name)}
+
+
+def open_memory(args: argparse.Namespace) -> Memory:
+    from .memory import Memory
+
+    mem = Memory.open(vault_root(args), setting_flags(args))
+    activity.touch(mem.vault.local_dir, "cli")
+    return mem
+
+
+def emit_json(value: Any) -> None:
+    json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def progress_printer(what: str = "indexing") -> Callable[[int, int], None] | None:
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        sys.stderr.write(f"\r{what} {done}/{total}")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+    return show

@@ -1,0 +1,98 @@
+"""The commands that run or install something beside the notes: the watcher and the
+daemon, the MCP server and each client's configuration, the systemd unit, the dreamer
+lease. Registered in ``cli.COMMANDS`` like every other command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .cli_common import command, emit_json, open_memory, setting_flags, vault_root
+from .errors import VaultNotFound
+
+
+@command("watch")
+def cmd_watch(args: argparse.Namespace) -> int:
+    from .daemon import Daemon
+
+    with open_memory(args) as mem:
+        return Daemon(mem, scheduler=False, terminal=sys.stderr.isatty()).run()
+
+
+@command("mcp")
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from .mcp_server import serve
+    from .memory import Memory
+
+    root = vault_root(args)
+    Memory.open(root, setting_flags(args)).close()  # a clear error now if there is no vault
+    return serve(root, setting_flags(args))
+
+
+@command("mcp-reference")
+def cmd_mcp_reference(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from .mcp_server import tools_reference
+    from .template import init_vault
+
+    with tempfile.TemporaryDirectory() as tmp:
+        init_vault(Path(tmp))
+        sys.stdout.write(tools_reference(Path(tmp)))
+    return 0
+
+
+@command("daemon")
+def cmd_daemon(args: argparse.Namespace) -> int:
+    from .daemon import Daemon
+
+    with open_memory(args) as mem:
+        return Daemon(mem, scheduler=True, terminal=sys.stderr.isatty()).run()
+
+
+@command("dreamer")
+def cmd_dreamer(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        body = mem.dreamer(take=args.action == "set")
+    if args.json:
+        emit_json(body)
+    elif body["host"] is None:
+        print(body["note"])
+    else:
+        who = "this device" if body["this_device"] else body["host"]
+        print(f"{who} dreams for the vault ({body['how']} {body['since']}; last run "
+              f"{body['last_run']}, {body['silent_hours']} h ago)")
+    return 0
+
+
+@command("mcp-config")
+def cmd_mcp_config(args: argparse.Namespace) -> int:
+    from .clients import guide
+
+    root = vault_root(args)
+    if not (root / ".aleph").is_dir():
+        raise VaultNotFound(str(root))
+    sys.stdout.write(guide(args.client, root, args.name))
+    return 0
+
+
+@command("service")
+def cmd_service(args: argparse.Namespace) -> int:
+    from . import service
+
+    if args.action == "status":
+        body = service.status(args.name)
+        if args.json:
+            emit_json(body)
+        else:
+            for key, value in body.items():
+                print(f"{key}: {value}")
+        return 0
+    if args.action == "install":
+        outcome = service.install(vault_root(args), args.name)
+    else:
+        outcome = service.uninstall(args.name)
+    for line in outcome.lines:
+        print(line)
+    return 0
