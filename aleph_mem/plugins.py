@@ -7,19 +7,18 @@ very same hooks (``aleph_mem.dream``, ``aleph_mem.embedders``). See docs/plugins
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
 import pluggy
 
+from .plugin_index import BUILTIN_MODULES, GROUP, installed
+
 log = logging.getLogger(__name__)
 
-GROUP = "aleph_mem"
 hookspec = pluggy.HookspecMarker(GROUP)
 hookimpl = pluggy.HookimplMarker(GROUP)
-BUILTIN_MODULES = ("aleph_mem.dream", "aleph_mem.embedders")
 
 
 class Specs:
@@ -79,38 +78,6 @@ def manager() -> pluggy.PluginManager:
 
 
 _packages: dict[str, str] = {}  # plugin name -> "project version"
-
-
-def installed() -> list[tuple[str, str, str]]:
-    """Every ``aleph_mem`` entry point installed: (name, "module:attr", "project version").
-    Scanning every installed distribution costs a command 30-40 ms at start, so the result
-    is kept in the user's cache, keyed by the import path's folders and their times (an
-    install or uninstall changes them)."""
-    import os
-    import sys
-    from pathlib import Path
-
-    key = [[p, os.stat(p).st_mtime_ns] for p in sys.path if p and os.path.isdir(p)]
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / \
-        "aleph-mem" / "entry-points.json"
-    try:
-        kept = json.loads(cache.read_bytes())
-        if kept.get("key") == key:
-            return [tuple(e) for e in kept["points"]]
-    except (OSError, ValueError, AttributeError):
-        pass
-    from importlib.metadata import distributions
-
-    points = sorted({(ep.name, ep.value, f"{d.metadata['name']} {d.version}")
-                     for d in distributions() for ep in d.entry_points if ep.group == GROUP})
-    try:
-        from .atomic import write_atomic
-
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(cache, json.dumps({"key": key, "points": points}).encode(), durable=False)
-    except OSError as exc:
-        log.info("plugin list not cached: %s", exc)
-    return [tuple(p) for p in points]
 
 
 def dream_passes() -> dict[str, Any]:

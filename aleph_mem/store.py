@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import apsw
 
-from . import db, graph, plugins
+from . import db, graph
 from .atomic import write_atomic
 from .errors import AlephError, NoteNotFound, ReadOnlyVault
 from .events import Event, EventLog
@@ -347,6 +347,12 @@ class Store:
         if not hits and not self.con.execute("SELECT 1 FROM notes LIMIT 1").fetchone():
             self.search_notice = ("the index is empty: run `aleph-mem index` (or start "
                                   "`aleph-mem daemon`)")
+        from .plugin_index import hooks_possible
+
+        if not hooks_possible():  # no plugin could re-rank: pluggy is not even loaded
+            return hits
+        from . import plugins
+
         return plugins.search_results(query, hits)
 
     def _daemon_vector(self, query: str) -> np.ndarray | None:
