@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import open_mem, write
+from conftest import REPO, open_mem, write
 
 from aleph_mem import embedders
 from aleph_mem.cli import main
@@ -138,14 +138,31 @@ def test_the_bundled_model_loads_offline_and_means_something(vault: Path) -> Non
         assert hits[0].path == "cat.md"
 
 
+def test_the_bundled_model_run_directly_gives_fastembeds_vectors_bit_for_bit(
+        tmp_path: Path) -> None:
+    """An index embedded through fastembed stays valid: the direct path (no fastembed
+    import, half the load time) computes the very same vectors on real text."""
+    from aleph_mem.bundled_model import BundledEmbedder
+
+    folder = embedders.builtin_folder(tmp_path)
+    texts = ["", "a", "Ünïcödé 東京 🚀", "word " * 600]  # empty, tiny, odd, over the limit
+    for page in sorted((REPO / "docs").glob("*.md")):
+        texts += [p for p in page.read_text().split("\n\n") if p.strip()][:20]
+    direct = BundledEmbedder(embedders.BUILTIN, folder).embed(texts)
+    through = embedders.FastEmbedder(embedders.BUILTIN, folder, None, 1).embed(texts)
+    assert len(texts) > 150
+    assert all(np.array_equal(a, b) for a, b in zip(direct, through, strict=True))
+    assert isinstance(embedders.load(embedders.BUILTIN, tmp_path), BundledEmbedder)
+
+
 def test_embed_threads_sets_the_model_threads_and_keeps_the_vectors(vault: Path) -> None:
     write(vault, "cat.md", "# Pets\n\nThe cat sits on the mat.\n")
     vecs = {}
     for threads in (1, 2):
         with Memory.open(vault, {"embed_threads": threads}) as mem:
             model = mem.embedder()
-            # the ONNX session fastembed built is what runs the threads
-            assert model.model.model.model.get_session_options().intra_op_num_threads == threads
+            # the ONNX session is what runs the threads
+            assert model.session.get_session_options().intra_op_num_threads == threads
             vecs[threads] = model.embed(["The cat sits on the mat."])[0]
     assert float(vecs[1] @ vecs[2]) > 0.9999
     with Memory.open(vault, {"embed_threads": -1}) as mem:
