@@ -52,7 +52,11 @@ def cmd_index(args: argparse.Namespace) -> int:
         report = mem.reindex(rebuild=args.rebuild, progress=progress_printer())
         pending = mem.vector_state()["pending"]
         embed = args.embed or (not args.no_embed and pending <= EMBED_IN_FOREGROUND)
-        embedded = mem.embed(progress=progress_printer("embedding")) if embed else 0
+        from .embed_pool import cores
+
+        workers = args.workers or (cores() if sys.stderr.isatty() else 1)
+        embedded = mem.embed(progress=progress_printer("embedding"),
+                             workers=workers) if embed else 0
         if mem.vector_problem and embed:
             print(f"note: {mem.vector_problem}", file=sys.stderr)
         elif not embed and not args.no_embed:

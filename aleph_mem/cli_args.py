@@ -81,6 +81,8 @@ def _reading_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("--embed", action="store_true",
                    help=f"compute every missing vector now, even more than "
                    f"{EMBED_IN_FOREGROUND} chunks (which can take long)")
+    s.add_argument("--workers", type=int, default=0,
+                   help="processes that embed (default: every core on a terminal, else 1)")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("search", parents=[common], help="search by words and meaning")

@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # loaded when first used: a full-text search from a terminal 
 
 log = logging.getLogger(__name__)
 
+POOL_MIN = 500  # chunks: below this, starting worker processes costs more than it saves
 VECTORS_OFF = 'vectors are off (embed_model = "none"); set embed_model to turn them on'
 
 
@@ -259,18 +260,28 @@ class Store:
         finally:
             slot.lock.release()
 
-    def embed(self, progress: Progress | None = None, stop: threading.Event | None = None) -> int:
-        """Give every chunk without a vector one (resumable, in committed batches)."""
+    def embed(self, progress: Progress | None = None, stop: threading.Event | None = None,
+              workers: int = 1) -> int:
+        """Give every chunk without a vector one (resumable, in committed batches); with
+        ``workers`` > 1, in that many processes (embed_pool), each with its own model."""
         from . import vectors
 
         model = self.embedder()
         if model is None:
             return 0
         cache = vectors.Cache(self.vault.aleph_dir / "cache" / "embeddings.db")
+        pool = None
+        if workers > 1 and vectors.state(self.con).pending > POOL_MIN:
+            from .embed_pool import PoolEmbedder
+
+            pool = PoolEmbedder(model, self.vault.aleph_dir / "cache", workers)
         try:
-            return vectors.embed_pending(self.con, model, cache, stop, progress)
+            return vectors.embed_pending(self.con, pool or model, cache, stop, progress,
+                                         vectors.BATCH * (workers if pool else 1))
         finally:
             cache.close()
+            if pool is not None:
+                pool.close()
 
     def _keep_vector_problem(self) -> None:
         """What the last model load found, for ``status`` (which never loads the model)."""

@@ -105,7 +105,8 @@ def state(con: apsw.Connection) -> VectorState:
 
 def embed_pending(con: apsw.Connection, embedder: Embedder, cache: Cache,
                   stop: threading.Event | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> int:
+                  progress: Callable[[int, int], None] | None = None,
+                  batch: int = BATCH) -> int:
     """Embed every chunk that has no vector yet, in small committed batches (a crash loses
     at most one batch). Returns how many chunks got vectors."""
     load_extension(con)
@@ -116,7 +117,7 @@ def embed_pending(con: apsw.Connection, embedder: Embedder, cache: Cache,
         rows = con.execute(
             "SELECT c.id, f.title, f.heading, f.body, c.seq, n.title FROM chunks c "
             "JOIN chunks_fts f ON f.rowid = c.id JOIN notes n ON n.id = c.note_id "
-            "WHERE c.embedded = 0 LIMIT ?", (BATCH,)).fetchall()
+            "WHERE c.embedded = 0 LIMIT ?", (batch,)).fetchall()
         if not rows:
             break
         texts = [embed_text(t, h, b) for _, t, h, b, _, _ in rows]
