@@ -139,8 +139,11 @@ def cmd_status(args: argparse.Namespace) -> int:
                          f"{'this device' if d['this_device'] else d['host']} (last run "
                          f"{d['last_run']})"))
     v = info["vectors"]
+    going = (info["daemon"] or {}).get("embedding") or {}
+    eta = (f"; the daemon embeds {going['per_s']}/s, about {going['minutes_left']:.0f} min "
+           "left" if v["pending"] and going.get("minutes_left") is not None else "")
     print(f"vectors: {v['model'] or 'none'}: {v['embedded']} chunks embedded, {v['pending']} "
-          f"pending" + (f" ({v['problem']})" if v["problem"] else ""))
+          f"pending" + (f" ({v['problem']})" if v["problem"] else "") + eta)
     print(f"notes {c['notes']}, chunks {c['chunks']}, tags {c['tags']}, links {c['links']} "
           f"({c['links_resolved']} resolved, {c['links_unresolved']} unresolved, "
           f"{c['links_ambiguous']} ambiguous)")

@@ -25,6 +25,7 @@ from .watcher import Watcher
 log = logging.getLogger(__name__)
 
 TICK_S = 15
+SLICE = 2000  # chunks embedded on every core before the daemon judges again
 
 
 def vectors_pending(mem: Memory) -> bool:
@@ -103,6 +104,7 @@ class Daemon:
         self.started_at = iso(utc_now())
         self.sched: BackgroundScheduler | None = None
         self.socket: str | None = None  # where the warm model is lent (embed_socket)
+        self.embedding: dict[str, object] | None = None  # the backlog's progress, for status
 
     def maybe_dream(self) -> None:
         """Run the daily passes when they are due (DREAM.md 3.1), on a connection of their
@@ -157,7 +159,38 @@ class Daemon:
             "idle_minutes": self.mem.settings.idle_minutes,
             "next_run": self.next_runs() if self.use_scheduler else {},
             "embed_socket": self.socket,
+            "embedding": self.embedding,
             "updated_at": iso(utc_now())})
+
+    def free_cores(self) -> int:
+        """Worker processes for the embedding backlog: every core while the vault has been
+        idle and nothing else keeps the machine busy, else one (re-judged every SLICE
+        chunks, so a person coming back gets the cores back within about half a minute)."""
+        from .embed_pool import cores
+
+        idle = self.idle_for()
+        n = cores()
+        if n < 2 or (idle is not None and idle < self.mem.settings.idle_minutes * 60):
+            return 1
+        try:
+            busy = os.getloadavg()[0] - 1  # the load this daemon itself adds
+        except OSError:
+            return 1
+        return max(1, min(n, int(n - busy)))
+
+    def _embedding(self, show: Callable[[int, int], None] | None) -> Callable[[int, int], None]:
+        """Progress for the terminal and for `status` (rate and time left)."""
+        started = time.monotonic()
+
+        def progress(done: int, total: int) -> None:
+            if show:
+                show(done, total)
+            spent = time.monotonic() - started
+            rate = done / spent if spent > 0 else 0.0
+            left = max(0, total - done)
+            self.embedding = {"done": done, "of": total, "per_s": round(rate, 1),
+                              "minutes_left": round(left / rate / 60, 1) if rate else None}
+        return progress
 
     def _embed_query(self, text: str) -> tuple[str, object] | None:
         """A query's vector for another process (embed_socket), with the daemon's model."""
@@ -173,9 +206,11 @@ class Daemon:
                 first = True
                 while not self.stop_event.is_set():
                     if vectors_pending(mem):
-                        show = self.terminal and first
-                        mem.embed(stop=self.stop_event,
-                                  progress=terminal_progress("embedding") if show else None)
+                        show = terminal_progress("embedding") if self.terminal and first \
+                            else None
+                        workers = self.free_cores()
+                        mem.embed(stop=self.stop_event, progress=self._embedding(show),
+                                  workers=workers, limit=SLICE if workers > 1 else None)
                         first = False
                         if mem.vector_problem:
                             log.warning("vectors are off: %s", mem.vector_problem)

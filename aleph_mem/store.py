@@ -261,7 +261,7 @@ class Store:
             slot.lock.release()
 
     def embed(self, progress: Progress | None = None, stop: threading.Event | None = None,
-              workers: int = 1) -> int:
+              workers: int = 1, limit: int | None = None) -> int:
         """Give every chunk without a vector one (resumable, in committed batches); with
         ``workers`` > 1, in that many processes (embed_pool), each with its own model."""
         from . import vectors
@@ -277,7 +277,7 @@ class Store:
             pool = PoolEmbedder(model, self.vault.aleph_dir / "cache", workers)
         try:
             return vectors.embed_pending(self.con, pool or model, cache, stop, progress,
-                                         vectors.BATCH * (workers if pool else 1))
+                                         vectors.BATCH * (workers if pool else 1), limit)
         finally:
             cache.close()
             if pool is not None:

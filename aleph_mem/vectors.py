@@ -106,14 +106,14 @@ def state(con: apsw.Connection) -> VectorState:
 def embed_pending(con: apsw.Connection, embedder: Embedder, cache: Cache,
                   stop: threading.Event | None = None,
                   progress: Callable[[int, int], None] | None = None,
-                  batch: int = BATCH) -> int:
+                  batch: int = BATCH, limit: int | None = None) -> int:
     """Embed every chunk that has no vector yet, in small committed batches (a crash loses
     at most one batch). Returns how many chunks got vectors."""
     load_extension(con)
     ensure_table(con, embedder.name, embedder.dim)
     total = state(con).pending
     done = 0
-    while not (stop and stop.is_set()):
+    while not (stop and stop.is_set()) and (limit is None or done < limit):
         rows = con.execute(
             "SELECT c.id, f.title, f.heading, f.body, c.seq, n.title FROM chunks c "
             "JOIN chunks_fts f ON f.rowid = c.id JOIN notes n ON n.id = c.note_id "

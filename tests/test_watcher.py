@@ -191,3 +191,21 @@ def test_a_terminal_search_borrows_the_running_daemons_model(vault: Path) -> Non
     with Memory.open(vault) as mem:  # no daemon: the search loads the model itself
         assert mem.search("when does the ship sail", mode="vector")[0].path == "notes/ferry.md"
         assert mem._embedder_tried is True
+
+
+def test_the_daemon_gives_the_cores_back_when_a_person_is_active(vault: Path) -> None:
+    """The embedding backlog uses every core only while the vault is idle; a person at
+    work (any aleph-mem activity) gets them back. `status` learns the rate and time left."""
+    from aleph_mem import activity
+    from aleph_mem.daemon import Daemon
+
+    with open_mem(vault) as mem:
+        d = Daemon(mem, scheduler=False)
+        activity.touch(mem.vault.local_dir, "human")
+        assert d.free_cores() == 1
+        report = d._embedding(None)
+        report(0, 100)
+        time.sleep(0.05)
+        report(40, 100)
+        assert d.embedding["done"] == 40 and d.embedding["of"] == 100
+        assert d.embedding["per_s"] > 0 and d.embedding["minutes_left"] >= 0
