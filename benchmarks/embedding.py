@@ -1,0 +1,84 @@
+"""Embedding throughput per configuration, on real chunks of a vault.
+
+    python benchmarks/embedding.py VAULT [--sample 1000]
+
+VAULT must be indexed (`aleph-mem index --no-embed`). On --sample of its chunks, for each
+configuration: chunks/s, load time, and whether the vectors equal the reference
+(fastembed, one thread) bit for bit; then the projected first embed of the whole vault at
+the fastest identical rate. Configurations: fastembed with one thread (what aleph-mem ran
+before), the bundled model run directly with one and two ONNX threads, and worker
+processes (embed_pool) with one thread each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from aleph_mem import embedders, vectors
+from aleph_mem.bundled_model import BundledEmbedder
+from aleph_mem.embed_pool import PoolEmbedder, cores
+from aleph_mem.memory import Memory
+
+
+def chunk_texts(root: Path, sample: int) -> tuple[list[str], int]:
+    with Memory.open(root, {"embed_model": "none"}) as mem:
+        rows = mem.con.execute("SELECT f.title, f.heading, f.body FROM chunks c JOIN "
+                               "chunks_fts f ON f.rowid = c.id ORDER BY c.id").fetchall()
+    step = max(1, len(rows) // sample)
+    return [vectors.embed_text(*r) for r in rows[::step][:sample]], len(rows)
+
+
+def timed(make, texts: list[str]) -> tuple[float, float, list[np.ndarray]]:
+    t = time.perf_counter()
+    model = make()
+    loaded = time.perf_counter() - t
+    t = time.perf_counter()
+    out = model.embed(texts)
+    rate = len(texts) / (time.perf_counter() - t)
+    if hasattr(model, "close"):
+        model.close()
+    return loaded, rate, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("vault", type=Path)
+    ap.add_argument("--sample", type=int, default=1000)
+    args = ap.parse_args()
+    texts, total = chunk_texts(args.vault, args.sample)
+    cache = Path(tempfile.mkdtemp(prefix="aleph-emb-"))
+    folder = embedders.builtin_folder(cache)
+    name = embedders.BUILTIN
+    configs = {
+        "fastembed, 1 thread": lambda: embedders.FastEmbedder(name, folder, None, 1),
+        "direct, 1 thread": lambda: BundledEmbedder(name, folder, 1),
+        "direct, 2 threads": lambda: BundledEmbedder(name, folder, 2),
+        f"{cores()} workers, 1 thread each": lambda: PoolEmbedder(
+            BundledEmbedder(name, folder, 1), cache, cores()),
+    }
+    reference = None
+    best = 0.0
+    for label, make in configs.items():
+        loaded, rate, vecs = timed(make, texts)
+        if reference is None:
+            reference = vecs
+        same = all(np.array_equal(a, b) for a, b in zip(reference, vecs, strict=True))
+        cosine = min(float(np.dot(a, b)) for a, b in zip(reference, vecs, strict=True))
+        if same:
+            best = max(best, rate)
+        print(json.dumps({"config": label, "load_s": round(loaded, 2),
+                          "chunks_per_s": round(rate, 1), "identical": same,
+                          "min_cosine": round(cosine, 6)}), flush=True)
+    print(json.dumps({"vault_chunks": total, "sample": len(texts),
+                      "first_embed_minutes_at_best_identical": round(total / best / 60, 1)}))
+
+
+if __name__ == "__main__":
+    main()
