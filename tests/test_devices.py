@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -186,8 +187,6 @@ def test_a_synced_change_waits_for_its_event_and_a_persons_edit_is_logged_after(
         tmp_path: Path, vault: Path) -> None:
     """A note that arrives before the event file explaining it is not logged as this
     device's person's change; an edit nobody logged is, once the sync has settled."""
-    import time
-
     write(vault, "notes/shared.md", "# Shared\n\nfirst version\n")
     with open_mem(vault) as desk:
         desk.reindex()
@@ -214,3 +213,26 @@ def test_a_synced_change_waits_for_its_event_and_a_persons_edit_is_logged_after(
         lap.reindex()
         mine = [(e.path, e.kind, e.actor) for e in lap.log() if e.host == lap_host]
     assert mine == [("notes/shared.md", "note-updated", "human")]  # x.md was the desktop's
+
+
+def test_the_older_copy_is_told_by_the_synced_history_not_by_file_times(vault: Path) -> None:
+    """Which of two identical notes is kept does not depend on file times (a sync engine or
+    a git checkout resets them): the one logged first is the older."""
+    import datetime as dt
+
+    from aleph_mem.dream.consolidate import plan_consolidate
+    from aleph_mem.dream.snapshot import snapshot
+
+    body = ("The ferry leaves the north pier at nine every morning and the tickets are "
+            "sold on board only, cash or card, so arrive early.\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        w = mem.writer(actor="mcp:agent")
+        w.write("a/Ferry.md", f"# Ferry\n\n{body}".encode(), None)  # logged first
+        time.sleep(0.01)
+        w.write("b/Ferry.md", f"# Ferry\n\n{body}".encode(), None)
+        os.utime(vault / "a/Ferry.md", (2_000_000_000, 2_000_000_000))  # "newer" on disk
+        os.utime(vault / "b/Ferry.md", (1_000_000_000, 1_000_000_000))
+        planned = plan_consolidate(snapshot(mem, dt.datetime.now(dt.UTC)))
+    archived = [a.path for a in planned if a.op == "archive"]
+    assert archived == ["b/Ferry.md"]  # the later one goes, whatever the file times say

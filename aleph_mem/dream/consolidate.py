@@ -40,8 +40,9 @@ def normalized(note: NoteInfo) -> str:
 
 def keeper_order(n: NoteInfo) -> tuple:
     """Human-touched over agent-owned; a filed note over its inbox copy; more inbound
-    links; older; smaller path."""
-    created = str(n.frontmatter.get("created") or n.mtime.isoformat())
+    links; older (its `created`, else its first logged event: file times differ between
+    devices a sync engine keeps in step, the synced history does not); smaller path."""
+    created = str(n.frontmatter.get("created") or n.first_logged or n.mtime.isoformat())
     inbox = n.path.split("/", 1)[0].casefold() in ("inbox", "_inbox", "00 inbox")
     return (not n.human, inbox, -n.inbound, created, n.path)
 

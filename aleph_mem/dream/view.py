@@ -42,6 +42,7 @@ class NoteInfo:
     recall_days: tuple[str, ...] = ()  # distinct days an agent recalled it (last 90)
     soft_inbound: int = 0  # unlinked mentions of it in other notes (L021 soft links)
     other_names: tuple[str, ...] = ()  # a declared `title:`, a first heading that differs
+    first_logged: str | None = None  # its first event (synced: the same on every device)
 
     @property
     def display(self) -> str:
