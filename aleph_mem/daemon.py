@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy  # noqa: F401 (in the main thread, before any worker: NUMPY_FIRST)
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from . import activity, embed_socket
@@ -23,6 +24,7 @@ from .memory import Memory
 from .watcher import Watcher
 
 log = logging.getLogger(__name__)
+# NUMPY_FIRST (see mcp_server.py): the watcher, embedding, socket and scheduler threads.
 
 TICK_S = 15
 SLICE = 2000  # chunks embedded on every core before the daemon judges again

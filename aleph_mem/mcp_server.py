@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import apsw
+import numpy  # noqa: F401 (in the main thread, before any worker: NUMPY_FIRST)
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 
@@ -32,6 +33,11 @@ from .memory import Memory
 from .reflect import Reflection
 
 log = logging.getLogger(__name__)
+
+# NUMPY_FIRST: this server runs tools in worker threads beside a reconcile thread; two threads
+# importing numpy for the first time at once can each get a half-initialised numpy ("cannot
+# load module more than once per process", seen in CI once numpy loaded lazily). So numpy
+# is imported above, in the main thread; the CLI's one-thread commands still load it late.
 
 INSTRUCTIONS = """\
 aleph-mem is this person's long-term memory: a Markdown vault of notes (YAML frontmatter,
