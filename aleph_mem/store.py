@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 
 POOL_MIN = 500  # chunks: below this, starting worker processes costs more than it saves
 VECTORS_OFF = 'vectors are off (embed_model = "none"); set embed_model to turn them on'
+NO_VECTORS_YET = "no vectors yet (the daemon or `index` makes them)"
 
 
 @dataclass(frozen=True)
@@ -323,29 +324,29 @@ class Store:
         stale = f"{self.readonly}: results may be stale" if self.readonly else ""
         self.search_notice = stale
         qvec = None
-        if mode != "fts" and not self._any_vectors():
+        fallback = ""  # why this search runs on full text only
+        if mode != "fts" and not self._any_vectors():  # the model is not even loaded
             off = self.settings.embed_model in ("", "none")
-            self.search_notice = (stale + "; " if stale else "") + "full-text only: " + (
-                self.vector_problem or (VECTORS_OFF if off else
-                                        "no vectors yet (the daemon or `index` makes them)"))
-            mode = "fts"  # nothing to compare with: the model is not even loaded
-        if mode != "fts":
+            fallback = self.vector_problem or (VECTORS_OFF if off else NO_VECTORS_YET)
+        elif mode != "fts":
             qvec = self._daemon_vector(query) if self._slot.model is None else None
             model = self.embedder(wait=wait_for_model) if qvec is None else None
-            if qvec is None and model is not None and self._vectors_ready(model):
+            if qvec is None and model is not None and \
+                    self._vectors_ready(f"{model.name}:{model.dim}"):
                 qvec = model.embed([query])[0]
-            if qvec is not None:
+            if qvec is None:
+                fallback = self.vector_problem or (
+                    "the embedding model is still loading" if not self._embedder_tried
+                    else NO_VECTORS_YET)
+            else:
                 pending = self.con.execute(  # the partial index keeps this cheap
                     "SELECT count(*) FROM chunks WHERE embedded = 0").fetchone()[0]
                 if pending:
                     self.search_notice = f"{pending} chunks are still waiting for vectors"
                     self.search_notice += f"; {stale}" if stale else ""
-            else:
-                self.search_notice = (stale + "; " if stale else "") + "full-text only: " + (
-                    self.vector_problem or ("the embedding model is still loading"
-                                            if not self._embedder_tried else
-                                            "no vectors yet (the daemon or `index` makes them)"))
-                mode = "fts"
+        if fallback:
+            self.search_notice = (stale + "; " if stale else "") + "full-text only: " + fallback
+            mode = "fts"
         fusion = fusion or Fusion(
             recency_weight=float(self.settings.search_recency_weight),
             half_life_days=float(self.settings.search_half_life_days),
@@ -377,15 +378,7 @@ class Store:
         if st.get("state") != "running" or not isinstance(where, str):
             return None
         found = embed_socket.query(Path(where), query)
-        row = self.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()
-        if found is None or not row or row[0] != found[0]:
-            return None
-        if not self._vec_loaded:
-            from . import vectors
-
-            vectors.load_extension(self.con)
-            self._vec_loaded = True
-        return found[1]
+        return found[1] if found is not None and self._vectors_ready(found[0]) else None
 
     def _any_vectors(self) -> bool:
         return self.con.execute("SELECT 1 FROM meta WHERE key = 'vec_model'").fetchone() \
@@ -405,9 +398,11 @@ class Store:
     def _vectors_of(self, chunk_ids: list[int]) -> dict[int, np.ndarray]:
         return self._matrix.vectors(chunk_ids) if self._matrix is not None else {}
 
-    def _vectors_ready(self, model: Embedder) -> bool:
+    def _vectors_ready(self, model: str) -> bool:
+        """The index holds vectors of ``model`` ("name:dim"): the vector extension is
+        loaded and a query vector of that model can be compared."""
         row = self.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()
-        if not row or row[0] != f"{model.name}:{model.dim}":
+        if not row or row[0] != model:
             return False
         from . import vectors
 
