@@ -8,6 +8,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -64,11 +65,19 @@ def emit_json(value: Any) -> None:
 
 
 def progress_printer(what: str = "indexing") -> Callable[[int, int], None] | None:
+    """``what done/total`` redrawn on one stderr line, with the time left once it can be
+    told, a newline when done; None when stderr is no terminal."""
     if not sys.stderr.isatty():
         return None
+    started = time.monotonic()
 
     def show(done: int, total: int) -> None:
-        sys.stderr.write(f"\r{what} {done}/{total}")
+        spent = time.monotonic() - started
+        left = ""
+        if 0 < done < total and spent > 5:
+            minutes = spent / done * (total - done) / 60
+            left = f", about {minutes:.0f} min left" if minutes >= 1 else ", under a minute left"
+        sys.stderr.write(f"\r{what} {done}/{total}{left}   ")
         if done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()

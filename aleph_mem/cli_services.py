@@ -8,7 +8,14 @@ import argparse
 import sys
 from pathlib import Path
 
-from .cli_common import command, emit_json, open_memory, setting_flags, vault_root
+from .cli_common import (
+    command,
+    emit_json,
+    open_memory,
+    progress_printer,
+    setting_flags,
+    vault_root,
+)
 from .errors import VaultNotFound
 
 
@@ -17,7 +24,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from .daemon import Daemon
 
     with open_memory(args) as mem:
-        return Daemon(mem, scheduler=False, terminal=sys.stderr.isatty()).run()
+        return Daemon(mem, scheduler=False, progress=progress_printer).run()
 
 
 @command("mcp")
@@ -48,7 +55,7 @@ def cmd_daemon(args: argparse.Namespace) -> int:
     from .daemon import Daemon
 
     with open_memory(args) as mem:
-        return Daemon(mem, scheduler=True, terminal=sys.stderr.isatty()).run()
+        return Daemon(mem, scheduler=True, progress=progress_printer).run()
 
 
 @command("dreamer")

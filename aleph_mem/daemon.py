@@ -19,6 +19,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from . import activity, embed_socket
 from .clock import iso, utc_now
 from .daemon_file import write_status
+from .indexer import Progress
 from .locks import watcher_lock
 from .memory import Memory
 from .watcher import Watcher
@@ -53,24 +54,6 @@ class Job:
         return self.last_run is None or (now - self.last_run).total_seconds() >= self.every
 
 
-def terminal_progress(what: str) -> Callable[[int, int], None]:
-    """``what done/total`` redrawn on one stderr line, with the time left once it can be
-    told; a newline when done."""
-    started = time.monotonic()
-
-    def show(done: int, total: int) -> None:
-        spent = time.monotonic() - started
-        left = ""
-        if 0 < done < total and spent > 5:
-            minutes = spent / done * (total - done) / 60
-            left = f", about {minutes:.0f} min left" if minutes >= 1 else ", under a minute left"
-        sys.stderr.write(f"\r{what} {done}/{total}{left}   ")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-    return show
-
-
 def start_line(mem: Memory, socket: str | None) -> str:
     """The one line a daemon says when it starts: what it watches, what it holds, how an
     agent connects."""
@@ -92,9 +75,11 @@ def start_line(mem: Memory, socket: str | None) -> str:
 
 
 class Daemon:
-    def __init__(self, mem: Memory, scheduler: bool = True, terminal: bool = False) -> None:
+    def __init__(self, mem: Memory, scheduler: bool = True,
+                 progress: Callable[[str], Progress | None] | None = None) -> None:
         self.mem = mem
-        self.terminal = terminal  # progress on stderr for the first index and embedding
+        # what shows the first index's and the first embedding's progress (a terminal)
+        self.progress = progress or (lambda _what: None)
         self.local = mem.vault.local_dir
         self.watcher = Watcher(mem, polling=mem.settings.watcher == "polling",
                                on_batch=lambda _: self.write_status())
@@ -180,13 +165,14 @@ class Daemon:
             return 1
         return max(1, min(n, int(n - busy)))
 
-    def _embedding(self, show: Callable[[int, int], None] | None) -> Callable[[int, int], None]:
-        """Progress for the terminal and for `status` (rate and time left)."""
+    def _embedding(self, show: Progress | None, base: int = 0) -> Progress:
+        """Progress for the terminal and for `status` (rate and time left); ``base``: the
+        chunks earlier slices of this backlog embedded (the counts add up)."""
         started = time.monotonic()
 
         def progress(done: int, total: int) -> None:
             if show:
-                show(done, total)
+                show(base + done, base + total)
             spent = time.monotonic() - started
             rate = done / spent if spent > 0 else 0.0
             left = max(0, total - done)
@@ -205,18 +191,19 @@ class Daemon:
         """Give new chunks vectors in the background, on a connection of its own."""
         try:
             with self.mem.sibling() as mem:
-                first = True
+                show = self.progress("embedding")  # the first backlog, slice after slice
+                base = 0
                 while not self.stop_event.is_set():
                     if vectors_pending(mem):
-                        show = terminal_progress("embedding") if self.terminal and first \
-                            else None
                         workers = self.free_cores()
-                        mem.embed(stop=self.stop_event, progress=self._embedding(show),
-                                  workers=workers, limit=SLICE if workers > 1 else None)
-                        first = False
+                        base += mem.embed(stop=self.stop_event,
+                                          progress=self._embedding(show, base),
+                                          workers=workers, limit=SLICE if workers > 1 else None)
                         if mem.vector_problem:
                             log.warning("vectors are off: %s", mem.vector_problem)
                             return
+                    else:
+                        show, base = None, 0  # the backlog is done: later ones are quiet
                     self.stop_event.wait(5.0)
         except Exception:
             log.exception("the embedding worker stopped; search stays full-text for new notes")
@@ -224,7 +211,7 @@ class Daemon:
     def run(self) -> int:
         with watcher_lock(self.local):
             self._install_signals()
-            self.watcher.start(terminal_progress("indexing") if self.terminal else None)
+            self.watcher.start(self.progress("indexing"))
             lend = embed_socket.Server(embed_socket.socket_path(self.local), self._embed_query)
             self.socket = str(lend.path) if lend.start() else None
             print(start_line(self.mem, self.socket), file=sys.stderr, flush=True)
