@@ -8,7 +8,6 @@ proposal (R2). Planners are idempotent: a second run after the first plans nothi
 from __future__ import annotations
 
 import hashlib
-import re
 from itertools import combinations
 
 import numpy as np
@@ -24,6 +23,7 @@ from .facts import (
     shingles,
     side_by_side,
     statement_overlap,
+    words,
 )
 from .view import Action, NoteInfo, Snapshot, body_of, facts_of
 
@@ -93,9 +93,9 @@ def same_name(a: NoteInfo, b: NoteInfo) -> bool:
     """Titles that could name one thing: one's words all appear in the other ("Harbour" and
     "Harbour copy"). Templated notes with the same text and different names ("Ring of Fire
     Resistance", "Ring of Force Resistance") are different things."""
-    def words(name: str) -> set[str]:
-        return set(re.findall(r"\w+", name.casefold()))
-    return any(wa <= wb or wb <= wa for wa in map(words, a.names) for wb in map(words, b.names))
+    def named(name: str) -> set[str]:
+        return set(words(name))
+    return any(wa <= wb or wb <= wa for wa in map(named, a.names) for wb in map(named, b.names))
 
 
 def near_pairs(snap: Snapshot, notes: list[NoteInfo]) -> list[tuple[NoteInfo, NoteInfo,

@@ -11,7 +11,6 @@ A person's notes are only ever proposed, one checkbox per merge."""
 from __future__ import annotations
 
 import hashlib
-import re
 
 from .consolidate import (
     MIN_MERGE_WORDS,
@@ -21,7 +20,7 @@ from .consolidate import (
     normalized,
     vector_pairs,
 )
-from .facts import STOPWORDS, fact_tokens_text, jaccard
+from .facts import content_words, fact_tokens_text, jaccard
 from .judge import fence
 from .view import Action, NoteInfo, Snapshot, body_of, facts_of
 
@@ -98,10 +97,9 @@ def _validate_absorb(obj: dict, n_facts: int, n_first: int) -> dict:
 def restates(a: str, b: str) -> bool:
     """Two facts that make the same statement (most of the same words once numbers, names
     and negations are set aside)."""
-    def words(text: str) -> set[str]:
-        plain = {w for w in re.findall(r"\w+", text.casefold()) if not w.isdigit()}
-        return plain - STOPWORDS - fact_tokens_text(text)
-    return jaccard(words(a), words(b)) >= SAME_STATEMENT
+    def plain(text: str) -> set[str]:
+        return {w for w in content_words(text) if not w.isdigit()} - fact_tokens_text(text)
+    return jaccard(plain(a), plain(b)) >= SAME_STATEMENT
 
 
 def precise(verdict: dict, facts: list[str], n_first: int) -> bool:

@@ -15,6 +15,8 @@ SHINGLE_JACCARD = 0.8
 STATEMENT_OVERLAP = 0.75  # or this share of the longer note's statements in both
 MIN_MERGE_WORDS = 12  # shorter bodies ("- [[index]]") say too little to call two notes one
 
+STOPWORDS = frozenset("a an the is are was were be to of in on at for and or with by it its "
+                      "this that as from".split())
 # short words after a number that are not its unit ("port 5432 is", "at 9 on")
 NOT_UNITS = r"(?i:is|are|was|be|at|on|in|to|and|or|the|for|of|a|an|by|it|as|if|so|from|with)"
 FACT_TOKEN = re.compile(
@@ -30,9 +32,19 @@ def without_title(body: str) -> str:
     return TITLE_LINE.sub("", body, count=1)
 
 
+def words(text: str) -> list[str]:
+    """The words of a text, lower case (what every comparison here compares)."""
+    return re.findall(r"\w+", text.casefold())
+
+
+def content_words(text: str) -> set[str]:
+    """Its words without the small ones ("the", "is", "of"...)."""
+    return set(words(text)) - STOPWORDS
+
+
 def normalized_text(body: str) -> str:
     """A body's words, lower case, the title line left out."""
-    return " ".join(re.findall(r"\w+", without_title(body).casefold()))
+    return " ".join(words(without_title(body)))
 
 
 def shingles(text: str, k: int = 3) -> set[str]:
@@ -57,9 +69,9 @@ def statements(body: str) -> list[str]:
     out = []
     for line in without_title(body).splitlines():
         for part in SENTENCE_END.split(line.strip()):
-            words = " ".join(re.findall(r"\w+", part.casefold()))
-            if words:
-                out.append(words)
+            said = " ".join(words(part))
+            if said:
+                out.append(said)
     return out
 
 
@@ -103,8 +115,8 @@ def side_by_side(left: str, right: str, most: int = 8) -> list[tuple[str, str]]:
     changed into the other; a line only one side has is paired with ""."""
     a = [ln.rstrip() for ln in without_title(left).splitlines() if ln.strip()]
     b = [ln.rstrip() for ln in without_title(right).splitlines() if ln.strip()]
-    key = [" ".join(re.findall(r"\w+", x.casefold())) for x in a]
-    keyb = [" ".join(re.findall(r"\w+", x.casefold())) for x in b]
+    key = [" ".join(words(x)) for x in a]
+    keyb = [" ".join(words(x)) for x in b]
     rows: list[tuple[str, str]] = []
     for op, i1, i2, j1, j2 in SequenceMatcher(None, key, keyb, autojunk=False).get_opcodes():
         if op == "equal":
@@ -116,9 +128,6 @@ def side_by_side(left: str, right: str, most: int = 8) -> list[tuple[str, str]]:
     return rows[:most]
 
 
-STOPWORDS = frozenset("a an the is are was were be to of in on at for and or with by it its "
-                      "this that as from".split())
-
 
 def same_short_fact(a: str, b: str) -> bool:
     """Two one-line facts (hot memory) that say the same: the same fact tokens (so
@@ -126,6 +135,4 @@ def same_short_fact(a: str, b: str) -> bool:
     words (Jaccard >= 0.6 without the small words)."""
     if fact_tokens_text(a) != fact_tokens_text(b):
         return False
-    wa = set(re.findall(r"\w+", a.casefold())) - STOPWORDS
-    wb = set(re.findall(r"\w+", b.casefold())) - STOPWORDS
-    return jaccard(wa, wb) >= 0.6
+    return jaccard(content_words(a), content_words(b)) >= 0.6
