@@ -218,29 +218,38 @@ class Suggester:
         for key in self.names:
             self.by_first.setdefault(_first(key), []).append(key)
 
+    def loose(self, target: str) -> tuple[set[str], bool]:
+        """The notes a link target names but for case, width and separators: by file name
+        or alias, else by a declared title or first heading (True: found by heading)."""
+        key = loose_key(target.rsplit("/", 1)[-1])
+        if key in self.names:
+            return self.names[key], False
+        return self.headings.get(key, set()), True
+
+    def link_name(self, path: str) -> str:
+        """How a link names ``path``: its file name, or its path where two share it."""
+        stem = path.rsplit("/", 1)[-1][:-3]
+        return stem if self.stems.get(stem.casefold(), 0) == 1 else path[:-3]
+
     def fix(self, raw: str) -> str:
         m = WIKI.match(raw)
         if not m or not m.group(2).strip():
             return ""
-        key = loose_key(m.group(2).rsplit("/", 1)[-1])
-        found = self.names.get(key)
-        shown = ""
-        if not found and len(self.headings.get(key, ())) == 1:  # named so only by its H1
-            found, shown = self.headings[key], m.group(4) or "|" + m.group(2).strip()
+        found, by_heading = self.loose(m.group(2))
+        shown = (m.group(4) or "|" + m.group(2).strip()) if found and by_heading else ""
         if not found:
+            key = loose_key(m.group(2).rsplit("/", 1)[-1])
             digits = re.findall(r"\d+", key)
             close = [k for k in difflib.get_close_matches(
                 key, self.by_first.get(_first(key), []), n=3, cutoff=self.CUTOFF)
                 if re.findall(r"\d+", k) == digits]
-            found = self.names[close[0]] if len(close) == 1 else None
-        if not found or len(found) != 1:
+            found = self.names[close[0]] if len(close) == 1 else set()
+        if len(found) != 1:
             return ""
         path = next(iter(found))
-        stem = path.rsplit("/", 1)[-1][:-3]
-        name = stem if self.stems.get(stem.casefold(), 0) == 1 else path[:-3]
         why = f" (only {path}'s heading or title says so; Obsidian links by file name)" \
             if shown else ""
-        return f"{why}: did you mean [[{name}{shown}]]?"
+        return f"{why}: did you mean [[{self.link_name(path)}{shown}]]?"
 
 
 def _first(key: str) -> str:
@@ -279,8 +288,7 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
     two or more candidates, or none: it stays reported. The shown text is kept with an
     alias (``[[Real Name|as written]]``). Returns path → (its new text, what was
     repaired)."""
-    names, headings = repair_candidates(snap), heading_candidates(snap)
-    stems = Counter(p.rsplit("/", 1)[-1][:-3].casefold() for p in snap.notes)
+    suggest = Suggester(snap)
     fixes: dict[str, list[tuple[int, str, str]]] = {}
     for src, _, status, raw, _, line in snap.links:
         note = snap.notes.get(src)
@@ -289,16 +297,12 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
                 _disabled(note, "L010"):
             continue
         bang, target, anchor, alias = m.groups()
-        key = loose_key(target.rsplit("/", 1)[-1])
-        found = names.get(key) or headings.get(key, set())
+        found, _ = suggest.loose(target)
         if len(found) != 1:
             continue
-        path = next(iter(found))
-        stem = path.rsplit("/", 1)[-1][:-3]
-        new = stem if stems.get(stem.casefold(), 0) == 1 else path[:-3]
         shown = alias or ("|" + target.strip() if not anchor else "")
         fixes.setdefault(src, []).append(
-            (line, raw, f"{bang}[[{new}{anchor}{shown}]]"))
+            (line, raw, f"{bang}[[{suggest.link_name(next(iter(found)))}{anchor}{shown}]]"))
     out = {}
     for src, edits in sorted(fixes.items()):
         note = snap.notes[src]
