@@ -25,6 +25,7 @@ PATTERNS = (
                                    re.IGNORECASE)),
     ("nextcloud", re.compile(r"^(?P<base>.+)_conflict-\d{8}-\d{6}$")),
 )
+CONFLICT_ISSUE = "sync conflict:"  # how the index lists a conflict among a note's issues
 MARKER_OPEN = re.compile(r"^<{7}(?: .*)?$")
 MARKER_MID = re.compile(r"^={7}$")
 MARKER_CLOSE = re.compile(r"^>{7}(?: .*)?$")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import apsw
 
 from . import db
-from .conflicts import copy_of, has_markers
+from .conflicts import CONFLICT_ISSUE, copy_of, has_markers
 from .inline_scan import Link
 from .objects import ObjectStore
 from .parser import Chunk, ParsedNote, declared_title, decode, looks_binary, parse
@@ -168,10 +168,10 @@ class Indexer:
             return ARCHIVED, None
         copied = copy_of(path)
         if copied and (self.vault.root / copied[0]).is_file():
-            return CONFLICT_COPY, (f"sync conflict: a {copied[1]} conflict copy of "
+            return CONFLICT_COPY, (f"{CONFLICT_ISSUE} a {copied[1]} conflict copy of "
                                    f"{copied[0]}, kept out of search until you choose")
         if b"\n=======" in data and has_markers(data.decode("utf-8", "replace")):
-            return LIVE, ("sync conflict: git conflict markers (<<<<<<< ======= >>>>>>>) "
+            return LIVE, (f"{CONFLICT_ISSUE} git conflict markers (<<<<<<< ======= >>>>>>>) "
                           "hold two versions of this note")
         return LIVE, None
 

@@ -11,20 +11,16 @@ keep one side, the other, or both under headings."""
 from __future__ import annotations
 
 from ..conflicts import copy_of, sides
-from .facts import side_by_side
+from .facts import differing_table
 from .view import Action, NoteInfo, Snapshot
 
 SHOWN_ROWS = 6
 
 
-def conflicted(n: NoteInfo) -> bool:
-    return any(i.startswith("sync conflict:") for i in n.issues)
-
-
 def plan_conflicts(snap: Snapshot) -> list[Action]:
     actions: list[Action] = []
     for path, n in sorted(snap.notes.items()):
-        if path.startswith("archive/") or not conflicted(n) or not n.whole:
+        if path.startswith("archive/") or not n.in_conflict or not n.whole:
             continue
         copied = copy_of(path)
         base = snap.notes.get(copied[0]) if copied else None
@@ -35,20 +31,9 @@ def plan_conflicts(snap: Snapshot) -> list[Action]:
     return actions
 
 
-def _table(left_name: str, left: str, right_name: str, right: str) -> tuple[str, ...]:
-    rows = side_by_side(left, right, SHOWN_ROWS)
-    if not rows:
-        return ("the same text in both",)
-
-    def cell(text: str) -> str:
-        return text.strip().replace("|", "\\|") or " "
-
-    return (f"| {left_name} | {right_name} |", "| --- | --- |",
-            *[f"| {cell(a)} | {cell(b)} |" for a, b in rows])
-
-
 def _copy_ways(base: NoteInfo, copy: NoteInfo, engine: str) -> list[Action]:
-    shows = _table(base.path[:-3], base.body, f"{copy.path[:-3]} ({engine})", copy.body)
+    shows = differing_table(base.path[:-3], base.body, f"{copy.path[:-3]} ({engine})",
+                            copy.body, SHOWN_ROWS, "the same text in both")
     have = {ln.strip() for ln in base.body.splitlines()}
     extra = [ln for ln in copy.body.splitlines() if ln.strip() and ln.strip() not in have]
     both = base.body.rstrip("\n") + f"\n\n## From the {engine} conflict copy\n\n" + \
@@ -78,7 +63,8 @@ def _marker_ways(n: NoteInfo) -> list[Action]:
     ours, theirs = sides(n.body)
     both = ours.rstrip("\n") + "\n\n## The other side of the conflict\n\n" + "\n".join(
         ln for ln in theirs.splitlines() if ln.strip() and ln not in ours.splitlines()) + "\n"
-    shows = _table("this side (ours)", ours, "the other side (theirs)", theirs)
+    shows = differing_table("this side (ours)", ours, "the other side (theirs)", theirs,
+                            SHOWN_ROWS, "the same text in both")
     return [Action("lint", "rewrite", n.path, n.hash, "git conflict: keep this side (ours)",
                    content=ours, propose=True, group=f"markers {n.path}: ours", shows=shows),
             Action("lint", "rewrite", n.path, n.hash, "git conflict: keep the other side "

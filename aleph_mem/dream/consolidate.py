@@ -17,11 +17,11 @@ from .facts import (
     SHINGLE_JACCARD,
     STATEMENT_OVERLAP,
     changed_statements,
+    differing_table,
     fact_tokens_text,
     jaccard,
     normalized_text,
     shingles,
-    side_by_side,
     statement_overlap,
     words,
 )
@@ -216,7 +216,8 @@ def merge_actions(keep: NoteInfo, drop: NoteInfo, identical: bool, why: str,
     if tags:
         set_keys["tags"] = tags
     group = f"merge {drop.path} into {keep.path}"
-    shows = tuple(merge_table(keep, drop)) if propose else ()
+    shows = differing_table(f"{keep.path[:-3]} (kept)", body_of(keep),
+                            f"{drop.path[:-3]} (archived)", body_of(drop)) if propose else ()
     carried = missing_lines(keep, drop) if carried is None else carried
     archive = Action("consolidate", "archive", drop.path, drop.hash, "merged",
                      {"status": "merged", "merged_into": f"[[{keep.path[:-3]}]]"},
@@ -228,20 +229,6 @@ def merge_actions(keep: NoteInfo, drop: NoteInfo, identical: bool, why: str,
                 archive]
     return [Action("consolidate", "set", keep.path, keep.hash, f"merged {drop.path}: {why}",
                    set_keys, propose=propose, group=group, shows=shows), archive]
-
-
-def merge_table(keep: NoteInfo, drop: NoteInfo) -> list[str]:
-    """The lines that differ, side by side, as a Markdown table (or one line saying the
-    texts are the same)."""
-    rows = side_by_side(body_of(keep), body_of(drop))
-    if not rows:
-        return ["the same text in both notes"]
-
-    def cell(text: str) -> str:
-        return text.strip().replace("|", "\\|") or " "
-
-    return [f"| {keep.path[:-3]} (kept) | {drop.path[:-3]} (archived) |", "| --- | --- |",
-            *[f"| {cell(a)} | {cell(b)} |" for a, b in rows]]
 
 
 def missing_lines(keep: NoteInfo, drop: NoteInfo) -> list[str]:

@@ -136,3 +136,18 @@ def same_short_fact(a: str, b: str) -> bool:
     if fact_tokens_text(a) != fact_tokens_text(b):
         return False
     return jaccard(content_words(a), content_words(b)) >= 0.6
+
+
+def differing_table(left_name: str, left: str, right_name: str, right: str, most: int = 8,
+                    same: str = "the same text in both notes") -> tuple[str, ...]:
+    """The lines that differ (side_by_side) as a Markdown table under the two names, for a
+    proposal in the digest; ``same`` when nothing differs."""
+    rows = side_by_side(left, right, most)
+    if not rows:
+        return (same,)
+
+    def cell(text: str) -> str:
+        return text.strip().replace("|", "\\|") or " "
+
+    return (f"| {left_name} | {right_name} |", "| --- | --- |",
+            *[f"| {cell(a)} | {cell(b)} |" for a, b in rows])

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .. import frontmatter_edit
 from ..clock import parse_iso
+from ..conflicts import CONFLICT_ISSUE
 from .view import Action, NoteInfo, Snapshot, body_of, generic_name, in_templates
 
 
@@ -45,10 +46,10 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
         elif target and target.startswith("archive/") and not src.startswith("archive/"):
             out.append(Issue("L013", src, f"link to an archived note {raw}: restore it with "
                              f"`aleph-mem restore {target}` or update the link"))
-    out += [Issue("L050", n.path, problem.removeprefix("sync conflict: ") + "; the digest "
-                  "proposes the ways out") for n in snap.notes.values()
-            if not n.path.startswith("archive/")
-            for problem in n.issues if problem.startswith("sync conflict:")]
+    out += [Issue("L050", n.path, problem.removeprefix(CONFLICT_ISSUE).strip() + "; the "
+                  "digest proposes the ways out") for n in snap.notes.values()
+            if not n.path.startswith("archive/") and n.in_conflict
+            for problem in n.issues if problem.startswith(CONFLICT_ISSUE)]
     titles: dict[str, list[str]] = {}
     for n in snap.active():
         for problem in n.issues:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..conflicts import CONFLICT_ISSUE
 from ..vault import content_hash
 
 PROTECTED = ("MEMORY.md",)
@@ -68,8 +69,13 @@ class NoteInfo:
     def opted_out(self) -> bool:
         fm = self.frontmatter
         return fm.get("dream") is False or self.path in PROTECTED or \
-            self.path.startswith(("archive/", GENERATED)) or \
-            any(i.startswith("sync conflict:") for i in self.issues)  # a person chooses
+            self.path.startswith(("archive/", GENERATED)) or self.in_conflict
+
+    @property
+    def in_conflict(self) -> bool:
+        """A sync engine's conflict copy, or a note holding git's markers: a person
+        chooses, the passes leave it alone (conflicts.py)."""
+        return any(i.startswith(CONFLICT_ISSUE) for i in self.issues)
 
     @property
     def whole(self) -> bool:
