@@ -22,6 +22,7 @@ from .daemon_file import write_status
 from .indexer import Progress
 from .locks import watcher_lock
 from .memory import Memory
+from .settle import waiting
 from .watcher import Watcher
 
 log = logging.getLogger(__name__)
@@ -112,8 +113,7 @@ class Daemon:
 
     def tick(self) -> None:
         now = utc_now()
-        held = self.local / "held-changes.json"
-        if held.exists() and held.stat().st_size > 2:  # changes waiting for a sync to settle
+        if waiting(self.local):  # changes waiting for a sync to settle
             self.watcher.request_full()
         idle = self.idle_for()
         idle_enough = idle is None or idle >= self.mem.settings.idle_minutes * 60

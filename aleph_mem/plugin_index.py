@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
+from pathlib import Path
 
 GROUP = "aleph_mem"
 BUILTIN_MODULES = ("aleph_mem.dream", "aleph_mem.embedders")
@@ -19,10 +21,6 @@ def installed() -> list[tuple[str, str, str]]:
     Scanning every installed distribution costs a command 30-40 ms at start, so the result
     is kept in the user's cache, keyed by the import path's folders and their times (an
     install or uninstall changes them)."""
-    import os
-    import sys
-    from pathlib import Path
-
     key = [[p, os.stat(p).st_mtime_ns] for p in sys.path if p and os.path.isdir(p)]
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / \
         "aleph-mem" / "entry-points.json"

@@ -25,6 +25,14 @@ from .indexer import NoteChange
 FILE = "held-changes.json"
 
 
+def waiting(local_dir: Path) -> bool:
+    """Some change is held back (the daemon then reconciles until it is settled)."""
+    try:
+        return (local_dir / FILE).stat().st_size > 2  # more than an empty "{}"
+    except FileNotFoundError:
+        return False
+
+
 def other_devices(aleph_dir: Path, me: str) -> bool:
     """Another device writes this vault's history (its event folder arrived by sync)."""
     events = aleph_dir / "events"
