@@ -328,7 +328,7 @@ class Indexer:
 
     def _build_resolver(self) -> Resolver:
         paths = [p for (p,) in self.con.execute("SELECT path FROM notes")]
-        titles = {p: t for p, t in self.con.execute(  # declared titles: never a heading
+        titles = {p: str(t).strip() for p, t in self.con.execute(  # declared: never an H1
             "SELECT path, json_extract(frontmatter, '$.title') FROM notes WHERE "
             "json_type(frontmatter, '$.title') IN ('text', 'integer', 'real')")
             if str(t).strip()}
@@ -337,7 +337,7 @@ class Indexer:
                 "SELECT n.path, a.alias FROM aliases a JOIN notes n ON n.id = a.note_id"):
             aliases.setdefault(p, []).append(a)
         files = [p for (p,) in self.con.execute("SELECT path FROM attachments")]
-        return Resolver(paths, aliases, files, {p: str(t).strip() for p, t in titles.items()})
+        return Resolver(paths, aliases, files, titles)
 
 
 class _AnchorCache:

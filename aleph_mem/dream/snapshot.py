@@ -13,6 +13,7 @@ import apsw
 import numpy as np
 
 from ..clock import parse_iso
+from ..parser import declared_title
 from ..store import Store
 from ..vault import content_hash
 from .journal import Journal
@@ -66,13 +67,14 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
     for nid, path, title, digest, fm, status, mtime_ns, issues in mem.con.execute(
             "SELECT id, path, title, hash, frontmatter, status, mtime_ns, issues FROM notes"):
         data = _head(mem, path)
+        meta = json.loads(fm)
         notes[path] = NoteInfo(
-            path, title, digest, json.loads(fm), status,
+            path, title, digest, meta, status,
             dt.datetime.fromtimestamp(mtime_ns / 1e9, dt.UTC), tuple(tags.get(nid, ())),
             tuple(aliases.get(nid, ())), inbound.get(path, 0), outbound.get(path, 0),
             data.decode("utf-8", errors="replace"), tuple(json.loads(issues)), path in human,
             tuple(recalls.get(path, ())), other_names=other_names(
-                title, json.loads(fm).get("title"), headings.get(nid)))
+                title, meta, headings.get(nid)))
     links = [tuple(r) for r in mem.con.execute(
         "SELECT n.path, l.resolved_path, l.status, l.raw, l.anchor_found, l.line FROM links l "
         "JOIN notes n ON n.id = l.src_id WHERE n.path NOT LIKE '\\_dream/%' ESCAPE '\\' "
@@ -88,9 +90,8 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
     return with_soft(snap, load_soft(mem.vault.local_dir))
 
 
-def other_names(stem: str, declared: object, heading: str | None) -> tuple[str, ...]:
-    names = [str(declared).strip() if isinstance(declared, str | int | float) and not
-             isinstance(declared, bool) else "", heading or ""]
+def other_names(stem: str, frontmatter: dict, heading: str | None) -> tuple[str, ...]:
+    names = [declared_title(frontmatter) or "", heading or ""]
     return tuple(n for n in dict.fromkeys(names) if n and n != stem)  # "Move" for move.md
 
 
