@@ -17,10 +17,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .embedders import BATCH  # one text per call, as fastembed is called (no padding)
+
 if TYPE_CHECKING:
     import numpy as np
 
-BATCH = 1  # one text per call, as the index was embedded (padding never enters a vector)
 
 
 def _context(value: Any) -> int | None:
