@@ -19,12 +19,16 @@ from .cli_common import (
 from .errors import VaultNotFound
 
 
-@command("watch")
-def cmd_watch(args: argparse.Namespace) -> int:
+def run_daemon(args: argparse.Namespace, scheduler: bool) -> int:
     from .daemon import Daemon
 
     with open_memory(args) as mem:
-        return Daemon(mem, scheduler=False, progress=progress_printer).run()
+        return Daemon(mem, scheduler=scheduler, progress=progress_printer).run()
+
+
+@command("watch")
+def cmd_watch(args: argparse.Namespace) -> int:
+    return run_daemon(args, scheduler=False)
 
 
 @command("mcp")
@@ -52,10 +56,7 @@ def cmd_mcp_reference(args: argparse.Namespace) -> int:
 
 @command("daemon")
 def cmd_daemon(args: argparse.Namespace) -> int:
-    from .daemon import Daemon
-
-    with open_memory(args) as mem:
-        return Daemon(mem, scheduler=True, progress=progress_printer).run()
+    return run_daemon(args, scheduler=True)
 
 
 @command("dreamer")
