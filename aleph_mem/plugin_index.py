@@ -4,6 +4,7 @@ results, and pays neither for pluggy nor for a scan of every installed distribut
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -16,6 +17,7 @@ BUILTIN_MODULES = ("aleph_mem.dream", "aleph_mem.embedders")
 log = logging.getLogger(__name__)
 
 
+@functools.cache  # once a process, like the plugin manager itself
 def installed() -> list[tuple[str, str, str]]:
     """Every ``aleph_mem`` entry point installed: (name, "module:attr", "project version").
     Scanning every installed distribution costs a command 30-40 ms at start, so the result
