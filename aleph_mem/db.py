@@ -18,7 +18,7 @@ from .errors import IndexUnavailable
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "12"  # 12: notes.archived 2 = a sync engine's conflict copy
+SCHEMA_VERSION = "13"  # 13: captured agent sessions (sessions, session_chunks, session_fts)
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -84,6 +84,23 @@ CREATE INDEX events_run ON events(run);
 CREATE INDEX events_at ON events(at);
 CREATE INDEX events_from ON events(json_extract(data, '$.from'));
 CREATE TABLE event_files(file TEXT PRIMARY KEY, size INTEGER NOT NULL);
+CREATE TABLE sessions(
+    id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, client TEXT NOT NULL,
+    session_id TEXT NOT NULL, host TEXT NOT NULL, project TEXT NOT NULL, cwd TEXT NOT NULL,
+    started TEXT NOT NULL, ended TEXT NOT NULL, messages INTEGER NOT NULL,
+    closed INTEGER NOT NULL, note TEXT NOT NULL, title TEXT NOT NULL,
+    raw_size INTEGER NOT NULL, meta TEXT NOT NULL
+);
+CREATE INDEX sessions_project ON sessions(project, ended);
+CREATE TABLE session_chunks(
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL, first_msg TEXT NOT NULL, last_msg TEXT NOT NULL, at TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE INDEX session_chunks_session ON session_chunks(session);
+CREATE VIRTUAL TABLE session_fts USING fts5(
+    text, tokenize='porter unicode61 remove_diacritics 2');
 """
 
 

@@ -32,6 +32,15 @@ class NoteNotFound(AlephError):
         self.suggestions = suggestions or []
 
 
+class SessionNotFound(AlephError):
+    def __init__(self, ref: str, recent: list[str]) -> None:
+        hint = f"; the latest: {', '.join(recent)}" if recent else \
+            "; none is captured yet (`aleph-mem hooks install claude-code`, or `sessions import`)"
+        super().__init__(f"no session matches {ref!r}{hint}")
+        self.ref = ref
+        self.recent = recent
+
+
 class NoteExists(AlephError):
     def __init__(self, path: str, current_hash: str) -> None:
         super().__init__(

@@ -1,0 +1,108 @@
+"""Secrets out of captured sessions: every text a transcript brings in passes ``redact``
+before it is written to the raw store, indexed, put in a note or sent to an LLM.
+
+A rule set rather than a scanner: each rule names a credential by its shape (a provider's
+key prefix, a private-key block, a password in an assignment, a URL or a header) and keeps
+the words around it, so "the password policy wants 12 characters" or ``max_tokens = 400``
+stay as they were. The tests hold a corpus of fake secrets and near-miss controls.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+MARK = "[REDACTED:{}]"
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: str
+    pattern: re.Pattern[str]
+    keep: int = 0  # the pattern group kept in front of the mark (a key name, a scheme)
+
+
+def _rule(kind: str, pattern: str, keep: int = 0, flags: int = 0) -> Rule:
+    return Rule(kind, re.compile(pattern, flags), keep)
+
+
+KEY_NAME = (r"[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|"
+            r"access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|credentials?|"
+            r"auth[_-]?token|session[_-]?key|signing[_-]?key)")
+# a value that is no secret: a number, a boolean, a placeholder, a variable or a lookup
+NOT_A_SECRET = re.compile(
+    r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
+    r"bytes|int|\*+|x+|\.\.\.|…|<[^>]*>|\{\{.*\}\}|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|"
+    r"(?:os\.environ|os\.getenv|process\.env|env|getenv|settings|config|secrets|"
+    r"self|args|opts|options|request|req)\b.*|[A-Za-z_][A-Za-z0-9_]*\(.*\).*|"
+    r"\[REDACTED:[a-z-]+\])$", re.IGNORECASE)
+
+RULES: tuple[Rule, ...] = (
+    _rule("private-key", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+          r"(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,-]*)",
+          flags=re.DOTALL),
+    _rule("aws-key-id", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b"),
+    _rule("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"),
+    _rule("gitlab-token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
+    _rule("llm-key", r"\bsk-(?:ant-[a-z0-9]+-|proj-|svcacct-|or-v1-)?[A-Za-z0-9_-]{20,}"),
+    _rule("slack-token", r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
+    _rule("slack-webhook", r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]+"),
+    _rule("stripe-key", r"\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}"),
+    _rule("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}"),
+    _rule("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b"),
+    _rule("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}\b"),
+    _rule("sendgrid-key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
+    _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    # "Authorization: Bearer abc…", "-H 'Authorization: token abc…'", "Bearer abc…"
+    _rule("auth-header", r"((?:authorization|proxy-authorization|x-api-key|api-key)"
+          r"[\"']?\s*[:=]\s*[\"']?(?:(?:bearer|basic|token|digest)\s+)?)[^\s\"',;]{6,}",
+          keep=1, flags=re.IGNORECASE),
+    _rule("bearer", r"(\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}", keep=1, flags=re.IGNORECASE),
+    # scheme://user:password@host
+    _rule("url-password", r"(\b[a-z][a-z0-9+.-]*://[^/\s:@\"']+:)[^@\s/\"']+(?=@)", keep=1,
+          flags=re.IGNORECASE),
+    # --password hunter2, --api-key=abc, -p 'x' is too short a flag to trust
+    _rule("flag", r"(--(?:password|passwd|token|api-key|apikey|secret|client-secret|"
+          r"access-key|secret-key|auth-token)(?:=|\s+))(?:\"[^\"]+\"|'[^']+'|[^\s\"']+)",
+          keep=1, flags=re.IGNORECASE),
+)
+
+# NAME = value, NAME: value, "name": "value", export NAME=value (the name ends in a
+# secret's word: ``max_tokens`` and ``secret_name`` are not secrets' names)
+ASSIGNMENT = re.compile(
+    r"((?<![A-Za-z0-9_])[\"']?" + KEY_NAME + r"[\"']?\s*(?::=|=>|=|:)\s*)(?![\"']?\[REDACTED:)"
+    r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s,;}\])]+)", re.IGNORECASE)
+
+
+def _assignment(match: re.Match[str], counter: list[int]) -> str:
+    value = match.group(2)
+    bare = value.strip("\"'").strip()
+    if len(bare) < 6 or NOT_A_SECRET.match(bare):
+        return match.group(0)
+    counter[0] += 1
+    quote = value[0] if value[0] in "\"'" and value[-1] == value[0] and len(value) > 1 else ""
+    return f"{match.group(1)}{quote}{MARK.format('password')}{quote}"
+
+
+def _by_rule(rule: Rule, counter: list[int]) -> Callable[[re.Match[str]], str]:
+    def replace(match: re.Match[str]) -> str:
+        counter[0] += 1
+        kept = match.group(rule.keep) if rule.keep else ""
+        return f"{kept}{MARK.format(rule.kind)}"
+    return replace
+
+
+def redact(text: str) -> tuple[str, int]:
+    """The text with every secret replaced by ``[REDACTED:kind]``, and how many were."""
+    if not text:
+        return text, 0
+    counter = [0]
+    for rule in RULES:
+        text = rule.pattern.sub(_by_rule(rule, counter), text)
+    text = ASSIGNMENT.sub(lambda m: _assignment(m, counter), text)
+    return text, counter[0]
+
+
+def clean(text: str) -> str:
+    return redact(text)[0]

@@ -1,0 +1,241 @@
+"""Sessions in the index: each raw session (``raw.py``) as a row, its messages in chunks of
+about 400 tokens with 80 of overlap, cut at message boundaries, in full-text search. Built
+from the raw files alone, so deleting the index loses nothing.
+
+``search`` ranks sessions by their best chunk and returns key quotes (the matched passages)
+so an agent can tell which session held what without reading it whole.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import apsw
+
+from . import db
+from .raw import RawStore, Session, messages
+from .search import fts_query
+from .transcripts import Message
+
+CHUNK_TOKENS = 400
+OVERLAP_TOKENS = 80
+CHARS_PER_TOKEN = 4
+
+
+@dataclass(frozen=True)
+class Chunk:
+    seq: int
+    first: str  # message ids
+    last: str
+    at: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SessionHit:
+    key: str
+    client: str
+    session_id: str
+    project: str
+    started: str
+    ended: str
+    messages: int
+    note: str
+    score: float
+    quotes: list[str] = field(default_factory=list)
+    title: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def line(m: Message) -> str:
+    """A message as one line of a chunk: who, which tool, what."""
+    if m.role == "tool":
+        return f"{m.tool or 'tool'} {'error' if m.error else 'result'}: {m.text}"
+    if m.tool:
+        return f"assistant ran {m.tool}: {m.command or m.text}"
+    return f"{m.role}: {m.text}"
+
+
+def chunks(msgs: Iterable[Message], size: int = CHUNK_TOKENS,
+           overlap: int = OVERLAP_TOKENS) -> list[Chunk]:
+    """Messages in chunks of about ``size`` tokens; each chunk after the first starts with
+    the last messages of the one before, up to ``overlap`` tokens. A message longer than a
+    chunk is cut into windows of its own."""
+    limit, keep = size * CHARS_PER_TOKEN, overlap * CHARS_PER_TOKEN
+    pieces: list[tuple[Message, str]] = []
+    for m in msgs:
+        if m.sidechain and m.role == "tool":
+            continue  # a sub-agent's tool output: its answer to the main agent is kept
+        text = line(m)
+        for start in range(0, len(text), limit - keep):
+            pieces.append((m, text[start:start + limit]))
+            if start + limit >= len(text):
+                break
+    out: list[Chunk] = []
+    current: list[tuple[Message, str]] = []
+    used = 0
+    for piece in pieces:
+        if current and used + len(piece[1]) > limit:
+            out.append(_chunk(len(out), current))
+            tail: list[tuple[Message, str]] = []
+            room = keep
+            for prev in reversed(current):
+                if len(prev[1]) > room:
+                    break
+                tail.insert(0, prev)
+                room -= len(prev[1])
+            current, used = tail, sum(len(p[1]) for p in tail)
+        current.append(piece)
+        used += len(piece[1]) + 1
+    if current and (not out or current[-1][0].id != out[-1].last or len(current) > 1):
+        out.append(_chunk(len(out), current))
+    return out
+
+
+def _chunk(seq: int, pieces: list[tuple[Message, str]]) -> Chunk:
+    return Chunk(seq, pieces[0][0].id, pieces[-1][0].id, pieces[0][0].at,
+                 "\n".join(p[1] for p in pieces))
+
+
+def first_prompt(msgs: Iterable[Message]) -> str:
+    for m in msgs:
+        if m.role == "user" and not m.command and not m.sidechain:
+            return " ".join(m.text.split())[:200]
+    return ""
+
+
+def sync(con: apsw.Connection, store: RawStore) -> int:
+    """Bring the sessions table in step with the raw files; returns sessions (re)indexed."""
+    known = {key: (size, meta) for key, size, meta in con.execute(
+        "SELECT key, raw_size, meta FROM sessions")}
+    present: set[str] = set()
+    changed = 0
+    for session, lines_path in store.sessions():
+        present.add(session.key)
+        size = _size(lines_path)
+        meta = json.dumps(session.as_json(), sort_keys=True)
+        if known.get(session.key) == (size, meta):
+            continue
+        with db.transaction(con):
+            _index(con, session, lines_path, size, meta)
+        changed += 1
+    gone = [k for k in known if k not in present]
+    if gone:
+        with db.transaction(con):
+            for key in gone:
+                _drop(con, key)
+    return changed
+
+
+def index_one(con: apsw.Connection, session: Session, lines_path: Path) -> None:
+    with db.transaction(con):
+        _index(con, session, lines_path, _size(lines_path),
+               json.dumps(session.as_json(), sort_keys=True))
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+def _index(con: apsw.Connection, s: Session, lines_path: Path, size: int, meta: str) -> None:
+    _drop(con, s.key)
+    msgs = list(messages(lines_path))
+    con.execute(
+        "INSERT INTO sessions(key, client, session_id, host, project, cwd, started, ended, "
+        "messages, closed, note, title, raw_size, meta) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (s.key, s.client, s.session_id, s.host, s.project, s.cwd, s.started, s.ended,
+         len(msgs), int(s.closed), s.note, first_prompt(msgs), size, meta))
+    sid = con.last_insert_rowid()
+    for c in chunks(msgs):
+        con.execute("INSERT INTO session_chunks(session, seq, first_msg, last_msg, at, text) "
+                    "VALUES (?,?,?,?,?,?)", (sid, c.seq, c.first, c.last, c.at, c.text))
+        con.execute("INSERT INTO session_fts(rowid, text) VALUES (?, ?)",
+                    (con.last_insert_rowid(), c.text))
+
+
+def _drop(con: apsw.Connection, key: str) -> None:
+    row = con.execute("SELECT id FROM sessions WHERE key = ?", (key,)).fetchone()
+    if row is None:
+        return
+    con.execute("DELETE FROM session_fts WHERE rowid IN (SELECT id FROM session_chunks "
+                "WHERE session = ?)", (row[0],))
+    con.execute("DELETE FROM session_chunks WHERE session = ?", (row[0],))
+    con.execute("DELETE FROM sessions WHERE id = ?", (row[0],))
+
+
+COLUMNS = "key, client, session_id, project, started, ended, messages, note, title"
+
+
+def listing(con: apsw.Connection, project: str | None = None, limit: int = 20,
+            open_only: bool = False) -> list[SessionHit]:
+    where, args = _where(project)
+    if open_only:
+        where += (" AND " if where else " WHERE ") + "note = ''"
+    rows = con.execute(f"SELECT {COLUMNS} FROM sessions{where} ORDER BY ended DESC LIMIT ?",
+                       (*args, limit)).fetchall()
+    return [_hit(r, 0.0, []) for r in rows]
+
+
+def _where(project: str | None) -> tuple[str, tuple[Any, ...]]:
+    if not project:
+        return "", ()
+    return " WHERE lower(project) = lower(?)", (project,)
+
+
+def search(con: apsw.Connection, query: str, limit: int = 5, project: str | None = None,
+           quotes: int = 3) -> list[SessionHit]:
+    """Sessions whose messages match ``query``, best first, each with its best passages."""
+    match = fts_query(query)
+    if match is None:
+        return []
+    where, args = _where(project)
+    filt = where.replace(" WHERE ", " AND ")
+    rows = con.execute(
+        "SELECT c.session, c.id, -bm25(session_fts) AS s, "
+        "snippet(session_fts, 0, '**', '**', '…', 28) FROM session_fts "
+        "JOIN session_chunks c ON c.id = session_fts.rowid "
+        "JOIN sessions ON sessions.id = c.session "
+        f"WHERE session_fts MATCH ?{filt} ORDER BY s DESC LIMIT 200",
+        (match, *args)).fetchall()
+    best: dict[int, tuple[float, list[str]]] = {}
+    for sid, _cid, score, snippet in rows:
+        top, said = best.setdefault(sid, (score, []))
+        if len(said) < quotes and snippet not in said:
+            said.append(" ".join(snippet.split()))
+    order = sorted(best.items(), key=lambda kv: -kv[1][0])[:limit]
+    out = []
+    for sid, (score, said) in order:
+        r = con.execute(f"SELECT {COLUMNS} FROM sessions WHERE id = ?", (sid,)).fetchone()
+        out.append(_hit(r, round(score, 3), said))
+    return out
+
+
+def _hit(r: tuple[Any, ...], score: float, quotes: list[str]) -> SessionHit:
+    key, client, session_id, project, started, ended, count, note, title = r
+    return SessionHit(key, client, session_id, project, started, ended, count, note, score,
+                      quotes, title)
+
+
+def find(con: apsw.Connection, ref: str) -> str | None:
+    """A session's key from its key, its id, or the start of its id."""
+    row = con.execute("SELECT key FROM sessions WHERE key = ? OR session_id = ? "
+                      "ORDER BY ended DESC LIMIT 1", (ref, ref)).fetchone()
+    if row is None and len(ref) >= 6:
+        row = con.execute("SELECT key FROM sessions WHERE session_id LIKE ? ESCAPE '\\' "
+                          "ORDER BY ended DESC LIMIT 1",
+                          (ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+                           + "%",)).fetchone()
+    return row[0] if row else None
+
+
+def iter_rows(con: apsw.Connection) -> Iterator[tuple[str, str]]:
+    yield from con.execute("SELECT key, note FROM sessions")

@@ -1,0 +1,153 @@
+"""Agent sessions as memory, the library side of ``aleph-mem sessions`` and the hooks:
+ingest a transcript into the raw store and the index at once, list, show and search the
+sessions, and import a client's history (every transcript it keeps, resumably).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import session_index
+from .errors import BadInput, SessionNotFound
+from .raw import IngestReport, RawStore, Session, messages
+from .transcripts import CLIENTS, Message
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+@dataclass(frozen=True)
+class SessionView:
+    session: Session
+    messages: list[Message]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"session": self.session.as_json(),
+                "messages": [m.as_json() for m in self.messages]}
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    files: int
+    sessions: int
+    messages: int
+    unchanged: int
+    skipped_lines: int
+    redacted: int
+    failed: list[str]
+
+
+def raw_store(mem: Store) -> RawStore:
+    return RawStore(mem.vault.aleph_dir, mem.events.host)
+
+
+def check_client(client: str) -> str:
+    if client not in CLIENTS:
+        raise BadInput(f"unknown client {client!r}: aleph-mem reads {', '.join(CLIENTS)}")
+    return client
+
+
+def ingest(mem: Store, client: str, transcript: Path, session_id: str = "", cwd: str = "",
+           closed: bool = False) -> IngestReport:
+    """Read what is new in a transcript into the raw store, and index the session."""
+    check_client(client)
+    if not transcript.is_file():
+        raise BadInput(f"no transcript at {transcript}; give the path the client wrote "
+                       "(Claude Code: ~/.claude/projects/<project>/<session>.jsonl)")
+    store = raw_store(mem)
+    report = store.ingest(client, transcript, session_id, cwd, closed,
+                          list(mem.settings.project_roots))
+    if not mem.readonly and (report.added or closed):
+        _, lines = store.paths(client, report.session.session_id)
+        session_index.index_one(mem.con, report.session, lines)
+    return report
+
+
+def sync(mem: Store) -> int:
+    return 0 if mem.readonly else session_index.sync(mem.con, raw_store(mem))
+
+
+def find(mem: Store, ref: str) -> tuple[Session, Path]:
+    sync(mem)
+    key = session_index.find(mem.con, ref)
+    for session, lines in raw_store(mem).sessions():
+        if session.key == key:
+            return session, lines
+    near = [h.session_id for h in session_index.listing(mem.con, limit=5)]
+    raise SessionNotFound(ref, near)
+
+
+def show(mem: Store, ref: str) -> SessionView:
+    session, lines = find(mem, ref)
+    return SessionView(session, list(messages(lines)))
+
+
+def listing(mem: Store, project: str | None = None, limit: int = 20) -> list[
+        session_index.SessionHit]:
+    sync(mem)
+    return session_index.listing(mem.con, project, limit)
+
+
+def search(mem: Store, query: str, limit: int = 5,
+           project: str | None = None) -> list[session_index.SessionHit]:
+    sync(mem)
+    return session_index.search(mem.con, query, limit, project)
+
+
+# -- import ---------------------------------------------------------------------------------
+
+def default_folder(client: str) -> Path:
+    home = Path.home()
+    return {"claude-code": Path(os.environ.get("CLAUDE_CONFIG_DIR", home / ".claude"))
+            / "projects",
+            "codex": Path(os.environ.get("CODEX_HOME", home / ".codex")) / "sessions",
+            "gemini": home / ".gemini" / "tmp"}[client]
+
+
+def transcripts(client: str, folder: Path) -> Iterator[Path]:
+    """Every transcript the client keeps under ``folder`` (or ``folder`` itself, a file)."""
+    if folder.is_file():
+        yield folder
+        return
+    pattern = {"claude-code": "*.jsonl", "codex": "rollout-*.jsonl",
+               "gemini": "session-*.json"}[client]
+    for path in sorted(folder.rglob(pattern)):
+        if client == "claude-code" and "subagents" in path.parts:
+            continue  # a sub-agent's own log: its work is in the main transcript
+        yield path
+
+
+def import_sessions(mem: Store, client: str, folder: Path | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> ImportReport:
+    """Ingest every transcript of a client: idempotent (a transcript read before adds only
+    what is new) and resumable (each session keeps how far its file was read)."""
+    check_client(client)
+    folder = (folder or default_folder(client)).expanduser()
+    if not folder.exists():
+        raise BadInput(f"no {client} transcripts at {folder}; give their folder: "
+                       f"`aleph-mem sessions import {client} PATH`")
+    store = raw_store(mem)
+    done_before = {s.source: s.offset for s, _ in store.sessions(every_host=False)}
+    paths = list(transcripts(client, folder))
+    sessions = added = unchanged = skipped = redacted = 0
+    failed: list[str] = []
+    for n, path in enumerate(paths, 1):
+        try:
+            if done_before.get(str(path.resolve())) == path.stat().st_size:
+                unchanged += 1
+            else:
+                report = ingest(mem, client, path)
+                sessions += 1 if report.added else 0
+                unchanged += 0 if report.added else 1
+                added += report.added
+                skipped += report.skipped
+                redacted += report.redacted
+        except (OSError, UnicodeDecodeError) as exc:
+            failed.append(f"{path}: {exc}")
+        if progress:
+            progress(n, len(paths))
+    return ImportReport(len(paths), sessions, added, unchanged, skipped, redacted, failed)
