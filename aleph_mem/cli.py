@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import apsw
 
-from . import cli_services  # noqa: F401 (its commands register themselves)
+from . import cli_services, cli_sessions  # noqa: F401 (their commands register themselves)
 from .cli_args import EMBED_IN_FOREGROUND, build_parser, command_of
 from .cli_common import (
     COMMANDS,

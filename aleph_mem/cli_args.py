@@ -201,8 +201,35 @@ def _running_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("action", choices=["install", "uninstall", "status"])
     s.add_argument("--name", default="aleph-mem", help="the unit's name (one per vault)")
     s.add_argument("--json", action="store_true")
+    _session_commands(sub, common)
     s = sub.add_parser("mcp-config", parents=[common],
                        help="the MCP configuration for an agent client, for this install")
     s.add_argument("client", choices=["claude-code", "claude-desktop", "cursor", "vscode",
                                       "codex", "gemini", "windsurf"])
     s.add_argument("--name", default="aleph-mem", help="the server's name in the client")
+
+
+def _session_commands(sub: Any, common: argparse.ArgumentParser) -> None:
+    """Agent sessions: the hook a client calls, installing it, and the captured sessions."""
+    s = sub.add_parser("hook", parents=[common],
+                       help="what an agent client's hook runs (reads the hook's JSON on stdin)")
+    s.add_argument("client", choices=["claude-code", "gemini", "codex"])
+    s = sub.add_parser("hooks", parents=[common],
+                       help="install, remove or check aleph-mem's hooks in a client's settings")
+    s.add_argument("action", choices=["install", "uninstall", "status"])
+    s.add_argument("client", choices=["claude-code", "gemini"])
+    s.add_argument("--scope", default="user", choices=["user", "project", "local"],
+                   help="user settings (default), the project's, or the project's local file")
+    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("sessions", parents=[common], help="captured agent sessions: list, "
+                       "show, search, compress into notes, import a client's history")
+    s.add_argument("action", choices=["list", "show", "search", "compress", "import", "prune"])
+    s.add_argument("arg", nargs="?", help="show/compress: a session id; search: the query; "
+                   "import: the client (claude-code, codex, gemini)")
+    s.add_argument("path", nargs="?", help="import: the transcripts' folder or one file "
+                   "(default: where the client keeps them)")
+    s.add_argument("--project", help="only this project's sessions")
+    s.add_argument("--limit", type=int, default=20)
+    s.add_argument("--all", action="store_true",
+                   help="compress: every finished session without a note")
+    s.add_argument("--json", action="store_true")

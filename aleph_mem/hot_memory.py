@@ -66,3 +66,55 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
     except BadInput:
         return w.append(PATH, f"## {HEADING}\n\n{line}", ANY, reason="remember")
     return w.append(PATH, line, ANY, under=HEADING, reason="remember")
+
+
+def with_fact(text: str, fact: str, priority: int, today: dt.date) -> str | None:
+    """``MEMORY.md``'s text with one more fact under ``## Facts`` (the file made when
+    ``text`` is empty), or None when a fact there says it already."""
+    fact = " ".join(fact.split())
+    if any(same_short_fact(STAMP.sub("", f.text), fact) for f in facts(text)):
+        return None
+    line = f"- [P{priority}] {fact} ({today.isoformat()})"
+    if not text.strip():
+        return f"# Hot memory\n\n## {HEADING}\n\n{line}\n"
+    from .writer import append_text
+
+    lines = text.split("\n")
+    try:
+        find_section(lines, HEADING)
+    except BadInput:
+        return append_text(text.encode(), f"## {HEADING}\n\n{line}").decode()
+    return append_text(text.encode(), line, HEADING).decode()
+
+
+@dataclass(frozen=True)
+class HotView:
+    """Hot memory as a session sees it: the facts that fit, most important first, and how
+    many were left out (with the highest priority among them)."""
+
+    text: str
+    shown: int
+    left_out: int
+    left_out_best: int | None
+
+
+def by_priority(text: str, budget_chars: int) -> HotView:
+    """The facts of ``MEMORY.md`` within ``budget_chars``, P1 first (file order within a
+    priority); what does not fit is counted, never silently dropped."""
+    found = facts(text)
+    kept: list[Fact] = []
+    used = 0
+    left: list[Fact] = []
+    for f in sorted(found, key=lambda f: (f.priority, f.line)):
+        cost = len(f.text) + 8
+        if used + cost <= budget_chars:
+            kept.append(f)
+            used += cost
+        else:
+            left.append(f)
+    lines = [f"- [P{f.priority}] {f.text}" for f in kept]
+    if left:
+        lines.append(f"- ({len(left)} more, P{min(f.priority for f in left)} and lower: "
+                     "read MEMORY.md)")
+    return HotView("\n".join(lines), len(kept), len(left),
+                   min((f.priority for f in left), default=None))

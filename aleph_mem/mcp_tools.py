@@ -47,8 +47,21 @@ class HitOut(BaseModel):
     line: int
 
 
+class SessionHitOut(BaseModel):
+    session_id: str
+    client: str
+    project: str
+    started: str
+    ended: str
+    title: str  # the session's first request
+    score: float
+    quotes: list[str]  # the passages that matched, matches in **bold**
+    note: str  # the session note distilled from it, once written
+
+
 class SearchOut(BaseModel):
     hits: list[HitOut]
+    sessions: list[SessionHitOut] = []
     notice: str | None = None  # e.g. "full-text only: …", "N chunks are still waiting…"
 
 
@@ -128,7 +141,9 @@ def written(r: WriteResult) -> WriteOut:
 
 def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
            tags: list[str] | None = None, since: str | None = None, until: str | None = None,
-           status: str | None = None, include_archived: bool = False) -> SearchOut:
+           status: str | None = None, include_archived: bool = False,
+           scope: Literal["notes", "sessions", "all"] = "notes",
+           project: str | None = None) -> SearchOut:
     """Search the notes (meaning and words, ranked; one hit per note, the best passage).
 
     Use it to find what the memory holds on a topic before answering or writing. Each hit
@@ -141,16 +156,30 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
     `include_archived`. A date named in the query itself ("on 13 October 2023", "in May
     2023", "last week") lifts notes dated then without hiding the others. Pass the path to
     `read` for the whole note.
+
+    `scope` "sessions" searches past agent sessions instead (what was asked, done, run and
+    said; secrets redacted): each in `sessions` with its id, project, times, the matching
+    `quotes` and the session note made from it; "all" returns both. `project` keeps only
+    that project's sessions.
     """
     filters = Filters(folder=folder, tags=tuple(tags or ()), since=since, until=until,
                       status=status, include_archived=include_archived)
 
     def go(m: Memory) -> SearchOut:
-        hits = m.search(query, limit=min(max(limit, 1), 50), filters=filters,
-                        wait_for_model=False)
+        n = min(max(limit, 1), 50)
+        hits = m.search(query, limit=n, filters=filters, wait_for_model=False) \
+            if scope != "sessions" else []
+        found = []
+        if scope != "notes":
+            from . import sessions
+
+            found = [SessionHitOut(**{k: v for k, v in h.as_json().items()
+                                      if k in SessionHitOut.model_fields})
+                     for h in sessions.search(m, query, n, project)]
         return SearchOut(hits=[HitOut(path=h.path, anchor=h.anchor, title=h.title,
                                       score=h.score, snippet=h.snippet, line=h.line)
-                               for h in hits], notice=m.search_notice or None)
+                               for h in hits], sessions=found,
+                         notice=m.search_notice or None)
     return run(ctx, go)
 
 

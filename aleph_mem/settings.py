@@ -101,6 +101,19 @@ SETTINGS: tuple[Setting, ...] = (
             "Also propose lint's frontmatter fixes (L001/L003/L004) for notes a person wrote "
             "(off: a person's plain notes are left as they are; they are never changed "
             "without a tick in the digest either way)."),
+    Setting("sessions_folder", "sessions",
+            "Vault folder of the session notes distilled from captured agent sessions."),
+    Setting("session_notes", True,
+            "Write a session note for each finished agent session (the daemon, when the "
+            "vault is idle; `aleph-mem sessions compress` by hand)."),
+    Setting("session_idle_minutes", 60,
+            "A captured session whose client never said it ended counts as finished after "
+            "this many minutes without a new message."),
+    Setting("raw_retention_days", 90,
+            "Captured transcripts (.aleph/raw) are removed this many days after their "
+            "session's last message, once its session note exists (0: keep them)."),
+    Setting("hook_budget_tokens", 1500,
+            "Tokens of memory a client's session-start hook injects (hot memory first)."),
     Setting("llm_model", "",
             "litellm model name (e.g. 'ollama/llama3.1', 'openai/gpt-4o-mini'); empty means "
             "no LLM is used. Provider keys come from the provider's usual environment "
@@ -118,6 +131,8 @@ RANGES: dict[str, tuple[float, float]] = {  # inclusive bounds of numeric settin
     "idle_minutes": (0, 10_080), "reconcile_minutes": (1, 10_080),
     "decay_min_watch_days": (0, 3650), "decay_max_archives": (0, 1000),
     "dreamer_takeover_hours": (1, 8760), "sync_settle_seconds": (0, 86400),
+    "session_idle_minutes": (1, 100_000), "raw_retention_days": (0, 36_500),
+    "hook_budget_tokens": (100, 100_000),
 }
 BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
               "false": False, "0": False, "no": False, "off": False}
@@ -237,6 +252,11 @@ class Settings:
     lint_required_keys: tuple[str, ...] = ("category", "tags", "created")
     lint_disable: tuple[str, ...] = ()
     lint_fix_human: bool = False
+    sessions_folder: str = "sessions"
+    session_notes: bool = True
+    session_idle_minutes: int = 60
+    raw_retention_days: int = 90
+    hook_budget_tokens: int = 1500
     llm_model: str = ""
     llm_api_base: str = ""
     sources: tuple[tuple[str, str], ...] = field(default=(), compare=False)  # name, where

@@ -1,0 +1,149 @@
+"""The session commands: ``hook`` (what a client's hook runs), ``hooks`` (installing them)
+and ``sessions`` (the captured sessions: list, show, search, compress, import, prune)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from .cli_common import command, emit_json, open_memory, progress_printer, setting_flags
+from .errors import BadInput
+
+
+@command("hook")
+def cmd_hook(args: argparse.Namespace) -> int:
+    from .hook import handle
+    from .vault import find_vault
+
+    root = Path(args.vault).expanduser() if args.vault else (
+        Path(os.environ["ALEPH_MEM_VAULT"]).expanduser() if os.environ.get("ALEPH_MEM_VAULT")
+        else find_vault(Path.cwd()))
+    answer = handle(args.client, sys.stdin.buffer.read(), root, setting_flags(args))
+    if answer.stdout:
+        sys.stdout.write(answer.stdout + "\n")
+    if answer.stderr:
+        print(answer.stderr, file=sys.stderr)
+    return 0  # a hook never fails its client
+
+
+@command("hooks")
+def cmd_hooks(args: argparse.Namespace) -> int:
+    from . import hooks_install
+    from .cli_common import vault_root
+
+    if args.action == "install":
+        vault = vault_root(args)
+        from .vault import Vault
+
+        Vault.open(vault)  # a vault that is not one fails here, not in every hook call
+        path, changed = hooks_install.install(args.client, vault, args.scope)
+        print(f"{'installed' if changed else 'already installed'}: aleph-mem hooks for "
+              f"{args.client} in {path} (vault {vault.resolve()})")
+        if changed:
+            print("check: start a new session; `aleph-mem sessions list` shows it once the "
+                  "first answer is done")
+        return 0
+    if args.action == "uninstall":
+        path, changed = hooks_install.uninstall(args.client, args.scope)
+        print(f"{'removed' if changed else 'none installed'}: aleph-mem hooks in {path}")
+        return 0
+    state = hooks_install.status(args.client, args.scope)
+    if args.json:
+        emit_json(state.__dict__)
+    else:
+        print(f"{state.client} ({state.path}): "
+              + (f"installed for {', '.join(state.installed)}" if state.installed
+                 else "not installed")
+              + (f"; missing {', '.join(state.missing)}" if state.installed and state.missing
+                 else ""))
+        if state.command:
+            print(f"  runs: {state.command}")
+    return 0 if state.installed else 1
+
+
+@command("sessions")
+def cmd_sessions(args: argparse.Namespace) -> int:
+    from . import sessions
+
+    with open_memory(args) as mem:
+        if args.action == "list":
+            return _hits(sessions.listing(mem, args.project, args.limit), args.json)
+        if args.action == "search":
+            if not args.arg:
+                raise BadInput("give what to search for: aleph-mem sessions search \"QUERY\"")
+            return _hits(sessions.search(mem, args.arg, args.limit, args.project), args.json)
+        if args.action == "show":
+            if not args.arg:
+                raise BadInput("give a session id (from `aleph-mem sessions list`)")
+            view = sessions.show(mem, args.arg)
+            if args.json:
+                emit_json(view.as_json())
+                return 0
+            s = view.session
+            print(f"{s.client} session {s.session_id} ({s.project or '-'}, {s.started} → "
+                  f"{s.ended}, {s.messages} messages{', note ' + s.note if s.note else ''})")
+            from .session_index import line
+
+            for m in view.messages:
+                print(f"[{m.id}] {line(m)}")
+            return 0
+        if args.action == "import":
+            if not args.arg:
+                raise BadInput("name the client: aleph-mem sessions import claude-code [PATH]")
+            report = sessions.import_sessions(mem, args.arg,
+                                              Path(args.path) if args.path else None,
+                                              progress_printer("importing"))
+            if args.json:
+                emit_json(report.__dict__)
+            else:
+                print(f"{report.files} transcripts: {report.sessions} sessions took "
+                      f"{report.messages} new messages, {report.unchanged} had nothing new; "
+                      f"{report.redacted} secrets redacted, {report.skipped_lines} lines "
+                      "skipped")
+                for f in report.failed:
+                    print(f"failed: {f}", file=sys.stderr)
+            return 1 if report.failed else 0
+        if args.action == "prune":
+            from .session_work import prune
+
+            gone = prune(mem)
+            print(f"{len(gone)} captured transcripts past raw_retention_days removed "
+                  "(their session notes stay)")
+            return 0
+        from .session_work import compress_finished, compress_one
+
+        done = [compress_one(mem, args.arg)] if args.arg else (
+            compress_finished(mem, every=args.all))
+        if args.json:
+            emit_json([{"session": c.session.session_id, "note": c.path, "written": c.written,
+                        "why": c.why, "proposals": c.proposals} for c in done])
+            return 0
+        for c in done:
+            print(f"{c.session.session_id}: " + (
+                f"wrote {c.path}" if c.written else f"{c.path or 'no note'} ({c.why})")
+                + (f"; {len(c.proposals)} preference(s) proposed for hot memory in the digest"
+                   if c.proposals else ""))
+        if not done:
+            print("no finished session is waiting for its note")
+        return 0
+
+
+def _hits(hits: list[Any], as_json: bool) -> int:
+    if as_json:
+        emit_json([h.as_json() for h in hits])
+        return 0
+    if not hits:
+        print("no sessions", file=sys.stderr)
+        return 0
+    for h in hits:
+        score = f" score {h.score}" if h.score else ""
+        print(f"{h.started[:16]}  {h.client:<11} {h.project or '-':<16} {h.session_id[:12]}  "
+              f"{h.messages} msgs{score}  {h.title[:60]}")
+        for q in h.quotes:
+            print(f"    “{q}”")
+        if h.note:
+            print(f"    note: {h.note}")
+    return 0

@@ -1,0 +1,75 @@
+"""The work done on captured sessions after the fact: which ones are finished and waiting
+for their note, compressing them (by hand, or by the daemon when the vault is idle), and
+removing transcripts past their retention once their note exists."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import TYPE_CHECKING
+
+from . import sessions
+from .raw import Session
+from .session_notes import Compressed, compress
+
+if TYPE_CHECKING:
+    from .store import Store
+
+log = logging.getLogger(__name__)
+
+
+def finished(s: Session, idle_minutes: float, now: dt.datetime) -> bool:
+    """Whether a session is over: its client said so, or nothing came for a while."""
+    if s.closed:
+        return True
+    last = _time(s.ended or s.started)
+    return last is not None and (now - last).total_seconds() >= idle_minutes * 60
+
+
+def _time(value: str) -> dt.datetime | None:
+    try:
+        t = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return t if t.tzinfo else t.replace(tzinfo=dt.UTC)
+
+
+def waiting(mem: Store, every: bool = False,
+            now: dt.datetime | None = None) -> list[tuple[Session, object]]:
+    """This device's finished sessions with messages newer than their note."""
+    now = now or dt.datetime.now(dt.UTC)
+    idle = float(mem.settings.session_idle_minutes)
+    out = []
+    for s, lines in sessions.raw_store(mem).sessions(every_host=False):
+        if s.compressed_at and s.compressed_at[:19] >= s.ended[:19]:
+            continue
+        if every or finished(s, idle, now):
+            out.append((s, lines))
+    return out
+
+
+def compress_one(mem: Store, ref: str, run: str | None = None) -> Compressed:
+    session, lines = sessions.find(mem, ref)
+    return compress(mem, session, lines, run)
+
+
+def compress_finished(mem: Store, every: bool = False, run: str | None = None,
+                      limit: int = 50) -> list[Compressed]:
+    done = []
+    for session, lines in waiting(mem, every)[:limit]:
+        done.append(compress(mem, session, lines, run))
+    if done:
+        sessions.sync(mem)
+    return done
+
+
+def prune(mem: Store, now: dt.datetime | None = None) -> list[Session]:
+    store = sessions.raw_store(mem)
+    gone = store.expired(int(mem.settings.raw_retention_days), now)
+    for s in gone:
+        store.remove(s)
+        log.info("removed the captured transcript of session %s (note %s kept)",
+                 s.session_id, s.note)
+    if gone:
+        sessions.sync(mem)
+    return gone
