@@ -90,6 +90,9 @@ def chunks(msgs: Iterable[Message], size: int = CHUNK_TOKENS,
                     break
                 tail.insert(0, prev)
                 room -= len(prev[1])
+            if not tail:  # the last message is longer than the overlap: its end is carried
+                last = current[-1]
+                tail = [(last[0], last[1][-keep:])]
             current, used = tail, sum(len(p[1]) for p in tail)
         current.append(piece)
         used += len(piece[1]) + 1

@@ -204,7 +204,8 @@ def _claude_user_text(text: str, mid: str, at: str, side: bool, is_meta: bool) -
 
 
 def _files_of(args: dict[str, Any]) -> tuple[str, ...]:
-    found = [str(args[k]) for k in FILE_KEYS if isinstance(args.get(k), str) and args[k]]
+    keys = [k for k in FILE_KEYS if not (k == "path" and "pattern" in args)]  # a search's folder
+    found = [str(args[k]) for k in keys if isinstance(args.get(k), str) and args[k]]
     for key in ("input", "patch"):
         if isinstance(args.get(key), str):
             found += PATCH_FILE.findall(args[key])

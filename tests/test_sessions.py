@@ -1,0 +1,343 @@
+"""Agent sessions: transcripts of three clients read, captured incrementally into the raw
+store, indexed, searched, compressed into session notes, all through the real CLI and
+real hook processes where a client would call them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import open_mem
+
+from aleph_mem import sessions
+from aleph_mem.dream.journal import Journal
+from aleph_mem.raw import messages
+from aleph_mem.session_index import chunks
+from aleph_mem.session_work import compress_one
+from aleph_mem.transcripts import Message, read
+
+DATA = Path(__file__).parent / "transcripts"
+CLAUDE = DATA / "claude_code_session.jsonl"
+CODEX = next(DATA.glob("rollout-*.jsonl"))
+GEMINI = DATA / "gemini_session.json"
+SID = "7c1e2a90-0000-4000-8000-00000000c0de"
+
+
+def cli(*args: str, stdin: str = "", check: bool = True) -> subprocess.CompletedProcess:
+    out = subprocess.run([sys.executable, "-m", "aleph_mem.cli", *args], input=stdin,
+                         capture_output=True, text=True, timeout=120)
+    if check:
+        assert out.returncode == 0, out.stderr
+    return out
+
+
+def hook(vault: Path, event: str, client: str = "claude-code", **fields: str) -> dict | None:
+    out = cli("hook", client, "--vault", str(vault),
+              stdin=json.dumps({"hook_event_name": event, **fields}))
+    return json.loads(out.stdout) if out.stdout.strip() else None
+
+
+def test_claude_code_transcript_read_to_messages() -> None:
+    batch = read("claude-code", CLAUDE)
+    assert batch.skipped == 1  # the line cut short by a crash
+    assert batch.meta == {"session_id": SID, "cwd": "/work/projects/heron-api",
+                          "branch": "main", "started": "2026-11-20T09:00:00.000Z",
+                          "ended": "2026-11-20T09:03:00.500Z"}
+    by_id = {m.id: m for m in batch.messages}
+    assert by_id["u1"].text.startswith("The heron-api tests fail on CI")  # reminder gone
+    assert "CLAUDE.md" not in by_id["u1"].text
+    assert by_id["r1"] == Message("r1", "2026-11-20T09:00:20.000Z", "tool", by_id["r1"].text,
+                                  tool="Bash", error=True)
+    assert by_id["a3"].files == ("/work/projects/heron-api/tests/conftest.py",)
+    assert by_id["a1#2"].command == "pytest tests/test_db.py -x -q"
+    assert by_id["c1"].command == "/cost"
+    assert by_id["s1"].sidechain and by_id["s2"].sidechain
+    assert by_id["a6#summary"].role == "summary"
+    assert "m1" not in by_id  # the client's own meta line
+    assert not any("private reasoning" in m.text for m in batch.messages)
+
+
+def test_codex_and_gemini_read_to_messages() -> None:
+    codex = read("codex", CODEX)
+    assert codex.meta["session_id"] == "0199a6f2-7d3e-7a10-9c1b-5e3f00c0dex1"
+    assert codex.meta["branch"] == "feature/retry"
+    assert codex.skipped == 1  # "not json at all"; the unknown record kind is no error
+    roles = [(m.role, m.tool, m.error) for m in codex.messages]
+    assert roles == [("user", "", False), ("assistant", "shell", False),
+                     ("tool", "shell", False), ("assistant", "apply_patch", False),
+                     ("tool", "apply_patch", False), ("assistant", "shell", False),
+                     ("tool", "shell", True), ("assistant", "", False)]
+    assert codex.messages[3].files == ("src/kite/upload.py",)
+    assert codex.messages[1].command == "bash -lc rg -n retry src/kite/upload.py"
+    assert not any("environment_context" in m.text for m in codex.messages)
+    gemini = read("gemini", GEMINI)
+    assert [(m.id, m.role, m.tool) for m in gemini.messages] == [
+        ("g1", "user", ""), ("g2", "assistant", ""), ("g2#t0", "assistant",
+                                                      "run_shell_command"),
+        ("g2#r0", "tool", "run_shell_command")]
+
+
+def test_ingest_is_incremental_and_idempotent(vault: Path, tmp_path: Path) -> None:
+    lines = CLAUDE.read_bytes().splitlines(keepends=True)
+    live = tmp_path / "live.jsonl"
+    live.write_bytes(b"".join(lines[:5]) + lines[5].rstrip(b"\n"))  # a line being written
+    with open_mem(vault) as mem:
+        first = sessions.ingest(mem, "claude-code", live, SID)
+        assert first.added == 6  # u1, a1#1, a1#2, r1, a2, a2#1 (the unfinished line waits)
+        with live.open("ab") as f:
+            f.write(b"\n" + b"".join(lines[6:]))
+        second = sessions.ingest(mem, "claude-code", live, SID)
+        again = sessions.ingest(mem, "claude-code", live, SID)
+        copy = sessions.ingest(mem, "claude-code", CLAUDE, SID)  # imported from elsewhere
+        assert (again.added, copy.added) == (0, 0)
+        _, path = sessions.raw_store(mem).paths("claude-code", SID)
+        kept = [m.id for m in messages(path)]
+        assert kept == [m.id for m in read("claude-code", CLAUDE).messages]
+        assert second.added == len(kept) - first.added
+        assert second.session.messages == len(kept)
+        assert second.files == ["/work/projects/heron-api/src/heron/cache.py",
+                                "/work/projects/heron-api/tests/conftest.py"]
+
+
+def test_chunks_hold_400_tokens_with_overlap_at_message_boundaries() -> None:
+    msgs = [Message(f"m{i}", "", "user" if i % 2 else "assistant", f"word{i} " * 60)
+            for i in range(40)]
+    out = chunks(msgs)
+    assert len(out) > 5
+    for a, b in zip(out, out[1:], strict=False):
+        assert len(a.text) <= 400 * 4 + 10
+        assert b.text.split("\n")[0] in a.text  # the next chunk starts inside the last one
+        assert b.first != a.first
+    assert out[-1].last == "m39"
+    long = chunks([Message("big", "", "tool", "x" * 5000, tool="Bash")])
+    assert [c.first for c in long] == ["big"] * len(long) and len(long) == 4
+
+
+def test_session_search_ranks_and_quotes_and_filters_by_project(vault: Path) -> None:
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", CLAUDE, SID)
+        sessions.ingest(mem, "codex", CODEX)
+        sessions.ingest(mem, "gemini", GEMINI, cwd="/work/projects/osprey")
+        hits = sessions.search(mem, "postgres port 5433")
+        assert [h.session_id for h in hits] == [SID]
+        assert hits[0].project == "heron-api"
+        assert any("**5433**" in q for q in hits[0].quotes)
+        assert [h.session_id for h in sessions.search(mem, "exponential backoff")] == [
+            "0199a6f2-7d3e-7a10-9c1b-5e3f00c0dex1"]
+        # the same words under another project are not this project's
+        assert sessions.search(mem, "postgres port", project="kite") == []
+        assert [h.project for h in sessions.search(mem, "protobufs")] == ["osprey"]
+        assert [h.project for h in sessions.listing(mem)] == ["osprey", "kite", "heron-api"]
+    # the index is derived: gone, and rebuilt from the raw files
+    for p in vault.glob(".aleph/index.db*"):
+        p.unlink()
+    with open_mem(vault) as mem:
+        assert [h.session_id for h in sessions.search(mem, "postgres port 5433")] == [SID]
+
+
+def test_session_note_from_structure(vault: Path) -> None:
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        done = compress_one(mem, SID[:8])
+        text = (vault / done.path).read_text()
+        assert done.path == ("sessions/2026-11-20 Fixed heron-api CI postgres port; service "
+                             "addresses from env.md")
+        fm = mem.show(done.path).frontmatter
+        assert fm["project"] == "heron-api" and fm["session_id"] == SID
+        assert fm["files_touched"] == ["tests/conftest.py", "src/heron/cache.py"]
+        assert "## Errors and fixes\n\n- `Bash`: E psycopg.OperationalError" in text
+        assert "→ Fixed: the test database URL pointed at port 5433" in text
+        assert "## Preferences stated\n\n- I prefer that we always read the database port " \
+            "from DB_URL instead of hard-coding it.\n- Let's use environment variables" in text
+        assert "- `pytest tests/test_db.py -x -q`" in text
+        assert "subagent" not in text and "REDIS = 'localhost:6379'" not in text
+        # preferences are proposals for hot memory, never edits
+        assert (vault / "MEMORY.md").read_bytes() == mem.vault.read_bytes("MEMORY.md")
+        props = Journal(vault / ".aleph").proposals()
+        assert sorted(p["action"]["reason"][:31] for p in props.values()) == [
+            'remember "I prefer that we alwa', 'remember "Let\'s use environment']
+        event = mem.log(path=done.path)[0]
+        assert event.actor == "sessions:claude-code"
+        # a second compress of an unchanged session writes nothing; a person's edit stays
+        assert not compress_one(mem, SID).written
+        (vault / done.path).write_text(text + "\nMy own remark.\n")
+        mem.reindex()
+        again = compress_one(mem, SID)
+        assert not again.written and "edited" in again.why
+        assert (vault / done.path).read_text().endswith("My own remark.\n")
+
+
+def test_question_is_no_preference_and_known_facts_are_not_proposed(vault: Path,
+                                                                     tmp_path: Path) -> None:
+    (vault / "MEMORY.md").write_text(
+        "# Hot memory\n\n## Facts\n\n- [P2] Always run the linter before committing (2026-11-01)\n")
+    t = tmp_path / "q.jsonl"
+    rows = [("u1", "Should we always squash merges?"),
+            ("u2", "Please always run the linter before committing."),
+            ("u3", "I prefer tabs over spaces in the Makefile.")]
+    t.write_text("".join(json.dumps({
+        "type": "user", "uuid": u, "sessionId": "q1", "cwd": "/w/p",
+        "timestamp": f"2026-11-20T10:0{i}:00Z", "message": {"role": "user", "content": text}})
+        + "\n" for i, (u, text) in enumerate(rows)))
+    with open_mem(vault) as mem:
+        mem.reindex()
+        sessions.ingest(mem, "claude-code", t, "q1", closed=True)
+        done = compress_one(mem, "q1")
+        text = (vault / done.path).read_text()
+    assert "squash" not in text.split("## Preferences stated")[1]
+    reasons = [p["action"]["reason"] for p in Journal(vault / ".aleph").proposals().values()]
+    assert len(reasons) == 1 and "tabs over spaces" in reasons[0]
+
+
+def test_hook_processes_start_capture_and_end(vault: Path, tmp_path: Path) -> None:
+    (vault / "MEMORY.md").write_text(
+        "# Hot memory\n\n## Facts\n\n" + "".join(
+            f"- [P{2 + i % 4}] filler fact number {i} about the build cache and its keys "
+            f"(2026-11-01)\n" for i in range(20))
+        + "- [P1] Deploys go out on Tuesdays only (2026-11-01)\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+    live = tmp_path / "t.jsonl"
+    shutil.copy(CLAUDE, live)
+    base = {"session_id": SID, "transcript_path": str(live), "cwd": "/work/projects/heron-api"}
+    assert hook(vault, "Stop", **base) is None
+    assert hook(vault, "SessionEnd", **base, reason="exit") is None
+    note = None
+    for _ in range(100):  # compressed by a detached process (no daemon runs)
+        found = list((vault / "sessions").glob("*.md")) if (vault / "sessions").exists() else []
+        if found:
+            note = found[0]
+            break
+        time.sleep(0.2)
+    assert note is not None
+    out = cli("--hook-budget-tokens", "400", "hook", "claude-code", "--vault", str(vault),
+              stdin=json.dumps({"hook_event_name": "SessionStart", "session_id": "s2",
+                                "cwd": "/work/projects/heron-api/src", "source": "startup"}))
+    ctx = json.loads(out.stdout)["hookSpecificOutput"]
+    assert ctx["hookEventName"] == "SessionStart"
+    text = ctx["additionalContext"]
+    hot = text.split("## Hot memory")[1].split("\n\n")[1].splitlines()
+    assert hot[0] == "- [P1] Deploys go out on Tuesdays only (2026-11-01)"
+    assert hot[1].startswith("- [P2] filler fact number 0 ")
+    assert [h[:6] for h in hot[1:-1]] == sorted(h[:6] for h in hot[1:-1])  # by priority
+    assert hot[-1].startswith("- (") and "lower: read MEMORY.md" in hot[-1]
+    assert "## Project heron-api: last sessions" in text and note.stem in text
+    # a resumed session gets the snapshot it started with, though hot memory changed
+    (vault / "MEMORY.md").write_text("# Hot memory\n\n## Facts\n\n- [P1] Something new\n")
+    again = hook(vault, "SessionStart", session_id="s2", cwd="/work/projects/heron-api",
+                 source="resume")
+    assert again["hookSpecificOutput"]["additionalContext"] == text
+
+
+def test_hook_never_fails_its_client(vault: Path) -> None:
+    for stdin, said in (("not json", "could not read the hook input"),
+                        ('{"hook_event_name": "Stop", "transcript_path": "/nowhere.jsonl"}',
+                         "no transcript"),
+                        ('{"hook_event_name": "Notification"}', "not one aleph-mem handles")):
+        out = cli("hook", "claude-code", "--vault", str(vault), stdin=stdin)
+        assert out.stdout == "" and said in out.stderr
+    out = cli("hook", "claude-code", "--vault", str(vault / "missing"),
+              stdin='{"hook_event_name": "SessionStart", "cwd": "/x"}')
+    assert out.returncode == 0 and out.stdout == "" and "not handled" in out.stderr
+
+
+def test_prompt_hook_adds_relevant_notes_only(vault: Path) -> None:
+    (vault / "notes" / "kite uploader.md").write_text(
+        "# Kite uploader\n\nRetries use exponential backoff, five attempts.\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+    got = hook(vault, "UserPromptSubmit", prompt="how many retry attempts does the kite "
+               "uploader make with backoff?", session_id="p", cwd="/x")
+    assert "notes/kite uploader.md" in got["hookSpecificOutput"]["additionalContext"]
+    assert hook(vault, "UserPromptSubmit", prompt="ok thanks", session_id="p", cwd="/x") is None
+
+
+def test_hooks_install_merges_and_uninstall_restores(vault: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    original = {"model": "opus", "permissions": {"allow": ["Bash(ls:*)"]},
+                "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+                          "PreToolUse": [{"matcher": "Bash", "hooks": [
+                              {"type": "command", "command": "guard.sh"}]}]}}
+    settings.write_text(json.dumps(original, indent=4))
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "aleph_mem.cli", *args], env=env,
+                              capture_output=True, text=True, timeout=60)
+    first = run("hooks", "install", "claude-code", "--vault", str(vault))
+    assert first.returncode == 0 and "installed" in first.stdout, first.stderr
+    doc = json.loads(settings.read_text())
+    assert doc["model"] == "opus" and doc["permissions"] == original["permissions"]
+    assert doc["hooks"]["PreToolUse"] == original["hooks"]["PreToolUse"]
+    assert doc["hooks"]["Stop"][0] == original["hooks"]["Stop"][0]
+    ours = doc["hooks"]["SessionStart"][0]["hooks"][0]
+    assert ours["command"].endswith(f"hook claude-code --vault {vault.resolve()}")
+    assert json.loads(settings.with_name("settings.json.aleph-mem.bak").read_text()) == original
+    installed = settings.read_bytes()
+    assert "already installed" in run("hooks", "install", "claude-code", "--vault",
+                                      str(vault)).stdout
+    assert settings.read_bytes() == installed
+    status = run("hooks", "status", "claude-code", "--json")
+    assert json.loads(status.stdout)["missing"] == []
+    assert run("hooks", "uninstall", "claude-code").returncode == 0
+    assert json.loads(settings.read_text()) == original
+    assert run("hooks", "status", "claude-code").returncode == 1
+    settings.write_text('{"hooks": {')  # broken: never rewritten
+    bad = run("hooks", "install", "claude-code", "--vault", str(vault))
+    assert bad.returncode == 1 and "not valid JSON" in bad.stderr
+    assert settings.read_text() == '{"hooks": {'
+
+
+def test_import_is_idempotent_and_reports(vault: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / "-work-projects-heron-api"
+    folder.mkdir(parents=True)
+    for i in range(3):
+        text = CLAUDE.read_text().replace(SID, f"{SID[:-4]}{i:04d}")
+        (folder / f"{SID[:-4]}{i:04d}.jsonl").write_text(text)
+    (folder / SID / "subagents").mkdir(parents=True)
+    (folder / SID / "subagents" / "agent-x.jsonl").write_text(CLAUDE.read_text())
+    out = cli("sessions", "import", "claude-code", str(tmp_path / "projects"), "--vault",
+              str(vault), "--json")
+    report = json.loads(out.stdout)
+    assert (report["files"], report["sessions"], report["unchanged"]) == (3, 3, 0)
+    assert report["skipped_lines"] == 3
+    again = json.loads(cli("sessions", "import", "claude-code", str(tmp_path / "projects"),
+                           "--vault", str(vault), "--json").stdout)
+    assert (again["sessions"], again["messages"], again["unchanged"]) == (0, 0, 3)
+    listed = json.loads(cli("sessions", "list", "--vault", str(vault), "--json").stdout)
+    assert len(listed) == 3
+
+
+def test_retention_removes_old_transcripts_once_their_note_exists(vault: Path) -> None:
+    import datetime as dt
+
+    from aleph_mem.session_work import prune
+
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        sessions.ingest(mem, "codex", CODEX)  # no note yet: kept whatever its age
+        compress_one(mem, SID)
+        later = dt.datetime(2027, 6, 1, tzinfo=dt.UTC)
+        gone = prune(mem, later)
+        assert [s.session_id for s in gone] == [SID]
+        assert [h.client for h in sessions.listing(mem)] == ["codex"]
+        assert (vault / "sessions").exists()  # the note stays
+
+
+@pytest.mark.parametrize("client", ["gemini"])
+def test_gemini_hooks_install_in_its_format(vault: Path, tmp_path: Path, client: str) -> None:
+    from aleph_mem import hooks_install
+
+    path, changed = hooks_install.install(client, vault, "project", tmp_path)
+    doc = json.loads(path.read_text())
+    assert path == tmp_path / ".gemini" / "settings.json" and changed
+    assert sorted(doc["hooks"]) == ["BeforeAgent", "PreCompress", "SessionEnd", "SessionStart"]
+    entry = doc["hooks"]["SessionStart"][0]["hooks"][0]
+    assert entry["timeout"] == 10_000 and entry["name"] == "aleph-mem-SessionStart"
