@@ -213,11 +213,11 @@ def _session_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     """Agent sessions: the hook a client calls, installing it, and the captured sessions."""
     s = sub.add_parser("hook", parents=[common],
                        help="what an agent client's hook runs (reads the hook's JSON on stdin)")
-    s.add_argument("client", choices=["claude-code", "gemini", "codex"])
+    s.add_argument("client", choices=["claude-code", "gemini", "codex", "cursor"])
     s = sub.add_parser("hooks", parents=[common],
                        help="install, remove or check aleph-mem's hooks in a client's settings")
     s.add_argument("action", choices=["install", "uninstall", "status"])
-    s.add_argument("client", choices=["claude-code", "gemini"])
+    s.add_argument("client", choices=["claude-code", "gemini", "cursor"])
     s.add_argument("--scope", default="user", choices=["user", "project", "local"],
                    help="user settings (default), the project's, or the project's local file")
     s.add_argument("--json", action="store_true")

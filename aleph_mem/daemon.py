@@ -87,7 +87,8 @@ class Daemon:
         self.use_scheduler = scheduler
         self.jobs: list[Job] = [Job("reconcile", mem.settings.reconcile_minutes * 60, False,
                                     self.watcher.request_full, utc_now()),
-                                Job("dream", 60, True, self.maybe_dream)]
+                                Job("dream", 60, True, self.maybe_dream),
+                                Job("sessions", 300, True, self.session_notes)]
         self.stop_event = threading.Event()
         self.started_at = iso(utc_now())
         self.sched: BackgroundScheduler | None = None
@@ -107,6 +108,18 @@ class Daemon:
             report = Dream(mem).run(trigger="scheduled", weekly=weekly_due(mem, utc_now()))
             log.info("dream run %s: %s, %d applied, %d proposed", report.run_id,
                      report.status, len(report.applied), len(report.proposed))
+
+    def session_notes(self) -> None:
+        """Finished agent sessions become session notes, and transcripts past their
+        retention go, while the vault is idle (on a connection of their own)."""
+        from .session_work import compress_finished, prune
+
+        with self.mem.sibling(actor="sessions") as mem:
+            if mem.settings.session_notes:
+                for done in compress_finished(mem):
+                    log.info("session %s: %s", done.session.session_id,
+                             f"wrote {done.path}" if done.written else done.why)
+            prune(mem)
 
     def idle_for(self) -> float | None:
         return activity.idle_seconds(self.local)

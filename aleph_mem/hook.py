@@ -31,6 +31,8 @@ EVENTS = {
                "AfterAgent": "capture", "SessionEnd": "end"},
     "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "capture",
               "SessionEnd": "end"},
+    "cursor": {"sessionStart": "start", "preCompact": "capture", "stop": "capture",
+               "sessionEnd": "end"},
 }
 PROMPT_HITS = 3
 PROMPT_MIN_WORDS = 3
@@ -72,12 +74,15 @@ def _act(mem: Store, client: str, event: str, what: str, payload: dict[str, Any]
     from . import activity
 
     activity.touch(mem.vault.local_dir, f"hook:{client}")
-    cwd = str(payload.get("cwd") or "")
-    session_id = str(payload.get("session_id") or "")
+    roots = payload.get("workspace_roots") or [""]  # Cursor names the folder so
+    cwd = str(payload.get("cwd") or roots[0] or "")
+    session_id = str(payload.get("session_id") or payload.get("conversation_id") or "")
     if what == "start":
         from .start_context import for_session
 
         text = for_session(mem, cwd, session_id, str(payload.get("source") or "startup"))
+        if client == "cursor":
+            return Answer(json.dumps({"additional_context": text, "continue": True}))
         return Answer(json.dumps({"hookSpecificOutput": {"hookEventName": event,
                                                          "additionalContext": text}}))
     if what == "prompt":

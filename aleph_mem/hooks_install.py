@@ -24,7 +24,10 @@ MARK = " hook "  # what our command line holds, whatever the install path
 EVENTS = {
     "claude-code": ("SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SessionEnd"),
     "gemini": ("SessionStart", "BeforeAgent", "PreCompress", "SessionEnd"),
+    "cursor": ("sessionStart", "preCompact", "stop", "sessionEnd"),
 }
+FILES = {"claude-code": (".claude", "settings.json"), "gemini": (".gemini", "settings.json"),
+         "cursor": (".cursor", "hooks.json")}
 TIMEOUT_SECONDS = {"SessionStart": 10, "UserPromptSubmit": 5, "BeforeAgent": 5}
 DEFAULT_TIMEOUT = 30
 
@@ -43,12 +46,14 @@ def settings_path(client: str, scope: str, project: Path | None = None) -> Path:
         hint = (" Codex CLI has no session hooks: import its sessions with `aleph-mem sessions "
                 "import codex`" if client == "codex" else "")
         raise BadInput(f"hooks are for {', '.join(EVENTS)}, not {client!r}.{hint}")
-    folder = {"claude-code": ".claude", "gemini": ".gemini"}[client]
+    folder, name = FILES[client]
     if scope == "user":
-        return Path.home() / folder / "settings.json"
+        return Path.home() / folder / name
+    if scope == "local" and client != "claude-code":
+        raise BadInput(f"{client} has no local settings file; use --scope project or user")
     if scope in ("project", "local"):
         base = (project or Path.cwd()) / folder
-        return base / ("settings.local.json" if scope == "local" else "settings.json")
+        return base / ("settings.local.json" if scope == "local" else name)
     raise BadInput(f"scope {scope!r}: one of user, project, local")
 
 
@@ -58,6 +63,8 @@ def command_line(client: str, vault: Path) -> str:
 
 def _entry(client: str, event: str, command: str) -> dict[str, Any]:
     seconds = TIMEOUT_SECONDS.get(event, DEFAULT_TIMEOUT)
+    if client == "cursor":  # Cursor's hooks.json lists commands, not groups of them
+        return {"command": command}
     hook: dict[str, Any] = {"type": "command", "command": command,
                             "timeout": seconds * 1000 if client == "gemini" else seconds}
     if client == "gemini":
@@ -96,7 +103,8 @@ def _without_ours(groups: Any) -> list[Any]:
             if kept:
                 out.append({**group, "hooks": kept})
             continue
-        out.append(group)
+        if not ours(group):  # Cursor's flat entries
+            out.append(group)
     return out
 
 
@@ -122,6 +130,8 @@ def install(client: str, vault: Path, scope: str = "user",
     for event in EVENTS[client]:
         merged[event] = [*_without_ours(hooks.get(event)), _entry(client, event, command)]
     new = {**doc, "hooks": merged}
+    if client == "cursor":
+        new = {"version": doc.get("version", 1), **new}
     return path, _save(path, new, before)
 
 
@@ -146,7 +156,8 @@ def status(client: str, scope: str = "user", project: Path | None = None) -> Hoo
     have, command = [], ""
     for event in EVENTS[client]:
         for group in hooks.get(event) or []:
-            for h in (group.get("hooks") or []) if isinstance(group, dict) else []:
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            for h in inner if isinstance(inner, list) else [group]:
                 if ours(h):
                     have.append(event)
                     command = str(h.get("command"))

@@ -45,7 +45,8 @@ class Specs:
 
     @hookspec
     def on_session_end(self, session: Any) -> None:
-        """An agent session ended (its transcript is stored)."""
+        """An agent session ended: ``session`` is its ``raw.Session`` (client, id, project,
+        times), its redacted transcript stored and indexed."""
 
 
 _manager: pluggy.PluginManager | None = None
@@ -110,6 +111,14 @@ def note_changed(event: Any) -> None:
             impl.function(event=event)
         except Exception:  # the change is committed: a plugin's failure is only logged
             log.exception("plugin %s failed on a note change", impl.plugin_name)
+
+
+def session_end(session: Any) -> None:
+    for impl in manager().hook.on_session_end.get_hookimpls():
+        try:
+            impl.function(session=session)
+        except Exception:  # the session is stored: a plugin's failure is only logged
+            log.exception("plugin %s failed on a session end", impl.plugin_name)
 
 
 def search_results(query: str, hits: list[Any]) -> list[Any]:

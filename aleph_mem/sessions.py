@@ -64,6 +64,13 @@ def ingest(mem: Store, client: str, transcript: Path, session_id: str = "", cwd:
     if not mem.readonly and (report.added or closed):
         _, lines = store.paths(client, report.session.session_id)
         session_index.index_one(mem.con, report.session, lines)
+    if closed:
+        from .plugin_index import hooks_possible
+
+        if hooks_possible():
+            from . import plugins
+
+            plugins.session_end(report.session)
     return report
 
 
@@ -105,7 +112,8 @@ def default_folder(client: str) -> Path:
     return {"claude-code": Path(os.environ.get("CLAUDE_CONFIG_DIR", home / ".claude"))
             / "projects",
             "codex": Path(os.environ.get("CODEX_HOME", home / ".codex")) / "sessions",
-            "gemini": home / ".gemini" / "tmp"}[client]
+            "gemini": home / ".gemini" / "tmp",
+            "cursor": home / ".cursor" / "projects"}[client]
 
 
 def transcripts(client: str, folder: Path) -> Iterator[Path]:
@@ -114,7 +122,7 @@ def transcripts(client: str, folder: Path) -> Iterator[Path]:
         yield folder
         return
     pattern = {"claude-code": "*.jsonl", "codex": "rollout-*.jsonl",
-               "gemini": "session-*.json"}[client]
+               "gemini": "session-*.json", "cursor": "*.jsonl"}[client]
     for path in sorted(folder.rglob(pattern)):
         if client == "claude-code" and "subagents" in path.parts:
             continue  # a sub-agent's own log: its work is in the main transcript

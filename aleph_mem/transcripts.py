@@ -19,7 +19,7 @@ from typing import Any
 
 TOOL_TEXT_MAX = 1500  # characters of a tool's output kept (the start, and the last lines)
 INPUT_TEXT_MAX = 600
-CLIENTS = ("claude-code", "codex", "gemini")
+CLIENTS = ("claude-code", "codex", "gemini", "cursor")
 FILE_KEYS = ("file_path", "path", "notebook_path", "filename", "absolute_path")
 REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>\s*", re.DOTALL)
 COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.DOTALL)
@@ -79,8 +79,8 @@ def clip(text: str, limit: int) -> str:
 
 def read(client: str, path: Path, offset: int = 0) -> Batch:
     """The messages of ``path`` from byte ``offset`` on."""
-    if client == "claude-code":
-        return _read_lines(path, offset, _claude_line)
+    if client in ("claude-code", "cursor"):  # Cursor's agent transcripts: the same lines,
+        return _read_lines(path, offset, _claude_line)  # keyed by role where type is missing
     if client == "codex":
         return _read_lines(path, offset, _codex_line)
     if client == "gemini":
@@ -119,7 +119,7 @@ def _read_lines(path: Path, offset: int, parse: Any) -> Batch:
 
 def _claude_line(obj: dict[str, Any], meta: dict[str, str], state: dict[str, Any],
                  fallback_id: str) -> list[Message] | None:
-    kind = obj.get("type")
+    kind = obj.get("type") or obj.get("role")
     for key, name in (("sessionId", "session_id"), ("cwd", "cwd"), ("gitBranch", "branch")):
         if obj.get(key) and name not in meta:
             meta[name] = str(obj[key])

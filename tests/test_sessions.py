@@ -341,3 +341,25 @@ def test_gemini_hooks_install_in_its_format(vault: Path, tmp_path: Path, client:
     assert sorted(doc["hooks"]) == ["BeforeAgent", "PreCompress", "SessionEnd", "SessionStart"]
     entry = doc["hooks"]["SessionStart"][0]["hooks"][0]
     assert entry["timeout"] == 10_000 and entry["name"] == "aleph-mem-SessionStart"
+
+
+def test_cursor_hooks_install_flat_and_answer_in_its_shape(vault: Path, tmp_path: Path) -> None:
+    from aleph_mem import hooks_install
+
+    path = tmp_path / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    theirs = {"command": "./audit.sh"}
+    path.write_text(json.dumps({"version": 1, "hooks": {"stop": [theirs]}}))
+    hooks_install.install("cursor", vault, "project", tmp_path)
+    doc = json.loads(path.read_text())
+    assert doc["version"] == 1 and doc["hooks"]["stop"][0] == theirs
+    assert sorted(doc["hooks"]) == ["preCompact", "sessionEnd", "sessionStart", "stop"]
+    assert doc["hooks"]["sessionStart"][0]["command"].endswith(f"--vault {vault.resolve()}")
+    assert hooks_install.status("cursor", "project", tmp_path).missing == []
+    hooks_install.uninstall("cursor", "project", tmp_path)
+    assert json.loads(path.read_text()) == {"version": 1, "hooks": {"stop": [theirs]}}
+    out = cli("hook", "cursor", "--vault", str(vault), stdin=json.dumps({
+        "hook_event_name": "sessionStart", "conversation_id": "c1",
+        "workspace_roots": ["/work/projects/heron-api"]}))
+    answer = json.loads(out.stdout)
+    assert answer["continue"] is True and answer["additional_context"].startswith("# Memory")
