@@ -30,6 +30,7 @@ class Envelope:
     budget_tokens: int
     used_tokens: int = 0
     hot_memory: str = ""
+    hot_memory_left_out: int = 0  # facts that did not fit (the lowest priorities)
     digest: dict[str, str] | None = None
     relevant: list[dict[str, Any]] = field(default_factory=list)
     recent: list[dict[str, Any]] = field(default_factory=list)
@@ -46,9 +47,17 @@ def assemble(mem: Store, query: str | None = None, budget_tokens: int = 2000,
     hot = mem.vault.read_bytes("MEMORY.md")
     share = int(budget_tokens * SHARES["hot_memory"])
     if hot:
+        from .hot_memory import by_priority, facts
+
         text = hot.decode("utf-8", errors="replace")
-        env.hot_memory = clip(text, share)
-        env.truncated |= env.hot_memory != text
+        if facts(text):  # the facts that fit, most important first; the rest counted
+            view = by_priority(text, share * CHARS_PER_TOKEN)
+            env.hot_memory = view.text
+            env.hot_memory_left_out = view.left_out
+            env.truncated |= view.left_out > 0
+        else:
+            env.hot_memory = clip(text, share)
+            env.truncated |= env.hot_memory != text
     spare += share - tokens(env.hot_memory)
     share = int(budget_tokens * SHARES["digest"])
     latest = mem.con.execute("SELECT path FROM notes WHERE path LIKE '_dream/digests/%' "

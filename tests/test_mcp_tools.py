@@ -137,6 +137,47 @@ def test_context_envelope_respects_the_budget(vault: Path) -> None:
     run(vault, scenario)
 
 
+def test_context_takes_hot_memory_by_priority_and_counts_the_rest(vault: Path) -> None:
+    lines = [f"- [P{3 + i % 3}] standing fact {i} about the garden irrigation schedule "
+             f"(2026-11-01)" for i in range(21)]
+    lines.insert(17, "- [P1] The well pump must never run dry (2026-11-01)")
+    write(vault, "MEMORY.md", "# Hot memory\n\n## Facts\n\n" + "\n".join(lines) + "\n")
+
+    async def scenario(c: Client) -> None:
+        env = sc(await c.call_tool("context", {"budget_tokens": 1000}))
+        shown = env["hot_memory"].splitlines()
+        assert shown[0] == "- [P1] The well pump must never run dry (2026-11-01)"
+        assert env["hot_memory_left_out"] > 0 and env["truncated"]
+        assert shown[-1] == (f"- ({env['hot_memory_left_out']} more, P4 and lower: "
+                             "read MEMORY.md)")
+        assert all("[P5]" not in ln for ln in shown)  # the lowest went first
+
+    run(vault, scenario)
+
+
+def test_search_scope_sessions(vault: Path) -> None:
+    from aleph_mem import sessions
+
+    transcript = Path(__file__).parent / "transcripts" / "claude_code_session.jsonl"
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", transcript)
+    write(vault, "notes/db.md", "# DB\n\nThe postgres port is 5432.\n")
+
+    async def scenario(c: Client) -> None:
+        only = sc(await c.call_tool("search", {"query": "postgres port",
+                                               "scope": "sessions"}))
+        assert only["hits"] == [] and len(only["sessions"]) == 1
+        s = only["sessions"][0]
+        assert (s["project"], s["client"]) == ("heron-api", "claude-code")
+        assert any("**postgres**" in q for q in s["quotes"])
+        both = sc(await c.call_tool("search", {"query": "postgres port", "scope": "all"}))
+        assert both["hits"][0]["path"] == "notes/db.md" and len(both["sessions"]) == 1
+        notes = sc(await c.call_tool("search", {"query": "postgres port"}))
+        assert notes["sessions"] == []
+
+    run(vault, scenario)
+
+
 def test_reflect_without_llm_cites_passages(vault: Path) -> None:
     write(vault, "trips.md", "# Trips\n\nWe went to Lisbon in May 2024. ^lisbon\n")
 
