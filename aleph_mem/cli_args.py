@@ -225,9 +225,11 @@ def _session_commands(sub: Any, common: argparse.ArgumentParser) -> None:
                        "show, search, compress into notes, import a client's history")
     s.add_argument("action", choices=["list", "show", "search", "compress", "import", "prune"])
     s.add_argument("arg", nargs="?", help="show/compress: a session id; search: the query; "
-                   "import: the client (claude-code, codex, gemini)")
+                   "import: the client (claude-code, codex, gemini, cursor) or an "
+                   "export (chatgpt, claude-ai)")
     s.add_argument("path", nargs="?", help="import: the transcripts' folder or one file "
-                   "(default: where the client keeps them)")
+                   "(default: where the client keeps them); an export's zip or "
+                   "conversations.json")
     s.add_argument("--project", help="only this project's sessions")
     s.add_argument("--limit", type=int, default=20)
     s.add_argument("--all", action="store_true",

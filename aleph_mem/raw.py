@@ -24,7 +24,7 @@ from typing import Any
 
 from .atomic import write_atomic
 from .redact import redact
-from .transcripts import Message, read
+from .transcripts import Batch, Message, read
 
 SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -109,7 +109,7 @@ class RawStore:
         first = read(client, transcript, 0) if not session_id else None
         session_id = session_id or (first.meta.get("session_id") if first else "") or \
             transcript.stem
-        meta_path, lines_path = self.paths(client, session_id)
+        meta_path, _ = self.paths(client, session_id)
         meta_path.parent.mkdir(parents=True, exist_ok=True)
         with _locked(meta_path.with_suffix(".lock")):
             old = self.load(meta_path) or Session(client, session_id, self.host)
@@ -117,38 +117,53 @@ class RawStore:
             offset = old.offset if old.source == source else 0
             batch = first if first is not None and offset == 0 else read(
                 client, transcript, offset)
-            seen = set(self.message_ids(lines_path)) if offset == 0 else set()
-            if batch.offset < offset:  # the transcript was rewritten: known ids guard it
-                seen = set(self.message_ids(lines_path))
-            fresh, redacted, files = [], 0, []
-            for m in batch.messages:
-                if m.id in seen:
-                    continue
-                seen.add(m.id)
-                m, n = _redacted(m)
-                redacted += n
-                files += m.files
-                fresh.append(m)
-            if fresh:
-                with lines_path.open("a", encoding="utf-8") as f:
-                    for m in fresh:
-                        f.write(json.dumps(m.as_json(), ensure_ascii=False) + "\n")
-                    f.flush()
-                    os.fsync(f.fileno())
-            meta = batch.meta
-            where = cwd or old.cwd or meta.get("cwd", "")
-            new = replace(
-                old, cwd=where, project=old.project or project_of(where, roots),
-                branch=old.branch or meta.get("branch", ""),
-                started=old.started or meta.get("started", "") or (
-                    fresh[0].at if fresh else ""),
-                ended=max(old.ended, meta.get("ended", ""), fresh[-1].at if fresh else ""),
-                source=source, offset=batch.offset, messages=old.messages + len(fresh),
-                redacted=old.redacted + redacted, skipped=old.skipped + batch.skipped,
-                closed=old.closed or closed)
-            if new != old:
-                write_atomic(meta_path, json.dumps(new.as_json(), indent=1).encode(),
-                             durable=False)
+            return self._keep(old, batch, source, cwd, closed, roots,
+                              known=offset == 0 or batch.offset < offset)
+
+    def add(self, client: str, session_id: str, batch: Batch, source: str,
+            closed: bool = True, roots: list[str] | None = None) -> IngestReport:
+        """Keep a session read from elsewhere (an export holding many), by message id."""
+        meta_path, _ = self.paths(client, session_id)
+        meta_path.parent.mkdir(parents=True, exist_ok=True)
+        with _locked(meta_path.with_suffix(".lock")):
+            old = self.load(meta_path) or Session(client, session_id, self.host)
+            return self._keep(old, batch, source, "", closed, roots, known=True)
+
+    def _keep(self, old: Session, batch: Batch, source: str, cwd: str, closed: bool,
+              roots: list[str] | None, known: bool) -> IngestReport:
+        """Append the batch's new messages, redacted, and save what the session is now.
+        ``known``: the batch may repeat messages kept before (ids already kept are
+        skipped); else it starts where the last read stopped."""
+        meta_path, lines_path = self.paths(old.client, old.session_id)
+        seen = set(self.message_ids(lines_path)) if known else set()
+        fresh, redacted, files = [], 0, []
+        for m in batch.messages:
+            if m.id in seen:
+                continue
+            seen.add(m.id)
+            m, n = _redacted(m)
+            redacted += n
+            files += m.files
+            fresh.append(m)
+        if fresh:
+            with lines_path.open("a", encoding="utf-8") as f:
+                for m in fresh:
+                    f.write(json.dumps(m.as_json(), ensure_ascii=False) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+        meta = batch.meta
+        where = cwd or old.cwd or meta.get("cwd", "")
+        new = replace(
+            old, cwd=where, project=old.project or project_of(where, roots),
+            branch=old.branch or meta.get("branch", ""),
+            started=old.started or meta.get("started", "") or (fresh[0].at if fresh else ""),
+            ended=max(old.ended, meta.get("ended", ""), fresh[-1].at if fresh else ""),
+            source=source, offset=batch.offset, messages=old.messages + len(fresh),
+            redacted=old.redacted + redacted, skipped=old.skipped + batch.skipped,
+            closed=old.closed or closed)
+        if new != old:
+            write_atomic(meta_path, json.dumps(new.as_json(), indent=1).encode(),
+                         durable=False)
         return IngestReport(new, len(fresh), batch.skipped, redacted, sorted(set(files)))
 
     def load(self, meta_path: Path) -> Session | None:

@@ -133,6 +133,13 @@ def import_sessions(mem: Store, client: str, folder: Path | None = None,
                     progress: Callable[[int, int], None] | None = None) -> ImportReport:
     """Ingest every transcript of a client: idempotent (a transcript read before adds only
     what is new) and resumable (each session keeps how far its file was read)."""
+    from .exports import EXPORTS
+
+    if client in EXPORTS:
+        if folder is None:
+            raise BadInput(f"give the {client} export: `aleph-mem sessions import {client} "
+                           "PATH` (the zip the app sent, or its conversations.json)")
+        return _import_export(mem, client, folder.expanduser(), progress)
     check_client(client)
     folder = (folder or default_folder(client)).expanduser()
     if not folder.exists():
@@ -159,3 +166,27 @@ def import_sessions(mem: Store, client: str, folder: Path | None = None,
         if progress:
             progress(n, len(paths))
     return ImportReport(len(paths), sessions, added, unchanged, skipped, redacted, failed)
+
+
+def _import_export(mem: Store, client: str, path: Path,
+                   progress: Callable[[int, int], None] | None) -> ImportReport:
+    from .exports import conversations
+
+    store = raw_store(mem)
+    found = list(conversations(client, path))
+    sessions = added = unchanged = skipped = redacted = 0
+    for n, (cid, batch) in enumerate(found, 1):
+        report = store.add(client, cid, batch, str(path.resolve()))
+        if report.added:
+            sessions += 1
+            added += report.added
+            _, lines = store.paths(client, cid)
+            if not mem.readonly:
+                session_index.index_one(mem.con, report.session, lines)
+        else:
+            unchanged += 1
+        skipped += report.skipped
+        redacted += report.redacted
+        if progress:
+            progress(n, len(found))
+    return ImportReport(len(found), sessions, added, unchanged, skipped, redacted, [])

@@ -363,3 +363,27 @@ def test_cursor_hooks_install_flat_and_answer_in_its_shape(vault: Path, tmp_path
         "workspace_roots": ["/work/projects/heron-api"]}))
     answer = json.loads(out.stdout)
     assert answer["continue"] is True and answer["additional_context"].startswith("# Memory")
+
+
+def test_chat_exports_import_the_current_branch(vault: Path, tmp_path: Path) -> None:
+    import zipfile
+
+    export = tmp_path / "chatgpt-export.zip"
+    with zipfile.ZipFile(export, "w") as z:
+        z.write(DATA / "chatgpt_conversations.json", "conversations.json")
+    with open_mem(vault) as mem:
+        report = sessions.import_sessions(mem, "chatgpt", export)
+        assert (report.files, report.sessions, report.messages) == (1, 1, 4)
+        view = sessions.show(mem, "68f0c0de")
+        assert [m.id for m in view.messages] == ["u1", "a1b", "u2", "a2"]  # not "a1"
+        assert view.session.started == "2025-11-15T09:46:40+00:00"
+        again = sessions.import_sessions(mem, "chatgpt", export)
+        assert (again.sessions, again.unchanged) == (0, 1)
+        claude = sessions.import_sessions(mem, "claude-ai", DATA / "claude_ai_conversations.json")
+        assert (claude.sessions, claude.messages) == (1, 2)
+        hits = sessions.search(mem, "greenhouse vents")
+        assert [h.client for h in hits] == ["claude-ai"]
+        assert any("**vents**" in q for q in hits[0].quotes)
+    bad = cli("sessions", "import", "chatgpt", str(tmp_path / "nowhere.zip"), "--vault",
+              str(vault), check=False)
+    assert bad.returncode == 1 and "no export at" in bad.stderr
