@@ -234,4 +234,7 @@ def _session_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("--limit", type=int, default=20)
     s.add_argument("--all", action="store_true",
                    help="compress: every finished session without a note")
+    s.add_argument("--summary", action="store_true",
+                   help="search: with an LLM configured, an answer across the sessions found, "
+                   "citing them")
     s.add_argument("--json", action="store_true")

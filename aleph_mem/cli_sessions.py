@@ -74,7 +74,19 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         if args.action == "search":
             if not args.arg:
                 raise BadInput("give what to search for: aleph-mem sessions search \"QUERY\"")
-            return _hits(sessions.search(mem, args.arg, args.limit, args.project), args.json)
+            hits = sessions.search(mem, args.arg, args.limit, args.project)
+            if not args.summary:
+                return _hits(hits, args.json)
+            summary = sessions.summarize(mem, args.arg, hits)
+            if args.json:
+                emit_json({"sessions": [h.as_json() for h in hits],
+                           "summary": summary.__dict__})
+                return 0
+            _hits(hits, False)
+            print(f"\n{summary.answer}" if summary.answer else f"\n({summary.note})")
+            for c in summary.citations:
+                print(f"  [{c['n']}] session {c['session_id']} ({c['started'][:10]})")
+            return 0
         if args.action == "show":
             if not args.arg:
                 raise BadInput("give a session id (from `aleph-mem sessions list`)")

@@ -59,9 +59,16 @@ class SessionHitOut(BaseModel):
     note: str  # the session note distilled from it, once written
 
 
+class SummaryOut(BaseModel):
+    answer: str | None  # every sentence cites sessions by number, e.g. [1][2]
+    citations: list[dict[str, Any]]  # n -> session_id, started
+    note: str = ""
+
+
 class SearchOut(BaseModel):
     hits: list[HitOut]
     sessions: list[SessionHitOut] = []
+    session_summary: SummaryOut | None = None
     notice: str | None = None  # e.g. "full-text only: …", "N chunks are still waiting…"
 
 
@@ -143,7 +150,7 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
            tags: list[str] | None = None, since: str | None = None, until: str | None = None,
            status: str | None = None, include_archived: bool = False,
            scope: Literal["notes", "sessions", "all"] = "notes",
-           project: str | None = None) -> SearchOut:
+           project: str | None = None, summarize: bool = False) -> SearchOut:
     """Search the notes (meaning and words, ranked; one hit per note, the best passage).
 
     Use it to find what the memory holds on a topic before answering or writing. Each hit
@@ -160,7 +167,8 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
     `scope` "sessions" searches past agent sessions instead (what was asked, done, run and
     said; secrets redacted): each in `sessions` with its id, project, times, the matching
     `quotes` and the session note made from it; "all" returns both. `project` keeps only
-    that project's sessions.
+    that project's sessions. `summarize` (with an LLM configured) adds `session_summary`:
+    an answer across the sessions found, each sentence citing them by number.
     """
     filters = Filters(folder=folder, tags=tuple(tags or ()), since=since, until=until,
                       status=status, include_archived=include_archived)
@@ -169,16 +177,18 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
         n = min(max(limit, 1), 50)
         hits = m.search(query, limit=n, filters=filters, wait_for_model=False) \
             if scope != "sessions" else []
-        found = []
+        found, summary = [], None
         if scope != "notes":
             from . import sessions
 
+            shits = sessions.search(m, query, n, project)
             found = [SessionHitOut(**{k: v for k, v in h.as_json().items()
-                                      if k in SessionHitOut.model_fields})
-                     for h in sessions.search(m, query, n, project)]
+                                      if k in SessionHitOut.model_fields}) for h in shits]
+            if summarize:
+                summary = SummaryOut(**sessions.summarize(m, query, shits).__dict__)
         return SearchOut(hits=[HitOut(path=h.path, anchor=h.anchor, title=h.title,
                                       score=h.score, snippet=h.snippet, line=h.line)
-                               for h in hits], sessions=found,
+                               for h in hits], sessions=found, session_summary=summary,
                          notice=m.search_notice or None)
     return run(ctx, go)
 

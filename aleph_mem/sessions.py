@@ -105,6 +105,39 @@ def search(mem: Store, query: str, limit: int = 5,
     return session_index.search(mem.con, query, limit, project)
 
 
+@dataclass(frozen=True)
+class SessionSummary:
+    """An LLM's answer across the sessions a search found: every sentence cites them by
+    number (checked: a sentence citing nothing found is dropped)."""
+
+    answer: str | None
+    citations: list[dict[str, Any]]
+    note: str = ""
+
+
+def summarize(mem: Store, query: str, hits: list[session_index.SessionHit]) -> SessionSummary:
+    from . import llm
+    from .redact import clean
+    from .reflect import SYSTEM, Passage, fence, validate
+
+    if not hits:
+        return SessionSummary(None, [], "no session matches")
+    if not llm.configured(mem.settings):
+        return SessionSummary(None, [], "no LLM configured (llm_model): read the quotes")
+    passages = [Passage(i + 1, f"session {h.session_id}", "", h.title,
+                        clean(f"{h.started[:10]} {h.project}: {h.title}\n" + "\n".join(
+                            h.quotes)).replace("**", ""))
+                for i, h in enumerate(hits)]
+    prompt = "\n\n".join(fence(p) for p in passages) + f"\n\nQuestion: {query}"
+    raw = llm.complete(mem.settings, [
+        {"role": "system", "content": SYSTEM.replace("notes", "past agent sessions")},
+        {"role": "user", "content": prompt}])
+    answer, cited = validate(raw, passages)
+    return SessionSummary(answer, [{"n": n, "session_id": hits[n - 1].session_id,
+                                    "started": hits[n - 1].started} for n in cited],
+                          "" if answer else "the LLM's answer cited no session found")
+
+
 # -- import ---------------------------------------------------------------------------------
 
 def default_folder(client: str) -> Path:

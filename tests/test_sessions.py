@@ -387,3 +387,21 @@ def test_chat_exports_import_the_current_branch(vault: Path, tmp_path: Path) -> 
     bad = cli("sessions", "import", "chatgpt", str(tmp_path / "nowhere.zip"), "--vault",
               str(vault), check=False)
     assert bad.returncode == 1 and "no export at" in bad.stderr
+
+
+def test_summary_across_sessions_cites_them(vault: Path, stub_llm) -> None:
+    from conftest import use_stub_llm
+
+    use_stub_llm(vault, stub_llm)
+    stub_llm.replies = ["The CI tests used port 5433 instead of 5432 [1]. "
+                        "The uploader was rewritten in Rust [7]."]
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", CLAUDE, SID)
+        sessions.ingest(mem, "codex", CODEX)
+        hits = sessions.search(mem, "postgres port tests")
+        summary = sessions.summarize(mem, "why did the tests fail?", hits)
+    assert summary.answer == "The CI tests used port 5433 instead of 5432 [1]."
+    assert summary.citations == [{"n": 1, "session_id": SID,
+                                  "started": "2026-11-20T09:00:00.000Z"}]
+    sent = json.dumps(stub_llm.requests[0])
+    assert "5433" in sent and "<passage" in sent
