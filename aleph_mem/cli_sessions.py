@@ -74,7 +74,8 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         if args.action == "search":
             if not args.arg:
                 raise BadInput("give what to search for: aleph-mem sessions search \"QUERY\"")
-            hits = sessions.search(mem, args.arg, args.limit, args.project)
+            hits = sessions.search(mem, args.arg, args.limit, args.project,
+                                   wait_for_model=True)
             if not args.summary:
                 return _hits(hits, args.json)
             summary = sessions.summarize(mem, args.arg, hits)

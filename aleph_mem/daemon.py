@@ -35,7 +35,8 @@ SLICE = 2000  # chunks embedded on every core before the daemon judges again
 def vectors_pending(mem: Memory) -> bool:
     if mem.settings.embed_model == "none":
         return False
-    row = mem.con.execute("SELECT 1 FROM chunks WHERE embedded = 0 LIMIT 1").fetchone()
+    row = mem.con.execute("SELECT 1 FROM chunks WHERE embedded = 0 LIMIT 1").fetchone() or \
+        mem.con.execute("SELECT 1 FROM session_chunks WHERE vec IS NULL LIMIT 1").fetchone()
     meta = mem.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()
     return row is not None or meta is None
 

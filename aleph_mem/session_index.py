@@ -194,32 +194,58 @@ def _where(project: str | None) -> tuple[str, tuple[Any, ...]]:
     return " WHERE lower(project) = lower(?)", (project,)
 
 
+RRF_K = 60
+MIN_SIMILARITY = 0.3  # a chunk less like the query than this is no match by meaning
+
+
 def search(con: apsw.Connection, query: str, limit: int = 5, project: str | None = None,
-           quotes: int = 3) -> list[SessionHit]:
-    """Sessions whose messages match ``query``, best first, each with its best passages."""
-    match = fts_query(query)
-    if match is None:
-        return []
+           quotes: int = 3, qvec: tuple[str, Any] | None = None) -> list[SessionHit]:
+    """Sessions whose messages match ``query`` (words, and meaning when ``qvec``, the
+    query's ("model:dim", vector), is given), best first, each with its best passages."""
     where, args = _where(project)
     filt = where.replace(" WHERE ", " AND ")
-    rows = con.execute(
-        "SELECT c.session, c.id, -bm25(session_fts) AS s, "
-        "snippet(session_fts, 0, '**', '**', '…', 28) FROM session_fts "
-        "JOIN session_chunks c ON c.id = session_fts.rowid "
-        "JOIN sessions ON sessions.id = c.session "
-        f"WHERE session_fts MATCH ?{filt} ORDER BY s DESC LIMIT 200",
-        (match, *args)).fetchall()
-    best: dict[int, tuple[float, list[str]]] = {}
-    for sid, _cid, score, snippet in rows:
-        top, said = best.setdefault(sid, (score, []))
-        if len(said) < quotes and snippet not in said:
-            said.append(" ".join(snippet.split()))
-    order = sorted(best.items(), key=lambda kv: -kv[1][0])[:limit]
+    words: dict[int, list[str]] = {}  # session -> its matching passages, best first
+    ranked: list[int] = []
+    match = fts_query(query)
+    if match is not None:
+        for sid, snippet in con.execute(
+                "SELECT c.session, snippet(session_fts, 0, '**', '**', '…', 28) "
+                "FROM session_fts JOIN session_chunks c ON c.id = session_fts.rowid "
+                "JOIN sessions ON sessions.id = c.session "
+                f"WHERE session_fts MATCH ?{filt} ORDER BY bm25(session_fts) LIMIT 200",
+                (match, *args)):
+            said = words.setdefault(sid, [])
+            if sid not in ranked:
+                ranked.append(sid)
+            text = " ".join(snippet.split())
+            if len(said) < quotes and text not in said:
+                said.append(text)
+    meaning: list[tuple[int, int]] = []
+    if qvec is not None:
+        from .session_vectors import nearest
+
+        seen: set[int] = set()
+        for sid, cid, sim in nearest(con, qvec[1], qvec[0], 100, filt, args):
+            if sid not in seen and sim >= MIN_SIMILARITY:
+                seen.add(sid)
+                meaning.append((sid, cid))
+    fused: dict[int, float] = {}
+    for rank, sid in enumerate(ranked):
+        fused[sid] = fused.get(sid, 0.0) + 1 / (RRF_K + rank + 1)
+    for rank, (sid, _cid) in enumerate(meaning):
+        fused[sid] = fused.get(sid, 0.0) + 1 / (RRF_K + rank + 1)
+    best_chunk = dict(meaning)
     out = []
-    for sid, (score, said) in order:
+    for sid in sorted(fused, key=lambda s: -fused[s])[:limit]:
+        said = words.get(sid) or [_passage(con, best_chunk[sid])]
         r = con.execute(f"SELECT {COLUMNS} FROM sessions WHERE id = ?", (sid,)).fetchone()
-        out.append(_hit(r, round(score, 3), said))
+        out.append(_hit(r, round(fused[sid] * 1000, 2), said))
     return out
+
+
+def _passage(con: apsw.Connection, chunk_id: int, size: int = 240) -> str:
+    text = con.execute("SELECT text FROM session_chunks WHERE id = ?", (chunk_id,)).fetchone()[0]
+    return " ".join(text.split())[:size] + "…"
 
 
 def _hit(r: tuple[Any, ...], score: float, quotes: list[str]) -> SessionHit:

@@ -99,10 +99,20 @@ def listing(mem: Store, project: str | None = None, limit: int = 20) -> list[
     return session_index.listing(mem.con, project, limit)
 
 
-def search(mem: Store, query: str, limit: int = 5,
-           project: str | None = None) -> list[session_index.SessionHit]:
+def search(mem: Store, query: str, limit: int = 5, project: str | None = None,
+           wait_for_model: bool = False) -> list[session_index.SessionHit]:
+    """Sessions matching ``query``: by words, and by meaning when a model answers (this
+    process's, the daemon's, or with ``wait_for_model`` one loaded here)."""
+    from .session_vectors import query_vector
+
     sync(mem)
-    return session_index.search(mem.con, query, limit, project)
+    qvec = query_vector(mem, query, wait_for_model) if _has_vectors(mem) else None
+    return session_index.search(mem.con, query, limit, project, qvec=qvec)
+
+
+def _has_vectors(mem: Store) -> bool:
+    return mem.con.execute("SELECT 1 FROM session_chunks WHERE vec IS NOT NULL "
+                           "LIMIT 1").fetchone() is not None
 
 
 @dataclass(frozen=True)

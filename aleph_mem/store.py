@@ -277,8 +277,11 @@ class Store:
 
             pool = PoolEmbedder(model, self.vault.aleph_dir / "cache", workers)
         try:
-            return vectors.embed_pending(self.con, pool or model, cache, stop, progress,
+            done = vectors.embed_pending(self.con, pool or model, cache, stop, progress,
                                          vectors.BATCH * (workers if pool else 1), limit)
+            from . import session_vectors  # then the captured sessions' chunks
+
+            return done + session_vectors.embed_pending(self.con, pool or model, cache, stop)
         finally:
             cache.close()
             if pool is not None:

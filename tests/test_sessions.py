@@ -405,3 +405,17 @@ def test_summary_across_sessions_cites_them(vault: Path, stub_llm) -> None:
                                   "started": "2026-11-20T09:00:00.000Z"}]
     sent = json.dumps(stub_llm.requests[0])
     assert "5433" in sent and "<passage" in sent
+
+
+def test_session_search_by_meaning_with_the_bundled_model(vault: Path) -> None:
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", CLAUDE, SID)
+        sessions.ingest(mem, "codex", CODEX)
+        sessions.ingest(mem, "gemini", GEMINI, cwd="/work/projects/osprey")
+        query = "delay grows after each unsuccessful try"
+        assert sessions.search(mem, query) == []  # no word of it is in any session
+        assert mem.embed() >= 3  # the daemon does this; notes first, then sessions
+        found = sessions.search(mem, query, wait_for_model=True)
+        assert found[0].project == "kite" and "heron-api" not in [h.project for h in found]
+        assert found[0].quotes[0].startswith("user: Add exponential backoff")
+        assert sessions.search(mem, "recipe for banana bread", wait_for_model=True) == []

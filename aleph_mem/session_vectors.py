@@ -1,0 +1,113 @@
+"""Vectors for session chunks, so a session search understands meaning as a note search
+does: the same model and the same embedding cache as the notes' vectors, kept in the
+session chunk's own row (``session_chunks.vec``), and searched exactly (sessions hold far
+fewer chunks than notes do). A different model empties them, as it does the notes'.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import apsw
+import numpy as np
+
+from . import db
+from .embedders import Embedder
+from .vectors import BATCH, Cache, text_key
+
+if TYPE_CHECKING:
+    from .store import Store
+
+KEY = "session_vec_model"
+
+
+def ensure_model(con: apsw.Connection, model: str, dim: int) -> None:
+    want = f"{model}:{dim}"  # the same "name:dim" the daemon's socket answers with
+    row = con.execute("SELECT value FROM meta WHERE key = ?", (KEY,)).fetchone()
+    if row and row[0] == want:
+        return
+    with db.transaction(con):
+        con.execute("UPDATE session_chunks SET vec = NULL")
+        con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (KEY, want))
+
+
+def model_of(con: apsw.Connection) -> str | None:
+    row = con.execute("SELECT value FROM meta WHERE key = ?", (KEY,)).fetchone()
+    return row[0] if row else None
+
+
+def pending(con: apsw.Connection) -> int:
+    return con.execute("SELECT count(*) FROM session_chunks WHERE vec IS NULL").fetchone()[0]
+
+
+def embed_pending(con: apsw.Connection, embedder: Embedder, cache: Cache,
+                  stop: threading.Event | None = None,
+                  progress: Callable[[int, int], None] | None = None,
+                  limit: int | None = None) -> int:
+    """Give every session chunk without a vector one, in committed batches."""
+    ensure_model(con, embedder.name, embedder.dim)
+    total, done = pending(con), 0
+    while not (stop and stop.is_set()) and (limit is None or done < limit):
+        rows = con.execute("SELECT id, text FROM session_chunks WHERE vec IS NULL LIMIT ?",
+                           (BATCH,)).fetchall()
+        if not rows:
+            break
+        keys = [text_key(embedder.name, t) for _, t in rows]
+        cached = cache.get(keys)
+        missing = [i for i, k in enumerate(keys) if k not in cached]
+        if missing:
+            vecs = embedder.embed([rows[i][1] for i in missing])
+            fresh = [(keys[i], np.asarray(v, np.float32).tobytes())
+                     for i, v in zip(missing, vecs, strict=True)]
+            cache.put(fresh)
+            cached.update(fresh)
+        with db.transaction(con):
+            con.executemany("UPDATE session_chunks SET vec = ? WHERE id = ?",
+                            [(cached[k], cid) for (cid, _), k in zip(rows, keys, strict=True)])
+        done += len(rows)
+        if progress:
+            progress(done, total)
+    return done
+
+
+def nearest(con: apsw.Connection, query: np.ndarray, model: str, k: int = 50,
+            where: str = "", args: tuple[object, ...] = ()) -> list[tuple[int, int, float]]:
+    """(session row id, chunk id, cosine) of the k chunks nearest ``query``, when the
+    stored vectors are ``model``'s."""
+    if model_of(con) != model:
+        return []
+    rows = con.execute(
+        "SELECT c.session, c.id, c.vec FROM session_chunks c JOIN sessions ON "
+        f"sessions.id = c.session WHERE c.vec IS NOT NULL{where}", args).fetchall()
+    if not rows:
+        return []
+    mat = np.frombuffer(b"".join(r[2] for r in rows), np.float32).reshape(len(rows), -1)
+    sims = mat @ np.asarray(query, np.float32)
+    top = np.argsort(-sims)[:k]
+    return [(rows[i][0], rows[i][1], float(sims[i])) for i in top]
+
+
+def query_vector(mem: Store, query: str, wait: bool) -> tuple[str, np.ndarray] | None:
+    """("model:dim", the query's vector) from the model this process holds, else the
+    running daemon's warm model, else (``wait``) the model loaded here; None when vectors
+    are off or no model answers."""
+    if mem.settings.embed_model in ("", "none"):
+        return None
+    model = mem.embedder(wait=False)
+    if model is None:
+        from . import embed_socket
+        from .daemon_file import read_status
+
+        st = read_status(mem.vault.local_dir) or {}
+        where = st.get("embed_socket")
+        if st.get("state") == "running" and isinstance(where, str):
+            found = embed_socket.query(Path(where), query)
+            if found is not None:
+                return found[0], np.asarray(found[1], np.float32)
+        model = mem.embedder(wait=True) if wait else None
+    if model is None:
+        return None
+    return f"{model.name}:{model.dim}", np.asarray(model.embed([query])[0], np.float32)
