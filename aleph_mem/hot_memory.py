@@ -7,12 +7,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .dream.facts import same_short_fact
 from .errors import BadInput, HotMemoryFull
-from .sections import find_section
-from .store import Store
-from .writer import ANY, WriteResult
+
+if TYPE_CHECKING:  # a session's start reads the facts only: no parser, no writer
+    from .store import Store
+    from .writer import WriteResult
 
 PATH = "MEMORY.md"
 HEADING = "Facts"
@@ -39,6 +40,10 @@ def used_chars(found: list[Fact]) -> int:
 
 def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
              today: dt.date | None = None) -> WriteResult:
+    from .dream.facts import same_short_fact
+    from .sections import find_section
+    from .writer import ANY, WriteResult
+
     fact = " ".join(fact.split())
     if not fact:
         raise BadInput("the fact is empty; give one short sentence to remember")
@@ -71,6 +76,9 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
 def with_fact(text: str, fact: str, priority: int, today: dt.date) -> str | None:
     """``MEMORY.md``'s text with one more fact under ``## Facts`` (the file made when
     ``text`` is empty), or None when a fact there says it already."""
+    from .dream.facts import same_short_fact
+    from .sections import find_section
+
     fact = " ".join(fact.split())
     if any(same_short_fact(STAMP.sub("", f.text), fact) for f in facts(text)):
         return None
