@@ -63,7 +63,10 @@ def sentences(text: str) -> list[str]:
 
 def extract(msgs: list[Message], session: Session) -> Digest:
     """The session read off its structure."""
-    main = [m for m in msgs if not m.sidechain]
+    from .transcripts import rewound
+
+    gone = rewound(msgs)
+    main = [m for m in msgs if not m.sidechain and m.id not in gone]
     prompts = [m for m in main if m.role == "user" and not m.command]
     summary = next((m.text for m in reversed(main) if m.role == "summary"), "")
     first = prompts[0].text if prompts else (summary or session.session_id)

@@ -41,11 +41,12 @@ class Message:
     files: tuple[str, ...] = ()
     command: str = ""
     sidechain: bool = False
+    parent: str = ""  # the line this one answers (Claude Code: a rewind branches there)
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "at": self.at, "role": self.role,
                                "text": self.text}
-        for key in ("tool", "error", "files", "command", "sidechain"):
+        for key in ("tool", "error", "files", "command", "sidechain", "parent"):
             value = getattr(self, key)
             if value:
                 out[key] = list(value) if key == "files" else value
@@ -55,7 +56,7 @@ class Message:
     def from_json(cls, d: dict[str, Any]) -> Message:
         return cls(str(d["id"]), str(d.get("at", "")), str(d["role"]), str(d.get("text", "")),
                    str(d.get("tool", "")), bool(d.get("error")), tuple(d.get("files", ())),
-                   str(d.get("command", "")), bool(d.get("sidechain")))
+                   str(d.get("command", "")), bool(d.get("sidechain")), str(d.get("parent", "")))
 
 
 @dataclass
@@ -148,13 +149,14 @@ def _claude_line(obj: dict[str, Any], meta: dict[str, str], state: dict[str, Any
         text = " ".join(str(c.get("text", "")) for c in content if isinstance(c, dict))
         return [Message(uid, at, "summary", text.strip())]
     out: list[Message] = []
+    parent = str(obj.get("parentUuid") or "")
     for i, item in enumerate(content):
         if not isinstance(item, dict):
             continue
         mid = uid if i == 0 else f"{uid}#{i}"
         m = _claude_item(item, kind, mid, at, side, bool(obj.get("isMeta")), state)
         if m is not None:
-            out.append(m)
+            out.append(replace(m, parent=parent) if parent else m)
     return out
 
 
@@ -351,5 +353,31 @@ def dedupe(messages: list[Message], seen: set[str]) -> list[Message]:
     return out
 
 
-def with_text(m: Message, text: str, command: str, files: tuple[str, ...]) -> Message:
-    return replace(m, text=text, command=command, files=files)
+def rewound(msgs: list[Message]) -> set[str]:
+    """The ids of messages on branches the person rewound: when two lines answer the same
+    line, every one but the last started a branch that was abandoned, with all that
+    followed it (Claude Code keeps them in the file)."""
+    def line(mid: str) -> str:
+        return mid.split("#", 1)[0]
+    parent_of: dict[str, str] = {}
+    children: dict[str, list[str]] = {}
+    for m in msgs:
+        if m.sidechain or not m.parent or line(m.id) in parent_of:
+            continue
+        parent_of[line(m.id)] = m.parent
+        children.setdefault(m.parent, []).append(line(m.id))
+    dropped = {k for kids in children.values() if len(kids) > 1 for k in kids[:-1]}
+    if not dropped:
+        return set()
+    gone: dict[str, bool] = {}
+
+    def abandoned(uid: str) -> bool:
+        path = []
+        while uid not in gone and uid not in dropped and uid in parent_of and len(path) < 10**6:
+            path.append(uid)
+            uid = parent_of[uid]
+        answer = gone.get(uid, uid in dropped)
+        for u in path:
+            gone[u] = answer
+        return answer
+    return {m.id for m in msgs if abandoned(line(m.id))}

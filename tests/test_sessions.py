@@ -52,7 +52,7 @@ def test_claude_code_transcript_read_to_messages() -> None:
     assert by_id["u1"].text.startswith("The heron-api tests fail on CI")  # reminder gone
     assert "CLAUDE.md" not in by_id["u1"].text
     assert by_id["r1"] == Message("r1", "2026-11-20T09:00:20.000Z", "tool", by_id["r1"].text,
-                                  tool="Bash", error=True)
+                                  tool="Bash", error=True, parent="a1")
     assert by_id["a3"].files == ("/work/projects/heron-api/tests/conftest.py",)
     assert by_id["a1#2"].command == "pytest tests/test_db.py -x -q"
     assert by_id["c1"].command == "/cost"
@@ -419,3 +419,34 @@ def test_session_search_by_meaning_with_the_bundled_model(vault: Path) -> None:
         assert found[0].project == "kite" and "heron-api" not in [h.project for h in found]
         assert found[0].quotes[0].startswith("user: Add exponential backoff")
         assert sessions.search(mem, "recipe for banana bread", wait_for_model=True) == []
+
+
+def test_a_rewound_branch_is_not_in_the_note(vault: Path, tmp_path: Path) -> None:
+    def row(uid: str, parent: str | None, kind: str, text: str, minute: int, **extra) -> str:
+        return json.dumps({"type": kind, "uuid": uid, "parentUuid": parent, "sessionId": "rw",
+                           "cwd": "/w/garden", "timestamp": f"2026-11-20T10:{minute:02d}:00Z",
+                           "message": {"role": kind, "content": [{"type": "text",
+                                                                  "text": text}]}, **extra})
+    lines = [row("u1", None, "user", "Plan the raised beds for spring.", 0),
+             row("a1", "u1", "assistant", "Sure: what size is the plot?", 1),
+             row("b1u", "a1", "user", "Ten by ten metres of clay soil.", 2),
+             row("b1a", "b1u", "assistant", "Decision: we will use four beds of clay.", 3),
+             row("b2u", "a1", "user", "Six by four metres, sandy soil.", 10),  # rewound to a1
+             row("b2a", "b2u", "assistant", "Decision: we will use three beds, 1.2 m wide.", 11),
+             json.dumps({"type": "system", "subtype": "compact_boundary", "uuid": "cb",
+                         "parentUuid": None, "logicalParentUuid": "b2a", "sessionId": "rw",
+                         "timestamp": "2026-11-20T10:20:00Z", "content": "compacted"}),
+             row("cs", "cb", "user", "This session is being continued: beds planned.", 21,
+                 isCompactSummary=True),
+             row("p1u", "cs", "user", "Which seeds go in first?", 22),
+             row("p1a", "p1u", "assistant", "Peas and radishes go in first, in March.", 23)]
+    t = tmp_path / "rw.jsonl"
+    t.write_text("\n".join(lines) + "\n")
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", t, closed=True)
+        text = (vault / compress_one(mem, "rw").path).read_text()
+    asked = text.split("## Asked")[1].split("##")[0]
+    assert "Six by four metres" in asked and "Which seeds go in first?" in asked
+    assert "Ten by ten" not in text and "four beds of clay" not in text
+    assert "three beds, 1.2 m wide" in text
+    assert "Peas and radishes go in first, in March." in text.split("## Outcome")[1]
