@@ -133,6 +133,9 @@ def _claude_line(obj: dict[str, Any], meta: dict[str, str], state: dict[str, Any
         text = str(obj.get("summary", "")).strip()
         return [Message(str(obj.get("leafUuid") or fallback_id) + "#summary", at, "summary",
                         text)] if text else []
+    if kind == "queue-operation" and obj.get("operation") == "remove" and \
+            str(obj.get("content") or "").strip():  # typed while the agent worked: it steers
+        return [Message(fallback_id, at, "user", str(obj["content"]).strip())]
     if kind not in ("user", "assistant"):
         return [] if isinstance(kind, str) else None  # snapshots, system lines: not memory
     message = obj.get("message")

@@ -450,3 +450,17 @@ def test_a_rewound_branch_is_not_in_the_note(vault: Path, tmp_path: Path) -> Non
     assert "Ten by ten" not in text and "four beds of clay" not in text
     assert "three beds, 1.2 m wide" in text
     assert "Peas and radishes go in first, in March." in text.split("## Outcome")[1]
+
+
+def test_a_message_typed_while_the_agent_worked_is_kept(tmp_path: Path) -> None:
+    t = tmp_path / "steer.jsonl"
+    t.write_text("\n".join(json.dumps(r) for r in [
+        {"type": "user", "uuid": "u1", "sessionId": "st", "timestamp": "2026-07-11T07:00:00Z",
+         "message": {"role": "user", "content": "Please start the migration."}},
+        {"type": "queue-operation", "operation": "enqueue", "sessionId": "st",
+         "timestamp": "2026-07-11T07:00:01Z", "content": "actually, the parser first"},
+        {"type": "queue-operation", "operation": "remove", "sessionId": "st",
+         "timestamp": "2026-07-11T07:00:02Z", "content": "actually, the parser first"}]) + "\n")
+    got = [(m.role, m.text) for m in read("claude-code", t).messages]
+    assert got == [("user", "Please start the migration."),
+                   ("user", "actually, the parser first")]
