@@ -144,14 +144,16 @@ def _procedures(msgs: list[Message]) -> list[tuple[str, str]]:
 
 
 def render(d: Digest, session: Session) -> tuple[dict[str, Any], str]:
-    fm: dict[str, Any] = {"type": "session", "client": session.client,
-                          "session_id": session.session_id}
+    fm: dict[str, Any] = {"type": "session", "category": "sessions",
+                          "client": session.client, "session_id": session.session_id}
     for key in ("project", "cwd", "branch", "started", "ended"):
         if getattr(session, key):
             fm[key] = getattr(session, key)
     if d.files:
         fm["files_touched"] = d.files
     fm["tags"] = ["session"]
+    if session.started[:10]:
+        fm["created"] = session.started[:10]
     parts = [f"# {d.title}", ""]
     for heading, items in (("Asked", d.asked), ("Outcome", d.outcome),
                            ("Decisions", d.decisions), ("Errors and fixes", d.errors),

@@ -464,3 +464,18 @@ def test_a_message_typed_while_the_agent_worked_is_kept(tmp_path: Path) -> None:
     got = [(m.role, m.text) for m in read("claude-code", t).messages]
     assert got == [("user", "Please start the migration."),
                    ("user", "actually, the parser first")]
+
+
+def test_session_notes_are_records_not_orphans(vault: Path) -> None:
+    (vault / "sessions").mkdir()
+    (vault / "sessions" / "loose idea.md").write_text("# Loose idea\n\nNo links at all.\n")
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        note = compress_one(mem, SID).path
+        mem.reindex()
+    out = cli("dream", "--dry-run", "--pass", "lint", "--vault", str(vault), "--json")
+    orphans = [i["path"] for i in json.loads(out.stdout)["issues"] if i["rule"] == "L020"]
+    assert "sessions/loose idea.md" in orphans  # the control, in the same folder
+    assert note not in orphans
+    fm = open_mem(vault).show(note).frontmatter
+    assert (fm["category"], fm["created"], fm["tags"]) == ("sessions", "2026-11-20", ["session"])

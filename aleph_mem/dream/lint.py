@@ -57,7 +57,8 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
                 out.append(Issue("L002", n.path, problem))
         if in_templates(n, snap):
             continue  # placeholders: unlinked, "{{date}}", "Tomorrow", one name in every copy
-        if n.inbound == 0 and n.outbound == 0 and not _disabled(n, "L020"):
+        if n.inbound == 0 and n.outbound == 0 and not _disabled(n, "L020") and \
+                n.frontmatter.get("type") != "session":  # a record of a session, like a day's
             out.append(Issue("L020", n.path, "orphan: no links in or out"))
         if not body_of(n).strip() and not _disabled(n, "L040"):
             out.append(Issue("L040", n.path, "empty note"))
