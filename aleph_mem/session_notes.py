@@ -34,6 +34,8 @@ PREFERENCE = re.compile(
     r"always|never|don't (?:ever )?use|do not use|please (?:use|don't|do not|always|never)|"
     r"let's (?:use|keep|always|never)|from now on)\b", re.I)
 QUESTION_ONLY = re.compile(r"\?\s*$")
+NOT_A_TAG = re.compile(r"(^|\s)#(?=[\w/-])")  # "#include", "issue #42": words, not tags
+ESCAPED = r"\1\\#"  # Obsidian reads "\#word" as text
 MAX_ITEMS = 8
 
 
@@ -160,7 +162,8 @@ def render(d: Digest, session: Session) -> tuple[dict[str, Any], str]:
                            ("Preferences stated", d.preferences),
                            ("Procedures that worked", d.procedures)):
         if items:
-            parts += [f"## {heading}", "", *(f"- {text}" for text, _ in items), ""]
+            parts += [f"## {heading}", "",
+                      *("- " + NOT_A_TAG.sub(ESCAPED, text) for text, _ in items), ""]
     if d.commands:
         parts += ["## Commands run", "", *(f"- `{c}`" for c in d.commands), ""]
     if d.files:

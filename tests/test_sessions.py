@@ -479,3 +479,16 @@ def test_session_notes_are_records_not_orphans(vault: Path) -> None:
     assert note not in orphans
     fm = open_mem(vault).show(note).frontmatter
     assert (fm["category"], fm["created"], fm["tags"]) == ("sessions", "2026-11-20", ["session"])
+
+
+def test_words_with_a_hash_in_a_session_do_not_become_tags(vault: Path, tmp_path: Path) -> None:
+    t = tmp_path / "h.jsonl"
+    t.write_text(json.dumps({
+        "type": "user", "uuid": "u1", "sessionId": "h1", "timestamp": "2026-11-20T10:00:00Z",
+        "message": {"role": "user", "content": "Why does #include <vector> fail? See issue "
+                    "#42 and the #build-fix channel."}}) + "\n")
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", t, closed=True)
+        view = mem.show(compress_one(mem, "h1").path)
+    assert view.tags == ["session"]
+    assert "Why does \\#include <vector> fail? See issue \\#42" in view.content
