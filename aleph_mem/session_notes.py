@@ -156,7 +156,7 @@ def render(d: Digest, session: Session) -> tuple[dict[str, Any], str]:
     fm["tags"] = ["session"]
     if session.started[:10]:
         fm["created"] = session.started[:10]
-    parts = [f"# {d.title}", ""]
+    parts = [f"# {NOT_A_TAG.sub(ESCAPED, d.title)}", ""]
     for heading, items in (("Asked", d.asked), ("Outcome", d.outcome),
                            ("Decisions", d.decisions), ("Errors and fixes", d.errors),
                            ("Preferences stated", d.preferences),
