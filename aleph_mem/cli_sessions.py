@@ -7,10 +7,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cli_common import command, emit_json, open_memory, progress_printer, setting_flags
 from .errors import BadInput
+
+if TYPE_CHECKING:
+    from .memory import Memory
 
 
 @command("hook")
@@ -66,82 +69,100 @@ def cmd_hooks(args: argparse.Namespace) -> int:
 
 @command("sessions")
 def cmd_sessions(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        return ACTIONS[args.action](mem, args)
+
+
+def _list(mem: Memory, args: argparse.Namespace) -> int:
     from . import sessions
 
-    with open_memory(args) as mem:
-        if args.action == "list":
-            return _hits(sessions.listing(mem, args.project, args.limit), args.json)
-        if args.action == "search":
-            if not args.arg:
-                raise BadInput("give what to search for: aleph-mem sessions search \"QUERY\"")
-            hits = sessions.search(mem, args.arg, args.limit, args.project,
-                                   wait_for_model=True)
-            if not args.summary:
-                return _hits(hits, args.json)
-            summary = sessions.summarize(mem, args.arg, hits)
-            if args.json:
-                emit_json({"sessions": [h.as_json() for h in hits],
-                           "summary": summary.__dict__})
-                return 0
-            _hits(hits, False)
-            print(f"\n{summary.answer}" if summary.answer else f"\n({summary.note})")
-            for c in summary.citations:
-                print(f"  [{c['n']}] session {c['session_id']} ({c['started'][:10]})")
-            return 0
-        if args.action == "show":
-            if not args.arg:
-                raise BadInput("give a session id (from `aleph-mem sessions list`)")
-            view = sessions.show(mem, args.arg)
-            if args.json:
-                emit_json(view.as_json())
-                return 0
-            s = view.session
-            print(f"{s.client} session {s.session_id} ({s.project or '-'}, {s.started} → "
-                  f"{s.ended}, {s.messages} messages{', note ' + s.note if s.note else ''})")
-            from .session_index import line
+    return _hits(sessions.listing(mem, args.project, args.limit), args.json)
 
-            for m in view.messages:
-                print(f"[{m.id}] {line(m)}")
-            return 0
-        if args.action == "import":
-            if not args.arg:
-                raise BadInput("name the client: aleph-mem sessions import claude-code [PATH]")
-            report = sessions.import_sessions(mem, args.arg,
-                                              Path(args.path) if args.path else None,
-                                              progress_printer("importing"))
-            if args.json:
-                emit_json(report.__dict__)
-            else:
-                print(f"{report.files} transcripts: {report.sessions} sessions took "
-                      f"{report.messages} new messages, {report.unchanged} had nothing new; "
-                      f"{report.redacted} secrets redacted, {report.skipped_lines} lines "
-                      "skipped")
-                for f in report.failed:
-                    print(f"failed: {f}", file=sys.stderr)
-            return 1 if report.failed else 0
-        if args.action == "prune":
-            from .session_work import prune
 
-            gone = prune(mem)
-            print(f"{len(gone)} captured transcripts past raw_retention_days removed "
-                  "(their session notes stay)")
-            return 0
-        from .session_work import compress_finished, compress_one
+def _search(mem: Memory, args: argparse.Namespace) -> int:
+    from . import sessions
 
-        done = [compress_one(mem, args.arg)] if args.arg else (
-            compress_finished(mem, every=args.all))
-        if args.json:
-            emit_json([{"session": c.session.session_id, "note": c.path, "written": c.written,
-                        "why": c.why, "proposals": c.proposals} for c in done])
-            return 0
-        for c in done:
-            print(f"{c.session.session_id}: " + (
-                f"wrote {c.path}" if c.written else f"{c.path or 'no note'} ({c.why})")
-                + (f"; {len(c.proposals)} preference(s) proposed for hot memory in the digest"
-                   if c.proposals else ""))
-        if not done:
-            print("no finished session is waiting for its note")
+    if not args.arg:
+        raise BadInput("give what to search for: aleph-mem sessions search \"QUERY\"")
+    hits = sessions.search(mem, args.arg, args.limit, args.project, wait_for_model=True)
+    if not args.summary:
+        return _hits(hits, args.json)
+    summary = sessions.summarize(mem, args.arg, hits)
+    if args.json:
+        emit_json({"sessions": [h.as_json() for h in hits], "summary": summary.__dict__})
         return 0
+    _hits(hits, False)
+    print(f"\n{summary.answer}" if summary.answer else f"\n({summary.note})")
+    for c in summary.citations:
+        print(f"  [{c['n']}] session {c['session_id']} ({c['started'][:10]})")
+    return 0
+
+
+def _show(mem: Memory, args: argparse.Namespace) -> int:
+    from . import sessions
+    from .session_index import line
+
+    if not args.arg:
+        raise BadInput("give a session id (from `aleph-mem sessions list`)")
+    view = sessions.show(mem, args.arg)
+    if args.json:
+        emit_json(view.as_json())
+        return 0
+    s = view.session
+    print(f"{s.client} session {s.session_id} ({s.project or '-'}, {s.started} → "
+          f"{s.ended}, {s.messages} messages{', note ' + s.note if s.note else ''})")
+    for m in view.messages:
+        print(f"[{m.id}] {line(m)}")
+    return 0
+
+
+def _import(mem: Memory, args: argparse.Namespace) -> int:
+    from . import sessions
+
+    if not args.arg:
+        raise BadInput("name the client: aleph-mem sessions import claude-code [PATH]")
+    report = sessions.import_sessions(mem, args.arg, Path(args.path) if args.path else None,
+                                      progress_printer("importing"))
+    if args.json:
+        emit_json(report.__dict__)
+    else:
+        print(f"{report.files} transcripts: {report.sessions} sessions took {report.messages} "
+              f"new messages, {report.unchanged} had nothing new; {report.redacted} secrets "
+              f"redacted, {report.skipped_lines} lines skipped")
+        for f in report.failed:
+            print(f"failed: {f}", file=sys.stderr)
+    return 1 if report.failed else 0
+
+
+def _prune(mem: Memory, args: argparse.Namespace) -> int:
+    from .session_work import prune
+
+    gone = prune(mem)
+    print(f"{len(gone)} captured transcripts past raw_retention_days removed (their session "
+          "notes stay)")
+    return 0
+
+
+def _compress(mem: Memory, args: argparse.Namespace) -> int:
+    from .session_work import compress_finished, compress_one
+
+    done = [compress_one(mem, args.arg)] if args.arg else compress_finished(mem, args.all)
+    if args.json:
+        emit_json([{"session": c.session.session_id, "note": c.path, "written": c.written,
+                    "why": c.why, "proposals": c.proposals} for c in done])
+        return 0
+    for c in done:
+        print(f"{c.session.session_id}: "
+              + (f"wrote {c.path}" if c.written else f"{c.path or 'no note'} ({c.why})")
+              + (f"; {len(c.proposals)} preference(s) proposed for hot memory in the digest"
+                 if c.proposals else ""))
+    if not done:
+        print("no finished session is waiting for its note")
+    return 0
+
+
+ACTIONS = {"list": _list, "search": _search, "show": _show, "import": _import,
+           "prune": _prune, "compress": _compress}
 
 
 def _hits(hits: list[Any], as_json: bool) -> int:

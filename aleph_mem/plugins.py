@@ -105,20 +105,21 @@ def embedders() -> dict[str, Callable[..., Any]]:
     return found
 
 
-def note_changed(event: Any) -> None:
-    for impl in manager().hook.on_note_changed.get_hookimpls():
+def _tell(hook: str, **kwargs: Any) -> None:
+    """Tell every plugin of something already done: a plugin's failure is only logged."""
+    for impl in getattr(manager().hook, hook).get_hookimpls():
         try:
-            impl.function(event=event)
-        except Exception:  # the change is committed: a plugin's failure is only logged
-            log.exception("plugin %s failed on a note change", impl.plugin_name)
+            impl.function(**kwargs)
+        except Exception:
+            log.exception("plugin %s failed on %s", impl.plugin_name, hook)
+
+
+def note_changed(event: Any) -> None:
+    _tell("on_note_changed", event=event)
 
 
 def session_end(session: Any) -> None:
-    for impl in manager().hook.on_session_end.get_hookimpls():
-        try:
-            impl.function(session=session)
-        except Exception:  # the session is stored: a plugin's failure is only logged
-            log.exception("plugin %s failed on a session end", impl.plugin_name)
+    _tell("on_session_end", session=session)
 
 
 def search_results(query: str, hits: list[Any]) -> list[Any]:
