@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .embedders import BATCH  # one text per call, as fastembed is called (no padding)
-
 if TYPE_CHECKING:
     import numpy as np
 
@@ -69,10 +67,11 @@ def load_tokenizer(folder: Path) -> Any:
 class BundledEmbedder:
     """The bundled model (``embedders.BUILTIN``) behind the Embedder interface."""
 
-    def __init__(self, name: str, folder: Path, threads: int = 1) -> None:
+    def __init__(self, name: str, folder: Path, threads: int = 1, batch: int = 1) -> None:
         import onnxruntime as ort
 
         self.name = name
+        self.batch = batch  # texts per model call (embedders.BATCH: one, so no padding)
         self._lock = threading.Lock()  # one call at a time (the daemon's loop and socket)
         self.tokenizer = load_tokenizer(folder)
         options = ort.SessionOptions()
@@ -91,8 +90,8 @@ class BundledEmbedder:
 
         out: list[np.ndarray] = []
         with self._lock:
-            for start in range(0, len(texts), BATCH):
-                encoded = self.tokenizer.encode_batch(list(texts[start:start + BATCH]))
+            for start in range(0, len(texts), self.batch):
+                encoded = self.tokenizer.encode_batch(list(texts[start:start + self.batch]))
                 ids = np.array([e.ids for e in encoded], dtype=np.int64)
                 mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
                 feed = {"input_ids": ids}

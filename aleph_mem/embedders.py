@@ -81,7 +81,7 @@ def builtin(cache_dir: Path, threads: int = 1) -> Embedder:
 
     folder = builtin_folder(cache_dir)
     try:
-        return BundledEmbedder(BUILTIN, folder, threads)
+        return BundledEmbedder(BUILTIN, folder, threads, BATCH)
     except ImportError:  # onnxruntime or tokenizers missing: fastembed says what to do
         return FastEmbedder(BUILTIN, folder, None, threads)
     except Exception as exc:  # a damaged model file, an onnxruntime that refuses it

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from . import llm
 from .errors import LLMError
 from .redact import clean
+from .session_digest import MAX_ITEMS, Digest, one_line
 from .session_index import line
-from .session_notes import MAX_ITEMS, Digest, one_line
 from .transcripts import Message
 
 if TYPE_CHECKING:

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import apsw
 import numpy as np
@@ -17,9 +15,6 @@ import numpy as np
 from . import db
 from .embedders import Embedder
 from .vectors import BATCH, Cache, text_key
-
-if TYPE_CHECKING:
-    from .store import Store
 
 KEY = "session_vec_model"
 
@@ -89,25 +84,3 @@ def nearest(con: apsw.Connection, query: np.ndarray, model: str, k: int = 50,
     top = np.argsort(-sims)[:k]
     return [(rows[i][0], rows[i][1], float(sims[i])) for i in top]
 
-
-def query_vector(mem: Store, query: str, wait: bool) -> tuple[str, np.ndarray] | None:
-    """("model:dim", the query's vector) from the model this process holds, else the
-    running daemon's warm model, else (``wait``) the model loaded here; None when vectors
-    are off or no model answers."""
-    if mem.settings.embed_model in ("", "none"):
-        return None
-    model = mem.embedder(wait=False)
-    if model is None:
-        from . import embed_socket
-        from .daemon_file import read_status
-
-        st = read_status(mem.vault.local_dir) or {}
-        where = st.get("embed_socket")
-        if st.get("state") == "running" and isinstance(where, str):
-            found = embed_socket.query(Path(where), query)
-            if found is not None:
-                return found[0], np.asarray(found[1], np.float32)
-        model = mem.embedder(wait=True) if wait else None
-    if model is None:
-        return None
-    return f"{model.name}:{model.dim}", np.asarray(model.embed([query])[0], np.float32)

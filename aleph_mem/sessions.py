@@ -17,6 +17,8 @@ from .raw import IngestReport, RawStore, Session, messages
 from .transcripts import CLIENTS, Message
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .store import Store
 
 
@@ -103,11 +105,34 @@ def search(mem: Store, query: str, limit: int = 5, project: str | None = None,
            wait_for_model: bool = False) -> list[session_index.SessionHit]:
     """Sessions matching ``query``: by words, and by meaning when a model answers (this
     process's, the daemon's, or with ``wait_for_model`` one loaded here)."""
-    from .session_vectors import query_vector
-
     sync(mem)
     qvec = query_vector(mem, query, wait_for_model) if _has_vectors(mem) else None
     return session_index.search(mem.con, query, limit, project, qvec=qvec)
+
+
+def query_vector(mem: Store, query: str, wait: bool) -> tuple[str, np.ndarray] | None:
+    """("model:dim", the query's vector) from the model this process holds, else the
+    running daemon's warm model, else (``wait``) the model loaded here; None when vectors
+    are off or no model answers."""
+    import numpy as np
+
+    if mem.settings.embed_model in ("", "none"):
+        return None
+    model = mem.embedder(wait=False)
+    if model is None:
+        from . import embed_socket
+        from .daemon_file import read_status
+
+        st = read_status(mem.vault.local_dir) or {}
+        where = st.get("embed_socket")
+        if st.get("state") == "running" and isinstance(where, str):
+            found = embed_socket.query(Path(where), query)
+            if found is not None:
+                return found[0], np.asarray(found[1], np.float32)
+        model = mem.embedder(wait=True) if wait else None
+    if model is None:
+        return None
+    return f"{model.name}:{model.dim}", np.asarray(model.embed([query])[0], np.float32)
 
 
 def _has_vectors(mem: Store) -> bool:
