@@ -492,3 +492,32 @@ def test_words_with_a_hash_in_a_session_do_not_become_tags(vault: Path, tmp_path
         view = mem.show(compress_one(mem, "h1").path)
     assert view.tags == ["session"]
     assert "Why does \\#include <vector> fail? See issue \\#42" in view.content
+
+
+def test_llm_items_must_quote_the_message_they_cite(vault: Path, stub_llm) -> None:
+    from conftest import use_stub_llm
+
+    use_stub_llm(vault, stub_llm)
+    stub_llm.replies = [json.dumps({
+        "decisions": [
+            {"text": "Redis moved to an environment variable.", "message": "a6",
+             "quote": "so I moved it to REDIS_URL"},  # true: kept
+            {"text": "The team chose MySQL.", "message": "a6",
+             "quote": "we chose MySQL over postgres"}],  # not in a6: dropped
+        "errors": [{"text": "Port mismatch fixed.", "message": "nope",
+                    "quote": "port 5433 failed"}],  # no such message: dropped
+        "preferences": [
+            {"text": "Prefers short answers.", "message": "a5",
+             "quote": "the test database URL pointed"},  # the agent's words: dropped
+            {"text": "Read ports from DB_URL.", "message": "u2",
+             "quote": "always read the database port from DB_URL"}],  # kept
+        "procedures": []})]
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        text = (vault / compress_one(mem, SID).path).read_text()
+    assert "- Redis moved to an environment variable." in text
+    assert "MySQL" not in text and "Port mismatch fixed" not in text
+    assert "short answers" not in text and "- Read ports from DB_URL." in text
+    prompt = stub_llm.requests[0]["messages"][1]["content"]
+    assert prompt.startswith("<transcript>\n[u1] user: The heron-api tests fail")
+    assert "subagent" not in prompt and "[s1]" not in prompt  # sub-agent lines stay out
