@@ -236,3 +236,36 @@ def test_the_older_copy_is_told_by_the_synced_history_not_by_file_times(vault: P
         planned = plan_consolidate(snapshot(mem, dt.datetime.now(dt.UTC)))
     archived = [a.path for a in planned if a.op == "archive"]
     assert archived == ["b/Ferry.md"]  # the later one goes, whatever the file times say
+
+
+def test_a_note_ages_from_its_logged_change_not_its_arrival(tmp_path: Path) -> None:
+    """Two devices see the same note: one wrote it, the other got it from the sync later
+    (a newer file time). The dream's passes date it by the synced event on both; a note
+    with no event at all dates from its own `created`, on both."""
+    import datetime as dt
+    import os
+    import shutil
+
+    from aleph_mem.dream.snapshot import snapshot
+    from aleph_mem.memory import Memory
+    from aleph_mem.template import init_vault
+
+    a = tmp_path / "a"
+    init_vault(a)
+    with Memory.open(a) as mem:
+        mem.writer(actor="mcp:test").write("notes/heron.md", b"# Heron\n\nport 5432\n", None)
+    (a / "notes" / "old.md").write_text("---\ncreated: 2024-02-03\n---\n# Old\n\ntext\n")
+    b = tmp_path / "b"
+    shutil.copytree(a, b, ignore=shutil.ignore_patterns("local", "index.db*"))
+    later = (dt.datetime.now(dt.UTC) + dt.timedelta(days=3)).timestamp()
+    for p in (b / "notes").iterdir():
+        os.utime(p, (later, later))  # arrived by sync three days on
+    seen = []
+    for root in (a, b):
+        with Memory.open(root) as mem:
+            mem.reindex()
+            snap = snapshot(mem, dt.datetime.now(dt.UTC) + dt.timedelta(days=4))
+            seen.append((snap.notes["notes/heron.md"].changed_at,
+                         snap.notes["notes/old.md"].changed_at))
+    assert seen[0] == seen[1]
+    assert seen[0][1] == dt.datetime(2024, 2, 3, tzinfo=dt.UTC)

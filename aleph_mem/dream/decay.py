@@ -39,8 +39,8 @@ def salience(n: NoteInfo, now: dt.datetime, scored: float | None = None,
     half = H0_DAYS * (1 + 0.5 * recall_days) * (1 + 0.25 * min(n.link_weight, 4)) * imp
     half = min(max(half, 7.0), 365.0)
     updated = as_date(fm.get("updated"))
-    reinforced = max(n.mtime, dt.datetime.combine(updated, dt.time(), dt.UTC)) if updated \
-        else n.mtime
+    reinforced = max(n.changed_at, dt.datetime.combine(updated, dt.time(), dt.UTC)) if updated \
+        else n.changed_at
     if linked_at is not None:  # the newest note linking here was written then
         reinforced = max(reinforced, linked_at)
     if n.recall_days:
@@ -69,13 +69,13 @@ def plan_decay(snap: Snapshot, judge=None) -> list[Action]:
         if judge is not None and "importance" not in n.frontmatter:
             s, _ = salience(n, snap.now, importance_of(n, judge),  # only notes about to go
                             linked_at.get(n.path))
-        age = (snap.now - n.mtime).days
+        age = (snap.now - n.changed_at).days
         category = n.frontmatter.get("category") or n.folder
         if (s < ARCHIVE_BELOW and age >= MIN_AGE_DAYS and n.link_weight < HUB_LINKS
                 and not n.permanent and category not in PROTECTED_CATEGORIES
                 and n.path not in snap.memory_refs):
             cold.append((s, n))
-    cold.sort(key=lambda sn: (sn[0], sn[1].mtime, sn[1].path))
+    cold.sort(key=lambda sn: (sn[0], sn[1].changed_at, sn[1].path))
     most = int(getattr(settings, "decay_max_archives", 10))
     return [Action("decay", "archive", n.path, n.hash, "low_salience", propose=n.human)
             for _, n in cold[:most]]
@@ -94,8 +94,8 @@ def inbound_signals(snap: Snapshot) -> tuple[dict[str, dt.datetime], set[str]]:
         if status != "resolved" or not target or target == src or n is None or \
                 n.path.startswith("archive/"):
             continue
-        if target not in newest or n.mtime > newest[target]:
-            newest[target] = n.mtime
+        if target not in newest or n.changed_at > newest[target]:
+            newest[target] = n.changed_at
         if src not in maps:
             maps[src] = structural(n, snap) and not in_templates(n, snap)
         if maps[src]:
@@ -135,6 +135,6 @@ def importance_of(n: NoteInfo, judge) -> float | None:
         return {"importance": value} if isinstance(value, int) and 1 <= value <= 10 else None
 
     verdict = judge.ask("importance", [hashlib.sha256(body_of(n).encode()).hexdigest()],
-                        system, fence(1, n.display, body_of(n), n.mtime.date().isoformat()),
+                        system, fence(1, n.display, body_of(n), n.changed_at.date().isoformat()),
                         validate)
     return float(verdict["importance"]) if verdict else None

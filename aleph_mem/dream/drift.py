@@ -190,12 +190,12 @@ MAX_LLM_PAIRS = 20
 def _written(n: NoteInfo) -> dt.date:
     """The note's own date: ``updated``, else ``created``, else its file date."""
     return as_date(n.frontmatter.get("updated")) or as_date(n.frontmatter.get("created")) \
-        or n.mtime.date()
+        or n.changed_at.date()
 
 
 def _valid_at(n: NoteInfo) -> str:
     d = as_date(n.frontmatter.get("valid_from")) or as_date(n.frontmatter.get("updated"))
-    return d.isoformat() if d else n.mtime.date().isoformat()
+    return d.isoformat() if d else n.changed_at.date().isoformat()
 
 
 def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
@@ -208,7 +208,7 @@ def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
         a, b = snap.notes.get(src), snap.notes.get(target or "")
         if a is None or b is None or status != "resolved" or a.path == b.path:
             continue
-        if a.opted_out or b.opted_out or a.mtime < since:
+        if a.opted_out or b.opted_out or a.changed_at < since:
             continue
         pair = tuple(sorted((a.path, b.path)))
         if pair not in pairs:
@@ -258,7 +258,7 @@ def neighbour_pairs(snap: Snapshot, since: dt.datetime) -> list[tuple[str, str]]
     Graphiti's invalidation candidates. Empty when the vault has no vectors."""
     vecs = snap.vectors()
     usable = [n for n in snap.active() if n.path in vecs]
-    recent = [n for n in usable if n.mtime >= since]
+    recent = [n for n in usable if n.changed_at >= since]
     if not recent or len(usable) < 2:
         return []
     linked = {tuple(sorted((s, d))) for s, d, st, _, _, _ in snap.links if st == "resolved"

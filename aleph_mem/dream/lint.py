@@ -67,7 +67,7 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
                 and not _disabled(n, "L032"):
             out.append(Issue("L032", n.path, "file name with characters links and other "
                              "systems trip over (#^[]|\\:*?\"<>) or a doubled .md"))
-        age = (snap.now - n.mtime).days
+        age = (snap.now - n.changed_at).days
         phrase = RELATIVE_TIME.search(body_of(n))
         if phrase and age > 2 and not dated(n) and not _disabled(n, "L042"):
             out.append(Issue("L042", n.path, f"relative time \"{phrase.group()}\" in a note "

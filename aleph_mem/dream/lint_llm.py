@@ -51,7 +51,7 @@ def plan_lint_llm(snap: Snapshot, judge: Judge) -> list[Action]:
 
 def _valid_at(n: NoteInfo) -> str:
     """The note's own date, as the index dates notes (date, created, updated, file time)."""
-    return note_date(n.frontmatter, int(n.mtime.timestamp() * 1e9))[:10]
+    return note_date(n.frontmatter, int(n.changed_at.timestamp() * 1e9))[:10]
 
 
 def validate_dates(obj: Any, body: str) -> dict[str, Any] | None:
@@ -80,7 +80,7 @@ def dates(snap: Snapshot, judge: Judge) -> list[Action]:
         if len(out) >= MAX_DATES or _disabled(n, "L042"):
             continue
         body = body_of(n)
-        if not RELATIVE_TIME.search(body) or (snap.now - n.mtime).days <= 2 or not n.whole:
+        if not RELATIVE_TIME.search(body) or (snap.now - n.changed_at).days <= 2 or not n.whole:
             continue
         verdict = judge.ask("dates", [n.hash], DATES_SYSTEM,
                             fence(1, n.display, body, _valid_at(n)),

@@ -81,8 +81,10 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
         "ORDER BY n.path, l.line")]
     refs = {r[1] for r in links if r[0] == "MEMORY.md" and r[1]}
     first = dict(mem.con.execute("SELECT path, min(at) FROM events GROUP BY path").fetchall())
-    notes = {p: replace(n, first_logged=first.get(p)) if p in first else n
-             for p, n in notes.items()}
+    last = dict(mem.con.execute(  # the dream's own writes do not make a note fresh
+        "SELECT path, max(at) FROM events WHERE actor NOT LIKE 'dream:%' GROUP BY path"))
+    notes = {p: replace(n, first_logged=first.get(p), last_logged=last.get(p))
+             if p in first else n for p, n in notes.items()}
     watched = min(first.values(), default=None)
     snap = Snapshot(now, notes, links, refs, first, mem.settings, [], mem.vault.root,
                     lambda: note_vectors(mem), watched_since=parse_iso(watched) if watched

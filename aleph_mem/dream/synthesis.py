@@ -83,7 +83,7 @@ def plan_synthesis_notes(mem: Store, snap: Snapshot, found: list[list[str]],
     for members in found:
         notes = [snap.notes[p] for p in members[:MAX_PER_CLUSTER]]
         prompt = "\n\n".join(fence(i, n.display, body_of(n)[:NOTE_CHARS],
-                                   n.mtime.date().isoformat()) for i, n in enumerate(notes, 1))
+                                   n.changed_at.date().isoformat()) for i, n in enumerate(notes, 1))
         size = len(notes)
         verdict = judge.ask("synthesis", [n.hash for n in notes], SYNTHESIS_SYSTEM, prompt,
                             lambda obj, k=size: validate_synthesis(obj, k))

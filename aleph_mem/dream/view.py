@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..clock import parse_iso
 from ..conflicts import CONFLICT_ISSUE
 from ..vault import content_hash
 
@@ -44,6 +45,23 @@ class NoteInfo:
     soft_inbound: int = 0  # unlinked mentions of it in other notes (L021 soft links)
     other_names: tuple[str, ...] = ()  # a declared `title:`, a first heading that differs
     first_logged: str | None = None  # its first event (synced: the same on every device)
+    last_logged: str | None = None  # its latest change by a person or an agent (synced too)
+
+    @property
+    def changed_at(self) -> dt.datetime:
+        """When a person or an agent last changed the note, as every device knows it: its
+        latest logged change (the event files are synced; a file time later than that is
+        only when the sync delivered it), else the date the note gives itself (`updated`,
+        `created`, `date`), else, for a note nobody changed since aleph-mem began watching
+        and that names no date, its file time (the one device-local fallback: git and
+        unison do not keep file times)."""
+        if self.last_logged:
+            return min(parse_iso(self.last_logged), self.mtime)
+        for key in ("updated", "created", "date"):
+            day = as_date(self.frontmatter.get(key))
+            if day is not None:
+                return dt.datetime.combine(day, dt.time(), dt.UTC)
+        return self.mtime
 
     @property
     def display(self) -> str:

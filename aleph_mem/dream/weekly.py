@@ -36,7 +36,7 @@ def clusters(snap: Snapshot) -> list[list[str]]:
     since = snap.now - dt.timedelta(days=7)
     usable = {p: n for p, n in snap.notes.items() if not n.opted_out
               and n.frontmatter.get("type") not in EXCLUDED_TYPES}
-    recent = {p for p, n in usable.items() if n.mtime >= since}
+    recent = {p for p, n in usable.items() if n.changed_at >= since}
     g = nx.Graph()
     for src, dst, status, _, _, _ in snap.links:
         if status == "resolved" and src in usable and dst in usable and src != dst \
@@ -121,7 +121,7 @@ def plan_weekly(mem: Store, snap: Snapshot, found: list[list[str]]) -> Action | 
         hub = max(members, key=lambda p: (snap.notes[p].inbound, p))
         tags = Counter(t for p in members for t in snap.notes[p].tags).most_common(3)
         since = now - dt.timedelta(days=7)
-        new = [p for p in members if snap.notes[p].mtime >= since]
+        new = [p for p in members if snap.notes[p].changed_at >= since]
         out.append(f"### {n}. around {link(hub)} ({len(members)} notes)")
         out.append("")
         out.append("- members: " + _some(members, link))
@@ -151,7 +151,7 @@ def plan_weekly(mem: Store, snap: Snapshot, found: list[list[str]]) -> Action | 
     if not rising and not falling:
         out.append("- no change in what agents recalled, week over week")
     old = sorted(p for p, n in snap.notes.items() if p.startswith("_dream/conflicts/")
-                 and now - n.mtime >= dt.timedelta(days=7))
+                 and now - n.changed_at >= dt.timedelta(days=7))
     if old:
         out += ["", "## Conflicts open for more than a week", ""]
         out += [f"- {link(p)}" for p in old]
