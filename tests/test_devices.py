@@ -269,3 +269,37 @@ def test_a_note_ages_from_its_logged_change_not_its_arrival(tmp_path: Path) -> N
                          snap.notes["notes/old.md"].changed_at))
     assert seen[0] == seen[1]
     assert seen[0][1] == dt.datetime(2024, 2, 3, tzinfo=dt.UTC)
+
+
+def test_a_claim_on_a_shared_vault_waits_for_the_sync_before_dreaming(vault: Path) -> None:
+    """Measured with two Syncthing instances (benchmarks/devices.py): two devices that
+    claimed the lease in the same minute both dreamt, and the digest and the lease
+    conflicted. A claim on a vault another device writes now waits for the sync to settle;
+    the sync engine's copy of a crossing claim is removed."""
+    import datetime as dt
+
+    from aleph_mem.dream.runner import Dream
+
+    write(vault, "notes/a.md", "# A\n\nsome words\n")
+    (vault / ".aleph" / "events" / "desktop-1a2b3c4d").mkdir(parents=True)  # another device
+    (vault / ".aleph" / "config.toml").write_text("sync_settle_seconds = 120\n")
+    now = dt.datetime.now(dt.UTC)
+    with open_mem(vault) as mem:
+        mem.reindex()
+        claim = Dream(mem, now, force=True).run()
+        assert claim.status == "not the dreamer" and "claimed" in claim.note
+        assert not (vault / "_dream" / "digests").exists() or not any(
+            (vault / "_dream" / "digests").iterdir())
+        crossing = vault / ".aleph" / "dreamer.sync-conflict-20261123-062216-I3SYZKF.json"
+        crossing.write_text('{"host": "desktop-1a2b3c4d"}')
+        early = Dream(mem, now + dt.timedelta(seconds=60), force=True).run()
+        assert early.status == "not the dreamer" and not crossing.exists()
+        later = Dream(mem, now + dt.timedelta(seconds=121), force=True).run()
+        assert later.status == "success" and mem.dreamer()["this_device"] is True
+    # a vault only this device writes dreams at once, as before (the control)
+    solo = vault.parent / "solo"
+    shutil.copytree(vault, solo, ignore=shutil.ignore_patterns("local", "events",
+                                                               "dreamer.json", "index.db*"))
+    with open_mem(solo) as mem:
+        mem.reindex()
+        assert Dream(mem, now, force=True).run().status == "success"

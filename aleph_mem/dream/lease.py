@@ -6,7 +6,14 @@ says which device dreams and writes nothing (unless asked to anyway).
 The lease is set by a command (``aleph-mem dreamer set``), claimed by the first device that
 dreams when none is set, and taken over by another device only when its holder has been
 silent longer than ``dreamer_takeover_hours``: the holder renews it at every run, so only
-the dreamer ever writes the file, and no sync can see two versions of it.
+the dreamer ever writes the file.
+
+A claim on a vault other devices write is not a run: two devices claiming in the same
+minute would both dream before either saw the other's claim (measured with Syncthing: the
+digest and the lease conflicted). So a claim waits ``sync_settle_seconds``; by then the
+sync engine has settled the two claims into one file (Syncthing keeps the newer; its copy
+of the other, ``dreamer.sync-conflict-….json``, is removed here), and only the device that
+file names dreams.
 """
 
 from __future__ import annotations
@@ -46,17 +53,39 @@ def silent_hours(lease: Lease, now: dt.datetime) -> float:
     return (now - parse_iso(lease.seen)).total_seconds() / 3600
 
 
+def drop_conflict_copies(aleph_dir: Path) -> int:
+    """A sync engine's copies of the lease (two claims crossed): the file itself is what
+    the engine settled on, the same on every device."""
+    gone = 0
+    for p in aleph_dir.glob("dreamer*"):
+        if p.name != FILE and "conflict" in p.name.lower():  # Syncthing, Dropbox, Nextcloud
+            p.unlink(missing_ok=True)
+            gone += 1
+    return gone
+
+
 def may_dream(aleph_dir: Path, me: str, now: dt.datetime, takeover_hours: float,
-              anyway: bool = False, renew: bool = True) -> tuple[bool, str]:
+              anyway: bool = False, renew: bool = True, shared: bool = False,
+              settle_seconds: float = 0) -> tuple[bool, str]:
     """Whether this device dreams now, and why (for the person). Claims the lease when
     none is set, takes it over when its holder has been silent too long, and renews it
-    when this device holds it (``renew``: a dry run only asks)."""
+    when this device holds it (``renew``: a dry run only asks). On a vault other devices
+    write (``shared``), a fresh claim dreams only once ``settle_seconds`` have passed."""
     lease = read(aleph_dir)
     stamp = iso(now)
+    if renew:
+        drop_conflict_copies(aleph_dir)
     if lease is None:
         if renew:
             write(aleph_dir, Lease(me, stamp, stamp, "claimed"))
+        if shared and settle_seconds > 0:
+            return False, (f"this device ({me}) claimed the dreamer's lease; it dreams once "
+                           f"the other devices have seen the claim ({settle_seconds:g} s)")
         return True, f"this device ({me}) now dreams for the vault (no dreamer was set)"
+    if lease.host == me and lease.how == "claimed" and lease.since == lease.seen and \
+            shared and (now - parse_iso(lease.since)).total_seconds() < settle_seconds:
+        return False, (f"this device ({me}) claimed the dreamer's lease at {lease.since}; "
+                       f"it dreams once the claim has settled ({settle_seconds:g} s)")
     if lease.host == me:
         if renew:
             write(aleph_dir, Lease(me, lease.since, stamp, lease.how))

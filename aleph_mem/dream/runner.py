@@ -15,6 +15,7 @@ from ..errors import AlephError, BadInput, ConflictError, NoteExists
 from ..events import host_id
 from ..locks import dream_lock
 from ..plugins import dream_passes
+from ..settle import other_devices
 from ..store import Store
 from ..ulid import new_ulid
 from ..vault import content_hash
@@ -67,10 +68,13 @@ class Dream:
             raise BadInput(f"unknown dream pass {', '.join(unknown)}; passes: "
                            f"{', '.join(registered)}")
         with dream_lock(self.mem.vault.local_dir):
+            me = host_id(self.mem.vault.local_dir)
             allowed, why = lease.may_dream(
-                self.mem.vault.aleph_dir, host_id(self.mem.vault.local_dir), self.now,
+                self.mem.vault.aleph_dir, me, self.now,
                 float(self.mem.settings.dreamer_takeover_hours), self.anyway,
-                renew=not self.dry_run and not self.mem.readonly)
+                renew=not self.dry_run and not self.mem.readonly,
+                shared=other_devices(self.mem.vault.aleph_dir, me),
+                settle_seconds=float(self.mem.settings.sync_settle_seconds))
             if not allowed:
                 report = RunReport(new_ulid(), iso(self.started), self.dry_run, list(chosen),
                                    status="not the dreamer", note=why)
