@@ -23,7 +23,9 @@ def installed() -> list[tuple[str, str, str]]:
     Scanning every installed distribution costs a command 30-40 ms at start, so the result
     is kept in the user's cache, keyed by the import path's folders and their times (an
     install or uninstall changes them)."""
-    key = [[p, os.stat(p).st_mtime_ns] for p in sys.path if p and os.path.isdir(p)]
+    here = os.getcwd()  # `python -m` puts the working folder first: a vault, often written
+    key = [[p, os.stat(p).st_mtime_ns] for p in sys.path
+           if p and p != here and os.path.isdir(p)]
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / \
         "aleph-mem" / "entry-points.json"
     try:
