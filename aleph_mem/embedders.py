@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 from .atomic import write_atomic
 from .errors import EmbedderUnavailable
 from .plugins import hookimpl
+from .quantized import NAME as QUANTIZED_NAME
 
 if TYPE_CHECKING:  # numpy loads with the model, not with the plugin registry
     import numpy as np
@@ -28,6 +29,7 @@ if TYPE_CHECKING:  # numpy loads with the model, not with the plugin registry
 log = logging.getLogger(__name__)
 
 BUILTIN = "all-MiniLM-L6-v2-int8"
+QUANTIZED = QUANTIZED_NAME  # the same weights with int8 arithmetic (quantized.py)
 # One text per model call: a batch is padded to its longest text and attention grows with
 # length squared, so on real chunks (a few words to 256 tokens) batching only wastes work.
 # Measured on 480 chunks of the 10k vault: batch 8 12 chunks/s and 621 MiB peak, batch 4
@@ -65,6 +67,8 @@ def load(name: str, cache_dir: Path, threads: int = 1) -> Embedder | None:
         return _REGISTRY[name](cache_dir)
     if name == BUILTIN:  # the default needs no plugin scan to start
         return builtin(cache_dir, threads)
+    if name == QUANTIZED:
+        return quantized(cache_dir, threads)
     from . import plugins
 
     factory = plugins.embedders().get(name)
@@ -135,6 +139,20 @@ class FastEmbedder:
         with self._lock:
             return [np.asarray(v, dtype=np.float32) for v in
                     self.model.embed(list(texts), batch_size=BATCH)]
+
+
+def quantized(cache_dir: Path, threads: int = 1) -> Embedder:
+    """The bundled model with real int8 arithmetic, derived here once (quantized.py)."""
+    from . import quantized as q
+    from .bundled_model import BundledEmbedder
+
+    try:
+        folder = q.derive(builtin_folder(cache_dir), cache_dir)
+        return BundledEmbedder(QUANTIZED, folder, threads, BATCH)
+    except (ImportError, ValueError, OSError) as exc:
+        raise EmbedderUnavailable(
+            f"the int8 model cannot be derived here ({exc}); set embed_quantized = \"off\" "
+            "(the exact bundled model)") from exc
 
 
 def builtin_folder(cache_dir: Path) -> Path:

@@ -35,6 +35,12 @@ SETTINGS: tuple[Setting, ...] = (
             "Threads the embedding model may use (0 = every core). One leaves the other "
             "cores to you while the daemon embeds; two embedded about 1.4x faster on a "
             "2-core machine."),
+    Setting("embed_quantized", "auto",
+            "With the bundled model: 'auto' lets a vault's first embed (3,000 chunks or more) "
+            "use an int8 version derived here from the same weights when it measures faster "
+            "on this machine and keeps every sampled vector (cosine >= 0.99); 'on' always "
+            "uses it, 'off' never. An index keeps the model its vectors came from; switching "
+            "re-embeds."),
     Setting("ignore", [],
             "Extra glob patterns (vault-relative) never indexed, on top of .aleph/, "
             ".obsidian/, .git/ and .trash/."),
@@ -230,6 +236,7 @@ class Settings:
 
     embed_model: str = "all-MiniLM-L6-v2-int8"
     embed_threads: int = 1
+    embed_quantized: str = "auto"
     ignore: tuple[str, ...] = ()
     max_note_bytes: int = 5_000_000
     search_limit: int = 10

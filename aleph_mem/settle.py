@@ -7,11 +7,20 @@ So a change made outside aleph-mem waits ``sync_settle_seconds``: if an event of
 device that left the note exactly so arrives meanwhile, nothing is logged; otherwise it is
 logged then, as a person's change on this device. A vault only this device writes logs at
 once, as before.
+
+The watcher can tell more: a sync engine writes a note under a temporary name and renames
+it into place (Syncthing ``.syncthing.NAME.tmp``, unison ``.unison.NAME….unison.tmp``),
+while a person's editor writes the note, or its own temp file, in place. A change the
+watcher saw written in place is this device's and is logged at once (``local``); only the
+rest wait. Without that, both devices held their own person's edits as long as the other
+waited for them, and at the end of the wait each could log the other's edit as its own
+(measured with two Syncthing instances: 25 of 200 writes).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +32,13 @@ from .history import last_states
 from .indexer import NoteChange
 
 FILE = "held-changes.json"
+SYNC_TEMP = re.compile(
+    r"^(?:\.syncthing\..+\.tmp|~syncthing~.+\.tmp|\.unison\..+|.+\.unison\.tmp)$")
+
+
+def from_sync(name: str) -> bool:
+    """Whether a file name is a sync engine's temporary name for a file it is writing."""
+    return bool(SYNC_TEMP.match(name))
 
 
 def waiting(local_dir: Path) -> bool:
@@ -86,13 +102,15 @@ class Held:
 
 
 def settled(con: apsw.Connection, local_dir: Path, changes: list[NoteChange],
-            settle: float) -> list[NoteChange]:
-    """Of these outside changes (and those held before), the ones to log now."""
+            settle: float, local: set[str] | frozenset[str] = frozenset()) -> list[NoteChange]:
+    """Of these outside changes (and those held before), the ones to log now: those made
+    here (``local``, seen written in place) at once, the rest once the sync settled."""
     held = Held.load(local_dir)
+    mine = [c for c in changes if c.path in local]
     if not changes and not held.items:
         return []
     now = time.time()
-    held.hold(changes, now)
+    held.hold([c for c in changes if c.path not in local], now)
     ready = held.release(con, now, settle)
     held.save()
-    return ready
+    return mine + ready

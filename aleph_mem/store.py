@@ -171,7 +171,7 @@ class Store:
     # -- indexing -------------------------------------------------------------------------
 
     def reindex(self, rebuild: bool = False, progress: Progress | None = None,
-                only: set[str] | None = None) -> ReconcileReport:
+                only: set[str] | None = None, local: set[str] | None = None) -> ReconcileReport:
         """Reconcile the index with the files. Changes made outside aleph-mem become
         ``human`` events, judged against the last logged state of each path (see history):
         a rebuilt, re-created or half-built index never invents events."""
@@ -193,7 +193,8 @@ class Store:
             changes = outside_changes(self.con, report.changes)
             settle = float(self.settings.sync_settle_seconds)
             if settle > 0 and other_devices(self.vault.aleph_dir, self.events.host):
-                changes = settled(self.con, self.vault.local_dir, changes, settle)
+                changes = settled(self.con, self.vault.local_dir, changes, settle,
+                                  local or frozenset())
             report.human = human_events(changes)
             for event in report.human:
                 self.events.append(event)
@@ -247,11 +248,13 @@ class Store:
             if not slot.tried and wait:
                 slot.tried = True
                 from .embedders import load as load_embedder
+                from .model_choice import choose
 
+                cache, threads = self.vault.aleph_dir / "cache", int(self.settings.embed_threads)
                 try:
-                    slot.model = load_embedder(self.settings.embed_model,
-                                               self.vault.aleph_dir / "cache",
-                                               int(self.settings.embed_threads))
+                    name = choose(self.settings.embed_model, str(self.settings.embed_quantized),
+                                  self.con, cache, threads)
+                    slot.model = load_embedder(name, cache, threads)
                 except AlephError as exc:
                     slot.problem = str(exc)
                 if slot.model is None and not slot.problem:

@@ -27,6 +27,7 @@ from watchdog.observers.polling import PollingObserver
 
 from . import activity
 from .clock import iso, utc_now
+from .settle import from_sync
 from .store import Store
 from .vault import ALWAYS_IGNORED_DIRS
 
@@ -66,9 +67,11 @@ class _Handler(FileSystemEventHandler):
                     self.watcher.new_top_folder(found[-1])
                 self.watcher.note_dir_change(found)
             return
+        synced = event.event_type == "moved" and from_sync(
+            os.path.basename(os.fsdecode(event.src_path)))
         for p in paths:
             if p:
-                self.watcher.note_path(os.fsdecode(p))
+                self.watcher.note_path(os.fsdecode(p), synced)
 
 
 class Watcher:
@@ -82,6 +85,7 @@ class Watcher:
         self.on_batch = on_batch
         self.stats = WatchStats()
         self._pending: set[str] = set()
+        self._synced: set[str] = set()  # of those, the ones a sync engine put in place
         self._full = False
         self._first_at = 0.0
         self._last_at = 0.0
@@ -102,11 +106,12 @@ class Watcher:
             return None
         return rel
 
-    def note_path(self, path: str) -> None:
+    def note_path(self, path: str, synced: bool = False) -> None:
+        """A note changed; ``synced``: a sync engine renamed it into place."""
         rel = self._rel(path)
         if rel is None or not self.mem.vault.is_note_path(rel, self.mem.settings.ignore):
             return  # temp, swap and backup files, hidden and ignored folders
-        self._add({rel}, full=False)
+        self._add({rel}, full=False, synced={rel} if synced else set())
 
     def note_dir_change(self, paths: list[str]) -> None:
         if any(self._rel(p) is not None for p in paths):
@@ -115,8 +120,9 @@ class Watcher:
     def request_full(self) -> None:
         self._add(set(), full=True)
 
-    def _add(self, rels: set[str], full: bool) -> None:
+    def _add(self, rels: set[str], full: bool, synced: set[str] | None = None) -> None:
         with self._cond:
+            self._synced |= synced or set()
             now = time.monotonic()
             if not self._pending and not self._full:
                 self._first_at = now
@@ -133,7 +139,7 @@ class Watcher:
 
     # -- the batch thread -------------------------------------------------------------------
 
-    def _next_batch(self) -> tuple[set[str], bool] | None:
+    def _next_batch(self) -> tuple[set[str], bool, set[str]] | None:
         with self._cond:
             while not self._pending and not self._full:
                 if self._stop.is_set():
@@ -146,9 +152,9 @@ class Watcher:
                 if quiet or late:
                     break
                 self._cond.wait(DEBOUNCE_S / 2)
-            batch, full = self._pending, self._full
-            self._pending, self._full = set(), False
-            return batch, full
+            batch, full, synced = self._pending, self._full, self._synced
+            self._pending, self._full, self._synced = set(), False, set()
+            return batch, full, synced
 
     def _loop(self) -> None:
         while True:
@@ -163,9 +169,10 @@ class Watcher:
             finally:
                 self._busy = False
 
-    def _apply(self, paths: set[str], full: bool) -> None:
+    def _apply(self, paths: set[str], full: bool, synced: set[str] | None = None) -> None:
         full = full or len(paths) > BURST
-        report = self.mem.reindex(only=None if full else paths)
+        report = self.mem.reindex(only=None if full else paths,
+                                  local=None if full else paths - (synced or set()))
         self.stats.batches += 1
         self.stats.full_reconciles += int(full)
         self.stats.notes_changed += len(report.changes)

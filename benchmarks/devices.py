@@ -36,7 +36,7 @@ from aleph_mem.memory import Memory
 
 CLI = [sys.executable, "-m", "aleph_mem.cli"]
 WATCH_DELAY_S = 1
-SETTLE_S = 5  # sync_settle_seconds for the dream runs (the default, 120, for a person)
+SETTLE_S = 30  # sync_settle_seconds for the dream runs (the default, 120, for a person)
 
 
 class Syncthing:
@@ -189,17 +189,18 @@ def day_of_edits(pair: Pair, edits: int) -> dict:
         pair.settle()
         time.sleep(SETTLE_S + 1)
     conflicts = [str(p) for root in (pair.a, pair.b) for p in root.rglob("*sync-conflict*")]
-    wrong = 0  # events a device logged for notes only the other device wrote
+    wrong = []  # events a device logged for notes only the other device wrote
     for side, root, other in (("a", pair.a, "b"), ("b", pair.b, "a")):
         with Memory.open(root, {"embed_model": "none"}) as mem:
             me = mem.events.host
             for e in mem.log(limit=100_000):
                 if e.host == me and e.path in written[other] - written[side] and \
                         e.actor == "human":
-                    wrong += 1
+                    wrong.append(f"{side}: {e.at} {e.kind} {e.path}")
     event_bytes = sum(p.stat().st_size for p in (pair.a / ".aleph" / "events").rglob("*.jsonl"))
     return {"writes": 2 * edits, "sync_settle_s": round(settle_s, 1),
-            "conflicting_files": conflicts, "events_for_changes_not_seen": wrong,
+            "conflicting_files": conflicts, "events_for_changes_not_seen": len(wrong),
+            "wrong_events": wrong[:5],
             "event_bytes_per_1000_writes": round(event_bytes / (2 * edits) * 1000),
             "dream": dream}
 
@@ -250,6 +251,8 @@ def main() -> None:
             print(f"  dream on {'laptop' if side == 'a' else 'desktop'}: {said}")
         for c in day["conflicting_files"]:
             print(f"  conflict: {c}")
+        for w in day["wrong_events"]:
+            print(f"  logged here, written there: {w}")
     finally:
         pair.stop()
     if args.notes:

@@ -235,3 +235,45 @@ def test_embedding_on_every_core_gives_the_same_vectors(tmp_path: Path) -> None:
 
     a, b = vectors(one), vectors(two)
     assert len(a) > POOL_MIN and a == b
+
+
+def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vault: Path,
+                                                                            tmp_path: Path) -> None:
+    """The int8 model is derived from the bundled weights (no download), its vectors stay
+    within cosine 0.99 of the exact model's on real text, a vault asked for it holds only
+    its vectors, and `auto` keeps a small vault (and any vault with vectors) on the exact
+    model."""
+    from aleph_mem import quantized
+    from aleph_mem.model_choice import choose
+
+    cache = tmp_path / "cache"
+    exact = embedders.load(embedders.BUILTIN, cache)
+    fast = embedders.load(embedders.QUANTIZED, cache)
+    assert fast.name == "all-MiniLM-L6-v2-q8" and fast.dim == exact.dim == 384
+    assert (quantized.folder(cache) / "recipe.txt").read_text() == quantized.RECIPE
+    texts = [p for page in sorted((REPO / "docs").glob("*.md"))
+             for p in page.read_text().split("\n\n") if len(p) > 80][:60]
+    a = np.asarray(exact.embed(texts))
+    b = np.asarray(fast.embed(texts))
+    assert float(np.min(np.sum(a * b, axis=1))) >= 0.99
+    assert not np.array_equal(a, b)  # another model: its vectors carry its own name
+    found = quantized.verdict(cache, exact, lambda: fast, texts)
+    assert found.min_cosine >= 0.99 and found.ok == (found.speedup > 1.1)
+    assert quantized.verdict(cache, exact, lambda: fast, texts[:3]) == found  # kept
+    write(vault, "notes/a.md", "# A\n\nThe heron nests by the reservoir in spring.\n")
+    (vault / ".aleph" / "config.toml").write_text('embed_quantized = "on"\n')
+    with open_mem(vault) as mem:
+        mem.reindex()
+        assert mem.embed() > 0
+        assert mem.vector_state()["model"] == "all-MiniLM-L6-v2-q8"
+        assert mem.search("where do herons breed", mode="vector")[0].path == "notes/a.md"
+        assert choose(embedders.BUILTIN, "auto", mem.con, cache, 1) == embedders.QUANTIZED
+        assert choose(embedders.BUILTIN, "off", mem.con, cache, 1) == embedders.BUILTIN
+    from aleph_mem.template import init_vault
+
+    other = tmp_path / "small"
+    init_vault(other)
+    write(other, "n.md", "# N\n\nsmall\n")
+    with Memory.open(other, {"embed_model": "none"}) as mem:
+        mem.reindex()
+        assert choose(embedders.BUILTIN, "auto", mem.con, cache, 1) == embedders.BUILTIN

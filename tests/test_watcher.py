@@ -209,3 +209,33 @@ def test_the_daemon_gives_the_cores_back_when_a_person_is_active(vault: Path) ->
         report(40, 100)
         assert d.embedding["done"] == 40 and d.embedding["of"] == 100
         assert d.embedding["per_s"] > 0 and d.embedding["minutes_left"] >= 0
+
+
+def test_a_sync_engines_rename_waits_and_an_editors_save_is_logged_at_once(
+        vault: Path) -> None:
+    """On a vault another device writes: a note a sync engine renamed into place waits for
+    the other device's event; a note the person saved here is this device's at once
+    (with two Syncthing instances, both devices held their own edits, and at the end of the
+    wait logged each other's as their own)."""
+    (vault / ".aleph" / "events" / "desktop-1a2b3c4d").mkdir(parents=True)
+    (vault / ".aleph" / "config.toml").write_text("sync_settle_seconds = 120\n")
+    mem = Memory.open(vault)
+    w = Watcher(mem)  # inotify: it reports the name a file was renamed from
+    w.start()
+    try:
+        (vault / "notes").mkdir(exist_ok=True)
+        tmp = vault / "notes" / ".mine.md.tmp"  # an editor's own temp file
+        tmp.write_text("# Mine\n\nwritten here\n")
+        os.replace(tmp, vault / "notes" / "mine.md")
+        synced = vault / "notes" / ".syncthing.theirs.md.tmp"
+        synced.write_text("# Theirs\n\nwritten on the desktop\n")
+        os.replace(synced, vault / "notes" / "theirs.md")
+        reader = open_mem(vault)
+        until(lambda: reader.search("written desktop", mode="fts") and reader.log(
+            path="notes/mine.md"))
+        assert [e.actor for e in reader.log(path="notes/mine.md")] == ["human"]
+        assert reader.log(path="notes/theirs.md") == []  # held for the other's event
+        held = json.loads((vault / ".aleph" / "local" / "held-changes.json").read_text())
+        assert list(held) == ["notes/theirs.md"]
+    finally:
+        w.stop()
