@@ -67,8 +67,10 @@ class _Handler(FileSystemEventHandler):
                     self.watcher.new_top_folder(found[-1])
                 self.watcher.note_dir_change(found)
             return
-        synced = event.event_type == "moved" and from_sync(
-            os.path.basename(os.fsdecode(event.src_path)))
+        # a sync engine's rename into place; or a note that only appeared (a rename whose
+        # two halves inotify could not pair reads as "created"): it waits for its event
+        synced = event.event_type == "created" or (event.event_type == "moved" and from_sync(
+            os.path.basename(os.fsdecode(event.src_path))))
         for p in paths:
             if p:
                 self.watcher.note_path(os.fsdecode(p), synced)
