@@ -11,6 +11,7 @@ user namespaces in a user unit; where the kernel has them off, the unit keeps th
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -98,9 +99,12 @@ def unit_dir() -> Path:
 
 
 def this_install() -> str:
-    """How to start this install of aleph-mem from a unit (its own Python, so a venv,
-    pipx or a user install all work without being on PATH)."""
-    return f"{sys.executable} -m aleph_mem.cli"
+    """How to start this install of aleph-mem from a unit: the absolute command the agent
+    clients' configurations and hooks name too (clients.this_command), so a venv, pipx or
+    a user install all work without being on PATH."""
+    from .clients import this_command
+
+    return shlex.join(this_command())
 
 
 @dataclass

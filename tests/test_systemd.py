@@ -66,7 +66,10 @@ def test_service_install_status_uninstall_for_this_install(tmp_path: Path) -> No
     assert out.returncode == 0, out.stderr
     unit = config / "systemd" / "user" / "aleph-mem.service"
     text = unit.read_text()
-    assert f"ExecStart={sys.executable} -m aleph_mem.cli --vault {vault.resolve()} daemon" in text
+    from aleph_mem.clients import this_command
+
+    command = " ".join(this_command())  # the same command the clients' configurations name
+    assert f"ExecStart={command} --vault {vault.resolve()} daemon" in text
     assert out.stdout.startswith(f"wrote {unit}")
     st = subprocess.run([*cli, "service", "status", "--json"], capture_output=True, text=True,
                         env=env, timeout=60)
