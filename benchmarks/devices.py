@@ -36,7 +36,7 @@ from aleph_mem.memory import Memory
 
 CLI = [sys.executable, "-m", "aleph_mem.cli"]
 WATCH_DELAY_S = 1
-SETTLE_S = 30  # sync_settle_seconds for the dream runs (the default, 120, for a person)
+SETTLE_S = 120  # sync_settle_seconds for the dream runs: the default
 
 
 class Syncthing:
