@@ -4,6 +4,7 @@ vault, and each setting as a flag). ``cli`` holds what each command does."""
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from . import __version__
@@ -13,15 +14,27 @@ FLAG_PREFIX = "setting_"
 EMBED_IN_FOREGROUND = 2000  # chunks `index` embeds by itself (a few minutes at most)
 
 
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's formatter, told the terminal's width: left to find it, it imports shutil
+    (and with it bz2 and lzma) on every command's start."""
+    try:
+        width = os.get_terminal_size().columns
+    except OSError:
+        width = 100
+    return argparse.HelpFormatter(prog, width=max(width - 2, 40))
+
+
 class _Only:
     """Subparsers that build only one command's parser (the one being run: building all
-    of them costs a command 10 ms of its start)."""
+    of them costs a command 10 ms of its start); ``only`` None builds them all."""
 
-    def __init__(self, sub: Any, only: str) -> None:
+    def __init__(self, sub: Any, only: str | None) -> None:
         self.sub, self.only = sub, only
 
     def add_parser(self, name: str, **kwargs: Any) -> Any:
-        return self.sub.add_parser(name, **kwargs) if name == self.only else _Unused()
+        if self.only is not None and name != self.only:
+            return _Unused()
+        return self.sub.add_parser(name, formatter_class=_formatter, **kwargs)
 
 
 class _Unused:
@@ -46,7 +59,8 @@ def command_of(argv: list[str]) -> str | None:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line: the common flags (the vault, every setting) and each
     command's arguments; with ``only``, that one command's."""
-    common = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    common = argparse.ArgumentParser(add_help=False, allow_abbrev=False,
+                                     formatter_class=_formatter)
     common.add_argument("--vault", default=argparse.SUPPRESS,
                         help="vault folder (else $ALEPH_MEM_VAULT, else the current folder)")
     group = common.add_argument_group(
@@ -57,12 +71,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                            dest=FLAG_PREFIX + setting.name, default=argparse.SUPPRESS,
                            help=argparse.SUPPRESS)
     p = argparse.ArgumentParser(prog="aleph-mem", parents=[common], allow_abbrev=False,
-                                description="Long-term memory in a Markdown vault.")
+                                description="Long-term memory in a Markdown vault.",
+                                formatter_class=_formatter)
     p.add_argument("--version", action="version", version=f"aleph-mem {__version__}")
     p.add_argument("-v", "--verbose", action="store_true", help="log details to stderr")
-    sub: Any = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    if only is not None:
-        sub = _Only(sub, only)
+    sub: Any = _Only(p.add_subparsers(dest="command", required=True, metavar="COMMAND"), only)
     _reading_commands(sub, common)
     _changing_commands(sub, common)
     _running_commands(sub, common)

@@ -11,8 +11,6 @@ import hashlib
 import json
 import logging
 import re
-import socket
-import uuid
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -86,6 +84,9 @@ def machine_fingerprint(local_dir: Path) -> str:
             break
         except OSError:
             continue
+    import socket
+    import uuid
+
     machine = machine or f"{uuid.getnode():x}-{socket.gethostname()}"
     where = str(local_dir.resolve())
     return hashlib.sha256(f"{machine}\0{where}".encode()).hexdigest()[:16]
@@ -107,6 +108,8 @@ def host_id(local_dir: Path) -> str:
             write_atomic(path, f"{lines[0]}\nbound:{bound}\n".encode())
         return lines[0]
     local_dir.mkdir(parents=True, exist_ok=True)
+    import socket
+
     name = "".join(c if c.isalnum() or c in "-_" else "-" for c in socket.gethostname())[:32]
     hid = f"{name or 'host'}-{new_ulid()[-8:].lower()}"
     if lines:

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 
 import apsw
 
-from .inline_scan import links_in_value
 from .query_dates import Period
 
 if TYPE_CHECKING:
@@ -202,6 +201,8 @@ def successor_ids(con: apsw.Connection, targets: dict[int, str]) -> dict[int, in
     """note id -> id of the active note its ``superseded_by`` names: a ``[[wikilink]]`` as
     the index resolved it (Obsidian's rules, the same as every other link), else a
     vault-relative path; unresolved or archived, no entry."""
+    from .inline_scan import links_in_value  # only when a hit was superseded
+
     out = {}
     for nid, raw in targets.items():
         written = links_in_value(raw)  # the link exactly as the index stored it

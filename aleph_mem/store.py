@@ -18,7 +18,6 @@ from .atomic import write_atomic
 from .errors import AlephError, NoteNotFound, ReadOnlyVault
 from .events import Event, EventLog
 from .objects import ObjectStore
-from .resolver import closest, fold
 from .search import Filters, Fusion, Hit, search
 from .settings import Settings, load_settings
 from .timespec import check_limit, parse_when
@@ -429,6 +428,8 @@ class Store:
                                  (ref, ref + ".md")).fetchone()
         if exact:  # exactly the file asked for, never a case twin of it
             return exact[0]
+        from .resolver import closest, fold  # (a search needs no link resolution)
+
         key = fold(ref[:-3] if ref.lower().endswith(".md") else ref)
         rows = self.con.execute("SELECT path, title FROM notes").fetchall()
         for test in (
