@@ -185,7 +185,8 @@ def test_a_terminal_search_borrows_the_running_daemons_model(vault: Path) -> Non
     assert said[0] == (f"aleph-mem daemon watching {vault}: 4 notes, vectors for all "
                        f"{said[0].split('vectors for all ')[1].split(' ')[0]} chunks; terminal "
                        f"searches borrow its model. Agents connect with `aleph-mem --vault "
-                       f"{vault} mcp` (docs/mcp.md). Ctrl-C stops it.")
+                       f"{vault} mcp` (docs/mcp.md); their sessions become notes with "
+                       "`aleph-mem hooks install CLIENT` (docs/agents.md). Ctrl-C stops it.")
     assert len(said) == 1  # then quiet (no scheduler chatter without -v)
     assert not sock.exists()
     with Memory.open(vault) as mem:  # no daemon: the search loads the model itself
