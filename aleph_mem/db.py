@@ -18,7 +18,7 @@ from .errors import IndexUnavailable
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "14"  # 13: captured agent sessions; 14: their chunks' vectors
+SCHEMA_VERSION = "15"  # 13: captured agent sessions; 14: their chunks' vectors; 15: offsets
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -96,7 +96,8 @@ CREATE TABLE session_chunks(
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
     seq INTEGER NOT NULL, first_msg TEXT NOT NULL, last_msg TEXT NOT NULL, at TEXT NOT NULL,
-    text TEXT NOT NULL, vec BLOB
+    text TEXT NOT NULL, vec BLOB,
+    raw_offset INTEGER NOT NULL  -- where its first message's line starts in the raw file
 );
 CREATE INDEX session_chunks_session ON session_chunks(session);
 CREATE VIRTUAL TABLE session_fts USING fts5(

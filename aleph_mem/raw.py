@@ -213,14 +213,23 @@ class RawStore:
 
 
 def messages(lines_path: Path) -> Iterator[Message]:
+    for _, m in messages_at(lines_path):
+        yield m
+
+
+def messages_at(lines_path: Path, start: int = 0) -> Iterator[tuple[int, Message]]:
+    """(where its line starts, the message) for each message from byte ``start`` on."""
     try:
-        f = lines_path.open(encoding="utf-8")
+        f = lines_path.open("rb")
     except FileNotFoundError:
         return
     with f:
+        f.seek(start)
+        at = start
         for line in f:
+            here, at = at, at + len(line)
             try:
-                yield Message.from_json(json.loads(line))
+                yield here, Message.from_json(json.loads(line))
             except (ValueError, KeyError, TypeError):
                 continue  # a line cut short by a crash: the rest still reads
 

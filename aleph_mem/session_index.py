@@ -17,7 +17,7 @@ from typing import Any
 import apsw
 
 from . import db
-from .raw import RawStore, Session, messages
+from .raw import RawStore, Session, messages_at
 from .search import fts_query
 from .transcripts import Message
 
@@ -150,17 +150,49 @@ def _size(path: Path) -> int:
 
 
 def _index(con: apsw.Connection, s: Session, lines_path: Path, size: int, meta: str) -> None:
-    _drop(con, s.key)
-    msgs = list(messages(lines_path))
+    """(Re)index a session. Its raw file only grows while it is captured, so a session
+    indexed before keeps its chunks but the last, which is cut again with what is new
+    (a late turn of a long session costs what it adds, and earlier chunks keep their
+    vectors); a file that shrank is indexed anew."""
+    row = con.execute("SELECT id, raw_size, messages, title FROM sessions WHERE key = ?",
+                      (s.key,)).fetchone()
+    last = con.execute("SELECT id, seq, raw_offset FROM session_chunks WHERE session = ? "
+                       "ORDER BY seq DESC LIMIT 1", (row[0],)).fetchone() if row else None
+    if row is None or last is None or size < row[1]:
+        _drop(con, s.key)
+        _fresh(con, s, lines_path, size, meta)
+        return
+    sid, old_size, count, title = row
+    tail = list(messages_at(lines_path, last[2]))
+    count += sum(1 for at, _ in tail if at >= old_size)
+    con.execute("DELETE FROM session_fts WHERE rowid = ?", (last[0],))
+    con.execute("DELETE FROM session_chunks WHERE id = ?", (last[0],))
+    _insert_chunks(con, sid, tail, last[1])
+    con.execute(
+        "UPDATE sessions SET project = ?, cwd = ?, started = ?, ended = ?, messages = ?, "
+        "closed = ?, note = ?, title = ?, raw_size = ?, meta = ? WHERE id = ?",
+        (s.project, s.cwd, s.started, s.ended, count, int(s.closed), s.note,
+         title or first_prompt(m for _, m in tail), size, meta, sid))
+
+
+def _fresh(con: apsw.Connection, s: Session, lines_path: Path, size: int, meta: str) -> None:
+    found = list(messages_at(lines_path))
+    msgs = [m for _, m in found]
     con.execute(
         "INSERT INTO sessions(key, client, session_id, host, project, cwd, started, ended, "
         "messages, closed, note, title, raw_size, meta) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (s.key, s.client, s.session_id, s.host, s.project, s.cwd, s.started, s.ended,
          len(msgs), int(s.closed), s.note, first_prompt(msgs), size, meta))
-    sid = con.last_insert_rowid()
-    for c in chunks(msgs):
-        con.execute("INSERT INTO session_chunks(session, seq, first_msg, last_msg, at, text) "
-                    "VALUES (?,?,?,?,?,?)", (sid, c.seq, c.first, c.last, c.at, c.text))
+    _insert_chunks(con, con.last_insert_rowid(), found, 0)
+
+
+def _insert_chunks(con: apsw.Connection, sid: int, found: list[tuple[int, Message]],
+                   first_seq: int) -> None:
+    where = {m.id: at for at, m in found}
+    for c in chunks([m for _, m in found]):
+        con.execute("INSERT INTO session_chunks(session, seq, first_msg, last_msg, at, text, "
+                    "raw_offset) VALUES (?,?,?,?,?,?,?)",
+                    (sid, first_seq + c.seq, c.first, c.last, c.at, c.text, where[c.first]))
         con.execute("INSERT INTO session_fts(rowid, text) VALUES (?, ?)",
                     (con.last_insert_rowid(), c.text))
 

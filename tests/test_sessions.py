@@ -521,3 +521,28 @@ def test_llm_items_must_quote_the_message_they_cite(vault: Path, stub_llm) -> No
     prompt = stub_llm.requests[0]["messages"][1]["content"]
     assert prompt.startswith("<transcript>\n[u1] user: The heron-api tests fail")
     assert "subagent" not in prompt and "[s1]" not in prompt  # sub-agent lines stay out
+
+
+def test_a_growing_session_keeps_its_earlier_chunks(vault: Path, tmp_path: Path) -> None:
+    def row(i: int) -> str:
+        words = " ".join(f"w{i}x{k}" for k in range(60))
+        return json.dumps({"type": "user", "uuid": f"m{i}", "sessionId": "grow",
+                           "timestamp": f"2026-11-20T10:{i % 60:02d}:00Z",
+                           "message": {"role": "user", "content": f"turn {i}: {words}"}})
+    t = tmp_path / "grow.jsonl"
+    t.write_text("".join(row(i) + "\n" for i in range(40)))
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", t, "grow")
+        before = mem.con.execute("SELECT id, seq, text FROM session_chunks ORDER BY seq"
+                                 ).fetchall()
+        with t.open("a") as f:
+            f.write("".join(row(i) + "\n" for i in range(40, 60)))
+        sessions.ingest(mem, "claude-code", t, "grow")
+        after = mem.con.execute("SELECT id, seq, text FROM session_chunks ORDER BY seq"
+                                ).fetchall()
+        assert len(before) > 4 and after[:len(before) - 1] == before[:-1]  # kept as they were
+        assert [r[1] for r in after] == list(range(len(after)))
+        assert mem.con.execute("SELECT messages FROM sessions").fetchone()[0] == 60
+        assert [h.session_id for h in sessions.search(mem, "w59x3")] == ["grow"]
+        covered = " ".join(r[2] for r in after)
+        assert all(f"turn {i}:" in covered for i in range(60))
