@@ -21,15 +21,17 @@ class Rule:
     kind: str
     pattern: re.Pattern[str]
     keep: int = 0  # the pattern group kept in front of the mark (a key name, a scheme)
+    hints: tuple[str, ...] = ()  # lower-case text one of which a match must hold
 
 
-def _rule(kind: str, pattern: str, keep: int = 0, flags: int = 0) -> Rule:
-    return Rule(kind, re.compile(pattern, flags), keep)
+def _rule(kind: str, pattern: str, keep: int = 0, flags: int = 0,
+          hints: tuple[str, ...] = ()) -> Rule:
+    return Rule(kind, re.compile(pattern, flags), keep, hints)
 
 
-KEY_NAME = (r"[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|"
-            r"access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|credentials?|"
-            r"auth[_-]?token|session[_-]?key|signing[_-]?key)")
+KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|"
+             r"access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|credentials?|"
+             r"auth[_-]?token|session[_-]?key|signing[_-]?key)")
 # a value that is no secret: a number, a boolean, a placeholder, a variable or a lookup
 NOT_A_SECRET = re.compile(
     r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
@@ -41,37 +43,46 @@ NOT_A_SECRET = re.compile(
 RULES: tuple[Rule, ...] = (
     _rule("private-key", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
           r"(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,-]*)",
-          flags=re.DOTALL),
-    _rule("aws-key-id", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b"),
-    _rule("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})"),
-    _rule("gitlab-token", r"\bglpat-[A-Za-z0-9_-]{20,}"),
-    _rule("llm-key", r"\bsk-(?:ant-[a-z0-9]+-|proj-|svcacct-|or-v1-)?[A-Za-z0-9_-]{20,}"),
-    _rule("slack-token", r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
-    _rule("slack-webhook", r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]+"),
-    _rule("stripe-key", r"\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}"),
-    _rule("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}"),
-    _rule("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    _rule("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}\b"),
-    _rule("sendgrid-key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
-    _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+          flags=re.DOTALL, hints=('private key',)),
+    _rule("aws-key-id", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b",
+          hints=('akia', 'asia', 'agpa', 'aida', 'aroa', 'aipa', 'anpa', 'anva')),
+    _rule("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
+          hints=('gh', 'github_pat_')),
+    _rule("gitlab-token", r"\bglpat-[A-Za-z0-9_-]{20,}", hints=('glpat-',)),
+    _rule("llm-key", r"\bsk-(?:ant-[a-z0-9]+-|proj-|svcacct-|or-v1-)?[A-Za-z0-9_-]{20,}",
+          hints=('sk-',)),
+    _rule("slack-token", r"\bxox[abposre]-[A-Za-z0-9-]{10,}", hints=('xox',)),
+    _rule("slack-webhook", r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]+",
+          hints=('hooks.slack.com',)),
+    _rule("stripe-key", r"\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}", hints=('k_live_', 'k_test_')),
+    _rule("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}", hints=('aiza',)),
+    _rule("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b", hints=('npm_',)),
+    _rule("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}\b", hints=('hf_',)),
+    _rule("sendgrid-key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}", hints=('sg.',)),
+    _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
+          hints=('eyj',)),
     # "Authorization: Bearer abc…", "-H 'Authorization: token abc…'", "Bearer abc…"
     _rule("auth-header", r"((?:authorization|proxy-authorization|x-api-key|api-key)"
           r"[\"']?\s*[:=]\s*[\"']?(?:(?:bearer|basic|token|digest)\s+)?)[^\s\"',;]{6,}",
-          keep=1, flags=re.IGNORECASE),
-    _rule("bearer", r"(\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}", keep=1, flags=re.IGNORECASE),
+          keep=1, flags=re.IGNORECASE, hints=('authorization', 'api-key', 'api_key')),
+    _rule("bearer", r"(\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}", keep=1, flags=re.IGNORECASE,
+          hints=('bearer',)),
     # scheme://user:password@host
     _rule("url-password", r"(\b[a-z][a-z0-9+.-]*://[^/\s:@\"']+:)[^@\s/\"']+(?=@)", keep=1,
-          flags=re.IGNORECASE),
+          flags=re.IGNORECASE, hints=('://',)),
     # --password hunter2, --api-key=abc, -p 'x' is too short a flag to trust
     _rule("flag", r"(--(?:password|passwd|token|api-key|apikey|secret|client-secret|"
           r"access-key|secret-key|auth-token)(?:=|\s+))(?:\"[^\"]+\"|'[^']+'|[^\s\"']+)",
-          keep=1, flags=re.IGNORECASE),
+          keep=1, flags=re.IGNORECASE, hints=('--',)),
 )
 
-# NAME = value, NAME: value, "name": "value", export NAME=value (the name ends in a
-# secret's word: ``max_tokens`` and ``secret_name`` are not secrets' names)
+ASSIGNMENT_HINTS = ("pass", "pwd", "secret", "token", "key", "credential")
+# NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
+# secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
+# ``secret_name`` are not secrets' names). Matched from the word on (whatever comes before
+# it is part of the name), which is what keeps a 5 MB transcript's redaction under a second.
 ASSIGNMENT = re.compile(
-    r"((?<![A-Za-z0-9_])[\"']?" + KEY_NAME + r"[\"']?\s*(?::=|=>|=|:)\s*)(?![\"']?\[REDACTED:)"
+    r"(" + KEY_WORDS + r"[\"']?\s*(?::=|=>|=|:)\s*)(?![\"']?\[REDACTED:)"
     r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s,;}\])]+)", re.IGNORECASE)
 
 
@@ -98,9 +109,12 @@ def redact(text: str) -> tuple[str, int]:
     if not text:
         return text, 0
     counter = [0]
+    low = text.lower()  # each rule runs only where its hint is: most text holds none
     for rule in RULES:
-        text = rule.pattern.sub(_by_rule(rule, counter), text)
-    text = ASSIGNMENT.sub(lambda m: _assignment(m, counter), text)
+        if any(h in low for h in rule.hints):
+            text = rule.pattern.sub(_by_rule(rule, counter), text)
+    if any(w in low for w in ASSIGNMENT_HINTS):
+        text = ASSIGNMENT.sub(lambda m: _assignment(m, counter), text)
     return text, counter[0]
 
 
