@@ -11,6 +11,7 @@ says where it is broken.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,10 +109,22 @@ def _without_ours(groups: Any) -> list[Any]:
     return out
 
 
+def _style(before: bytes | None) -> tuple[str | int | None, bool]:
+    """The file's own JSON layout: its indentation (two spaces for a new file) and whether
+    it ends with a newline, so what aleph-mem did not change stays as the person wrote it."""
+    if before is None:
+        return 2, True
+    text = before.decode("utf-8", errors="replace")
+    found = re.search(r"\n([ \t]+)\S", text)
+    return (found.group(1) if found else None), text.endswith("\n")
+
+
 def _save(path: Path, doc: dict[str, Any], before: bytes | None) -> bool:
-    data = (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     if before is not None and json.loads(before or b"{}") == doc:
         return False
+    indent, newline = _style(before)
+    text = json.dumps(doc, indent=indent, ensure_ascii=False)
+    data = (text + ("\n" if newline else "")).encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
     if before is not None:
         write_atomic(path.with_name(path.name + ".aleph-mem.bak"), before)

@@ -287,7 +287,7 @@ def test_hooks_install_merges_and_uninstall_restores(vault: Path, tmp_path: Path
     status = run("hooks", "status", "claude-code", "--json")
     assert json.loads(status.stdout)["missing"] == []
     assert run("hooks", "uninstall", "claude-code").returncode == 0
-    assert json.loads(settings.read_text()) == original
+    assert settings.read_text() == json.dumps(original, indent=4)  # byte for byte
     assert run("hooks", "status", "claude-code").returncode == 1
     settings.write_text('{"hooks": {')  # broken: never rewritten
     bad = run("hooks", "install", "claude-code", "--vault", str(vault))
