@@ -123,24 +123,20 @@ def propose_preferences(mem: Store, d: Digest, note: str, run: str | None) -> li
     from .dream.journal import Journal
     from .dream.view import Action
     from .ulid import new_ulid
-    from .vault import content_hash
 
     if not d.preferences:
         return []
-    current = mem.vault.read_bytes(hot_memory.PATH)
-    text = (current or b"").decode("utf-8", "replace")
+    text = (mem.vault.read_bytes(hot_memory.PATH) or b"").decode("utf-8", "replace")
     journal = Journal(mem.vault.aleph_dir)
     known = set(journal.proposals())
     out = []
     today = dt.datetime.now(dt.UTC).date()
     for pref, _mid in d.preferences[:3]:
-        new = hot_memory.with_fact(text, pref, 3, today)
-        if new is None:
+        if hot_memory.with_fact(text, pref, 3, today) is None:
             continue  # hot memory states it already
-        action = Action("sessions", "rewrite", hot_memory.PATH,
-                        content_hash(current) if current is not None else None,
-                        f'remember "{pref}" (stated in [[{note[:-3]}]])', content=new,
-                        propose=True)
+        action = Action("sessions", "remember", hot_memory.PATH, None,
+                        f'remember "{pref}" (stated in [[{note[:-3]}]])', content=pref,
+                        set_keys={"priority": 3}, propose=True)
         if action.key not in known:
             journal.propose(action, dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
                             run or new_ulid())

@@ -546,3 +546,32 @@ def test_a_growing_session_keeps_its_earlier_chunks(vault: Path, tmp_path: Path)
         assert [h.session_id for h in sessions.search(mem, "w59x3")] == ["grow"]
         covered = " ".join(r[2] for r in after)
         assert all(f"turn {i}:" in covered for i in range(60))
+
+
+def test_a_ticked_preference_joins_hot_memory_as_it_is_then(vault: Path) -> None:
+    import datetime as dt
+
+    from aleph_mem.dream.runner import Dream
+    from aleph_mem.hot_memory import remember
+
+    with open_mem(vault) as mem:
+        mem.reindex()
+        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        compress_one(mem, SID)
+        now = dt.datetime.now(dt.UTC)
+        Dream(mem, now, force=True).run(("digest",))
+        remember(mem, "The CI database is postgres 16", 2)  # hot memory moved on meanwhile
+        digest = next((vault / "_dream" / "digests").glob("*.md"))
+        text = digest.read_text()
+        line = next(ln for ln in text.splitlines() if "I prefer that we always read" in ln)
+        digest.write_text(text.replace(line, line.replace("- [ ]", "- [x]")))
+        mem.reindex()
+        Dream(mem, now + dt.timedelta(minutes=20), force=True).run(("digest",))
+        hot = (vault / "MEMORY.md").read_text()
+        assert "The CI database is postgres 16" in hot
+        assert "- [P3] I prefer that we always read the database port from DB_URL instead " \
+            "of hard-coding it." in hot
+        assert "environment variables for every service" not in hot  # not ticked
+        states = sorted(p["state"] for p in Journal(vault / ".aleph").proposals().values())
+        assert states == ["applied", "open"]
+        assert mem.log(path="MEMORY.md")[0].actor == "dream:sessions"

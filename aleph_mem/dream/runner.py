@@ -41,6 +41,13 @@ class Interrupted(Exception):
     pass
 
 
+def _said_already(memory: bytes | None, fact: str) -> bool:
+    from ..hot_memory import with_fact
+
+    text = (memory or b"").decode("utf-8", "replace")
+    return with_fact(text, fact, 3, dt.date.today()) is None
+
+
 class Dream:
     def __init__(self, mem: Store, now: dt.datetime | None = None, dry_run: bool = False,
                  force: bool = False, anyway: bool = False) -> None:
@@ -220,6 +227,11 @@ class Dream:
             elif action.op == "archive":
                 r = w.archive(action.path, action.base or "", action.reason, self.now,
                               action.set_keys)
+            elif action.op == "remember":  # a fact for hot memory, added as it is now
+                from ..hot_memory import remember
+
+                r = remember(self.mem, action.content, int(action.set_keys.get("priority", 3)),
+                             actor=f"dream:{action.pass_name}", today=self.now.date())
             elif action.op == "fold":  # keys, then the absorbed facts appended
                 r = w.set_frontmatter(action.path, action.set_keys, [], action.base or "",
                                       reason=action.reason)
@@ -270,6 +282,8 @@ class Dream:
             current = self.mem.vault.read_bytes(action.path)
             age = self.now - parse_iso(p["at"])
             fresh = action.base is None and current is None  # a note still to create
+            if action.op == "remember":  # hot memory changes often: only "said since" counts
+                fresh = not _said_already(current, action.content)
             if not fresh and (current is None or content_hash(current) != action.base):
                 self.journal.settle(pid, "outdated", iso(self.now), report.run_id)
                 stale_groups.add(action.group)

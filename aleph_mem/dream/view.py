@@ -146,7 +146,9 @@ class Snapshot:
 class Action:
     """One change a pass wants. ``op``: set (frontmatter keys), archive, rewrite (a note's
     new text, ``content``, computed from the bytes ``base`` names), fold (keys plus text
-    appended), generate (a daemon-owned file). ``base`` is the hash the plan was made from."""
+    appended), generate (a daemon-owned file), remember (the fact ``content`` added to hot
+    memory when applied, at ``set_keys["priority"]``: hot memory changes often, so no
+    base). ``base`` is the hash the plan was made from."""
 
     pass_name: str
     op: str
@@ -171,7 +173,7 @@ class Action:
             return f"archive [[{self.path[:-3]}]] ({self.reason})"
         if self.op == "generate":
             return f"write {self.path}"
-        if self.op == "rewrite":
+        if self.op in ("rewrite", "remember"):
             return f"[[{self.path[:-3]}]]: {self.reason}"
         keys = ", ".join(f"{k}: {v}" for k, v in self.set_keys.items())
         gone = ", ".join(f"remove {k}" for k in self.unset)
