@@ -144,6 +144,10 @@ def cmd_status(args: argparse.Namespace) -> int:
            "left" if v["pending"] and going.get("minutes_left") is not None else "")
     print(f"vectors: {v['model'] or 'none'}: {v['embedded']} chunks embedded, {v['pending']} "
           f"pending" + (f" ({v['problem']})" if v["problem"] else "") + eta)
+    se = info["sessions"]
+    print(f"agent sessions: {se['captured']} captured" + (
+        f", the latest ended {se['latest']}, {se['without_note']} without a session note yet"
+        if se["captured"] else " (`aleph-mem hooks install CLIENT` captures them)"))
     print(f"notes {c['notes']}, chunks {c['chunks']}, tags {c['tags']}, links {c['links']} "
           f"({c['links_resolved']} resolved, {c['links_unresolved']} unresolved, "
           f"{c['links_ambiguous']} ambiguous)")

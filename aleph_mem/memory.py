@@ -52,6 +52,17 @@ class DreamStatus:
 
 
 class Memory(Store):
+    def reindex(self, rebuild: bool = False, progress: Any = None,
+                only: set[str] | None = None, local: set[str] | None = None) -> Any:
+        """Store.reindex; a whole reconcile also brings the captured sessions' index in
+        step with their raw files (a rebuilt index gets them back)."""
+        report = super().reindex(rebuild, progress, only, local)
+        if only is None and not self.readonly:
+            from . import sessions
+
+            sessions.sync(self)
+        return report
+
     # -- writing -------------------------------------------------------------------------
 
     def write_note(self, content: str, path: str | None = None, title: str | None = None,
@@ -193,12 +204,21 @@ class Memory(Store):
         info["daemon"] = self.daemon_state()
         info["dreamer"] = self.dreamer()
         info["vectors"] = self.vector_state()
+        info["sessions"] = self.sessions_state()
         if info["vectors"]["model"] is None and not info["vectors"]["problem"]:
             info["vectors"]["problem"] = (
                 "vectors are off (embed_model = \"none\")" if self.settings.embed_model
                 in ("", "none") else "no vectors yet: `aleph-mem index` or the daemon "
                 "computes them")
         return info
+
+    def sessions_state(self) -> dict[str, Any]:
+        """Captured agent sessions (from the index: `status` reads no transcript): how
+        many, the latest, and how many have no session note yet."""
+        one = self.con.execute
+        count, waiting, latest = one(
+            "SELECT count(*), sum(note = ''), max(ended) FROM sessions").fetchone()
+        return {"captured": count, "without_note": waiting or 0, "latest": latest}
 
     def dream(self, passes: tuple[str, ...] = (), dry_run: bool = False, force: bool = False,
               weekly: bool = False, trigger: str = "manual", anyway: bool = False) -> Any:

@@ -575,3 +575,14 @@ def test_a_ticked_preference_joins_hot_memory_as_it_is_then(vault: Path) -> None
         states = sorted(p["state"] for p in Journal(vault / ".aleph").proposals().values())
         assert states == ["applied", "open"]
         assert mem.log(path="MEMORY.md")[0].actor == "dream:sessions"
+
+
+def test_status_counts_sessions_and_a_rebuild_gets_them_back(vault: Path) -> None:
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        sessions.ingest(mem, "codex", CODEX)
+        compress_one(mem, SID)
+    out = cli("index", "--rebuild", "--no-embed", "--vault", str(vault))
+    status = json.loads(cli("status", "--json", "--vault", str(vault)).stdout)
+    assert status["sessions"] == {"captured": 2, "without_note": 1,
+                                  "latest": "2026-11-21T14:00:21.000Z"}, out.stderr
