@@ -35,6 +35,9 @@ EVENTS = {
                "sessionEnd": "end"},
 }
 PROMPT_HITS = 3
+# a hook reads at most this much of a transcript per call (about 3 s here): a first
+# capture of a long session goes on at the next call, or in the daemon
+HOOK_SLICE_BYTES = 12_000_000
 PROMPT_MIN_WORDS = 3
 
 
@@ -97,7 +100,8 @@ def _act(mem: Store, client: str, event: str, what: str, payload: dict[str, Any]
                       f"{payload.get('transcript_path')!r}; nothing captured")
     from . import sessions
 
-    report = sessions.ingest(mem, client, transcript, session_id, cwd, closed=what == "end")
+    report = sessions.ingest(mem, client, transcript, session_id, cwd, closed=what == "end",
+                             limit=HOOK_SLICE_BYTES)
     if what == "end" and mem.settings.session_notes:
         _compress_later(mem, report.session.session_id)
     return Answer()

@@ -104,8 +104,10 @@ class RawStore:
         return folder / f"{name}.json", folder / f"{name}.jsonl"
 
     def ingest(self, client: str, transcript: Path, session_id: str = "", cwd: str = "",
-               closed: bool = False, roots: list[str] | None = None) -> IngestReport:
-        """Read what is new in ``transcript`` into this device's raw store."""
+               closed: bool = False, roots: list[str] | None = None,
+               limit: int | None = None) -> IngestReport:
+        """Read what is new in ``transcript`` (at most ``limit`` bytes of it) into this
+        device's raw store."""
         first = read(client, transcript, 0) if not session_id else None
         session_id = session_id or (first.meta.get("session_id") if first else "") or \
             transcript.stem
@@ -116,7 +118,7 @@ class RawStore:
             source = str(transcript.resolve())
             offset = old.offset if old.source == source else 0
             batch = first if first is not None and offset == 0 else read(
-                client, transcript, offset)
+                client, transcript, offset, limit)
             return self._keep(old, batch, source, cwd, closed, roots,
                               known=offset == 0 or batch.offset < offset)
 

@@ -50,14 +50,16 @@ def waiting(mem: Store, every: bool = False,
 
 def compress_one(mem: Store, ref: str, run: str | None = None) -> Compressed:
     session, lines = sessions.find(mem, ref)
-    return compress(mem, session, lines, run)
+    caught = sessions.catch_up(mem, session)
+    return compress(mem, caught.session if caught else session, lines, run)
 
 
 def compress_finished(mem: Store, every: bool = False, run: str | None = None,
                       limit: int = 50) -> list[Compressed]:
     done = []
     for session, lines in waiting(mem, every)[:limit]:
-        done.append(compress(mem, session, lines, run))
+        caught = sessions.catch_up(mem, session)  # what a hook left for later
+        done.append(compress(mem, caught.session if caught else session, lines, run))
     if done:
         sessions.sync(mem)
     return done

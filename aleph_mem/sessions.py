@@ -54,15 +54,16 @@ def check_client(client: str) -> str:
 
 
 def ingest(mem: Store, client: str, transcript: Path, session_id: str = "", cwd: str = "",
-           closed: bool = False) -> IngestReport:
-    """Read what is new in a transcript into the raw store, and index the session."""
+           closed: bool = False, limit: int | None = None) -> IngestReport:
+    """Read what is new in a transcript (at most ``limit`` bytes of it) into the raw
+    store, and index the session."""
     check_client(client)
     if not transcript.is_file():
         raise BadInput(f"no transcript at {transcript}; give the path the client wrote "
                        "(Claude Code: ~/.claude/projects/<project>/<session>.jsonl)")
     store = raw_store(mem)
     report = store.ingest(client, transcript, session_id, cwd, closed,
-                          list(mem.settings.project_roots))
+                          list(mem.settings.project_roots), limit)
     if not mem.readonly and (report.added or closed):
         _, lines = store.paths(client, report.session.session_id)
         session_index.index_one(mem.con, report.session, lines)
@@ -74,6 +75,16 @@ def ingest(mem: Store, client: str, transcript: Path, session_id: str = "", cwd:
 
             plugins.session_end(report.session)
     return report
+
+
+def catch_up(mem: Store, session: Session) -> IngestReport | None:
+    """Read the rest of a session's transcript where a hook read only a slice of it (a
+    huge backlog) or stopped before the end; None when nothing is left."""
+    source = Path(session.source) if session.source else None
+    if source is None or not source.is_file() or source.stat().st_size <= session.offset:
+        return None
+    return ingest(mem, session.client, source, session.session_id, session.cwd,
+                  session.closed)
 
 
 def sync(mem: Store) -> int:

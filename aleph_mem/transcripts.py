@@ -78,24 +78,25 @@ def clip(text: str, limit: int) -> str:
     return f"{head}\n[… {len(text) - len(head) - len(tail)} characters left out …]\n{tail}"
 
 
-def read(client: str, path: Path, offset: int = 0) -> Batch:
-    """The messages of ``path`` from byte ``offset`` on."""
+def read(client: str, path: Path, offset: int = 0, limit: int | None = None) -> Batch:
+    """The messages of ``path`` from byte ``offset`` on (at most ``limit`` bytes of lines:
+    a hook with a deadline reads a huge backlog in slices, the next call goes on)."""
     if client in ("claude-code", "cursor"):  # Cursor's agent transcripts: the same lines,
-        return _read_lines(path, offset, _claude_line)  # keyed by role where type is missing
+        return _read_lines(path, offset, _claude_line, limit)  # keyed by role, no type
     if client == "codex":
-        return _read_lines(path, offset, _codex_line)
+        return _read_lines(path, offset, _codex_line, limit)
     if client == "gemini":
         return _read_gemini(path)
     raise ValueError(f"no reader for client {client!r}; known: {', '.join(CLIENTS)}")
 
 
-def _read_lines(path: Path, offset: int, parse: Any) -> Batch:
+def _read_lines(path: Path, offset: int, parse: Any, limit: int | None = None) -> Batch:
     batch = Batch(offset=offset)
     with path.open("rb") as f:
         if offset > path.stat().st_size:  # rewritten from scratch: read it all again
             offset = batch.offset = 0
         f.seek(offset)
-        data = f.read()
+        data = f.read(limit) if limit else f.read()
     end = data.rfind(b"\n") + 1  # a last line without its newline is still being written
     state: dict[str, Any] = {"calls": {}}
     at = offset

@@ -586,3 +586,16 @@ def test_status_counts_sessions_and_a_rebuild_gets_them_back(vault: Path) -> Non
     status = json.loads(cli("status", "--json", "--vault", str(vault)).stdout)
     assert status["sessions"] == {"captured": 2, "without_note": 1,
                                   "latest": "2026-11-21T14:00:21.000Z"}, out.stderr
+
+
+def test_a_huge_backlog_is_read_in_slices_and_caught_up(vault: Path) -> None:
+    with open_mem(vault) as mem:
+        part = sessions.ingest(mem, "claude-code", CLAUDE, SID, limit=3000)  # a hook's slice
+        assert 0 < part.session.offset <= 3000 < CLAUDE.stat().st_size
+        nxt = sessions.ingest(mem, "claude-code", CLAUDE, SID, limit=3000)  # the next call
+        assert part.session.offset < nxt.session.offset <= part.session.offset + 3000
+        done = compress_one(mem, SID)  # the rest is read before the note is written
+        kept = [m.id for m in messages(sessions.raw_store(mem).paths("claude-code", SID)[1])]
+        assert kept == [m.id for m in read("claude-code", CLAUDE).messages]
+        assert done.session.offset == CLAUDE.stat().st_size
+        assert "Let's use environment variables" in (vault / done.path).read_text()
