@@ -34,6 +34,7 @@ class Envelope:
     digest: dict[str, str] | None = None
     relevant: list[dict[str, Any]] = field(default_factory=list)
     recent: list[dict[str, Any]] = field(default_factory=list)
+    project: str = ""  # the project's recent decisions, open problems, sessions and notes
     truncated: bool = False
 
     def as_json(self) -> dict[str, Any]:
@@ -41,9 +42,15 @@ class Envelope:
 
 
 def assemble(mem: Store, query: str | None = None, budget_tokens: int = 2000,
-             folder: str | None = None) -> Envelope:
+             folder: str | None = None, project: str | None = None) -> Envelope:
     env = Envelope(budget_tokens)
     spare = 0
+    if project:  # what a session in that project starts with (start_context), first
+        from .start_context import project_blocks
+
+        env.project = "\n\n".join(project_blocks(mem, project, budget_tokens
+                                                  * SHARES["relevant"] * CHARS_PER_TOKEN // 2))
+        budget_tokens = max(200, budget_tokens - tokens(env.project))
     hot = mem.vault.read_bytes("MEMORY.md")
     share = int(budget_tokens * SHARES["hot_memory"])
     if hot:
@@ -80,8 +87,9 @@ def assemble(mem: Store, query: str | None = None, budget_tokens: int = 2000,
         used_recent += cost
     spare += recent_share - used_recent
     env.relevant = _relevant(mem, query, folder, int(budget_tokens * SHARES["relevant"]) + spare)
-    env.used_tokens = (tokens(env.hot_memory) + (tokens(env.digest["text"]) if env.digest else 0)
-                       + used_recent + sum(tokens(r["text"]) + 10 for r in env.relevant))
+    env.used_tokens = (tokens(env.project) + tokens(env.hot_memory)
+                       + (tokens(env.digest["text"]) if env.digest else 0) + used_recent
+                       + sum(tokens(r["text"]) + 10 for r in env.relevant))
     return env
 
 

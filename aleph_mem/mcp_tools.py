@@ -277,13 +277,16 @@ def remember(fact: str, ctx: Context, priority: int = 3) -> WriteOut:
 
 
 def context(ctx: Context, query: str | None = None, budget_tokens: int = 2000,
-            folder: str | None = None) -> Envelope:
-    """The working-memory envelope to start a session or a task: hot memory (MEMORY.md),
-    the latest daily digest, the notes most relevant to `query` (or the most recently
-    changed ones), and the latest changes, each within its share of `budget_tokens`. Call
-    it first; then `search`/`read` for detail.
+            folder: str | None = None, project: str | None = None) -> Envelope:
+    """The working-memory envelope to start a session or a task: hot memory (MEMORY.md,
+    highest priority first; `hot_memory_left_out` counts what did not fit), the latest
+    daily digest, the notes most relevant to `query` (or the most recently changed ones),
+    and the latest changes, each within its share of `budget_tokens`. With `project` (the
+    name of the repository or folder you work in), `project` holds that project's recent
+    decisions, open problems, last agent sessions and notes first. Call it first; then
+    `search`/`read` for detail.
     """
-    return run(ctx, lambda m: m.context(query, budget_tokens, folder))
+    return run(ctx, lambda m: m.context(query, budget_tokens, folder, project))
 
 
 def reflect(question: str, ctx: Context, limit: int = 8) -> Reflection:

@@ -147,10 +147,10 @@ class Memory(Store):
     # -- reading ---------------------------------------------------------------------------
 
     def context(self, query: str | None = None, budget_tokens: int = 2000,
-                folder: str | None = None) -> Envelope:
+                folder: str | None = None, project: str | None = None) -> Envelope:
         from .context import assemble
 
-        return assemble(self, query, max(200, budget_tokens), folder)
+        return assemble(self, query, max(200, budget_tokens), folder, project)
 
     def reflect(self, question: str, limit: int = 8) -> Reflection:
         from .reflect import reflect

@@ -68,6 +68,11 @@ def build(mem: Store, project: str, budget_tokens: int) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
+def project_blocks(mem: Store, project: str, room: float) -> list[str]:
+    """The project's part of a session's start, within ``room`` characters."""
+    return _project(mem, project, int(room))
+
+
 def _project(mem: Store, project: str, room: int) -> list[str]:
     out: list[str] = []
     sessions = mem.con.execute(

@@ -318,3 +318,22 @@ def test_tools_that_only_read_say_so_and_undo_is_its_own_tool(vault: Path) -> No
     assert {n for n, (ro, de) in seen.items() if not ro and de} == {
         "write", "edit", "forget", "undo", "dream"}
     assert seen["remember"] == (False, False)
+
+
+def test_context_for_a_project_starts_with_its_sessions(vault: Path) -> None:
+    from aleph_mem import sessions
+    from aleph_mem.session_work import compress_one
+
+    transcript = Path(__file__).parent / "transcripts" / "claude_code_session.jsonl"
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", transcript, closed=True)
+        compress_one(mem, "7c1e2a90")
+
+    async def scenario(c: Client) -> None:
+        env = sc(await c.call_tool("context", {"project": "heron-api", "budget_tokens": 1500}))
+        assert env["project"].startswith("## Project heron-api: last sessions\n- [[sessions/")
+        assert env["used_tokens"] <= 1500
+        other = sc(await c.call_tool("context", {"project": "kite"}))
+        assert other["project"] == ""  # the control: another project has nothing here
+
+    run(vault, scenario)
