@@ -25,6 +25,7 @@ CHARS_PER_TOKEN = 4
 HOT_SHARE = 0.45
 SECTION = re.compile(r"^## (Decisions|Errors and fixes|Outcome)\s*$", re.MULTILINE)
 UNRESOLVED = "(not resolved in this session)"
+INLINE_FIELD = re.compile(r"^\s*[\w -]+::")  # Dataview's "Attendees:: …": metadata, not prose
 
 
 def for_session(mem: Store, cwd: str, session_id: str = "", source: str = "startup") -> str:
@@ -101,7 +102,7 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
             (f"## Project {project}: recent decisions", [f"- {d}" for d in decided[:6]]),
             (f"## Project {project}: open problems", [f"- {p}" for p in open_[:4]]),
             (f"## Project {project}: last sessions", lines),
-            (f"## Project {project}: notes", [f"- [[{p[:-3]}]]" for p, _ in notes])):
+            (f"## Project {project}: notes", [_note_line(mem, p) for p, _ in notes])):
         if not items:
             continue
         block = "\n".join([heading, *items])
@@ -112,6 +113,20 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
         out.append(block)
         room -= len(block) + 2
     return out
+
+
+def _note_line(mem: Store, path: str, size: int = 140) -> str:
+    """A note as a link and its first line of prose (what it is about, at a glance)."""
+    text = (mem.vault.read_bytes(path) or b"")[:4000].decode("utf-8", "replace")
+    if text.startswith("---"):
+        text = text.split("\n---", 1)[-1]
+    first = next((ln.strip() for ln in text.splitlines()
+                  if ln.strip() and not ln.lstrip().startswith(("#", "---", ">", "|", "!["))
+                  and not INLINE_FIELD.match(ln)), "")
+    first = " ".join(first.lstrip("-*0123456789. ").split())
+    if len(first) > size:
+        first = first[:size].rsplit(" ", 1)[0] + "…"
+    return f"- [[{path[:-3]}]]" + (f": {first}" if first else "")
 
 
 def _sections(body: str) -> dict[str, list[str]]:

@@ -599,3 +599,18 @@ def test_a_huge_backlog_is_read_in_slices_and_caught_up(vault: Path) -> None:
         assert kept == [m.id for m in read("claude-code", CLAUDE).messages]
         assert done.session.offset == CLAUDE.stat().st_size
         assert "Let's use environment variables" in (vault / done.path).read_text()
+
+
+def test_session_start_lists_the_projects_notes_with_what_each_is_about(vault: Path) -> None:
+    (vault / "projects" / "heron").mkdir(parents=True)
+    (vault / "projects" / "heron" / "2026-11-02 Sync.md").write_text(
+        "---\ndate: 2026-11-02\n---\n# Sync\n\nAttendees:: [[Priya]]\n\n"
+        "Decided to move the CI database to postgres 16.\n")
+    (vault / "notes" / "heron elsewhere.md").write_text("# Elsewhere\n\nNot the project.\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+    got = hook(vault, "SessionStart", session_id="n1", cwd="/work/projects/heron")
+    text = got["hookSpecificOutput"]["additionalContext"]
+    assert "- [[projects/heron/2026-11-02 Sync]]: Decided to move the CI database to " \
+        "postgres 16." in text
+    assert "heron elsewhere" not in text  # the control: a note that only names it
