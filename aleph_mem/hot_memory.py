@@ -38,9 +38,17 @@ def used_chars(found: list[Fact]) -> int:
     return sum(len(f.text) for f in found)
 
 
+def said_in(text: str, fact: str) -> list[Fact]:
+    """The facts of ``MEMORY.md``'s text that already say ``fact`` (maybe in other words;
+    another number or a negation is another fact)."""
+    from .dream.facts import same_short_fact
+
+    fact = " ".join(fact.split())
+    return [f for f in facts(text) if same_short_fact(STAMP.sub("", f.text), fact)]
+
+
 def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
              today: dt.date | None = None) -> WriteResult:
-    from .dream.facts import same_short_fact
     from .sections import find_section
     from .writer import ANY, WriteResult
 
@@ -53,8 +61,9 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
     text = f"{fact} ({stamp})"
     existing = mem.vault.read_bytes(PATH)
     data = existing or b"# Hot memory\n"
-    current = facts(data.decode("utf-8", errors="replace"))
-    said = [f for f in current if same_short_fact(STAMP.sub("", f.text), fact)]
+    body = data.decode("utf-8", errors="replace")
+    current = facts(body)
+    said = said_in(body, fact)
     if said:  # said already (maybe in other words): the agent may edit that line instead
         return WriteResult(PATH, None, None, same_as=tuple(
             f"{PATH}:{f.line} [P{f.priority}] {f.text}" for f in said))
@@ -67,7 +76,7 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
     if existing is None:
         return w.write(PATH, f"# Hot memory\n\n## {HEADING}\n\n{line}\n".encode(), None)
     try:
-        find_section(data.decode("utf-8", errors="replace").split("\n"), HEADING)
+        find_section(body.split("\n"), HEADING)
     except BadInput:
         return w.append(PATH, f"## {HEADING}\n\n{line}", ANY, reason="remember")
     return w.append(PATH, line, ANY, under=HEADING, reason="remember")
@@ -76,11 +85,10 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
 def with_fact(text: str, fact: str, priority: int, today: dt.date) -> str | None:
     """``MEMORY.md``'s text with one more fact under ``## Facts`` (the file made when
     ``text`` is empty), or None when a fact there says it already."""
-    from .dream.facts import same_short_fact
     from .sections import find_section
 
     fact = " ".join(fact.split())
-    if any(same_short_fact(STAMP.sub("", f.text), fact) for f in facts(text)):
+    if said_in(text, fact):
         return None
     line = f"- [P{priority}] {fact} ({today.isoformat()})"
     if not text.strip():

@@ -103,6 +103,10 @@ class RawStore:
         name = file_name(session_id)
         return folder / f"{name}.json", folder / f"{name}.jsonl"
 
+    def lines_of(self, session: Session) -> Path:
+        """Where a session's messages are, whichever device captured it."""
+        return self.root / f"{session.key}.jsonl"
+
     def ingest(self, client: str, transcript: Path, session_id: str = "", cwd: str = "",
                closed: bool = False, roots: list[str] | None = None,
                limit: int | None = None) -> IngestReport:

@@ -90,12 +90,12 @@ def _filter_sql(f: Filters) -> tuple[str, list]:
     if f.folder:
         folder = f.folder.strip("/")
         sql.append("(n.folder = ? OR n.folder LIKE ? ESCAPE '\\')")
-        args += [folder, _like_prefix(folder) + "/%"]
+        args += [folder, like_prefix(folder) + "/%"]
     for tag in f.tags:
         t = tag.lstrip("#").casefold()
         sql.append("EXISTS (SELECT 1 FROM tags t WHERE t.note_id = n.id AND "
                    "(t.tag_lc = ? OR t.tag_lc LIKE ? ESCAPE '\\'))")
-        args += [t, _like_prefix(t) + "/%"]
+        args += [t, like_prefix(t) + "/%"]
     if f.since:
         sql.append("n.note_date >= ?")
         args.append(f.since)
@@ -108,7 +108,8 @@ def _filter_sql(f: Filters) -> tuple[str, list]:
     return (" AND " + " AND ".join(sql)) if sql else "", args
 
 
-def _like_prefix(s: str) -> str:
+def like_prefix(s: str) -> str:
+    """``s`` for the start of a LIKE pattern (its %, _ and \\ taken literally)."""
     return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 

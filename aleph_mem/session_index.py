@@ -9,7 +9,7 @@ so an agent can tell which session held what without reading it whole.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,7 @@ import apsw
 
 from . import db
 from .raw import RawStore, Session, messages_at
-from .search import fts_query
+from .search import fts_query, like_prefix
 from .transcripts import Message
 
 CHUNK_TOKENS = 400
@@ -210,11 +210,9 @@ def _drop(con: apsw.Connection, key: str) -> None:
 COLUMNS = "key, client, session_id, project, started, ended, messages, note, title"
 
 
-def listing(con: apsw.Connection, project: str | None = None, limit: int = 20,
-            open_only: bool = False) -> list[SessionHit]:
+def listing(con: apsw.Connection, project: str | None = None,
+            limit: int = 20) -> list[SessionHit]:
     where, args = _where(project)
-    if open_only:
-        where += (" AND " if where else " WHERE ") + "note = ''"
     rows = con.execute(f"SELECT {COLUMNS} FROM sessions{where} ORDER BY ended DESC LIMIT ?",
                        (*args, limit)).fetchall()
     return [_hit(r, 0.0, []) for r in rows]
@@ -286,17 +284,12 @@ def _hit(r: tuple[Any, ...], score: float, quotes: list[str]) -> SessionHit:
                       quotes, title)
 
 
-def find(con: apsw.Connection, ref: str) -> str | None:
-    """A session's key from its key, its id, or the start of its id."""
-    row = con.execute("SELECT key FROM sessions WHERE key = ? OR session_id = ? "
+def find(con: apsw.Connection, ref: str) -> Session | None:
+    """A session by its key, its id, or the start of its id (the latest such)."""
+    row = con.execute("SELECT meta FROM sessions WHERE key = ? OR session_id = ? "
                       "ORDER BY ended DESC LIMIT 1", (ref, ref)).fetchone()
     if row is None and len(ref) >= 6:
-        row = con.execute("SELECT key FROM sessions WHERE session_id LIKE ? ESCAPE '\\' "
+        row = con.execute("SELECT meta FROM sessions WHERE session_id LIKE ? ESCAPE '\\' "
                           "ORDER BY ended DESC LIMIT 1",
-                          (ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-                           + "%",)).fetchone()
-    return row[0] if row else None
-
-
-def iter_rows(con: apsw.Connection) -> Iterator[tuple[str, str]]:
-    yield from con.execute("SELECT key, note FROM sessions")
+                          (like_prefix(ref) + "%",)).fetchone()
+    return Session.from_json(json.loads(row[0])) if row else None

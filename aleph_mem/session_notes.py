@@ -113,9 +113,8 @@ def _path(mem: Store, session: Session, d: Digest) -> str:
 def _ours(mem: Store, path: str) -> bool:
     """Whether the latest change of ``path`` was ours (a session writer's), so rewriting
     it loses nobody's edit."""
-    row = mem.con.execute("SELECT actor FROM events WHERE path = ? ORDER BY at DESC, id DESC "
-                          "LIMIT 1", (path,)).fetchone()
-    return bool(row and str(row[0]).startswith("sessions:"))
+    last = mem.log(path=path, limit=1)
+    return bool(last) and last[0].actor.startswith("sessions:")
 
 
 def propose_preferences(mem: Store, d: Digest, note: str, run: str | None) -> list[str]:

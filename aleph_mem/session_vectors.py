@@ -14,7 +14,7 @@ import numpy as np
 
 from . import db
 from .embedders import Embedder
-from .vectors import BATCH, Cache, text_key
+from .vectors import BATCH, Cache, embed_cached
 
 KEY = "session_vec_model"
 
@@ -50,15 +50,7 @@ def embed_pending(con: apsw.Connection, embedder: Embedder, cache: Cache,
                            (BATCH,)).fetchall()
         if not rows:
             break
-        keys = [text_key(embedder.name, t) for _, t in rows]
-        cached = cache.get(keys)
-        missing = [i for i, k in enumerate(keys) if k not in cached]
-        if missing:
-            vecs = embedder.embed([rows[i][1] for i in missing])
-            fresh = [(keys[i], np.asarray(v, np.float32).tobytes())
-                     for i, v in zip(missing, vecs, strict=True)]
-            cache.put(fresh)
-            cached.update(fresh)
+        keys, cached = embed_cached(embedder, cache, [t for _, t in rows])
         with db.transaction(con):
             con.executemany("UPDATE session_chunks SET vec = ? WHERE id = ?",
                             [(cached[k], cid) for (cid, _), k in zip(rows, keys, strict=True)])

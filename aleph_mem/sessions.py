@@ -92,13 +92,14 @@ def sync(mem: Store) -> int:
 
 
 def find(mem: Store, ref: str) -> tuple[Session, Path]:
+    """A session (as its raw file's meta says, which `sync` just mirrored into the index)
+    and the path of its messages."""
     sync(mem)
-    key = session_index.find(mem.con, ref)
-    for session, lines in raw_store(mem).sessions():
-        if session.key == key:
-            return session, lines
-    near = [h.session_id for h in session_index.listing(mem.con, limit=5)]
-    raise SessionNotFound(ref, near)
+    session = session_index.find(mem.con, ref)
+    if session is None:
+        near = [h.session_id for h in session_index.listing(mem.con, limit=5)]
+        raise SessionNotFound(ref, near)
+    return session, raw_store(mem).lines_of(session)
 
 
 def show(mem: Store, ref: str) -> SessionView:
@@ -131,15 +132,9 @@ def query_vector(mem: Store, query: str, wait: bool) -> tuple[str, np.ndarray] |
         return None
     model = mem.embedder(wait=False)
     if model is None:
-        from . import embed_socket
-        from .daemon_file import read_status
-
-        st = read_status(mem.vault.local_dir) or {}
-        where = st.get("embed_socket")
-        if st.get("state") == "running" and isinstance(where, str):
-            found = embed_socket.query(Path(where), query)
-            if found is not None:
-                return found[0], np.asarray(found[1], np.float32)
+        found = mem.daemon_query(query)
+        if found is not None:
+            return found[0], np.asarray(found[1], np.float32)
         model = mem.embedder(wait=True) if wait else None
     if model is None:
         return None

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from . import hot_memory
 from .atomic import write_atomic
 from .raw import file_name, project_of
+from .search import like_prefix
 
 if TYPE_CHECKING:
     from .store import Store
@@ -95,9 +96,10 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
         "SELECT path, title FROM notes WHERE archived = 0 AND "
         "coalesce(json_extract(frontmatter, '$.type'), '') != 'session' AND ("
         "lower(json_extract(frontmatter, '$.project')) = lower(?) OR lower(title) = lower(?) "
-        "OR lower(path) LIKE ? OR lower(path) LIKE ?) "
+        "OR lower(path) LIKE ? ESCAPE '\\' OR lower(path) LIKE ? ESCAPE '\\') "
         "ORDER BY coalesce(note_date, '') DESC, mtime_ns DESC LIMIT 8",
-        (project, project, f"%/{project.lower()}/%", f"{project.lower()}/%")).fetchall()
+        (project, project, f"%/{like_prefix(project.lower())}/%",
+         f"{like_prefix(project.lower())}/%")).fetchall()
     for heading, items in (
             (f"## Project {project}: recent decisions", [f"- {d}" for d in decided[:6]]),
             (f"## Project {project}: open problems", [f"- {p}" for p in open_[:4]]),

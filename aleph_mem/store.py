@@ -375,6 +375,12 @@ class Store:
     def _daemon_vector(self, query: str) -> np.ndarray | None:
         """The query's vector from the running daemon's warm model (embed_socket), when
         its model is the one the index holds vectors of; else None (load it here)."""
+        found = self.daemon_query(query)
+        return found[1] if found is not None and self._vectors_ready(found[0]) else None
+
+    def daemon_query(self, query: str) -> tuple[str, np.ndarray] | None:
+        """("model:dim", the query's vector) from the running daemon's warm model, or None
+        (no daemon running, or it does not answer)."""
         from . import embed_socket
         from .daemon_file import read_status
 
@@ -382,8 +388,7 @@ class Store:
         where = st.get("embed_socket")
         if st.get("state") != "running" or not isinstance(where, str):
             return None
-        found = embed_socket.query(Path(where), query)
-        return found[1] if found is not None and self._vectors_ready(found[0]) else None
+        return embed_socket.query(Path(where), query)
 
     def _any_vectors(self) -> bool:
         return self.con.execute("SELECT 1 FROM meta WHERE key = 'vec_model'").fetchone() \

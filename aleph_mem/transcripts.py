@@ -347,16 +347,6 @@ def _gemini_message(m: dict[str, Any], fallback_id: str) -> Iterator[Message]:
                           error=str(call.get("status", "")).lower() == "error")
 
 
-def dedupe(messages: list[Message], seen: set[str]) -> list[Message]:
-    """The messages whose ids are not in ``seen`` (which learns them)."""
-    out = []
-    for m in messages:
-        if m.id not in seen:
-            seen.add(m.id)
-            out.append(m)
-    return out
-
-
 def rewound(msgs: list[Message]) -> set[str]:
     """The ids of messages on branches the person rewound: when two lines answer the same
     line, every one but the last started a branch that was abandoned, with all that

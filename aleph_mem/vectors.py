@@ -103,6 +103,22 @@ def state(con: apsw.Connection) -> VectorState:
     return VectorState(model, dim, done or 0, todo or 0)
 
 
+def embed_cached(embedder: Embedder, cache: Cache,
+                 texts: list[str]) -> tuple[list[str], dict[str, bytes]]:
+    """Each text's cache key, and the vectors of all of them by key: from the cache, the
+    model embedding only the texts it has not seen (then kept)."""
+    keys = [text_key(embedder.name, t) for t in texts]
+    cached = cache.get(keys)
+    missing = [i for i, k in enumerate(keys) if k not in cached]
+    if missing:
+        vecs = embedder.embed([texts[i] for i in missing])
+        fresh = [(keys[i], np.asarray(v, np.float32).tobytes())
+                 for i, v in zip(missing, vecs, strict=True)]
+        cache.put(fresh)
+        cached.update(fresh)
+    return keys, cached
+
+
 def embed_pending(con: apsw.Connection, embedder: Embedder, cache: Cache,
                   stop: threading.Event | None = None,
                   progress: Callable[[int, int], None] | None = None,
@@ -120,16 +136,8 @@ def embed_pending(con: apsw.Connection, embedder: Embedder, cache: Cache,
             "WHERE c.embedded = 0 LIMIT ?", (batch,)).fetchall()
         if not rows:
             break
-        texts = [embed_text(t, h, b) for _, t, h, b, _, _ in rows]
-        keys = [text_key(embedder.name, t) for t in texts]
-        cached = cache.get(keys)
-        missing = [i for i, k in enumerate(keys) if k not in cached]
-        if missing:
-            vecs = embedder.embed([texts[i] for i in missing])
-            fresh = [(keys[i], np.asarray(v, np.float32).tobytes())
-                     for i, v in zip(missing, vecs, strict=True)]
-            cache.put(fresh)
-            cached.update(fresh)
+        keys, cached = embed_cached(embedder, cache,
+                                    [embed_text(t, h, b) for _, t, h, b, _, _ in rows])
         with db.transaction(con):
             ids = [r[0] for r in rows]
             still = {cid for (cid,) in con.execute(

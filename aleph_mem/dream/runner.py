@@ -41,13 +41,6 @@ class Interrupted(Exception):
     pass
 
 
-def _said_already(memory: bytes | None, fact: str) -> bool:
-    from ..hot_memory import with_fact
-
-    text = (memory or b"").decode("utf-8", "replace")
-    return with_fact(text, fact, 3, dt.date.today()) is None
-
-
 class Dream:
     def __init__(self, mem: Store, now: dt.datetime | None = None, dry_run: bool = False,
                  force: bool = False, anyway: bool = False) -> None:
@@ -283,7 +276,10 @@ class Dream:
             age = self.now - parse_iso(p["at"])
             fresh = action.base is None and current is None  # a note still to create
             if action.op == "remember":  # hot memory changes often: only "said since" counts
-                fresh = not _said_already(current, action.content)
+                from ..hot_memory import said_in
+
+                fresh = not said_in((current or b"").decode("utf-8", "replace"),
+                                    action.content)
             if not fresh and (current is None or content_hash(current) != action.base):
                 self.journal.settle(pid, "outdated", iso(self.now), report.run_id)
                 stale_groups.add(action.group)
