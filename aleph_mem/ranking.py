@@ -11,12 +11,13 @@ similarity is length-free.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import apsw
 
@@ -34,8 +35,7 @@ WORD = re.compile(r"\w+")
 VectorsOf = Callable[[list[int]], dict[int, "np.ndarray"]]
 
 
-@dataclass(frozen=True)
-class ChunkScore:
+class ChunkScore(NamedTuple):  # a tuple: built hundreds of times per search
     chunk_id: int
     note_id: int
     seq: int  # -1 for a note's title row
@@ -91,15 +91,18 @@ def _dated_in(date: str | None, periods: list[Period]) -> bool:
 
 
 def _age_days(date: str | None, now: dt.datetime) -> float | None:
-    if not date:
-        return None
+    when = _when(date[:19]) if date else None
+    return None if when is None else max(0.0, (now - when).total_seconds() / 86400)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _when(date: str) -> dt.datetime | None:
+    """A note date as a moment (no zone: UTC); the same dates come back at every search."""
     try:
-        when = dt.datetime.fromisoformat(date[:19])
+        when = dt.datetime.fromisoformat(date)
     except ValueError:
         return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.UTC)
-    return max(0.0, (now - when).total_seconds() / 86400)
+    return when if when.tzinfo is not None else when.replace(tzinfo=dt.UTC)
 
 
 def link_bonus(con: apsw.Connection, notes: dict[int, float], top: int,
@@ -155,10 +158,10 @@ def mmr(con: apsw.Connection, ranked: list[tuple[ChunkScore, float]], keep: int,
     if lam >= 1.0 or len(ranked) < 2:
         return ranked[:keep]
     pool = ranked[:max(keep * 3, keep)]
-    sims = _similarities(con, [c.chunk_id for c, _ in pool], vectors_of)
+    row = _similarity_rows(con, [c.chunk_id for c, _ in pool], vectors_of)
     top = pool[0][1] or 1.0
     rel = [s / top for _, s in pool]
-    closest = list(sims[0])
+    closest = row(0)
     free = [True] * len(pool)
     free[0] = False
     order = [0]
@@ -170,24 +173,35 @@ def mmr(con: apsw.Connection, ranked: list[tuple[ChunkScore, float]], keep: int,
                 best, i = gain, j
         order.append(i)
         free[i] = False
-        closest = [max(c, x) for c, x in zip(closest, sims[i], strict=True)]
+        if len(order) < min(keep, len(pool)):
+            closest = [max(c, x) for c, x in zip(closest, row(i), strict=True)]
     return [pool[i] for i in order]
 
 
-def _similarities(con: apsw.Connection, ids: list[int],
-                  vectors_of: VectorsOf | None) -> list[list[float]]:
-    """Pairwise similarities of the hits: cosine of their vectors when every hit has one
-    (numpy, already loaded for a vector search), else the Jaccard overlap of their words
-    (plain Python: a full-text search loads no numpy)."""
+def _similarity_rows(con: apsw.Connection, ids: list[int],
+                     vectors_of: VectorsOf | None) -> Callable[[int], list[float]]:
+    """Row ``i`` of the hits' pairwise similarities: cosine of their vectors when every
+    hit has one (numpy, already loaded for a vector search), else the Jaccard overlap of
+    their words, computed only for the rows MMR asks for (plain Python: a full-text search
+    loads no numpy)."""
     vecs = vectors_of(ids) if vectors_of else {}
     if len(vecs) == len(ids):
         import numpy as np
 
         mat = np.stack([vecs[i] for i in ids])
-        return (mat @ mat.T).tolist()
+        return (mat @ mat.T).tolist().__getitem__  # one product: cheaper than rows
     words = _words(con, ids)
     bags = [words.get(i, set()) for i in ids]
-    return [[len(a & b) / len(a | b) if a | b else 0.0 for b in bags] for a in bags]
+
+    def jaccard(i: int) -> list[float]:
+        a = bags[i]
+        out = []
+        for b in bags:
+            common = len(a & b)
+            union = len(a) + len(b) - common
+            out.append(common / union if union else 0.0)
+        return out
+    return jaccard
 
 
 def _words(con: apsw.Connection, chunk_ids: list[int]) -> dict[int, set[str]]:

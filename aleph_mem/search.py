@@ -251,7 +251,7 @@ def search(con: apsw.Connection, query: str, limit: int = 10,
         if qvec is not None and mode != "fts" else {}
     if mode == "fts" or not vec:
         cands, signals = fts, {c.chunk_id: {"bm25": round(c.score, 4), "fts": c.score}
-                               for c in fts}
+                               for c in fts} if explain else {}
     else:
         cands, signals = fuse(fts, vec, fusion)
     if not cands:
