@@ -3,6 +3,7 @@ through the library's search, a run file in the shared scorer's format.
 
     python benchmarks/locomo.py --data ../shared/eval/locomo/data/locomo10.json \
         --out bench-out/locomo-fts.jsonl --mode fts [--score]
+    python benchmarks/locomo.py ... --mode hybrid --embed-quantized on   # the int8 model
 
 The vault of each conversation is written by the shared exporter (locomo_eval.py, found
 beside --data), exactly as ../shared/eval/locomo/README.md describes. The data is never
@@ -73,7 +74,9 @@ def run(args: argparse.Namespace) -> dict:
                 le.export_vault([sample], root)
             init_vault(root)
             t0 = time.perf_counter()
-            with Memory.open(root, {"embed_model": "none"} if args.mode == "fts" else None) as mem:
+            settings = {"embed_model": "none"} if args.mode == "fts" else \
+                {"embed_quantized": args.embed_quantized}
+            with Memory.open(root, settings) as mem:
                 mem.reindex(rebuild=True)
                 index_s.append(time.perf_counter() - t0)
                 if args.dream:
@@ -118,6 +121,8 @@ def main() -> None:
     ap.add_argument("--workdir", help="where the vaults are built (default: a temp folder)")
     ap.add_argument("--score", action="store_true", help="score the run with the shared scorer")
     ap.add_argument("--group", action="store_true", help="one hit per note (as the CLI shows)")
+    ap.add_argument("--embed-quantized", default="off", choices=["off", "on"],
+                    help="the int8 model derived from the bundled one (quantized.py)")
     ap.add_argument("--dream", action="store_true", help="run the dream passes before asking")
     for name in ("fts-weight", "vector-weight", "note-share", "min-cosine", "note-spread",
                  "neighbour-share"):

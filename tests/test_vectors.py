@@ -249,7 +249,7 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
     cache = tmp_path / "cache"
     exact = embedders.load(embedders.BUILTIN, cache)
     fast = embedders.load(embedders.QUANTIZED, cache)
-    assert fast.name == "all-MiniLM-L6-v2-q8" and fast.dim == exact.dim == 384
+    assert fast.name == "all-MiniLM-L6-v2-q8-fused" and fast.dim == exact.dim == 384
     assert (quantized.folder(cache) / "recipe.txt").read_text() == quantized.RECIPE
     texts = [p for page in sorted((REPO / "docs").glob("*.md"))
              for p in page.read_text().split("\n\n") if len(p) > 80][:60]
@@ -265,7 +265,7 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
     with open_mem(vault) as mem:
         mem.reindex()
         assert mem.embed() > 0
-        assert mem.vector_state()["model"] == "all-MiniLM-L6-v2-q8"
+        assert mem.vector_state()["model"] == "all-MiniLM-L6-v2-q8-fused"
         assert mem.search("where do herons breed", mode="vector")[0].path == "notes/a.md"
         assert choose(embedders.BUILTIN, "auto", mem.con, cache, 1) == embedders.QUANTIZED
         assert choose(embedders.BUILTIN, "off", mem.con, cache, 1) == embedders.BUILTIN
@@ -277,3 +277,32 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
     with Memory.open(other, {"embed_model": "none"}) as mem:
         mem.reindex()
         assert choose(embedders.BUILTIN, "auto", mem.con, cache, 1) == embedders.BUILTIN
+
+
+def test_fused_attention_graph_computes_what_the_bundled_model_does(tmp_path: Path) -> None:
+    """The int8 model starts from a float graph whose attention blocks are one fused
+    operator each: before any quantisation, it must give the bundled model's vectors on
+    real text (the surgery changes how, not what), and a graph it does not know is
+    refused rather than half-fused."""
+    import shutil
+
+    from aleph_mem import model_graph
+    from aleph_mem.bundled_model import BundledEmbedder
+
+    cache = tmp_path / "cache"
+    source = embedders.builtin_folder(cache)
+    m = model_graph.load(source / "model.onnx")
+    assert model_graph.widen(m) >= 36
+    assert model_graph.fuse_attention(m, 384, 12) == 6
+    assert not [n for n in m.graph.node if n.op_type in ("Softmax", "Transpose", "IsNaN")]
+    fused = tmp_path / "fused"
+    shutil.copytree(source, fused, symlinks=False)
+    (fused / "model.onnx").unlink()
+    model_graph.save(m, fused / "model.onnx")
+    texts = [p for page in sorted((REPO / "docs").glob("*.md"))
+             for p in page.read_text().split("\n\n") if len(p) > 80][:40] + ["a", "x " * 300]
+    a = np.asarray(embedders.load(embedders.BUILTIN, cache).embed(texts))
+    b = np.asarray(BundledEmbedder("fused", fused, 1).embed(texts))
+    assert float(np.min(np.sum(a * b, axis=1))) > 0.99999
+    assert model_graph.fuse_attention(m, 384, 12) == 0  # nothing left to fuse
+    assert model_graph.fuse_attention(model_graph.load(source / "model.onnx"), 512, 8) == 0
