@@ -7,7 +7,11 @@ reshapes and transposes, the scaled product, the mask, the softmax and its NaN g
 by onnxruntime's one ``Attention`` operator, which the quantiser turns into ``QAttention``:
 one int8 product for the three projections and no per-head shuffling in between. In float
 it gives the same vectors (cosine 1.0000 on 300 real chunks); with int8 it is what makes
-the derived model fast (docs/benchmarks.md).
+the derived model fast (docs/benchmarks.md). ``smooth`` moves the few very wide channels
+of each layer norm's output into the weights that read it (SmoothQuant): a per-channel
+``Mul`` before the product, its inverse folded into the weight rows; in float nothing
+changes, but the quantised activations lose far less (cosine to the exact vectors, mean
+0.9970 -> 0.9992 on 400 real chunks).
 """
 
 from __future__ import annotations
@@ -97,6 +101,75 @@ def fuse_attention(model: Any, hidden: int, heads: int) -> int:
     if not any(o.domain == "com.microsoft" for o in model.opset_import):
         model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
     return len(added)
+
+
+def activation_ranges(model: Any, names: list[str], feeds: list[dict[str, Any]]) -> dict:
+    """The largest magnitude each channel of the tensors ``names`` reaches over ``feeds``,
+    computed in float with no graph optimisation (so what the graph itself says)."""
+    import numpy as np
+    import onnx
+    import onnxruntime as ort
+
+    probe = onnx.ModelProto()
+    probe.CopyFrom(model)
+    for name in names:
+        probe.graph.output.append(onnx.helper.make_tensor_value_info(
+            name, onnx.TensorProto.FLOAT, None))
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(probe.SerializeToString(), options,
+                                   providers=["CPUExecutionProvider"])
+    wanted = [o.name for o in session.get_outputs()][-len(names):]
+    ranges: dict[str, Any] = {}
+    for feed in feeds:
+        for name, value in zip(wanted, session.run(wanted, feed), strict=True):
+            top = np.abs(value).reshape(-1, value.shape[-1]).max(0)
+            ranges[name] = top if name not in ranges else np.maximum(ranges[name], top)
+    return ranges
+
+
+def norm_outputs(model: Any) -> list[str]:
+    """The layer norms' outputs that a product with constant weights reads."""
+    init = {i.name for i in model.graph.initializer}
+    normed = {n.output[0] for n in model.graph.node if n.op_type == "LayerNormalization"}
+    return sorted({n.input[0] for n in model.graph.node if n.input and n.input[0] in normed
+                   and n.op_type in ("MatMul", "Attention") and n.input[1] in init})
+
+
+def smooth(model: Any, ranges: dict[str, Any], alpha: float) -> int:
+    """SmoothQuant on the products reading each tensor in ``ranges``: channel ``j`` is
+    divided by ``s_j = range_j^alpha / weight_range_j^(1-alpha)`` and the weight row ``j``
+    multiplied by it, in place; returns how many tensors were smoothed."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+
+    graph = model.graph
+    init = {i.name: i for i in graph.initializer}
+    readers: dict[str, list[Any]] = {}
+    for n in graph.node:
+        if n.input and n.input[0] in ranges and n.op_type in ("MatMul", "Attention") \
+                and n.input[1] in init:
+            readers.setdefault(n.input[0], []).append(n)
+    muls: dict[str, Any] = {}
+    for name, nodes in readers.items():
+        weights = [numpy_helper.to_array(init[n.input[1]]) for n in nodes]
+        wide = np.max([np.abs(w).max(1) for w in weights], axis=0)
+        s = (np.maximum(ranges[name], 1e-5) ** alpha
+             / np.maximum(wide, 1e-5) ** (1 - alpha)).astype(np.float32)
+        graph.initializer.append(numpy_helper.from_array(1 / s, f"{name}.smooth"))
+        muls[name] = helper.make_node("Mul", [name, f"{name}.smooth"], [f"{name}.smoothed"],
+                                      name=f"{name}.smooth")
+        for n, w in zip(nodes, weights, strict=True):
+            graph.initializer.append(numpy_helper.from_array(
+                (w * s[:, None]).astype(np.float32), f"{n.input[1]}.smoothed"))
+            n.input[0], n.input[1] = f"{name}.smoothed", f"{n.input[1]}.smoothed"
+    nodes = []
+    for n in graph.node:
+        nodes.append(n)
+        nodes.extend(muls[o] for o in n.output if o in muls)
+    _keep_nodes(graph, nodes)
+    _drop_unused_initializers(graph)
+    return len(muls)
 
 
 def load(path: Path) -> Any:

@@ -36,9 +36,10 @@ Embedder = Any  # embedders.Embedder: what has ``name``, ``dim`` and ``embed(tex
 
 log = logging.getLogger(__name__)
 
-NAME = "all-MiniLM-L6-v2-q8-fused"
-RECIPE = "fused-3"  # what `derive` does; another recipe makes the file (and verdict) again
+NAME = "all-MiniLM-L6-v2-q8-smooth3"
+RECIPE = "smooth3"  # what `derive` does; another recipe makes the file (and verdict) again
 FLOAT_FFN_OUT = 3  # the first layers whose feed-forward output product stays float
+SMOOTH_ALPHA = 0.7  # how much of a layer norm channel's range moves into the weights
 MIN_COSINE = 0.99
 SPEED_SAMPLE = 48
 FIDELITY_SAMPLE = 200
@@ -84,8 +85,8 @@ def derive(source: Path, cache_dir: Path) -> Path:
 
 
 def _float_graph(source: Path, target: Path) -> list[str]:
-    """Write the bundled graph with float weights and fused attention (model_graph.py);
-    returns the products that stay float."""
+    """Write the bundled graph with float weights, fused attention and smoothed layer norm
+    outputs (model_graph.py); returns the products that stay float."""
     from . import model_graph
 
     config = json.loads((source / "config.json").read_text(encoding="utf-8"))
@@ -94,13 +95,36 @@ def _float_graph(source: Path, target: Path) -> list[str]:
     m = model_graph.load(source / "model.onnx")
     widened = model_graph.widen(m)
     fused = model_graph.fuse_attention(m, hidden, heads)
+    normed = model_graph.norm_outputs(m)
+    ranges = model_graph.activation_ranges(m, normed, _calibration_feeds(source))
+    smoothed = model_graph.smooth(m, ranges, SMOOTH_ALPHA)
     ffn_out = [n.name for n in model_graph.projections(m, 4 * hidden, hidden)]
-    if widened < 6 * layers or fused != layers or len(ffn_out) != layers:
+    if widened < 6 * layers or fused != layers or len(ffn_out) != layers \
+            or smoothed != 2 * layers:
         raise ValueError(f"the bundled model's graph is not the one this recipe knows "
-                         f"({widened} weights, {fused} attention blocks, {len(ffn_out)} "
-                         f"feed-forward outputs for {layers} layers)")
+                         f"({widened} weights, {fused} attention blocks, {smoothed} smoothed "
+                         f"norms, {len(ffn_out)} feed-forward outputs for {layers} layers)")
     model_graph.save(m, target)
     return ffn_out[:FLOAT_FFN_OUT]
+
+
+def _calibration_feeds(source: Path) -> list[dict[str, Any]]:
+    """The model's inputs for the fixed calibration texts shipped with the package (so the
+    derived model is the same on every machine and for every vault)."""
+    import numpy as np
+
+    from . import model_files
+    from .bundled_model import load_tokenizer
+
+    tokenizer = load_tokenizer(source)
+    text = (Path(model_files.__file__).parent / "calibration.txt").read_text(encoding="utf-8")
+    feeds = []
+    for line in filter(str.strip, text.splitlines()):
+        encoded = tokenizer.encode(line)
+        ids = np.array([encoded.ids], dtype=np.int64)
+        feeds.append({"input_ids": ids, "token_type_ids": np.zeros_like(ids),
+                      "attention_mask": np.array([encoded.attention_mask], dtype=np.int64)})
+    return feeds
 
 
 @dataclass(frozen=True)
