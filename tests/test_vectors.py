@@ -249,7 +249,7 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
     cache = tmp_path / "cache"
     exact = embedders.load(embedders.BUILTIN, cache)
     fast = embedders.load(embedders.QUANTIZED, cache)
-    assert fast.name == "all-MiniLM-L6-v2-q8-smooth3" and fast.dim == exact.dim == 384
+    assert fast.name == "all-MiniLM-L6-v2-q8-smooth6" and fast.dim == exact.dim == 384
     assert (quantized.folder(cache) / "recipe.txt").read_text() == quantized.RECIPE
     texts = [p for page in sorted((REPO / "docs").glob("*.md"))
              for p in page.read_text().split("\n\n") if len(p) > 80][:60]
@@ -265,7 +265,7 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
     with open_mem(vault) as mem:
         mem.reindex()
         assert mem.embed() > 0
-        assert mem.vector_state()["model"] == "all-MiniLM-L6-v2-q8-smooth3"
+        assert mem.vector_state()["model"] == "all-MiniLM-L6-v2-q8-smooth6"
         assert mem.search("where do herons breed", mode="vector")[0].path == "notes/a.md"
         assert choose(embedders.BUILTIN, "auto", mem.con, cache, 1) == embedders.QUANTIZED
         assert choose(embedders.BUILTIN, "off", mem.con, cache, 1) == embedders.BUILTIN
