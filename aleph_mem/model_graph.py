@@ -37,12 +37,12 @@ def widen(model: Any) -> int:
         if cast is None or cast.op_type != "Cast" or cast.input[0] not in init or \
                 n.input[1] not in init:
             continue
-        q = numpy_helper.to_array(init[cast.input[0]]).astype(np.float32)
-        scale = numpy_helper.to_array(init[n.input[1]]).astype(np.float32)
-        widened.append(numpy_helper.from_array((q * scale).astype(np.float32), n.output[0]))
+        widened.append((cast.input[0], n.input[1], n.output[0]))
         folded.update((id(n), id(cast)))
     _keep_nodes(graph, [n for n in graph.node if id(n) not in folded])
-    graph.initializer.extend(widened)
+    for weight, scale, name in widened:  # one weight at a time: the peak memory
+        q = numpy_helper.to_array(init[weight]).astype(np.float32)
+        _add_initializer(graph, q * numpy_helper.to_array(init[scale]).astype(np.float32), name)
     _drop_unused_initializers(graph)
     return len(widened)
 
@@ -81,8 +81,8 @@ def fuse_attention(model: Any, hidden: int, heads: int) -> int:
         weight = np.concatenate([numpy_helper.to_array(init[mm.input[1]]) for mm in qkv], 1)
         bias = np.concatenate([numpy_helper.to_array(init[b.input[1]]) for b in biases])
         names = (f"attention_{layer}.qkv_weight", f"attention_{layer}.qkv_bias")
-        graph.initializer.extend([numpy_helper.from_array(weight.astype(np.float32), names[0]),
-                                  numpy_helper.from_array(bias.astype(np.float32), names[1])])
+        _add_initializer(graph, weight.astype(np.float32), names[0])
+        _add_initializer(graph, bias.astype(np.float32), names[1])
         context = f"attention_{layer}.context"
         added[id(out_proj)] = helper.make_node(
             "Attention", [n.output[0], *names, mask], [context], name=f"attention_{layer}",
@@ -110,19 +110,20 @@ def activation_ranges(model: Any, names: list[str], feeds: list[dict[str, Any]])
     import onnx
     import onnxruntime as ort
 
-    probe = onnx.ModelProto()
-    probe.CopyFrom(model)
-    for name in names:
-        probe.graph.output.append(onnx.helper.make_tensor_value_info(
-            name, onnx.TensorProto.FLOAT, None))
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    session = ort.InferenceSession(probe.SerializeToString(), options,
-                                   providers=["CPUExecutionProvider"])
-    wanted = [o.name for o in session.get_outputs()][-len(names):]
+    outputs = model.graph.output
+    kept = len(outputs)
+    outputs.extend(onnx.helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None)
+                   for name in names)
+    try:  # the probe outputs on the model itself: a copy would double the peak memory
+        options = ort.SessionOptions()
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        session = ort.InferenceSession(model.SerializeToString(), options,
+                                       providers=["CPUExecutionProvider"])
+    finally:
+        del outputs[kept:]
     ranges: dict[str, Any] = {}
     for feed in feeds:
-        for name, value in zip(wanted, session.run(wanted, feed), strict=True):
+        for name, value in zip(names, session.run(names, feed), strict=True):
             top = np.abs(value).reshape(-1, value.shape[-1]).max(0)
             ranges[name] = top if name not in ranges else np.maximum(ranges[name], top)
     return ranges
@@ -156,12 +157,11 @@ def smooth(model: Any, ranges: dict[str, Any], alpha: float) -> int:
         wide = np.max([np.abs(w).max(1) for w in weights], axis=0)
         s = (np.maximum(ranges[name], 1e-5) ** alpha
              / np.maximum(wide, 1e-5) ** (1 - alpha)).astype(np.float32)
-        graph.initializer.append(numpy_helper.from_array(1 / s, f"{name}.smooth"))
+        _add_initializer(graph, 1 / s, f"{name}.smooth")
         muls[name] = helper.make_node("Mul", [name, f"{name}.smooth"], [f"{name}.smoothed"],
                                       name=f"{name}.smooth")
         for n, w in zip(nodes, weights, strict=True):
-            graph.initializer.append(numpy_helper.from_array(
-                (w * s[:, None]).astype(np.float32), f"{n.input[1]}.smoothed"))
+            _add_initializer(graph, (w * s[:, None]).astype(np.float32), f"{n.input[1]}.smoothed")
             n.input[0], n.input[1] = f"{name}.smoothed", f"{n.input[1]}.smoothed"
     nodes = []
     for n in graph.node:
@@ -221,7 +221,19 @@ def _keep_nodes(graph: Any, nodes: list[Any]) -> None:
 
 
 def _drop_unused_initializers(graph: Any) -> None:
+    """In place: rebuilding the list would copy every weight (the peak memory of a derive)."""
     used = {x for n in graph.node for x in n.input}
-    kept = [i for i in graph.initializer if i.name in used]
-    del graph.initializer[:]
-    graph.initializer.extend(kept)
+    for i in reversed(range(len(graph.initializer))):
+        if graph.initializer[i].name not in used:
+            del graph.initializer[i]
+
+
+def _add_initializer(graph: Any, array: Any, name: str) -> None:
+    """A float tensor written straight into the graph (one copy of its bytes, not three)."""
+    from onnx import TensorProto
+
+    tensor = graph.initializer.add()
+    tensor.name = name
+    tensor.data_type = TensorProto.FLOAT
+    tensor.dims.extend(array.shape)
+    tensor.raw_data = array.tobytes()
