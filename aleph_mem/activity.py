@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import logging
 from pathlib import Path
 
+from . import logs
 from .atomic import write_atomic
 from .clock import iso, parse_iso, utc_now
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 
 def stamp_path(local_dir: Path) -> Path:

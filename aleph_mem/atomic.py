@@ -43,9 +43,9 @@ def _load_swap() -> Callable[..., int] | None:
 def temp_path(target: Path, pid: int | None = None) -> Path:
     """A hidden temp name beside ``target`` that stays short whatever the target's length
     (a 250-byte note name must still be writable)."""
-    import hashlib  # here: OpenSSL's load is most of a read-only command's import time
+    import zlib  # not hashlib: loading OpenSSL cost every CLI call 3-4 ms
 
-    digest = hashlib.sha1(target.name.encode("utf-8", "surrogateescape")).hexdigest()[:10]
+    digest = f"{zlib.crc32(target.name.encode('utf-8', 'surrogateescape')):08x}"
     short = target.name.encode("utf-8", "surrogateescape")[:40].decode("utf-8", "ignore")
     return target.parent / f".{short}.{digest}.aleph-tmp-{pid or os.getpid()}"
 

@@ -4,14 +4,13 @@ prints the result (JSON with ``--json``). Library errors become one clean messag
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import apsw
 
-from . import cli_services, cli_sessions  # noqa: F401 (their commands register themselves)
+from . import cli_services, cli_sessions, logs  # noqa: F401 (the commands register themselves)
 from .cli_args import EMBED_IN_FOREGROUND, build_parser, command_of
 from .cli_common import (
     COMMANDS,
@@ -381,11 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     named = command_of(words)
     args = build_parser(named if named in COMMANDS else None).parse_args(words)
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-                        datefmt="%H:%M:%S")
-    if args.verbose:  # our own events; the scheduler's and libraries' stay at warnings
-        logging.getLogger("aleph_mem").setLevel(logging.INFO)
+    logs.configure(args.verbose)
     if not hasattr(args, "vault"):
         args.vault = None
     try:

@@ -8,6 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from . import logs
 from .cli_common import (
     command,
     emit_json,
@@ -21,6 +22,8 @@ from .errors import VaultNotFound
 
 def run_daemon(args: argparse.Namespace, scheduler: bool) -> int:
     from .daemon import Daemon
+
+    logs.ready()  # before the scheduler and watcher load: they log in our format
 
     with open_memory(args) as mem:
         return Daemon(mem, scheduler=scheduler, progress=progress_printer).run()
@@ -36,6 +39,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from .mcp_server import serve
     from .memory import Memory
 
+    logs.ready()
     root = vault_root(args)
     Memory.open(root, setting_flags(args)).close()  # a clear error now if there is no vault
     return serve(root, setting_flags(args))

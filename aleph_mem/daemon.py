@@ -4,7 +4,6 @@ been idle, and runs due jobs (the periodic reconcile now; the dream passes later
 from __future__ import annotations
 
 import datetime as dt
-import logging
 import os
 import signal
 import sys
@@ -16,7 +15,7 @@ from dataclasses import dataclass
 import numpy  # noqa: F401 (in the main thread, before any worker: NUMPY_FIRST)
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from . import activity, embed_socket
+from . import activity, embed_socket, logs
 from .clock import iso, utc_now
 from .daemon_file import write_status
 from .indexer import Progress
@@ -25,7 +24,7 @@ from .memory import Memory
 from .settle import waiting
 from .watcher import Watcher
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 # NUMPY_FIRST (see mcp_server.py): the watcher, embedding, socket and scheduler threads.
 
 TICK_S = 15

@@ -7,16 +7,16 @@ throws the file away and rebuilds it (no migrations for derived data).
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import apsw
 
+from . import logs
 from .errors import IndexUnavailable
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 SCHEMA_VERSION = "15"  # 13: captured agent sessions; 14: their chunks' vectors; 15: offsets
 

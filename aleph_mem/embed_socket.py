@@ -14,7 +14,6 @@ import base64
 import contextlib
 import hashlib
 import json
-import logging
 import os
 import socket
 import socketserver
@@ -24,10 +23,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import logs
+
 if TYPE_CHECKING:
     import numpy as np
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 MAX_TEXT = 20_000  # characters: a query, not a document
 SOCKET_PATH_MAX = 100  # bytes; AF_UNIX allows 104-108

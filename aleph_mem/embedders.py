@@ -9,7 +9,6 @@ register their own models with ``register``.
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import threading
@@ -18,6 +17,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from . import logs
 from .atomic import write_atomic
 from .errors import EmbedderUnavailable
 from .plugins import hookimpl
@@ -26,7 +26,7 @@ from .quantized import NAME as QUANTIZED_NAME
 if TYPE_CHECKING:  # numpy loads with the model, not with the plugin registry
     import numpy as np
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 BUILTIN = "all-MiniLM-L6-v2-int8"
 QUANTIZED = QUANTIZED_NAME  # the same weights with int8 arithmetic (quantized.py)

@@ -7,9 +7,7 @@ The index mirrors the events into a table (``sync_index``) for fast history quer
 
 from __future__ import annotations
 
-import hashlib
 import json
-import logging
 import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
@@ -18,12 +16,12 @@ from typing import Any
 
 import apsw
 
-from . import jsonl
+from . import jsonl, logs
 from .atomic import write_atomic
 from .clock import iso, utc_now
 from .ulid import new_ulid
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 _HASH = re.compile(r"[0-9a-f]{64}")
 KINDS = ("note-created", "note-updated", "note-moved", "note-archived", "note-restored",
@@ -84,6 +82,7 @@ def machine_fingerprint(local_dir: Path) -> str:
             break
         except OSError:
             continue
+    import hashlib
     import socket
     import uuid
 

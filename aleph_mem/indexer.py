@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import logging
 import os
 import posixpath
 import re
@@ -17,7 +16,7 @@ from dataclasses import dataclass, field
 
 import apsw
 
-from . import db
+from . import db, logs
 from .conflicts import CONFLICT_ISSUE, copy_of, has_markers
 from .inline_scan import Link
 from .objects import ObjectStore
@@ -26,7 +25,7 @@ from .resolver import Resolver, anchor_found, fold
 from .settings import Settings
 from .vault import FileStat, Vault, content_hash
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 BATCH = 500
 ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}")

@@ -11,13 +11,14 @@ proposals, recalls and verdicts):
 from __future__ import annotations
 
 import json
-import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-log = logging.getLogger(__name__)
+from . import logs
+
+log = logs.get(__name__)
 
 
 def append(path: Path, record: dict[str, Any], **dumps: Any) -> None:

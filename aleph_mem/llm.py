@@ -4,14 +4,14 @@ print banners (which would corrupt a stdio MCP stream)."""
 
 from __future__ import annotations
 
-import logging
 import os
 from typing import Any
 
+from . import logs
 from .errors import LLMError
 from .settings import Settings
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 
 def configured(settings: Settings) -> bool:

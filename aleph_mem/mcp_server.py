@@ -9,7 +9,6 @@ when a tool needs them. Library errors become ``ToolError`` messages a model can
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import re
 import signal
@@ -25,14 +24,14 @@ import numpy  # noqa: F401 (in the main thread, before any worker: NUMPY_FIRST)
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 
-from . import mcp_tools
+from . import logs, mcp_tools
 from .clock import utc_now
 from .context import Envelope
 from .locks import watcher_running
 from .memory import Memory
 from .reflect import Reflection
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 # NUMPY_FIRST: this server runs tools in worker threads beside a reconcile thread; two threads
 # importing numpy for the first time at once can each get a half-initialised numpy ("cannot

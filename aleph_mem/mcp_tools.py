@@ -7,7 +7,6 @@ errors into tool errors with their reason, and counts what the agent was shown a
 from __future__ import annotations
 
 import inspect
-import logging
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
@@ -18,7 +17,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel
 
-from . import activity
+from . import activity, logs
 from .context import Envelope
 from .errors import AlephError, DiskError
 from .events import Event
@@ -28,7 +27,7 @@ from .search import Filters
 from .sections import find_section
 from .writer import WriteResult
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 T = TypeVar("T")
 
 READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)

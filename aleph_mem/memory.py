@@ -9,12 +9,11 @@ each other verb calls the module that holds its logic.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from . import graph
+from . import graph, logs
 from .errors import AlephError, BadInput
 from .events import Event
 from .locks import watcher_running
@@ -28,7 +27,7 @@ if TYPE_CHECKING:  # each verb loads its module when first called (fast CLI star
 
 __all__ = ["GraphView", "LinkView", "Memory", "NoteView"]
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 GraphAction = Literal["links", "backlinks", "neighbours", "path"]
 

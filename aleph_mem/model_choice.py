@@ -9,15 +9,15 @@ asks for the int8 model, ``"off"`` never."""
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 import apsw
 
+from . import logs
 from .embedders import BUILTIN, QUANTIZED
 from .errors import ConfigError
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 AUTO_MIN_CHUNKS = 3_000  # below this a first embed takes a few minutes either way
 CHOICES = ("auto", "on", "off")

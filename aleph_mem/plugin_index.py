@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 import os
 import sys
 from pathlib import Path
 
+from . import logs
+
 GROUP = "aleph_mem"
 BUILTIN_MODULES = ("aleph_mem.dream", "aleph_mem.embedders")
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 
 @functools.cache  # once a process, like the plugin manager itself

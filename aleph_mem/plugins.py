@@ -7,15 +7,15 @@ very same hooks (``aleph_mem.dream``, ``aleph_mem.embedders``). See docs/plugins
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
 import pluggy
 
+from . import logs
 from .plugin_index import BUILTIN_MODULES, GROUP, installed
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 hookspec = pluggy.HookspecMarker(GROUP)
 hookimpl = pluggy.HookimplMarker(GROUP)

@@ -28,7 +28,6 @@ model change does.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import shutil
 import subprocess
@@ -39,11 +38,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from . import logs
 from .atomic import write_atomic
 
 Embedder = Any  # embedders.Embedder: what has ``name``, ``dim`` and ``embed(texts)``
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 NAME = "all-MiniLM-L6-v2-q8-smooth6"
 RECIPE = "smooth6"  # what `derive` does; another recipe makes the file (and verdict) again
@@ -86,6 +86,8 @@ def _derive_here(source: Path, cache_dir: Path) -> None:
     int8_path = target / f".int8-{os.getpid()}.onnx"
     try:
         keep = _float_graph(source, float_path)
+        import logging
+
         from onnxruntime.quantization import QuantType, quantize_dynamic
 
         logging.disable(logging.WARNING)  # its advice to pre-process, on the root logger

@@ -8,13 +8,14 @@ limits stay with the ``since`` / ``until`` filters.
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass
 
-_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_MONTHS.update({abbr.lower(): i for i, abbr in enumerate(calendar.month_abbr) if abbr})
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
+                "september", "october", "november", "december")  # calendar's depend on locale
+_MONTHS = {name: i for i, name in enumerate(_MONTH_NAMES, 1)}
+_MONTHS.update({name[:3]: i for i, name in enumerate(_MONTH_NAMES, 1)})
 _MONTHS["sept"] = 9
 _MON = (r"(January|February|March|April|May|June|July|August|September|October|November|"
         r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?")
@@ -64,7 +65,8 @@ def periods(text: str, today: dt.date | None = None) -> list[Period]:
 
 
 def _month_end(year: int, month: int) -> dt.date:
-    return dt.date(year, month, calendar.monthrange(year, month)[1])
+    first_of_next = dt.date(year + month // 12, month % 12 + 1, 1)
+    return first_of_next - dt.timedelta(days=1)
 
 
 def _day(year: str, month: str, day: str) -> Period | None:

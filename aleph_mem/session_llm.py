@@ -9,11 +9,10 @@ note as structure made it.
 from __future__ import annotations
 
 import json
-import logging
 import re
 from typing import TYPE_CHECKING, Any
 
-from . import llm
+from . import llm, logs
 from .errors import LLMError
 from .redact import clean
 from .session_digest import MAX_ITEMS, Digest, one_line
@@ -23,7 +22,7 @@ from .transcripts import Message
 if TYPE_CHECKING:
     from .store import Store
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 TRANSCRIPT_CHARS = 24_000
 KINDS = ("decisions", "errors", "preferences", "procedures")

@@ -5,17 +5,16 @@ removing transcripts past their retention once their note exists."""
 from __future__ import annotations
 
 import datetime as dt
-import logging
 from typing import TYPE_CHECKING
 
-from . import sessions
+from . import logs, sessions
 from .raw import Session
 from .session_notes import Compressed, compress
 
 if TYPE_CHECKING:
     from .store import Store
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 
 def finished(s: Session, idle_minutes: float, now: dt.datetime) -> bool:

@@ -5,7 +5,6 @@ vectors. The passes, the context envelope and reflection build on it; ``memory.M
 from __future__ import annotations
 
 import json
-import logging
 import threading
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import apsw
 
-from . import db, graph
+from . import db, graph, logs
 from .atomic import write_atomic
 from .errors import AlephError, NoteNotFound, ReadOnlyVault
 from .events import Event, EventLog
@@ -33,7 +32,7 @@ if TYPE_CHECKING:  # loaded when first used: a full-text search from a terminal 
     from .undo import UndoReport
     from .writer import Writer
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 POOL_MIN = 500  # chunks: below this, starting worker processes costs more than it saves
 VECTORS_OFF = 'vectors are off (embed_model = "none"); set embed_model to turn them on'

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import fnmatch
-import hashlib
 import os
 import stat
 from collections.abc import Iterable
@@ -17,6 +16,8 @@ ALWAYS_IGNORED_DIRS = frozenset({".aleph", ".obsidian", ".git", ".trash"})
 
 
 def content_hash(data: bytes) -> str:
+    import hashlib  # here: loading OpenSSL is a good part of a read-only command's start
+
     return hashlib.sha256(data).hexdigest()
 
 

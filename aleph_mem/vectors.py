@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,10 +19,10 @@ from pathlib import Path
 import apsw
 import numpy as np
 
-from . import db
+from . import db, logs
 from .embedders import Embedder
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 BATCH = 32
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import logging
 import os
 import threading
 import time
@@ -25,13 +24,13 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
-from . import activity
+from . import activity, logs
 from .clock import iso, utc_now
 from .settle import from_sync
 from .store import Store
 from .vault import ALWAYS_IGNORED_DIRS
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 DEBOUNCE_S = 0.08  # quiet time that closes a batch
 MAX_DELAY_S = 0.4  # a batch never waits longer than this for quiet

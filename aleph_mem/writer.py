@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
-import logging
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from typing import Any
 
 import apsw
 
-from . import db, frontmatter_edit
+from . import db, frontmatter_edit, logs
 from .atomic import (
     fsync_dir,
     link_new,
@@ -53,7 +52,7 @@ from .parser import poison_problem
 from .sections import find_section
 from .vault import FileStat, Vault, content_hash
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 ANY = "*"  # expected hash meaning "whatever is there now" (appends, patches by hand)
 ARCHIVE = "archive"

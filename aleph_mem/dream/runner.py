@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-import logging
 import re
 
-from .. import activity, frontmatter_edit
+from .. import activity, frontmatter_edit, logs
 from ..clock import iso, parse_iso, utc_now
 from ..errors import AlephError, BadInput, ConflictError, NoteExists
 from ..events import host_id
@@ -28,7 +27,7 @@ from .view import Action, Snapshot
 
 __all__ = ["DAILY", "WEEKLY", "Dream", "RunReport"]
 
-log = logging.getLogger(__name__)
+log = logs.get(__name__)
 
 QUIET_MINUTES = 10
 PROPOSAL_TTL_DAYS = 14
