@@ -61,3 +61,28 @@ def test_a_period_holds_up_to_the_days_after_it() -> None:
     assert day.holds(D(2023, 10, 13)) and not day.holds(D(2023, 10, 12))
     assert not day.holds(D(2023, 10, 21), after_days=7)
     assert day.holds(D(2023, 10, 20), after_days=7)
+
+
+def test_text_skipped_unread_holds_no_form() -> None:
+    """A query with no digit, month name or relative word is not read at all (compiling
+    the forms is most of a CLI search's own work): on every line of the docs, such a line
+    matches none of the forms, and a line that does match is read."""
+    import re
+
+    from conftest import REPO
+
+    from aleph_mem import query_dates
+
+    lines = [line for page in sorted((REPO / "docs").glob("*.md"))
+             for line in page.read_text().splitlines() if line.strip()]
+    lines += ["in July we met", "LAST WEEK", "notes from Sept. 2023", "yesterday's call"]
+    skipped = 0
+    for line in lines:
+        matches = any(re.search(pattern, line) for pattern, _ in query_dates._FORMS)
+        unread = query_dates.nothing_to_read(line)
+        assert not (unread and matches), line
+        skipped += unread
+        if unread:
+            assert query_dates.periods(line) == []
+    assert 100 < skipped < len(lines)
+    assert query_dates.periods("in July we met") and query_dates.periods("LAST WEEK")
