@@ -7,7 +7,6 @@ Precedence: flag > environment (``ALEPH_MEM_<NAME>``) > vault config
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -184,12 +183,21 @@ def _coerce_type(setting: Setting, value: Any, where: str) -> Any:
     raise ConfigError(where, f"{setting.name} must be {kind}, got {value!r}")
 
 
+def _parse_toml(text: str) -> dict[str, Any]:
+    """The template's file is all comments: then no parser is loaded (a CLI call's start)."""
+    if all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()):
+        return {}
+    import tomllib
+
+    return tomllib.loads(text)
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     if not path.is_file():
         return {}
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        data = _parse_toml(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:  # TOMLDecodeError is a ValueError
         raise ConfigError(str(path), f"not valid TOML ({exc}); fix or remove the file") from exc
     tables = {k: v for k, v in data.items() if isinstance(v, dict)}
     unknown = sorted(k for k in data if k not in BY_NAME and k not in tables)
