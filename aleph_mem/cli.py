@@ -79,6 +79,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     filters = Filters(folder=args.folder, tags=tuple(args.tag or ()), since=args.since,
                       until=args.until)
     with open_memory(args) as mem:
+        mem.one_shot = True
         hits = mem.search(args.query, limit=args.limit, filters=filters, mode=args.mode,
                           explain=args.explain)
         notice = mem.search_notice

@@ -67,6 +67,7 @@ def handle(client: str, raw: bytes, root: Path | None, flags: dict[str, Any]) ->
         from .store import Store
 
         with Store.open(root, flags, actor=f"hook:{client}") as mem:
+            mem.one_shot = True
             return _act(mem, client, event, what, payload)
     except Exception as exc:  # the edge: a hook never fails its client, it says why
         return Answer(stderr=f"aleph-mem hook: {event} not handled: {type(exc).__name__}: "

@@ -94,6 +94,10 @@ class Store:
         self._slot = slot or ModelSlot()
         self.search_notice = ""
         self._matrix: vectors.Matrix | None = None
+        # a process that searches once (a CLI search, a hook) reads the nearest vectors
+        # straight from the index: at 10k notes 0.08 s, against 0.84 s to build the
+        # in-memory matrices that make every later search fast (vectors.Matrix)
+        self.one_shot = False
         self._recovered = False
         self._open_index()
 
@@ -399,12 +403,18 @@ class Store:
         changed); see vectors.Matrix."""
         from . import vectors
 
+        if self.one_shot:
+            return vectors.knn(self.con, query, k)
         version = vectors.version(self.con)
         if self._matrix is None or self._matrix.version != version:
             self._matrix = vectors.Matrix.load(self.con, version)
         return self._matrix.knn(query, k)
 
     def _vectors_of(self, chunk_ids: list[int]) -> dict[int, np.ndarray]:
+        if self.one_shot:
+            from . import vectors
+
+            return vectors.vectors_of(self.con, chunk_ids)
         return self._matrix.vectors(chunk_ids) if self._matrix is not None else {}
 
     def _vectors_ready(self, model: str) -> bool:

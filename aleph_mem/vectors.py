@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -250,6 +251,13 @@ class Matrix:
         sims = self.half[pool].astype(np.float32) @ q
         order = np.lexsort((self.ids[pool], -sims))[:k]
         return [(int(self.ids[pool[i]]), float(sims[i])) for i in order]
+
+
+def vectors_of(con: apsw.Connection, chunk_ids: list[int]) -> dict[int, np.ndarray]:
+    """The stored vectors of the given chunks that have one."""
+    rows = con.execute("SELECT chunk_id, embedding FROM vec_chunks WHERE chunk_id IN "
+                       "(SELECT value FROM json_each(?))", (json.dumps(chunk_ids),))
+    return {cid: np.frombuffer(blob, np.float32) for cid, blob in rows}
 
 
 def knn(con: apsw.Connection, query: np.ndarray, k: int) -> list[tuple[int, float]]:

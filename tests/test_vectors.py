@@ -200,6 +200,36 @@ def test_mmr_uses_chunk_vectors_in_hybrid_search(vault: Path) -> None:
         assert diverse == [plain[0], "three.md", plain[1]]
 
 
+def test_a_one_shot_search_reads_vectors_from_the_index_and_ranks_the_same(
+        vault: Path) -> None:
+    """A CLI search or a hook searches once: it takes the nearest vectors and the MMR
+    vectors from the index instead of building the in-memory matrices, with the same
+    ranking (diversity included) as a long-lived process, up to float16 ties."""
+    configure(vault, "test-hash")
+    same = "tidal energy turbines in the estuary\n"
+    write(vault, "one.md", "# One\n\n" + same)
+    write(vault, "two.md", "# Two\n\n" + same)
+    write(vault, "three.md", "# Three\n\ntidal estuary birds and mud\n")
+    for i in range(30):
+        write(vault, f"n{i}.md", f"# Note {i}\n\nwords {i} about rivers, {i * 7} boats\n")
+    queries = ["tidal energy estuary", "rivers and boats", "boats 21", "mud"]
+    with open_mem(vault) as mem:
+        mem.reindex()
+        mem.embed()
+        kept = [[h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=0.5))]
+                for q in queries]
+        assert mem._matrix is not None
+    with open_mem(vault) as mem:
+        mem.one_shot = True
+        once = [[h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=0.5))]
+                for q in queries]
+        assert mem._matrix is None
+    # the matrices hold float16 copies, so notes whose scores tie to 1e-3 (these hash
+    # vectors make many) may swap at the tail; the head must not move
+    assert [q[:6] for q in once] == [q[:6] for q in kept]
+    assert kept[0][:3] in (["one.md", "three.md", "two.md"], ["two.md", "three.md", "one.md"])
+
+
 def test_embedding_on_every_core_gives_the_same_vectors(tmp_path: Path) -> None:
     """`index --embed --workers 2`: worker processes, each with its own copy of the bundled
     model, give every chunk the vector one process gives it (measured 1.9x faster on the
