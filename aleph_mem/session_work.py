@@ -8,6 +8,7 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 from . import logs, sessions
+from .errors import BadInput
 from .raw import Session
 from .session_notes import Compressed, compress
 
@@ -49,6 +50,10 @@ def waiting(mem: Store, every: bool = False,
 
 def compress_one(mem: Store, ref: str, run: str | None = None) -> Compressed:
     session, lines = sessions.find(mem, ref)
+    if session.host != mem.events.host:  # its raw files and their state are that device's
+        raise BadInput(f"session {session.session_id} was captured on {session.host}, not on "
+                       f"this device ({mem.events.host}): compress it there; its note "
+                       "reaches this vault with the notes")
     caught = sessions.catch_up(mem, session)
     return compress(mem, caught.session if caught else session, lines, run)
 

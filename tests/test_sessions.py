@@ -16,6 +16,7 @@ from conftest import open_mem
 
 from aleph_mem import sessions
 from aleph_mem.dream.journal import Journal
+from aleph_mem.errors import BadInput
 from aleph_mem.raw import messages
 from aleph_mem.session_index import chunks
 from aleph_mem.session_work import compress_one
@@ -614,3 +615,26 @@ def test_session_start_lists_the_projects_notes_with_what_each_is_about(vault: P
     assert "- [[projects/heron/2026-11-02 Sync]]: Decided to move the CI database to " \
         "postgres 16." in text
     assert "heron elsewhere" not in text  # the control: a note that only names it
+
+
+def test_a_session_captured_on_another_device_is_compressed_there(vault: Path) -> None:
+    """With the raw folder synced, another device's session is listed here, but its raw
+    files and their state are that device's: compressing it here is refused (nothing is
+    written into this device's raw folder or the vault); this device's own still works."""
+    with open_mem(vault) as mem:
+        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        mine = vault / ".aleph" / "raw" / mem.events.host
+        other = vault / ".aleph" / "raw" / "other-laptop"
+        shutil.move(str(mine), str(other))
+        for meta in other.glob("*/*.json"):
+            body = json.loads(meta.read_text())
+            meta.write_text(json.dumps({**body, "host": "other-laptop"}))
+        before = sorted(p.relative_to(vault) for p in vault.rglob("*") if p.is_file()
+                        and ".aleph" not in p.parts)
+        with pytest.raises(BadInput, match="captured on other-laptop"):
+            compress_one(mem, SID[:8])
+        assert not mine.exists()
+        assert sorted(p.relative_to(vault) for p in vault.rglob("*") if p.is_file()
+                      and ".aleph" not in p.parts) == before
+        sessions.ingest(mem, "claude-code", CLAUDE, SID + "-here", closed=True)
+        assert compress_one(mem, SID + "-here").written
