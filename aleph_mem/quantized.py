@@ -45,7 +45,8 @@ Embedder = Any  # embedders.Embedder: what has ``name``, ``dim`` and ``embed(tex
 
 log = logs.get(__name__)
 
-NAME = "all-MiniLM-L6-v2-q8-smooth6"
+FAMILY = "all-MiniLM-L6-v2-q8"  # every recipe's name starts so
+NAME = f"{FAMILY}-smooth6"
 RECIPE = "smooth6"  # what `derive` does; another recipe makes the file (and verdict) again
 FLOAT_FFN_OUT = 6  # the first layers whose feed-forward output product stays float: all
 SMOOTH_ALPHA = 0.7  # how much of a layer norm channel's range moves into the weights
@@ -73,6 +74,9 @@ def derive(source: Path, cache_dir: Path) -> Path:
         lines = done.stderr.strip().splitlines() or [f"exit status {done.returncode}"]
         raise ValueError(lines[-1])
     log.info("derived %s in %.1f s", NAME, time.perf_counter() - started)
+    for older in target.parent.glob(FAMILY + "*"):  # other recipes' files: never used again
+        if older.name != NAME:
+            shutil.rmtree(older, ignore_errors=True)
     return target
 
 

@@ -278,8 +278,13 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
 
     cache = tmp_path / "cache"
     exact = embedders.load(embedders.BUILTIN, cache)
+    older = cache / "models" / "all-MiniLM-L6-v2-q8"  # an earlier recipe's derived files
+    older.mkdir(parents=True)
+    (older / "model.onnx").write_bytes(b"old")
     fast = embedders.load(embedders.QUANTIZED, cache)
     assert fast.name == "all-MiniLM-L6-v2-q8-smooth6" and fast.dim == exact.dim == 384
+    assert not older.exists()  # removed once the new recipe is derived; the exact stays
+    assert (cache / "models" / embedders.BUILTIN / "tokenizer.json").exists()
     assert (quantized.folder(cache) / "recipe.txt").read_text() == quantized.RECIPE
     texts = [p for page in sorted((REPO / "docs").glob("*.md"))
              for p in page.read_text().split("\n\n") if len(p) > 80][:60]
