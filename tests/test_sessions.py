@@ -638,3 +638,24 @@ def test_a_session_captured_on_another_device_is_compressed_there(vault: Path) -
                       and ".aleph" not in p.parts) == before
         sessions.ingest(mem, "claude-code", CLAUDE, SID + "-here", closed=True)
         assert compress_one(mem, SID + "-here").written
+
+
+def test_cursor_agent_transcript_lines_are_read(tmp_path: Path) -> None:
+    """Cursor's agent transcripts (JSONL, each line a ``role`` and a ``message`` whose
+    content is text blocks or a string; no type, id or time) read as messages, with ids
+    that stay the same when the file is read again from the start."""
+    lines = [{"role": "user", "message": {"content": [
+                {"type": "text", "text": "Please rename the heron module to egret."}]}},
+             {"role": "assistant", "message": {"content": [
+                 {"type": "text", "text": "Renamed heron to egret in 4 files."},
+                 {"type": "tool_use", "name": "Edit", "input": {"path": "src/egret.py"}}]}},
+             {"role": "user", "message": {"content": "thanks, looks right"}}]
+    path = tmp_path / "agent.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    first = read("cursor", path, 0)
+    assert first.skipped == 0
+    assert [(m.role, m.text) for m in first.messages if m.role == "user"] == [
+        ("user", "Please rename the heron module to egret."), ("user", "thanks, looks right")]
+    assert any("Renamed heron to egret" in m.text for m in first.messages)
+    assert [m.id for m in read("cursor", path, 0).messages] == [m.id for m in first.messages]
+    assert read("cursor", path, first.offset).messages == []
