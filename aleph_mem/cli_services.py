@@ -22,10 +22,12 @@ from .errors import VaultNotFound
 
 def run_daemon(args: argparse.Namespace, scheduler: bool) -> int:
     from .daemon import Daemon
+    from .memory import Memory
 
     logs.ready()  # before the scheduler and watcher load: they log in our format
-
-    with open_memory(args) as mem:
+    # not open_memory: starting the daemon is no sign of a person at work (the activity
+    # stamp would keep the first embed on one core and the dream waiting)
+    with Memory.open(vault_root(args), setting_flags(args)) as mem:
         return Daemon(mem, scheduler=scheduler, progress=progress_printer).run()
 
 

@@ -28,7 +28,8 @@ log = logs.get(__name__)
 # NUMPY_FIRST (see mcp_server.py): the watcher, embedding, socket and scheduler threads.
 
 TICK_S = 15
-SLICE = 2000  # chunks embedded on every core before the daemon judges again
+SLICE = 4000  # chunks embedded before the daemon judges the free cores again
+CORES_IDLE_SECONDS = 120  # a person this recent keeps the other cores (dreams wait longer)
 
 
 def vectors_pending(mem: Memory) -> bool:
@@ -163,21 +164,24 @@ class Daemon:
             "embedding": self.embedding,
             "updated_at": iso(utc_now())})
 
-    def free_cores(self) -> int:
-        """Worker processes for the embedding backlog: every core while the vault has been
-        idle and nothing else keeps the machine busy, else one (re-judged every SLICE
-        chunks, so a person coming back gets the cores back within about half a minute)."""
+    def free_cores(self, running: int = 1, load: float | None = None) -> int:
+        """Worker processes for the embedding backlog: every core once nobody has used the
+        vault for CORES_IDLE_SECONDS and nothing else keeps the machine busy, else one
+        (re-judged every SLICE chunks, so a person coming back gets the cores back within
+        about a minute).
+        ``running``: the embedding processes of the slice just done, whose load the
+        one-minute average (``load``, else the machine's) still holds."""
         from .embed_pool import cores
 
         idle = self.idle_for()
         n = cores()
-        if n < 2 or (idle is not None and idle < self.mem.settings.idle_minutes * 60):
+        if n < 2 or (idle is not None and idle < CORES_IDLE_SECONDS):
             return 1
         try:
-            busy = os.getloadavg()[0] - 1  # the load this daemon itself adds
+            others = (os.getloadavg()[0] if load is None else load) - running
         except OSError:
             return 1
-        return max(1, min(n, int(n - busy)))
+        return max(1, min(n, round(n - max(0.0, others))))
 
     def _embedding(self, show: Progress | None, base: int = 0) -> Progress:
         """Progress for the terminal and for `status` (rate and time left); ``base``: the
@@ -206,16 +210,19 @@ class Daemon:
         try:
             with self.mem.sibling() as mem:
                 show = self.progress("embedding")  # the first backlog, slice after slice
-                base = 0
+                base, workers = 0, 1
                 while not self.stop_event.is_set():
-                    if vectors_pending(mem):
-                        workers = self.free_cores()
-                        base += mem.embed(stop=self.stop_event,
-                                          progress=self._embedding(show, base),
-                                          workers=workers, limit=SLICE if workers > 1 else None)
+                    if vectors_pending(mem):  # slice by slice, the cores judged before each
+                        workers = self.free_cores(running=workers)
+                        done = mem.embed(stop=self.stop_event,
+                                         progress=self._embedding(show, base),
+                                         workers=workers, limit=SLICE)
+                        base += done
                         if mem.vector_problem:
                             log.warning("vectors are off: %s", mem.vector_problem)
                             return
+                        if done:
+                            continue  # straight on to the next slice
                     else:
                         show, base = None, 0  # the backlog is done: later ones are quiet
                     self.stop_event.wait(5.0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import signal
@@ -199,11 +200,21 @@ def test_the_daemon_gives_the_cores_back_when_a_person_is_active(vault: Path) ->
     work (any aleph-mem activity) gets them back. `status` learns the rate and time left."""
     from aleph_mem import activity
     from aleph_mem.daemon import Daemon
+    from aleph_mem.embed_pool import cores
 
     with open_mem(vault) as mem:
         d = Daemon(mem, scheduler=False)
         activity.touch(mem.vault.local_dir, "human")
         assert d.free_cores() == 1
+        assert d.free_cores(running=0, load=0.0) == 1  # active: one, however quiet
+        an_hour_ago = dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)
+        activity.touch(mem.vault.local_dir, "human", now=an_hour_ago)
+        # idle: the load of its own workers is not someone else's; another busy core is
+        n = cores()
+        if n >= 2:
+            assert d.free_cores(running=2, load=2.3) == n
+            assert d.free_cores(running=1, load=1.1) == n
+            assert d.free_cores(running=2, load=3.2) == n - 1
         report = d._embedding(None)
         report(0, 100)
         time.sleep(0.05)
