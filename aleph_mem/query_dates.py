@@ -19,8 +19,10 @@ _MONTHS.update({name[:3]: i for i, name in enumerate(_MONTH_NAMES, 1)})
 _MONTHS["sept"] = 9
 # every form without a digit needs one of these words: a month's name, or a relative word
 _NAMES = frozenset(_MONTHS) | {"today", "yesterday", "week", "month", "year"}
-_MON = (r"(January|February|March|April|May|June|July|August|September|October|November|"
-        r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?")
+_MON = "({}|{})\\.?".format(  # full names first; "Sept" before "Sep"; "May" once
+    "|".join(n.capitalize() for n in _MONTH_NAMES),
+    "|".join("Sept|Sep" if n == "september" else n[:3].capitalize()
+             for n in _MONTH_NAMES if n != "may"))
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"((?:19|20)\d\d)"
 _IN = r"(?:in|during|since|until|by|of|from|before|after|early|mid|late)"
