@@ -64,6 +64,21 @@ def load_tokenizer(folder: Path) -> Any:
     return tok
 
 
+def model_inputs(encoded: Sequence[Any], inputs: set[str]) -> tuple[dict[str, Any], Any]:
+    """The model's feed for tokenised texts (those of ``inputs`` it takes), and their
+    attention mask (for the pooling)."""
+    import numpy as np
+
+    ids = np.array([e.ids for e in encoded], dtype=np.int64)
+    mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+    feed = {"input_ids": ids}
+    if "attention_mask" in inputs:
+        feed["attention_mask"] = mask
+    if "token_type_ids" in inputs:
+        feed["token_type_ids"] = np.zeros_like(ids)
+    return feed, mask
+
+
 class BundledEmbedder:
     """The bundled model (``embedders.BUILTIN``) behind the Embedder interface."""
 
@@ -92,13 +107,7 @@ class BundledEmbedder:
         with self._lock:
             for start in range(0, len(texts), self.batch):
                 encoded = self.tokenizer.encode_batch(list(texts[start:start + self.batch]))
-                ids = np.array([e.ids for e in encoded], dtype=np.int64)
-                mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-                feed = {"input_ids": ids}
-                if "attention_mask" in self.inputs:
-                    feed["attention_mask"] = mask
-                if "token_type_ids" in self.inputs:
-                    feed["token_type_ids"] = np.zeros_like(ids)
+                feed, mask = model_inputs(encoded, self.inputs)
                 hidden = self.session.run(None, feed)[0]
                 summed = np.sum(hidden, axis=1, where=mask[:, :, np.newaxis].astype(bool),
                                 dtype=np.float64)

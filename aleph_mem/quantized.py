@@ -136,20 +136,14 @@ def _float_graph(source: Path, target: Path) -> list[str]:
 def _calibration_feeds(source: Path) -> list[dict[str, Any]]:
     """The model's inputs for the fixed calibration texts shipped with the package (so the
     derived model is the same on every machine and for every vault)."""
-    import numpy as np
-
     from . import model_files
-    from .bundled_model import load_tokenizer
+    from .bundled_model import load_tokenizer, model_inputs
 
     tokenizer = load_tokenizer(source)
     text = (Path(model_files.__file__).parent / "calibration.txt").read_text(encoding="utf-8")
-    feeds = []
-    for line in filter(str.strip, text.splitlines()):
-        encoded = tokenizer.encode(line)
-        ids = np.array([encoded.ids], dtype=np.int64)
-        feeds.append({"input_ids": ids, "token_type_ids": np.zeros_like(ids),
-                      "attention_mask": np.array([encoded.attention_mask], dtype=np.int64)})
-    return feeds
+    inputs = {"attention_mask", "token_type_ids"}  # the recipe's graph takes both
+    return [model_inputs([tokenizer.encode(line)], inputs)[0]
+            for line in filter(str.strip, text.splitlines())]
 
 
 @dataclass(frozen=True)
