@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import apsw
 
-from . import cli_services, cli_sessions, logs  # noqa: F401 (the commands register themselves)
+from . import cli_services, cli_sessions, logs  # noqa: F401 (their commands register themselves)
 from .cli_args import EMBED_IN_FOREGROUND, build_parser, command_of
 from .cli_common import (
     COMMANDS,
