@@ -127,6 +127,8 @@ def parse_frontmatter(text: str) -> tuple[dict[str, Any], int, list[str]]:
     try:
         data = _YAML.load(raw) if raw.strip() else {}
     except yaml.YAMLError as exc:
+        if "nesting depth" in str(exc):  # PyYAML 6.0.4+ stops deep nesting itself
+            return {}, body_start, [f"{TOO_COMPLEX}: nested too deeply to parse: ignored"]
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark is not None else ""
         return {}, body_start, [f"invalid YAML frontmatter{where}: {_first_line(exc)}"]
