@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from . import logs
-from .errors import LLMError
-from .settings import Settings
+from aleph_mem import logs
+from aleph_mem.errors import LLMError
+from aleph_mem.settings import Settings
 
 log = logs.get(__name__)
 

@@ -13,17 +13,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from . import graph, logs
-from .errors import AlephError, BadInput
-from .events import Event
-from .locks import watcher_running
-from .store import LinkView, NoteView, Store
+from aleph_mem import logs
+from aleph_mem.errors import AlephError, BadInput
+from aleph_mem.files.locks import watcher_running
+from aleph_mem.index import graph
+from aleph_mem.store import LinkView, NoteView, Store
+from aleph_mem.writes.events import Event
 
 if TYPE_CHECKING:  # each verb loads its module when first called (fast CLI starts)
-    from .context import Envelope
-    from .reflect import Reflection
-    from .undo import UndoReport
-    from .writer import WriteResult
+    from aleph_mem.recall.reflect import Reflection
+    from aleph_mem.sessions.chunk_index import SessionHit
+    from aleph_mem.sessions.library import ImportReport, SessionSummary, SessionView
+    from aleph_mem.sessions.raw_store import Session
+    from aleph_mem.sessions.session_note import Compressed
+    from aleph_mem.sessions.working_memory import Envelope
+    from aleph_mem.writes.undo import UndoReport
+    from aleph_mem.writes.writer import WriteResult
 
 __all__ = ["GraphView", "LinkView", "Memory", "NoteView"]
 
@@ -57,10 +62,16 @@ class Memory(Store):
         step with their raw files (a rebuilt index gets them back)."""
         report = super().reindex(rebuild, progress, only, local)
         if only is None and not self.readonly:
-            from . import sessions
+            from aleph_mem.sessions import library
 
-            sessions.sync(self)
+            library.sync(self)
         return report
+
+    def embed_more(self, model: Any, cache: Any, stop: Any) -> int:
+        """After the notes' chunks, the captured sessions' chunks get their vectors."""
+        from aleph_mem.sessions import chunk_vectors
+
+        return chunk_vectors.embed_pending(self.con, model, cache, stop)
 
     # -- writing -------------------------------------------------------------------------
 
@@ -70,7 +81,7 @@ class Memory(Store):
                    actor: str | None = None) -> WriteResult:
         """Create a note (at ``path``, or named from ``title`` in ``folder``), or replace
         one given the hash it was read with."""
-        from . import compose
+        from aleph_mem.notes import compose
 
         target = path or compose.note_path(folder, title, content)
         related = None
@@ -84,8 +95,8 @@ class Memory(Store):
     def same_facts(self, path: str, limit: int = 3) -> list[str]:
         """Other notes that already state what the note at ``path`` states (the same facts,
         nearly the same words): so an agent can edit one instead of adding a duplicate."""
-        from .dream.facts import same_facts
-        from .dream.view import body_of_text
+        from aleph_mem.dream.view import body_of_text
+        from aleph_mem.notes.facts import same_facts
 
         data = self.vault.read_bytes(path)
         if data is None:
@@ -139,7 +150,7 @@ class Memory(Store):
 
     def remember(self, fact: str, priority: int = 3, actor: str | None = None) -> WriteResult:
         """One durable fact into hot memory (MEMORY.md), within its budget."""
-        from .hot_memory import remember
+        from aleph_mem.recall.hot_memory import remember
 
         return remember(self, fact, priority, actor)
 
@@ -147,12 +158,12 @@ class Memory(Store):
 
     def context(self, query: str | None = None, budget_tokens: int = 2000,
                 folder: str | None = None, project: str | None = None) -> Envelope:
-        from .context import assemble
+        from aleph_mem.sessions.working_memory import assemble
 
         return assemble(self, query, max(200, budget_tokens), folder, project)
 
     def reflect(self, question: str, limit: int = 8) -> Reflection:
-        from .reflect import reflect
+        from aleph_mem.recall.reflect import reflect
 
         return reflect(self, question, min(max(limit, 1), 20))
 
@@ -182,15 +193,81 @@ class Memory(Store):
                 log.info("digest not regenerated after undo: %s", exc)
         return report
 
+    def read_section(self, note: str, heading: str) -> tuple[NoteView, str]:
+        """A note and the text of one of its headings' sections (the heading line, its
+        body and its subsections); an unknown heading is an error that lists the headings."""
+        from aleph_mem.notes.sections import find_section
+
+        view = self.show(note)
+        lines = view.content.split("\n")
+        start, end = find_section(lines, heading)
+        return view, "\n".join(lines[start:end]).rstrip() + "\n"
+
+    def record_recall(self, paths: set[str], day: str) -> None:
+        """Notes a person's agent was shown count as recalled that day (decay keeps them
+        longer). A read-only or full disk loses the signal, never the read."""
+        from aleph_mem.dream.journal import Journal
+
+        journal = Journal(self.vault.aleph_dir)
+        for path in sorted(paths):
+            try:
+                journal.record_recall(path, day)
+            except OSError as exc:
+                log.info("recall of %s not recorded: %s", path, exc)
+                return
+
     def recent(self, limit: int = 20, since: str | None = None, actor: str | None = None,
                path: str | None = None) -> list[Event]:
         return self.log(path, since, actor, limit)
+
+    # -- agent sessions ------------------------------------------------------------------------
+
+    def session_list(self, project: str | None = None, limit: int = 20) -> list[SessionHit]:
+        from aleph_mem.sessions import library
+
+        return library.listing(self, project, limit)
+
+    def session_search(self, query: str, limit: int = 5, project: str | None = None,
+                       wait_for_model: bool = False) -> list[SessionHit]:
+        from aleph_mem.sessions import library
+
+        return library.search(self, query, limit, project, wait_for_model=wait_for_model)
+
+    def session_summary(self, query: str, hits: list[SessionHit]) -> SessionSummary:
+        """An answer across the sessions found, each sentence citing them (with an LLM)."""
+        from aleph_mem.sessions import library
+
+        return library.summarize(self, query, hits)
+
+    def session_show(self, ref: str) -> SessionView:
+        from aleph_mem.sessions import library
+
+        return library.show(self, ref)
+
+    def session_import(self, client: str, folder: Path | None = None,
+                       progress: Any = None) -> ImportReport:
+        """A client's whole history (or one export), resumably."""
+        from aleph_mem.sessions import library
+
+        return library.import_sessions(self, client, folder, progress)
+
+    def session_compress(self, ref: str | None = None, every: bool = False) -> list[Compressed]:
+        """Session notes for one session (``ref``) or every finished one."""
+        from aleph_mem.sessions.upkeep import compress_finished, compress_one
+
+        return [compress_one(self, ref)] if ref else compress_finished(self, every)
+
+    def session_prune(self) -> list[Session]:
+        """Captured transcripts past ``raw_retention_days`` removed (their notes stay)."""
+        from aleph_mem.sessions.upkeep import prune
+
+        return prune(self)
 
     # -- the daemon and the dream ------------------------------------------------------------
 
     def daemon_state(self) -> dict[str, Any]:
         """What the running daemon last wrote about itself, and whether it runs."""
-        from .daemon_file import read_status
+        from aleph_mem.files.daemon_status import read_status
 
         body = read_status(self.vault.local_dir) or {}
         body["state"] = "running" if watcher_running(self.vault.local_dir) else "not running"
@@ -224,16 +301,16 @@ class Memory(Store):
         """Run the dream's passes (default: the daily or weekly pipeline) and return its
         RunReport; every change of a real run is undone with ``undo(run_id)``. On a device
         that is not the vault's dreamer nothing runs (``note`` says why) unless ``anyway``."""
-        from .dream.runner import Dream
+        from aleph_mem.dream.runner import Dream
 
         return Dream(self, dry_run=dry_run, force=force, anyway=anyway).run(
             passes or None, trigger, weekly)
 
     def dreamer(self, take: bool = False) -> dict[str, Any]:
         """The vault's dreamer (the one device that dreams), made this device if ``take``."""
-        from .clock import utc_now
-        from .dream import lease
-        from .events import host_id
+        from aleph_mem.clock import utc_now
+        from aleph_mem.dream import lease
+        from aleph_mem.writes.events import host_id
 
         me = host_id(self.vault.local_dir) if take else None
         held = lease.set_here(self.vault.aleph_dir, me, utc_now()) if me else \
@@ -247,7 +324,7 @@ class Memory(Store):
                 "silent_hours": round(lease.silent_hours(held, utc_now()), 1)}
 
     def dream_status(self, runs: int = 10) -> DreamStatus:
-        from .dream.journal import Journal
+        from aleph_mem.dream.journal import Journal
 
         journal = Journal(self.vault.aleph_dir)
         daemon = self.daemon_state()
@@ -256,7 +333,7 @@ class Memory(Store):
 
     def proposals(self) -> list[dict[str, Any]]:
         """Changes waiting for a person's tick in the digest."""
-        from .dream.journal import Journal
+        from aleph_mem.dream.journal import Journal
 
         return [p for p in Journal(self.vault.aleph_dir).proposals().values()
                 if p["state"] == "open"]
@@ -264,6 +341,6 @@ class Memory(Store):
 
 def unchecked() -> Any:
     """The writer's "whatever the note holds now" (no expected hash was given)."""
-    from .writer import ANY
+    from aleph_mem.writes.writer import ANY
 
     return ANY

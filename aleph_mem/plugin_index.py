@@ -10,10 +10,10 @@ import os
 import sys
 from pathlib import Path
 
-from . import logs
+from aleph_mem import logs
 
 GROUP = "aleph_mem"
-BUILTIN_MODULES = ("aleph_mem.dream", "aleph_mem.embedders")
+BUILTIN_MODULES = ("aleph_mem.dream", "aleph_mem.embed.embedders")
 
 log = logs.get(__name__)
 
@@ -40,7 +40,7 @@ def installed() -> list[tuple[str, str, str]]:
     points = sorted({(ep.name, ep.value, f"{d.metadata['name']} {d.version}")
                      for d in distributions() for ep in d.entry_points if ep.group == GROUP})
     try:
-        from .atomic import write_atomic
+        from aleph_mem.files.atomic import write_atomic
 
         cache.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(cache, json.dumps({"key": key, "points": points}).encode(), durable=False)

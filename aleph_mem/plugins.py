@@ -12,8 +12,8 @@ from typing import Any
 
 import pluggy
 
-from . import logs
-from .plugin_index import BUILTIN_MODULES, GROUP, installed
+from aleph_mem import logs
+from aleph_mem.plugin_index import BUILTIN_MODULES, GROUP, installed
 
 log = logs.get(__name__)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from aleph_mem.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -215,7 +215,7 @@ MODES = ("auto", "propose", "off")
 
 
 def _pass_modes(dream: dict[str, Any], flat: dict[str, Any], where: str) -> dict[str, Any]:
-    """DREAM.md's per-pass tables, ``[dream.consolidate] mode = "propose"``, folded into
+    """the per-pass tables, ``[dream.consolidate] mode = "propose"``, folded into
     the ``dream_propose`` / ``dream_off`` lists (``auto`` takes a pass out of both)."""
     propose = list(flat.get("dream_propose", []))
     off = list(flat.get("dream_off", []))
@@ -318,7 +318,7 @@ def config_template() -> str:
     for s in SETTINGS:
         lines += ["# " + line for line in textwrap.wrap(s.doc, 88)]
         lines += [f"# {s.name} = {json.dumps(s.default)}", ""]
-    lines += ["# A dream pass's mode, DREAM.md style (auto | propose | off):",
+    lines += ["# A dream pass's mode, per-pass table style (auto | propose | off):",
               "# [dream.decay]", '# mode = "propose"', ""]
     return "\n".join(lines)
 
@@ -343,7 +343,7 @@ def settings_markdown() -> str:
         "`python -c 'from aleph_mem import settings as s; print(s.settings_markdown())'`).",
         "", "| setting | environment | default | what it does |", "|---|---|---|---|",
         *rows, "",
-        "A config file may also set a dream pass's mode the way DREAM.md writes it, one table",
+        "A config file may also set a dream pass's mode as a per-pass table, one table",
         "per pass with one key: `[dream.decay]` / `mode = \"propose\"` (or `\"off\"`, or",
         "`\"auto\"`, the default). It is folded into `dream_propose` / `dream_off` of the same",
         "file; any other key in `[dream]` is an error that says so.", ""])

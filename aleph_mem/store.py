@@ -6,36 +6,37 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import apsw
 
-from . import db, graph, logs
-from .atomic import write_atomic
-from .errors import AlephError, NoteNotFound, ReadOnlyVault
-from .events import Event, EventLog
-from .objects import ObjectStore
-from .search import Filters, Fusion, Hit, search
-from .settings import Settings, load_settings
-from .timespec import check_limit, parse_when
-from .ulid import new_ulid
-from .vault import Vault
+from aleph_mem import logs
+from aleph_mem.embed.model_slot import VECTORS_OFF, ModelSlot, daemon_query, kept_problem
+from aleph_mem.errors import NoteNotFound, ReadOnlyVault
+from aleph_mem.files.preimages import ObjectStore
+from aleph_mem.files.vault import Vault
+from aleph_mem.index import db, graph
+from aleph_mem.index.search import Filters, Fusion, Hit, search
+from aleph_mem.index.timespec import check_limit, parse_when
+from aleph_mem.index.vector_reader import VectorReader
+from aleph_mem.settings import Settings, load_settings
+from aleph_mem.ulid import new_ulid
+from aleph_mem.writes.events import Event, EventLog
 
 if TYPE_CHECKING:  # loaded when first used: a full-text search from a terminal needs none
     import numpy as np
 
-    from . import vectors
-    from .embedders import Embedder
-    from .indexer import Indexer, Progress, ReconcileReport
-    from .undo import UndoReport
-    from .writer import Writer
+    from aleph_mem.embed.embedders import Embedder
+    from aleph_mem.index import vectors
+    from aleph_mem.index.indexer import Indexer, Progress, ReconcileReport
+    from aleph_mem.writes.undo import UndoReport
+    from aleph_mem.writes.writer import Writer
 
 log = logs.get(__name__)
 
 POOL_MIN = 500  # chunks: below this, starting worker processes costs more than it saves
-VECTORS_OFF = 'vectors are off (embed_model = "none"); set embed_model to turn them on'
 NO_VECTORS_YET = "no vectors yet (the daemon or `index` makes them)"
 
 
@@ -73,17 +74,6 @@ class NoteView:
         return out
 
 
-@dataclass
-class ModelSlot:
-    """The embedding model of one process, loaded once and shared by a store and its
-    siblings (the daemon's embedding thread and its socket use one copy, not two)."""
-
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    model: Embedder | None = None
-    tried: bool = False
-    problem: str = ""
-
-
 class Store:
     def __init__(self, vault: Vault, settings: Settings, actor: str = "cli",
                  slot: ModelSlot | None = None) -> None:
@@ -91,19 +81,16 @@ class Store:
         self.settings = settings
         self.actor = actor
         self.objects = ObjectStore(vault.aleph_dir / "objects")
-        self._slot = slot or ModelSlot()
+        self.model_slot = slot or ModelSlot()
         self.search_notice = ""
-        self._matrix: vectors.Matrix | None = None
-        # a process that searches once (a CLI search, a hook) reads the nearest vectors
-        # straight from the index: at 10k notes 0.08 s, against 0.84 s to build the
-        # in-memory matrices that make every later search fast (vectors.Matrix)
-        self.one_shot = False
+        self._one_shot = False
         self._recovered = False
         self._open_index()
 
     def _open_index(self) -> None:
-        self._vec_loaded = False
         self.con, self.created, self.readonly = db.open_index(self.vault.index_path)
+        self.vec = VectorReader(self.con)
+        self.vec.one_shot = self._one_shot
         self._indexer: Indexer | None = None
         self.events = EventLog(self.vault.aleph_dir)
         self.sync_events()
@@ -128,31 +115,33 @@ class Store:
     def sibling(self, actor: str | None = None) -> Store:
         """The same vault and settings on a connection of its own (for another thread);
         settings are never read again mid-run."""
-        return type(self)(self.vault, self.settings, actor or self.actor, self._slot)
+        return type(self)(self.vault, self.settings, actor or self.actor, self.model_slot)
+
+    @property
+    def one_shot(self) -> bool:
+        """This process searches once (a CLI search, a hook): vectors are read from the
+        index, no in-memory matrices are built (index/vector_reader.py)."""
+        return self._one_shot
+
+    @one_shot.setter
+    def one_shot(self, value: bool) -> None:
+        self._one_shot = self.vec.one_shot = value
 
     @property
     def vector_problem(self) -> str:
-        return self._slot.problem
-
-    @vector_problem.setter
-    def vector_problem(self, value: str) -> None:
-        self._slot.problem = value
-
-    @property
-    def _embedder_tried(self) -> bool:
-        return self._slot.tried
+        return self.model_slot.problem
 
     @property
     def indexer(self) -> Indexer:
         """The indexer (its parser loads on first use: reading needs no parser)."""
         if self._indexer is None:
-            from .indexer import Indexer
+            from aleph_mem.index.indexer import Indexer
 
             self._indexer = Indexer(self.vault, self.con, self.settings, self.objects)
         return self._indexer
 
     def writer(self, run: str | None = None, actor: str | None = None) -> Writer:
-        from .writer import Writer
+        from aleph_mem.writes.writer import Writer
 
         self.require_writable()
         return Writer(self.vault, self.con, self.indexer, actor or self.actor, run)
@@ -184,9 +173,14 @@ class Store:
             self._open_index()
         self.writer().recover(sweep_objects=not self._recovered)
         self._recovered = True
-        from .history import has_baseline, human_events, mark_baseline, outside_changes
-        from .locks import write_lock
-        from .settle import other_devices, settled
+        from aleph_mem.files.locks import write_lock
+        from aleph_mem.writes.outside_changes import (
+            has_baseline,
+            human_events,
+            mark_baseline,
+            outside_changes,
+        )
+        from aleph_mem.writes.sync_settle import other_devices, settled
 
         with write_lock(self.vault.local_dir):
             with db.transaction(self.con):
@@ -232,7 +226,7 @@ class Store:
 
     def undo(self, target: str, actor: str | None = None) -> UndoReport:
         """Undo an event or a run; the undo is itself a run that can be undone."""
-        from .undo import undo
+        from aleph_mem.writes.undo import undo
 
         return undo(self.writer(run=new_ulid(), actor=actor), target)
 
@@ -243,34 +237,14 @@ class Store:
     def embedder(self, wait: bool = True) -> Embedder | None:
         """The configured embedding model, loaded once; None when vectors are off or the
         model cannot load (``vector_problem`` says why)."""
-        slot = self._slot
-        if not slot.lock.acquire(blocking=wait):
-            return None  # another thread is loading it right now
-        try:
-            if not slot.tried and wait:
-                slot.tried = True
-                from .embedders import load as load_embedder
-                from .model_choice import choose
-
-                cache, threads = self.vault.aleph_dir / "cache", int(self.settings.embed_threads)
-                try:
-                    name = choose(self.settings.embed_model, str(self.settings.embed_quantized),
-                                  self.con, cache, threads)
-                    slot.model = load_embedder(name, cache, threads)
-                except AlephError as exc:
-                    slot.problem = str(exc)
-                if slot.model is None and not slot.problem:
-                    slot.problem = VECTORS_OFF
-                self._keep_vector_problem()
-            return slot.model
-        finally:
-            slot.lock.release()
+        return self.model_slot.load(self.settings, self.con, self.vault.aleph_dir,
+                                    self.vault.local_dir, wait)
 
     def embed(self, progress: Progress | None = None, stop: threading.Event | None = None,
               workers: int = 1, limit: int | None = None) -> int:
         """Give every chunk without a vector one (resumable, in committed batches); with
-        ``workers`` > 1, in that many processes (embed_pool), each with its own model."""
-        from . import vectors
+        ``workers`` > 1, in that many processes (embed/pool.py), each with its own model."""
+        from aleph_mem.index import vectors
 
         model = self.embedder()
         if model is None:
@@ -278,43 +252,32 @@ class Store:
         cache = vectors.Cache(self.vault.aleph_dir / "cache" / "embeddings.db")
         pool = None
         if workers > 1 and vectors.state(self.con).pending > POOL_MIN:
-            from .embed_pool import PoolEmbedder
+            from aleph_mem.embed.pool import PoolEmbedder
 
             pool = PoolEmbedder(model, self.vault.aleph_dir / "cache", workers)
         try:
             done = vectors.embed_pending(self.con, pool or model, cache, stop, progress,
                                          vectors.BATCH * (workers if pool else 1), limit)
-            from . import session_vectors  # then the captured sessions' chunks
-
-            return done + session_vectors.embed_pending(self.con, pool or model, cache, stop)
+            return done + self.embed_more(pool or model, cache, stop)
         finally:
             cache.close()
             if pool is not None:
                 pool.close()
 
-    def _keep_vector_problem(self) -> None:
-        """What the last model load found, for ``status`` (which never loads the model)."""
-        body = json.dumps({"model": self.settings.embed_model, "problem": self.vector_problem})
-        try:
-            write_atomic(self.vault.local_dir / "vector-problem.json", body.encode(),
-                         durable=False)
-        except OSError as exc:
-            log.info("vector problem not kept: %s", exc)
+    def embed_more(self, model: Embedder, cache: vectors.Cache,
+                   stop: threading.Event | None) -> int:
+        """Vectors for what lives beside the notes, after them (``Memory``: the captured
+        sessions' chunks); none here."""
+        return 0
 
     def vector_state(self) -> dict[str, Any]:
         """The vectors in the index, and why there are none (as the last model load in any
         process found it; this never loads the model)."""
-        from . import vectors
+        from aleph_mem.index import vectors
 
         st = vectors.state(self.con)
-        problem = self.vector_problem
-        if not problem:
-            try:
-                kept = json.loads((self.vault.local_dir / "vector-problem.json").read_bytes())
-                if kept.get("model") == self.settings.embed_model:
-                    problem = kept.get("problem") or ""
-            except (OSError, ValueError):
-                pass
+        problem = self.vector_problem or kept_problem(self.vault.local_dir,
+                                                      self.settings.embed_model)
         return {"model": st.model, "dim": st.dim, "embedded": st.embedded,
                 "pending": st.pending, "setting": self.settings.embed_model,
                 "problem": problem}
@@ -333,18 +296,18 @@ class Store:
         self.search_notice = stale
         qvec = None
         fallback = ""  # why this search runs on full text only
-        if mode != "fts" and not self._any_vectors():  # the model is not even loaded
+        if mode != "fts" and not self.vec.any():  # the model is not even loaded
             off = self.settings.embed_model in ("", "none")
             fallback = self.vector_problem or (VECTORS_OFF if off else NO_VECTORS_YET)
         elif mode != "fts":
-            qvec = self._daemon_vector(query) if self._slot.model is None else None
+            qvec = self._daemon_vector(query) if self.model_slot.model is None else None
             model = self.embedder(wait=wait_for_model) if qvec is None else None
             if qvec is None and model is not None and \
-                    self._vectors_ready(f"{model.name}:{model.dim}"):
+                    self.vec.ready(f"{model.name}:{model.dim}"):
                 qvec = model.embed([query])[0]
             if qvec is None:
                 fallback = self.vector_problem or (
-                    "the embedding model is still loading" if not self._embedder_tried
+                    "the embedding model is still loading" if not self.model_slot.tried
                     else NO_VECTORS_YET)
             else:
                 pending = self.con.execute(  # the partial index keeps this cheap
@@ -362,73 +325,27 @@ class Store:
             mmr_lambda=float(self.settings.search_mmr_lambda),
             date_boost=float(self.settings.search_date_boost))
         hits = search(self.con, query, limit or self.settings.search_limit, filters, group,
-                      qvec, mode, fusion, explain, knn=self._knn,
-                      vectors_of=self._vectors_of if qvec is not None else None)
+                      qvec, mode, fusion, explain, knn=self.vec.knn,
+                      vectors_of=self.vec.vectors_of if qvec is not None else None)
         if not hits and not self.con.execute("SELECT 1 FROM notes LIMIT 1").fetchone():
             self.search_notice = ("the index is empty: run `aleph-mem index` (or start "
                                   "`aleph-mem daemon`)")
-        from .plugin_index import hooks_possible
+        from aleph_mem.plugin_index import hooks_possible
 
         if not hooks_possible():  # no plugin could re-rank: pluggy is not even loaded
             return hits
-        from . import plugins
+        from aleph_mem import plugins
 
         return plugins.search_results(query, hits)
 
     def _daemon_vector(self, query: str) -> np.ndarray | None:
-        """The query's vector from the running daemon's warm model (embed_socket), when
-        its model is the one the index holds vectors of; else None (load it here)."""
+        """The query's vector from the running daemon's warm model (embed/model_socket.py),
+        when its model is the one the index holds vectors of; else None (load it here)."""
         found = self.daemon_query(query)
-        return found[1] if found is not None and self._vectors_ready(found[0]) else None
+        return found[1] if found is not None and self.vec.ready(found[0]) else None
 
     def daemon_query(self, query: str) -> tuple[str, np.ndarray] | None:
-        """("model:dim", the query's vector) from the running daemon's warm model, or None
-        (no daemon running, or it does not answer)."""
-        from . import embed_socket
-        from .daemon_file import read_status
-
-        st = read_status(self.vault.local_dir) or {}
-        where = st.get("embed_socket")
-        if st.get("state") != "running" or not isinstance(where, str):
-            return None
-        return embed_socket.query(Path(where), query)
-
-    def _any_vectors(self) -> bool:
-        return self.con.execute("SELECT 1 FROM meta WHERE key = 'vec_model'").fetchone() \
-            is not None and self.con.execute(
-                "SELECT 1 FROM chunks WHERE embedded = 1 LIMIT 1").fetchone() is not None
-
-    def _knn(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """Nearest chunks through the in-memory matrices (reloaded when the vector table
-        changed); see vectors.Matrix."""
-        from . import vectors
-
-        if self.one_shot:
-            return vectors.knn(self.con, query, k)
-        version = vectors.version(self.con)
-        if self._matrix is None or self._matrix.version != version:
-            self._matrix = vectors.Matrix.load(self.con, version)
-        return self._matrix.knn(query, k)
-
-    def _vectors_of(self, chunk_ids: list[int]) -> dict[int, np.ndarray]:
-        if self.one_shot:
-            from . import vectors
-
-            return vectors.vectors_of(self.con, chunk_ids)
-        return self._matrix.vectors(chunk_ids) if self._matrix is not None else {}
-
-    def _vectors_ready(self, model: str) -> bool:
-        """The index holds vectors of ``model`` ("name:dim"): the vector extension is
-        loaded and a query vector of that model can be compared."""
-        row = self.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()
-        if not row or row[0] != model:
-            return False
-        from . import vectors
-
-        if not self._vec_loaded:
-            vectors.load_extension(self.con)
-            self._vec_loaded = True
-        return True
+        return daemon_query(self.vault.local_dir, query)
 
     def chunk_text(self, chunk_id: int) -> str:
         row = self.con.execute("SELECT title, body FROM chunks_fts WHERE rowid = ?",
@@ -442,7 +359,7 @@ class Store:
                                  (ref, ref + ".md")).fetchone()
         if exact:  # exactly the file asked for, never a case twin of it
             return exact[0]
-        from .resolver import closest, fold  # (a search needs no link resolution)
+        from aleph_mem.index.resolver import closest, fold  # (a search needs no link resolution)
 
         key = fold(ref[:-3] if ref.lower().endswith(".md") else ref)
         rows = self.con.execute("SELECT path, title FROM notes").fetchall()

@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 
 from aleph_mem.errors import AlephError
-from aleph_mem.events import EventLog
+from aleph_mem.files.vault import content_hash
+from aleph_mem.install.new_vault import init_vault
 from aleph_mem.memory import Memory
-from aleph_mem.template import init_vault
-from aleph_mem.vault import content_hash
+from aleph_mem.writes.events import EventLog
 
 NOTES = [f"notes/n{i}.md" for i in range(5)]
 

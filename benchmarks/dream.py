@@ -32,8 +32,8 @@ from dream_person import person, srd
 from scale import add_vault_args, generated_vault
 
 from aleph_mem.dream.runner import Dream
+from aleph_mem.install.new_vault import init_vault
 from aleph_mem.memory import Memory
-from aleph_mem.template import init_vault
 
 WORDS = ("harbour ferry lantern orchard quarry meadow signal ledger compass glacier canyon "
          "beacon timber harvest spindle copper velvet marble thistle cobalt prairie summit "

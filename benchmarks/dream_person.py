@@ -25,8 +25,8 @@ from pathlib import Path
 from person_vault import Truth, build
 
 from aleph_mem.dream.runner import Dream
+from aleph_mem.install.new_vault import init_vault
 from aleph_mem.memory import Memory
-from aleph_mem.template import init_vault
 
 LINK_RULES = ("L010", "L011", "L012")
 

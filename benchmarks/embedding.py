@@ -7,7 +7,7 @@ configuration: chunks/s, load time, and whether the vectors equal the reference
 (fastembed, one thread) bit for bit; then the projected first embed of the whole vault at
 the fastest identical rate. Configurations: fastembed with one thread (what aleph-mem ran
 before), the bundled model run directly with one and two ONNX threads, worker processes
-(embed_pool) with one thread each, and the int8 model derived from it (quantized.py) on one
+(embed/pool.py) with one thread each, and the int8 model derived from it (int8.py) on one
 thread and in workers, with its cosine to the reference; then the projected first embed at
 the best rate of each kind. ``--first-embed`` then runs the real thing to the end: a copy of
 VAULT with its index and no vectors or cache, ``aleph-mem index --embed`` on every core with
@@ -28,9 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
-from aleph_mem import embedders, vectors
-from aleph_mem.bundled_model import BundledEmbedder
-from aleph_mem.embed_pool import PoolEmbedder, cores
+from aleph_mem.embed import embedders
+from aleph_mem.embed.bundled_model import BundledEmbedder
+from aleph_mem.embed.pool import PoolEmbedder, cores
+from aleph_mem.index import vectors
 from aleph_mem.memory import Memory
 
 

@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 
 from aleph_mem.dream.runner import Dream
+from aleph_mem.index.search import Fusion
+from aleph_mem.install.new_vault import init_vault
 from aleph_mem.memory import Memory
-from aleph_mem.search import Fusion
-from aleph_mem.template import init_vault
 
 DEPTH = 30
 
@@ -122,7 +122,7 @@ def main() -> None:
     ap.add_argument("--score", action="store_true", help="score the run with the shared scorer")
     ap.add_argument("--group", action="store_true", help="one hit per note (as the CLI shows)")
     ap.add_argument("--embed-quantized", default="off", choices=["off", "on"],
-                    help="the int8 model derived from the bundled one (quantized.py)")
+                    help="the int8 model derived from the bundled one (int8.py)")
     ap.add_argument("--dream", action="store_true", help="run the dream passes before asking")
     for name in ("fts-weight", "vector-weight", "note-share", "min-cosine", "note-spread",
                  "neighbour-share"):

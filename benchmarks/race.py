@@ -43,8 +43,8 @@ def editor(root: Path, saves: int, seed: int) -> None:
 
 def writer(root: Path, mode: str, stop: Path) -> None:
     from aleph_mem.errors import ConflictError
+    from aleph_mem.files.vault import content_hash
     from aleph_mem.memory import Memory
-    from aleph_mem.vault import content_hash
 
     done = conflicts = 0
     with Memory.open(root, actor="mcp:race") as mem:
@@ -87,8 +87,8 @@ def kept_text(root: Path) -> str:
 
 
 def run(mode: str, saves: int, seed: int) -> dict:
+    from aleph_mem.install.new_vault import init_vault
     from aleph_mem.memory import Memory
-    from aleph_mem.template import init_vault
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "vault"

@@ -20,8 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+from aleph_mem.install.new_vault import init_vault
 from aleph_mem.memory import Memory
-from aleph_mem.template import init_vault
 
 REPO = Path(__file__).resolve().parent.parent
 

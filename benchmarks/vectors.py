@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 from scale import add_vault_args, generated_vault, queries_for, search_times
 
-from aleph_mem import db, vectors
+from aleph_mem.index import db, vectors
 from aleph_mem.memory import Memory
 
 

@@ -25,10 +25,10 @@ from pathlib import Path
 
 from scale import add_vault_args, generated_vault
 
-from aleph_mem.daemon_file import read_status
+from aleph_mem.files.daemon_status import read_status
+from aleph_mem.files.vault import content_hash
+from aleph_mem.install.new_vault import init_vault
 from aleph_mem.memory import Memory
-from aleph_mem.template import init_vault
-from aleph_mem.vault import content_hash
 
 
 def start_watcher(root: Path) -> subprocess.Popen:

@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 from aleph_mem.errors import ConflictError, NoteExists
+from aleph_mem.files.vault import content_hash
 from aleph_mem.memory import Memory
-from aleph_mem.vault import content_hash
 
 
 def cas_append(mem: Memory, path: str, line: str) -> int:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from aleph_mem.install.new_vault import init_vault
 from aleph_mem.memory import Memory
-from aleph_mem.template import init_vault
 
 REPO = Path(__file__).resolve().parent.parent
 

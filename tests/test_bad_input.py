@@ -71,7 +71,7 @@ def test_file_deleted_between_listing_and_reading(vault: Path) -> None:
 
 
 def test_init_on_an_existing_obsidian_vault_adds_only_what_is_missing(tmp_path: Path) -> None:
-    from aleph_mem.template import init_vault
+    from aleph_mem.install.new_vault import init_vault
 
     root = tmp_path / "obsidian"
     write(root, ".obsidian/app.json", "{}")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import write
 
-from aleph_mem.cli import main
+from aleph_mem.cli.main import main
 
 
 def run(*args: str, cwd: Path | None = None,

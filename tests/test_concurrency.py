@@ -11,7 +11,7 @@ from pathlib import Path
 
 from conftest import open_mem, write
 
-from aleph_mem.vault import content_hash
+from aleph_mem.files.vault import content_hash
 
 WORKERS, WRITES = 4, 15
 

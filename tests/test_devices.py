@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import open_mem, write
 
-from aleph_mem.conflicts import copy_of, has_markers
+from aleph_mem.files.sync_conflicts import copy_of, has_markers
 
 UNISON = shutil.which("unison")
 
@@ -247,8 +247,8 @@ def test_a_note_ages_from_its_logged_change_not_its_arrival(tmp_path: Path) -> N
     import shutil
 
     from aleph_mem.dream.snapshot import snapshot
+    from aleph_mem.install.new_vault import init_vault
     from aleph_mem.memory import Memory
-    from aleph_mem.template import init_vault
 
     a = tmp_path / "a"
     init_vault(a)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from conftest import REPO
 
-from aleph_mem.cli import COMMANDS
-from aleph_mem.cli_args import build_parser
+from aleph_mem.cli.grammar import build_parser
+from aleph_mem.cli.main import COMMANDS
+from aleph_mem.install.new_vault import template_files
 from aleph_mem.settings import SETTINGS, config_template, settings_markdown
-from aleph_mem.template import template_files
 
 
 def test_every_command_is_documented() -> None:
@@ -34,8 +34,8 @@ def test_template_has_what_the_design_lists() -> None:
 
 
 def test_mcp_tools_reference_is_current(tmp_path) -> None:
-    from aleph_mem.mcp_server import tools_reference
-    from aleph_mem.template import init_vault
+    from aleph_mem.install.new_vault import init_vault
+    from aleph_mem.mcp.server import tools_reference
 
     init_vault(tmp_path)
     assert (REPO / "docs" / "mcp-tools.md").read_text() == tools_reference(tmp_path)

@@ -1,5 +1,5 @@
 """The dream passes on real files: what they change, what they propose, and their safety
-rules (DREAM.md 3.11)."""
+rules (docs/design.md 6)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from conftest import open_mem, write
 
-from aleph_mem import activity
 from aleph_mem.dream import consolidate, decay, drift, lint
 from aleph_mem.dream.journal import Journal
 from aleph_mem.dream.judge import Judge
@@ -20,8 +19,9 @@ from aleph_mem.dream.runner import Dream
 from aleph_mem.dream.schedule import dream_due, in_window
 from aleph_mem.dream.snapshot import snapshot
 from aleph_mem.errors import BadName
+from aleph_mem.files import activity
 from aleph_mem.plugins import dream_passes
-from aleph_mem.watcher import Watcher
+from aleph_mem.running.watcher import Watcher
 
 NOW = dt.datetime.now(dt.UTC)
 SAME = "Same text about the harbour plans and the ferry schedule for next year.\n"
@@ -231,7 +231,7 @@ def test_dream_writes_are_not_activity_and_keep_notes_agent_owned(vault: Path) -
 
 
 def test_cli_dry_run_writes_nothing(vault: Path, capsys) -> None:
-    from aleph_mem.cli import main
+    from aleph_mem.cli.main import main
 
     mem = agent_vault(vault)
     mem.close()
@@ -333,7 +333,7 @@ def test_lint_reports_archived_targets_odd_names_and_relative_time(vault: Path) 
 
 def test_one_dream_run_at_a_time(vault: Path) -> None:
     from aleph_mem.errors import DreamBusy
-    from aleph_mem.locks import dream_lock
+    from aleph_mem.files.locks import dream_lock
 
     mem = agent_vault(vault)
     with dream_lock(vault / ".aleph" / "local"):
@@ -344,7 +344,7 @@ def test_one_dream_run_at_a_time(vault: Path) -> None:
 
 
 def test_a_killed_dreamer_leaves_no_lock_to_take_over(vault: Path) -> None:
-    """DREAM.md 3.11 item 7, with an OS lock: while the holder lives nobody takes over;
+    """docs/design.md 6, with an OS lock: while the holder lives nobody takes over;
     once it is killed (no chance to clean up) the next run goes ahead at once."""
     import signal
     import subprocess
@@ -356,7 +356,7 @@ def test_a_killed_dreamer_leaves_no_lock_to_take_over(vault: Path) -> None:
     mem = agent_vault(vault)
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time; from pathlib import Path; "
-         "from aleph_mem.locks import dream_lock\n"
+         "from aleph_mem.files.locks import dream_lock\n"
          "with dream_lock(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(60)",
          str(vault / ".aleph" / "local")], stdout=subprocess.PIPE, text=True)
     try:

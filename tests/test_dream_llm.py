@@ -186,10 +186,10 @@ def test_importance_from_the_llm_can_keep_a_cold_note(vault: Path, stub_llm) -> 
 
 
 def test_an_interrupted_run_resumes_after_the_passes_it_finished(vault: Path, stub_llm) -> None:
-    """A person comes back while drift asks the model (DREAM.md 3.11 item 5): drift stops
+    """A person comes back while drift asks the model (docs/design.md 6): drift stops
     before its next write, and the next scheduled run starts after consolidate."""
-    from aleph_mem import activity
     from aleph_mem.dream.journal import Journal
+    from aleph_mem.files import activity
 
     setup(vault, stub_llm)
     local = vault / ".aleph" / "local"

@@ -20,7 +20,7 @@ import pytest
 from conftest import open_mem, write
 
 from aleph_mem.errors import AlephError, BadName, ConflictError, IgnoredPath, PoisonNote
-from aleph_mem.vault import content_hash
+from aleph_mem.files.vault import content_hash
 
 RECURSIVE = b"---\na: &x [*x]\n---\nrecursivebody\n"
 NESTED = b"---\nb: " + b"[" * 5000 + b"]" * 5000 + b"\n---\nnestedbody\n"
@@ -195,7 +195,7 @@ def mcp_reads(root: Path) -> dict[str, bool]:
     import anyio
     from mcp import Client
 
-    from aleph_mem.mcp_server import build_server
+    from aleph_mem.mcp.server import build_server
 
     calls = {"search": {"query": "hello"}, "read": {"note": "notes/a.md"}, "context": {},
              "recent": {}, "write": {"content": "x", "title": "y"}}

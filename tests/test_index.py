@@ -8,7 +8,7 @@ from pathlib import Path
 
 from conftest import open_mem, write
 
-from aleph_mem import db
+from aleph_mem.index import db
 
 
 def link_rows(mem, src: str) -> list[tuple]:

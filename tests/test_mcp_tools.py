@@ -10,10 +10,10 @@ import pytest
 from conftest import open_mem, use_stub_llm, write
 from mcp import Client
 
-from aleph_mem import activity
 from aleph_mem.dream.journal import Journal
-from aleph_mem.hot_memory import BUDGET, facts
-from aleph_mem.mcp_server import build_server
+from aleph_mem.files import activity
+from aleph_mem.mcp.server import build_server
+from aleph_mem.recall.hot_memory import BUDGET, facts
 
 
 def run(vault: Path, scenario) -> None:
@@ -156,11 +156,11 @@ def test_context_takes_hot_memory_by_priority_and_counts_the_rest(vault: Path) -
 
 
 def test_search_scope_sessions(vault: Path) -> None:
-    from aleph_mem import sessions
+    from aleph_mem.sessions import library
 
     transcript = Path(__file__).parent / "transcripts" / "claude_code_session.jsonl"
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", transcript)
+        library.ingest(mem, "claude-code", transcript)
     write(vault, "notes/db.md", "# DB\n\nThe postgres port is 5432.\n")
 
     async def scenario(c: Client) -> None:
@@ -321,12 +321,12 @@ def test_tools_that_only_read_say_so_and_undo_is_its_own_tool(vault: Path) -> No
 
 
 def test_context_for_a_project_starts_with_its_sessions(vault: Path) -> None:
-    from aleph_mem import sessions
-    from aleph_mem.session_work import compress_one
+    from aleph_mem.sessions import library
+    from aleph_mem.sessions.upkeep import compress_one
 
     transcript = Path(__file__).parent / "transcripts" / "claude_code_session.jsonl"
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", transcript, closed=True)
+        library.ingest(mem, "claude-code", transcript, closed=True)
         compress_one(mem, "7c1e2a90")
 
     async def scenario(c: Client) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aleph_mem.parser import parse
+from aleph_mem.notes.parser import parse
 
 
 def links(src: str) -> list[tuple]:

@@ -31,7 +31,7 @@ def test_builtins_are_listed_as_plugins() -> None:
     found = {p["name"]: p for p in json.loads(run("plugins", "--json").stdout)}
     assert found["aleph_mem.dream"]["dream_passes"] == [
         "consolidate", "drift", "synthesis", "lint", "decay", "digest"]
-    assert found["aleph_mem.embedders"]["embedders"] == ["all-MiniLM-L6-v2-int8"]
+    assert found["aleph_mem.embed.embedders"]["embedders"] == ["all-MiniLM-L6-v2-int8"]
     assert all(p["builtin"] for p in found.values())
 
 

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from aleph_mem.query_dates import Period, periods
+from aleph_mem.index.query_dates import Period, periods
 
 TODAY = dt.date(2026, 11, 22)  # a Sunday
 D = dt.date
@@ -71,7 +71,7 @@ def test_text_skipped_unread_holds_no_form() -> None:
 
     from conftest import REPO
 
-    from aleph_mem import query_dates
+    from aleph_mem.index import query_dates
 
     lines = [line for page in sorted((REPO / "docs").glob("*.md"))
              for line in page.read_text().splitlines() if line.strip()]

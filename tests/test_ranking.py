@@ -8,8 +8,8 @@ from pathlib import Path
 
 from conftest import write
 
+from aleph_mem.index.search import Fusion
 from aleph_mem.memory import Memory
-from aleph_mem.search import Fusion
 
 FTS_ONLY = {"embed_model": "none"}
 

@@ -73,13 +73,13 @@ def test_the_weekly_plan_is_the_same_in_any_process(dnd_vault: Path) -> None:
     import subprocess
     import sys
 
-    from aleph_mem.cli import main
+    from aleph_mem.cli.main import main
 
     assert main(["--vault", str(dnd_vault), "index", "--no-embed"]) == 0
     plans = []
     for seed in ("1", "2"):
         out = subprocess.run(
-            [sys.executable, "-c", "from aleph_mem.cli import main; raise SystemExit(main())",
+            [sys.executable, "-c", "from aleph_mem.cli.main import main; raise SystemExit(main())",
              "--vault", str(dnd_vault), "dream", "--weekly", "--dry-run", "--force", "--json"],
             capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed},
             check=True)

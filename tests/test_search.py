@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import open_mem, write
 
-from aleph_mem.search import Filters
+from aleph_mem.index.search import Filters
 
 
 @pytest.fixture
@@ -103,4 +103,4 @@ def test_a_hybrid_search_without_vectors_never_loads_the_model(vault) -> None:
         mem.reindex()
         hits = mem.search("sqlite")
         assert [h.path for h in hits] == ["notes/a.md"]
-        assert mem._embedder_tried is False and "no vectors yet" in mem.search_notice
+        assert mem.model_slot.tried is False and "no vectors yet" in mem.search_notice

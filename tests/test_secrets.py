@@ -14,9 +14,9 @@ from pathlib import Path
 
 from conftest import open_mem, use_stub_llm
 
-from aleph_mem import sessions
-from aleph_mem.redact import redact
-from aleph_mem.session_work import compress_one
+from aleph_mem.sessions import library
+from aleph_mem.sessions.redact import redact
+from aleph_mem.sessions.upkeep import compress_one
 
 rng = random.Random(20261123)
 ALNUM = string.ascii_letters + string.digits
@@ -121,7 +121,7 @@ def test_no_secret_reaches_raw_index_notes_or_llm(vault: Path, tmp_path: Path,
     with open_mem(vault) as mem:
         done = compress_one(mem, "sec1")
         assert done.written
-        assert sessions.show(mem, "sec1").session.redacted >= len(pairs)
+        assert library.show(mem, "sec1").session.redacted >= len(pairs)
         mem.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     assert len(stub_llm.requests) == 1
     sent = json.dumps(stub_llm.requests)

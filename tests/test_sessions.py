@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from conftest import open_mem
 
-from aleph_mem import sessions
 from aleph_mem.dream.journal import Journal
 from aleph_mem.errors import BadInput
-from aleph_mem.raw import messages
-from aleph_mem.session_index import chunks
-from aleph_mem.session_work import compress_one
-from aleph_mem.transcripts import Message, read
+from aleph_mem.sessions import library
+from aleph_mem.sessions.chunk_index import chunks
+from aleph_mem.sessions.raw_store import messages
+from aleph_mem.sessions.transcripts import Message, read
+from aleph_mem.sessions.upkeep import compress_one
 
 DATA = Path(__file__).parent / "transcripts"
 CLAUDE = DATA / "claude_code_session.jsonl"
@@ -88,15 +88,15 @@ def test_ingest_is_incremental_and_idempotent(vault: Path, tmp_path: Path) -> No
     live = tmp_path / "live.jsonl"
     live.write_bytes(b"".join(lines[:5]) + lines[5].rstrip(b"\n"))  # a line being written
     with open_mem(vault) as mem:
-        first = sessions.ingest(mem, "claude-code", live, SID)
+        first = library.ingest(mem, "claude-code", live, SID)
         assert first.added == 6  # u1, a1#1, a1#2, r1, a2, a2#1 (the unfinished line waits)
         with live.open("ab") as f:
             f.write(b"\n" + b"".join(lines[6:]))
-        second = sessions.ingest(mem, "claude-code", live, SID)
-        again = sessions.ingest(mem, "claude-code", live, SID)
-        copy = sessions.ingest(mem, "claude-code", CLAUDE, SID)  # imported from elsewhere
+        second = library.ingest(mem, "claude-code", live, SID)
+        again = library.ingest(mem, "claude-code", live, SID)
+        copy = library.ingest(mem, "claude-code", CLAUDE, SID)  # imported from elsewhere
         assert (again.added, copy.added) == (0, 0)
-        _, path = sessions.raw_store(mem).paths("claude-code", SID)
+        _, path = library.raw_store(mem).paths("claude-code", SID)
         kept = [m.id for m in messages(path)]
         assert kept == [m.id for m in read("claude-code", CLAUDE).messages]
         assert second.added == len(kept) - first.added
@@ -121,29 +121,29 @@ def test_chunks_hold_400_tokens_with_overlap_at_message_boundaries() -> None:
 
 def test_session_search_ranks_and_quotes_and_filters_by_project(vault: Path) -> None:
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", CLAUDE, SID)
-        sessions.ingest(mem, "codex", CODEX)
-        sessions.ingest(mem, "gemini", GEMINI, cwd="/work/projects/osprey")
-        hits = sessions.search(mem, "postgres port 5433")
+        library.ingest(mem, "claude-code", CLAUDE, SID)
+        library.ingest(mem, "codex", CODEX)
+        library.ingest(mem, "gemini", GEMINI, cwd="/work/projects/osprey")
+        hits = library.search(mem, "postgres port 5433")
         assert [h.session_id for h in hits] == [SID]
         assert hits[0].project == "heron-api"
         assert any("**5433**" in q for q in hits[0].quotes)
-        assert [h.session_id for h in sessions.search(mem, "exponential backoff")] == [
+        assert [h.session_id for h in library.search(mem, "exponential backoff")] == [
             "0199a6f2-7d3e-7a10-9c1b-5e3f00c0dex1"]
         # the same words under another project are not this project's
-        assert sessions.search(mem, "postgres port", project="kite") == []
-        assert [h.project for h in sessions.search(mem, "protobufs")] == ["osprey"]
-        assert [h.project for h in sessions.listing(mem)] == ["osprey", "kite", "heron-api"]
+        assert library.search(mem, "postgres port", project="kite") == []
+        assert [h.project for h in library.search(mem, "protobufs")] == ["osprey"]
+        assert [h.project for h in library.listing(mem)] == ["osprey", "kite", "heron-api"]
     # the index is derived: gone, and rebuilt from the raw files
     for p in vault.glob(".aleph/index.db*"):
         p.unlink()
     with open_mem(vault) as mem:
-        assert [h.session_id for h in sessions.search(mem, "postgres port 5433")] == [SID]
+        assert [h.session_id for h in library.search(mem, "postgres port 5433")] == [SID]
 
 
 def test_session_note_from_structure(vault: Path) -> None:
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
         done = compress_one(mem, SID[:8])
         text = (vault / done.path).read_text()
         assert done.path == ("sessions/2026-11-20 Fixed heron-api CI postgres port; service "
@@ -187,7 +187,7 @@ def test_question_is_no_preference_and_known_facts_are_not_proposed(vault: Path,
         + "\n" for i, (u, text) in enumerate(rows)))
     with open_mem(vault) as mem:
         mem.reindex()
-        sessions.ingest(mem, "claude-code", t, "q1", closed=True)
+        library.ingest(mem, "claude-code", t, "q1", closed=True)
         done = compress_one(mem, "q1")
         text = (vault / done.path).read_text()
     assert "squash" not in text.split("## Preferences stated")[1]
@@ -319,24 +319,24 @@ def test_import_is_idempotent_and_reports(vault: Path, tmp_path: Path) -> None:
 def test_retention_removes_old_transcripts_once_their_note_exists(vault: Path) -> None:
     import datetime as dt
 
-    from aleph_mem.session_work import prune
+    from aleph_mem.sessions.upkeep import prune
 
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
-        sessions.ingest(mem, "codex", CODEX)  # no note yet: kept whatever its age
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        library.ingest(mem, "codex", CODEX)  # no note yet: kept whatever its age
         compress_one(mem, SID)
         later = dt.datetime(2027, 6, 1, tzinfo=dt.UTC)
         gone = prune(mem, later)
         assert [s.session_id for s in gone] == [SID]
-        assert [h.client for h in sessions.listing(mem)] == ["codex"]
+        assert [h.client for h in library.listing(mem)] == ["codex"]
         assert (vault / "sessions").exists()  # the note stays
 
 
 @pytest.mark.parametrize("client", ["gemini"])
 def test_gemini_hooks_install_in_its_format(vault: Path, tmp_path: Path, client: str) -> None:
-    from aleph_mem import hooks_install
+    from aleph_mem.install import client_hooks
 
-    path, changed = hooks_install.install(client, vault, "project", tmp_path)
+    path, changed = client_hooks.install(client, vault, "project", tmp_path)
     doc = json.loads(path.read_text())
     assert path == tmp_path / ".gemini" / "settings.json" and changed
     assert sorted(doc["hooks"]) == ["BeforeAgent", "PreCompress", "SessionEnd", "SessionStart"]
@@ -345,19 +345,19 @@ def test_gemini_hooks_install_in_its_format(vault: Path, tmp_path: Path, client:
 
 
 def test_cursor_hooks_install_flat_and_answer_in_its_shape(vault: Path, tmp_path: Path) -> None:
-    from aleph_mem import hooks_install
+    from aleph_mem.install import client_hooks
 
     path = tmp_path / ".cursor" / "hooks.json"
     path.parent.mkdir()
     theirs = {"command": "./audit.sh"}
     path.write_text(json.dumps({"version": 1, "hooks": {"stop": [theirs]}}))
-    hooks_install.install("cursor", vault, "project", tmp_path)
+    client_hooks.install("cursor", vault, "project", tmp_path)
     doc = json.loads(path.read_text())
     assert doc["version"] == 1 and doc["hooks"]["stop"][0] == theirs
     assert sorted(doc["hooks"]) == ["preCompact", "sessionEnd", "sessionStart", "stop"]
     assert doc["hooks"]["sessionStart"][0]["command"].endswith(f"--vault {vault.resolve()}")
-    assert hooks_install.status("cursor", "project", tmp_path).missing == []
-    hooks_install.uninstall("cursor", "project", tmp_path)
+    assert client_hooks.status("cursor", "project", tmp_path).missing == []
+    client_hooks.uninstall("cursor", "project", tmp_path)
     assert json.loads(path.read_text()) == {"version": 1, "hooks": {"stop": [theirs]}}
     out = cli("hook", "cursor", "--vault", str(vault), stdin=json.dumps({
         "hook_event_name": "sessionStart", "conversation_id": "c1",
@@ -373,16 +373,16 @@ def test_chat_exports_import_the_current_branch(vault: Path, tmp_path: Path) -> 
     with zipfile.ZipFile(export, "w") as z:
         z.write(DATA / "chatgpt_conversations.json", "conversations.json")
     with open_mem(vault) as mem:
-        report = sessions.import_sessions(mem, "chatgpt", export)
+        report = library.import_sessions(mem, "chatgpt", export)
         assert (report.files, report.sessions, report.messages) == (1, 1, 4)
-        view = sessions.show(mem, "68f0c0de")
+        view = library.show(mem, "68f0c0de")
         assert [m.id for m in view.messages] == ["u1", "a1b", "u2", "a2"]  # not "a1"
         assert view.session.started == "2025-11-15T09:46:40+00:00"
-        again = sessions.import_sessions(mem, "chatgpt", export)
+        again = library.import_sessions(mem, "chatgpt", export)
         assert (again.sessions, again.unchanged) == (0, 1)
-        claude = sessions.import_sessions(mem, "claude-ai", DATA / "claude_ai_conversations.json")
+        claude = library.import_sessions(mem, "claude-ai", DATA / "claude_ai_conversations.json")
         assert (claude.sessions, claude.messages) == (1, 2)
-        hits = sessions.search(mem, "greenhouse vents")
+        hits = library.search(mem, "greenhouse vents")
         assert [h.client for h in hits] == ["claude-ai"]
         assert any("**vents**" in q for q in hits[0].quotes)
     bad = cli("sessions", "import", "chatgpt", str(tmp_path / "nowhere.zip"), "--vault",
@@ -397,10 +397,10 @@ def test_summary_across_sessions_cites_them(vault: Path, stub_llm) -> None:
     stub_llm.replies = ["The CI tests used port 5433 instead of 5432 [1]. "
                         "The uploader was rewritten in Rust [7]."]
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", CLAUDE, SID)
-        sessions.ingest(mem, "codex", CODEX)
-        hits = sessions.search(mem, "postgres port tests")
-        summary = sessions.summarize(mem, "why did the tests fail?", hits)
+        library.ingest(mem, "claude-code", CLAUDE, SID)
+        library.ingest(mem, "codex", CODEX)
+        hits = library.search(mem, "postgres port tests")
+        summary = library.summarize(mem, "why did the tests fail?", hits)
     assert summary.answer == "The CI tests used port 5433 instead of 5432 [1]."
     assert summary.citations == [{"n": 1, "session_id": SID,
                                   "started": "2026-11-20T09:00:00.000Z"}]
@@ -410,16 +410,16 @@ def test_summary_across_sessions_cites_them(vault: Path, stub_llm) -> None:
 
 def test_session_search_by_meaning_with_the_bundled_model(vault: Path) -> None:
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", CLAUDE, SID)
-        sessions.ingest(mem, "codex", CODEX)
-        sessions.ingest(mem, "gemini", GEMINI, cwd="/work/projects/osprey")
+        library.ingest(mem, "claude-code", CLAUDE, SID)
+        library.ingest(mem, "codex", CODEX)
+        library.ingest(mem, "gemini", GEMINI, cwd="/work/projects/osprey")
         query = "delay grows after each unsuccessful try"
-        assert sessions.search(mem, query) == []  # no word of it is in any session
+        assert library.search(mem, query) == []  # no word of it is in any session
         assert mem.embed() >= 3  # the daemon does this; notes first, then sessions
-        found = sessions.search(mem, query, wait_for_model=True)
+        found = library.search(mem, query, wait_for_model=True)
         assert found[0].project == "kite" and "heron-api" not in [h.project for h in found]
         assert found[0].quotes[0].startswith("user: Add exponential backoff")
-        assert sessions.search(mem, "recipe for banana bread", wait_for_model=True) == []
+        assert library.search(mem, "recipe for banana bread", wait_for_model=True) == []
 
 
 def test_a_rewound_branch_is_not_in_the_note(vault: Path, tmp_path: Path) -> None:
@@ -444,7 +444,7 @@ def test_a_rewound_branch_is_not_in_the_note(vault: Path, tmp_path: Path) -> Non
     t = tmp_path / "rw.jsonl"
     t.write_text("\n".join(lines) + "\n")
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", t, closed=True)
+        library.ingest(mem, "claude-code", t, closed=True)
         text = (vault / compress_one(mem, "rw").path).read_text()
     asked = text.split("## Asked")[1].split("##")[0]
     assert "Six by four metres" in asked and "Which seeds go in first?" in asked
@@ -471,7 +471,7 @@ def test_session_notes_are_records_not_orphans(vault: Path) -> None:
     (vault / "sessions").mkdir()
     (vault / "sessions" / "loose idea.md").write_text("# Loose idea\n\nNo links at all.\n")
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
         note = compress_one(mem, SID).path
         mem.reindex()
     out = cli("dream", "--dry-run", "--pass", "lint", "--vault", str(vault), "--json")
@@ -489,7 +489,7 @@ def test_words_with_a_hash_in_a_session_do_not_become_tags(vault: Path, tmp_path
         "message": {"role": "user", "content": "Why does #include <vector> fail? See issue "
                     "#42 and the #build-fix channel."}}) + "\n")
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", t, closed=True)
+        library.ingest(mem, "claude-code", t, closed=True)
         view = mem.show(compress_one(mem, "h1").path)
     assert view.tags == ["session"]
     assert "Why does \\#include <vector> fail? See issue \\#42" in view.content
@@ -514,7 +514,7 @@ def test_llm_items_must_quote_the_message_they_cite(vault: Path, stub_llm) -> No
              "quote": "always read the database port from DB_URL"}],  # kept
         "procedures": []})]
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
         text = (vault / compress_one(mem, SID).path).read_text()
     assert "- Redis moved to an environment variable." in text
     assert "MySQL" not in text and "Port mismatch fixed" not in text
@@ -533,18 +533,18 @@ def test_a_growing_session_keeps_its_earlier_chunks(vault: Path, tmp_path: Path)
     t = tmp_path / "grow.jsonl"
     t.write_text("".join(row(i) + "\n" for i in range(40)))
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", t, "grow")
+        library.ingest(mem, "claude-code", t, "grow")
         before = mem.con.execute("SELECT id, seq, text FROM session_chunks ORDER BY seq"
                                  ).fetchall()
         with t.open("a") as f:
             f.write("".join(row(i) + "\n" for i in range(40, 60)))
-        sessions.ingest(mem, "claude-code", t, "grow")
+        library.ingest(mem, "claude-code", t, "grow")
         after = mem.con.execute("SELECT id, seq, text FROM session_chunks ORDER BY seq"
                                 ).fetchall()
         assert len(before) > 4 and after[:len(before) - 1] == before[:-1]  # kept as they were
         assert [r[1] for r in after] == list(range(len(after)))
         assert mem.con.execute("SELECT messages FROM sessions").fetchone()[0] == 60
-        assert [h.session_id for h in sessions.search(mem, "w59x3")] == ["grow"]
+        assert [h.session_id for h in library.search(mem, "w59x3")] == ["grow"]
         covered = " ".join(r[2] for r in after)
         assert all(f"turn {i}:" in covered for i in range(60))
 
@@ -553,11 +553,11 @@ def test_a_ticked_preference_joins_hot_memory_as_it_is_then(vault: Path) -> None
     import datetime as dt
 
     from aleph_mem.dream.runner import Dream
-    from aleph_mem.hot_memory import remember
+    from aleph_mem.recall.hot_memory import remember
 
     with open_mem(vault) as mem:
         mem.reindex()
-        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
         compress_one(mem, SID)
         now = dt.datetime.now(dt.UTC)
         Dream(mem, now, force=True).run(("digest",))
@@ -580,8 +580,8 @@ def test_a_ticked_preference_joins_hot_memory_as_it_is_then(vault: Path) -> None
 
 def test_status_counts_sessions_and_a_rebuild_gets_them_back(vault: Path) -> None:
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
-        sessions.ingest(mem, "codex", CODEX)
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        library.ingest(mem, "codex", CODEX)
         compress_one(mem, SID)
     out = cli("index", "--rebuild", "--no-embed", "--vault", str(vault))
     status = json.loads(cli("status", "--json", "--vault", str(vault)).stdout)
@@ -591,12 +591,12 @@ def test_status_counts_sessions_and_a_rebuild_gets_them_back(vault: Path) -> Non
 
 def test_a_huge_backlog_is_read_in_slices_and_caught_up(vault: Path) -> None:
     with open_mem(vault) as mem:
-        part = sessions.ingest(mem, "claude-code", CLAUDE, SID, limit=3000)  # a hook's slice
+        part = library.ingest(mem, "claude-code", CLAUDE, SID, limit=3000)  # a hook's slice
         assert 0 < part.session.offset <= 3000 < CLAUDE.stat().st_size
-        nxt = sessions.ingest(mem, "claude-code", CLAUDE, SID, limit=3000)  # the next call
+        nxt = library.ingest(mem, "claude-code", CLAUDE, SID, limit=3000)  # the next call
         assert part.session.offset < nxt.session.offset <= part.session.offset + 3000
         done = compress_one(mem, SID)  # the rest is read before the note is written
-        kept = [m.id for m in messages(sessions.raw_store(mem).paths("claude-code", SID)[1])]
+        kept = [m.id for m in messages(library.raw_store(mem).paths("claude-code", SID)[1])]
         assert kept == [m.id for m in read("claude-code", CLAUDE).messages]
         assert done.session.offset == CLAUDE.stat().st_size
         assert "Let's use environment variables" in (vault / done.path).read_text()
@@ -622,7 +622,7 @@ def test_a_session_captured_on_another_device_is_compressed_there(vault: Path) -
     files and their state are that device's: compressing it here is refused (nothing is
     written into this device's raw folder or the vault); this device's own still works."""
     with open_mem(vault) as mem:
-        sessions.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
         mine = vault / ".aleph" / "raw" / mem.events.host
         other = vault / ".aleph" / "raw" / "other-laptop"
         shutil.move(str(mine), str(other))
@@ -636,7 +636,7 @@ def test_a_session_captured_on_another_device_is_compressed_there(vault: Path) -
         assert not mine.exists()
         assert sorted(p.relative_to(vault) for p in vault.rglob("*") if p.is_file()
                       and ".aleph" not in p.parts) == before
-        sessions.ingest(mem, "claude-code", CLAUDE, SID + "-here", closed=True)
+        library.ingest(mem, "claude-code", CLAUDE, SID + "-here", closed=True)
         assert compress_one(mem, SID + "-here").written
 
 

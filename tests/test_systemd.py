@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
-from aleph_mem.service import render
+from aleph_mem.install.systemd_unit import render
 
 
 def analyze(*args: str) -> subprocess.CompletedProcess:
@@ -66,7 +66,7 @@ def test_service_install_status_uninstall_for_this_install(tmp_path: Path) -> No
     assert out.returncode == 0, out.stderr
     unit = config / "systemd" / "user" / "aleph-mem.service"
     text = unit.read_text()
-    from aleph_mem.clients import this_command
+    from aleph_mem.install.clients import this_command
 
     command = " ".join(this_command())  # the same command the clients' configurations name
     assert f"ExecStart={command} --vault {vault.resolve()} daemon" in text

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from conftest import REPO, open_mem, write
 
-from aleph_mem import embedders
-from aleph_mem.cli import main
+from aleph_mem.cli.main import main
+from aleph_mem.embed import embedders
+from aleph_mem.index.search import Fusion
 from aleph_mem.memory import Memory
-from aleph_mem.search import Fusion
 
 
 class HashEmbedder:
@@ -142,7 +142,7 @@ def test_the_bundled_model_run_directly_gives_fastembeds_vectors_bit_for_bit(
         tmp_path: Path) -> None:
     """An index embedded through fastembed stays valid: the direct path (no fastembed
     import, half the load time) computes the very same vectors on real text."""
-    from aleph_mem.bundled_model import BundledEmbedder
+    from aleph_mem.embed.bundled_model import BundledEmbedder
 
     folder = embedders.builtin_folder(tmp_path)
     texts = ["", "a", "Ünïcödé 東京 🚀", "word " * 600]  # empty, tiny, odd, over the limit
@@ -218,12 +218,12 @@ def test_a_one_shot_search_reads_vectors_from_the_index_and_ranks_the_same(
         mem.embed()
         kept = [[h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=0.5))]
                 for q in queries]
-        assert mem._matrix is not None
+        assert mem.vec.matrix is not None
     with open_mem(vault) as mem:
         mem.one_shot = True
         once = [[h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=0.5))]
                 for q in queries]
-        assert mem._matrix is None
+        assert mem.vec.matrix is None
     # the matrices hold float16 copies, so notes whose scores tie to 1e-3 (these hash
     # vectors make many) may swap at the tail; the head must not move
     assert [q[:6] for q in once] == [q[:6] for q in kept]
@@ -238,7 +238,7 @@ def test_embedding_on_every_core_gives_the_same_vectors(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from aleph_mem import vectors as vec
+    from aleph_mem.index import vectors as vec
     from aleph_mem.store import POOL_MIN
 
     one = tmp_path / "one"
@@ -273,8 +273,8 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
     within cosine 0.99 of the exact model's on real text, a vault asked for it holds only
     its vectors, and `auto` keeps a small vault (and any vault with vectors) on the exact
     model."""
-    from aleph_mem import quantized
-    from aleph_mem.model_choice import choose
+    from aleph_mem.embed import int8
+    from aleph_mem.embed.model_choice import choose
 
     cache = tmp_path / "cache"
     exact = embedders.load(embedders.BUILTIN, cache)
@@ -285,16 +285,16 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
     assert fast.name == "all-MiniLM-L6-v2-q8-smooth6" and fast.dim == exact.dim == 384
     assert not older.exists()  # removed once the new recipe is derived; the exact stays
     assert (cache / "models" / embedders.BUILTIN / "tokenizer.json").exists()
-    assert (quantized.folder(cache) / "recipe.txt").read_text() == quantized.RECIPE
+    assert (int8.folder(cache) / "recipe.txt").read_text() == int8.RECIPE
     texts = [p for page in sorted((REPO / "docs").glob("*.md"))
              for p in page.read_text().split("\n\n") if len(p) > 80][:60]
     a = np.asarray(exact.embed(texts))
     b = np.asarray(fast.embed(texts))
     assert float(np.min(np.sum(a * b, axis=1))) >= 0.99
     assert not np.array_equal(a, b)  # another model: its vectors carry its own name
-    found = quantized.verdict(cache, exact, lambda: fast, texts)
+    found = int8.verdict(cache, exact, lambda: fast, texts)
     assert found.min_cosine >= 0.99 and found.ok == (found.speedup > 1.1)
-    assert quantized.verdict(cache, exact, lambda: fast, texts[:3]) == found  # kept
+    assert int8.verdict(cache, exact, lambda: fast, texts[:3]) == found  # kept
     write(vault, "notes/a.md", "# A\n\nThe heron nests by the reservoir in spring.\n")
     (vault / ".aleph" / "config.toml").write_text('embed_quantized = "on"\n')
     with open_mem(vault) as mem:
@@ -304,7 +304,7 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
         assert mem.search("where do herons breed", mode="vector")[0].path == "notes/a.md"
         assert choose(embedders.BUILTIN, "auto", mem.con, cache, 1) == embedders.QUANTIZED
         assert choose(embedders.BUILTIN, "off", mem.con, cache, 1) == embedders.BUILTIN
-    from aleph_mem.template import init_vault
+    from aleph_mem.install.new_vault import init_vault
 
     other = tmp_path / "small"
     init_vault(other)
@@ -321,23 +321,23 @@ def test_fused_attention_graph_computes_what_the_bundled_model_does(tmp_path: Pa
     refused rather than half-fused."""
     import shutil
 
-    from aleph_mem import model_graph
-    from aleph_mem.bundled_model import BundledEmbedder
+    from aleph_mem.embed import int8_graph
+    from aleph_mem.embed.bundled_model import BundledEmbedder
 
     cache = tmp_path / "cache"
     source = embedders.builtin_folder(cache)
-    m = model_graph.load(source / "model.onnx")
-    assert model_graph.widen(m) >= 36
-    assert model_graph.fuse_attention(m, 384, 12) == 6
+    m = int8_graph.load(source / "model.onnx")
+    assert int8_graph.widen(m) >= 36
+    assert int8_graph.fuse_attention(m, 384, 12) == 6
     assert not [n for n in m.graph.node if n.op_type in ("Softmax", "Transpose", "IsNaN")]
     fused = tmp_path / "fused"
     shutil.copytree(source, fused, symlinks=False)
     (fused / "model.onnx").unlink()
-    model_graph.save(m, fused / "model.onnx")
+    int8_graph.save(m, fused / "model.onnx")
     texts = [p for page in sorted((REPO / "docs").glob("*.md"))
              for p in page.read_text().split("\n\n") if len(p) > 80][:40] + ["a", "x " * 300]
     a = np.asarray(embedders.load(embedders.BUILTIN, cache).embed(texts))
     b = np.asarray(BundledEmbedder("fused", fused, 1).embed(texts))
     assert float(np.min(np.sum(a * b, axis=1))) > 0.99999
-    assert model_graph.fuse_attention(m, 384, 12) == 0  # nothing left to fuse
-    assert model_graph.fuse_attention(model_graph.load(source / "model.onnx"), 512, 8) == 0
+    assert int8_graph.fuse_attention(m, 384, 12) == 0  # nothing left to fuse
+    assert int8_graph.fuse_attention(int8_graph.load(source / "model.onnx"), 512, 8) == 0

@@ -17,9 +17,9 @@ import pytest
 from conftest import open_mem, write
 
 from aleph_mem.errors import WatcherRunning
-from aleph_mem.locks import watcher_lock
+from aleph_mem.files.locks import watcher_lock
 from aleph_mem.memory import Memory
-from aleph_mem.watcher import Watcher
+from aleph_mem.running.watcher import Watcher
 
 
 def until(cond: Callable[[], object], timeout: float = 8.0) -> None:
@@ -178,7 +178,7 @@ def test_a_terminal_search_borrows_the_running_daemons_model(vault: Path) -> Non
         with Memory.open(vault) as mem:
             hits = mem.search("when does the ship sail", mode="vector")
             assert hits[0].path == "notes/ferry.md" and "full-text" not in mem.search_notice
-            assert mem._embedder_tried is False  # no model loaded in this process
+            assert mem.model_slot.tried is False  # no model loaded in this process
     finally:
         daemon.send_signal(signal.SIGTERM)
         assert daemon.wait(timeout=60) == 0
@@ -192,15 +192,15 @@ def test_a_terminal_search_borrows_the_running_daemons_model(vault: Path) -> Non
     assert not sock.exists()
     with Memory.open(vault) as mem:  # no daemon: the search loads the model itself
         assert mem.search("when does the ship sail", mode="vector")[0].path == "notes/ferry.md"
-        assert mem._embedder_tried is True
+        assert mem.model_slot.tried is True
 
 
 def test_the_daemon_gives_the_cores_back_when_a_person_is_active(vault: Path) -> None:
     """The embedding backlog uses every core only while the vault is idle; a person at
     work (any aleph-mem activity) gets them back. `status` learns the rate and time left."""
-    from aleph_mem import activity
-    from aleph_mem.daemon import Daemon
-    from aleph_mem.embed_pool import cores
+    from aleph_mem.embed.pool import cores
+    from aleph_mem.files import activity
+    from aleph_mem.running.daemon import Daemon
 
     with open_mem(vault) as mem:
         d = Daemon(mem, scheduler=False)

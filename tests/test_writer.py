@@ -10,8 +10,8 @@ import pytest
 from conftest import open_mem, write
 
 from aleph_mem.errors import BadInput, ConflictError, NoteExists, PathOutsideVault
-from aleph_mem.vault import content_hash
-from aleph_mem.writer import ANY
+from aleph_mem.files.vault import content_hash
+from aleph_mem.writes.writer import ANY
 
 
 @pytest.fixture

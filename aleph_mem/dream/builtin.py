@@ -7,19 +7,19 @@ from __future__ import annotations
 
 import datetime as dt
 
-from . import digest as digest_mod
-from .conflict_plan import plan_conflicts
-from .consolidate import plan_consolidate
-from .consolidate_llm import plan_consolidate_llm
-from .decay import plan_decay
-from .drift import plan_drift_all, plan_drift_llm
-from .lint import REPORT_PATH, Ledger, lint_issues, lint_report, plan_lint
-from .lint_llm import plan_lint_llm
-from .registry import DreamPass, PassContext
-from .snapshot import generated
-from .synthesis import plan_index, plan_synthesis_notes
-from .view import Action, Snapshot
-from .weekly import clusters, moc_proposals, plan_weekly
+from aleph_mem.dream import digest as digest_mod
+from aleph_mem.dream.conflict_plan import plan_conflicts
+from aleph_mem.dream.consolidate import plan_consolidate
+from aleph_mem.dream.consolidate_llm import plan_consolidate_llm
+from aleph_mem.dream.decay import plan_decay
+from aleph_mem.dream.drift import plan_drift_all, plan_drift_llm
+from aleph_mem.dream.lint import REPORT_PATH, Ledger, lint_issues, lint_report, plan_lint
+from aleph_mem.dream.lint_llm import plan_lint_llm
+from aleph_mem.dream.registry import DreamPass, PassContext
+from aleph_mem.dream.snapshot import generated
+from aleph_mem.dream.synthesis import plan_index, plan_synthesis_notes
+from aleph_mem.dream.view import Action, Snapshot
+from aleph_mem.dream.weekly import clusters, moc_proposals, plan_weekly
 
 RECALL_RETENTION_DAYS = 90
 CHURN_RUNS, CHURN_LIMIT = 5, 3

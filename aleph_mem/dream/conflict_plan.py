@@ -1,4 +1,4 @@
-"""Sync conflicts, each with a proposal per way out (lint's part of DREAM.md's "surface,
+"""Sync conflicts, each with a proposal per way out (lint's part of the dream's "surface,
 never guess"): the dream never picks a side; a person ticks one box in the digest and the
 runner applies it through the one writer (undoable like any change). Once one way is
 applied, the others no longer match the notes and drop.
@@ -10,9 +10,9 @@ keep one side, the other, or both under headings."""
 
 from __future__ import annotations
 
-from ..conflicts import copy_of, sides
-from .facts import differing_table
-from .view import Action, NoteInfo, Snapshot
+from aleph_mem.dream.view import Action, NoteInfo, Snapshot
+from aleph_mem.files.sync_conflicts import copy_of, sides
+from aleph_mem.notes.facts import differing_table
 
 SHOWN_ROWS = 6
 

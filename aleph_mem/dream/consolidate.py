@@ -1,4 +1,4 @@
-"""consolidate (DREAM.md 3.3): notes that say the same thing, found deterministically
+"""consolidate (docs/dream.md, consolidate): notes that say the same thing, found deterministically
 (shingles, MinHash, note vectors) and, with an LLM, judged pair by pair.
 
 Each planner is a pure function of a Snapshot and the settings: it returns actions, and
@@ -12,7 +12,8 @@ from itertools import combinations
 
 import numpy as np
 
-from .facts import (
+from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of, facts_of
+from aleph_mem.notes.facts import (
     MIN_MERGE_WORDS,
     SHINGLE_JACCARD,
     STATEMENT_OVERLAP,
@@ -25,7 +26,6 @@ from .facts import (
     statement_overlap,
     words,
 )
-from .view import Action, NoteInfo, Snapshot, body_of, facts_of
 
 NEAR_DUP_COSINE = 0.92  # note vectors this close are near duplicates (Aleph's threshold)
 IDENTICAL_COSINE = 0.985  # and this close, with every fact covered, the same note

@@ -1,5 +1,5 @@
-"""consolidate with an LLM (DREAM.md 3.3): reworded duplicates the word rules cannot see,
-judged pair by pair, under the same precision rule as the deterministic tier.
+"""consolidate with an LLM (docs/dream.md, consolidate): reworded duplicates the word
+rules cannot see, judged pair by pair, under the same precision rule as the deterministic tier.
 
 The model only decides between options the code allows (MERGE, ABSORB_A/B, COEXIST, LINK),
 refers to facts by number, and every verdict is checked by code: a merge must account for
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 
-from .consolidate import (
+from aleph_mem.dream.consolidate import (
     MIN_MERGE_WORDS,
     keeper_order,
     merge_actions,
@@ -20,9 +20,9 @@ from .consolidate import (
     normalized,
     vector_pairs,
 )
-from .facts import content_words, fact_tokens_text, jaccard
-from .judge import fence
-from .view import Action, NoteInfo, Snapshot, body_of, facts_of
+from aleph_mem.dream.judge import fence
+from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of, facts_of
+from aleph_mem.notes.facts import content_words, fact_tokens_text, jaccard
 
 MERGE_SAFETY_FLOOR = 0.35
 SAME_STATEMENT = 0.6  # word Jaccard (fact tokens aside) above which two facts restate one

@@ -1,4 +1,4 @@
-"""decay (DREAM.md 3.6): a note's salience fades with time since it was last reinforced
+"""decay (docs/dream.md, decay): a note's salience fades with time since it was last reinforced
 (edited or recalled), more slowly for linked, important and recalled notes; notes that
 fall below the floor, old enough and unlinked, move to archive/ (proposed where a person
 owns them). With an LLM, a note about to go is rated for importance first.
@@ -12,7 +12,7 @@ import hashlib
 import math
 import re
 
-from .view import Action, NoteInfo, Snapshot, as_date, body_of, in_templates
+from aleph_mem.dream.view import Action, NoteInfo, Snapshot, as_date, body_of, in_templates
 
 H0_DAYS = 30.0
 ARCHIVE_BELOW = 0.1
@@ -29,7 +29,7 @@ SEVERITY_FLOOR = {"low": 0.0, "med": 0.5, "medium": 0.5, "high": 0.7, "critical"
 
 def salience(n: NoteInfo, now: dt.datetime, scored: float | None = None,
              linked_at: dt.datetime | None = None) -> tuple[float, float]:
-    """(salience, half-life in days): a pure function of stored signals (DREAM.md 3.6).
+    """(salience, half-life in days): a pure function of stored signals (docs/dream.md, decay).
     Recalls reset the clock and lengthen the half-life. ``scored`` is an importance the LLM
     gave a note that has none of its own (kept in the verdict cache, never in the note)."""
     fm = n.frontmatter
@@ -83,7 +83,7 @@ def plan_decay(snap: Snapshot, judge=None) -> list[Action]:
 
 def inbound_signals(snap: Snapshot) -> tuple[dict[str, dt.datetime], set[str]]:
     """For each note: when the newest active note linking to it was written (a link from a
-    note in use reinforces its target, DREAM.md 3.6), and the notes a readme, map of
+    note in use reinforces its target, docs/dream.md, decay), and the notes a readme, map of
     content or category page lists (a person filed them there: never archived, or the
     page would point into the archive)."""
     newest: dict[str, dt.datetime] = {}
@@ -124,7 +124,7 @@ def structural(n: NoteInfo, snap: Snapshot) -> bool:
 def importance_of(n: NoteInfo, judge) -> float | None:
     """The LLM's 1-10 importance for a note (Generative Agents' poignancy), cached by the
     note's body; None when there is no valid answer."""
-    from .judge import fence
+    from aleph_mem.dream.judge import fence
 
     system = ("Rate how important this note is to keep in a person's long-term memory, from "
               '1 (trivial, e.g. a passing remark) to 10 (core, e.g. a key decision). Answer '

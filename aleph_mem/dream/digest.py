@@ -11,17 +11,17 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..hot_memory import BUDGET, facts
-from ..store import Store
-from ..vault import content_hash
-from .journal import Journal, action_from, grouped
-from .judge import Judge
-from .lint import Ledger, lint_issues
-from .snapshot import dream_wrote_last
-from .view import Action, Snapshot
+from aleph_mem.dream.journal import Journal, action_from, grouped
+from aleph_mem.dream.judge import Judge
+from aleph_mem.dream.lint import Ledger, lint_issues
+from aleph_mem.dream.snapshot import dream_wrote_last
+from aleph_mem.dream.view import Action, Snapshot
+from aleph_mem.files.vault import content_hash
+from aleph_mem.recall.hot_memory import BUDGET, facts
+from aleph_mem.store import Store
 
 if TYPE_CHECKING:
-    from .registry import RunReport
+    from aleph_mem.dream.registry import RunReport
 
 MAX_GRAPH_NODES = 30
 
@@ -190,8 +190,8 @@ def _linker(snap: Snapshot) -> Callable[[str], str]:
 def summarise(mem: Store, paths: list[str], judge: Judge) -> str | None:
     """With an LLM: a short summary of the day in which every sentence cites the day's
     notes; citations are checked and uncited sentences dropped."""
-    from ..reflect import SENTENCE
-    from .judge import SUMMARY_SYSTEM, fence
+    from aleph_mem.dream.judge import SUMMARY_SYSTEM, fence
+    from aleph_mem.recall.reflect import SENTENCE
 
     notes = [(p, mem.show(p)) for p in paths[:10] if mem.vault.read_bytes(p) is not None]
     if not notes:

@@ -1,4 +1,4 @@
-"""drift (DREAM.md 3.4): contradictions, stale facts, dead references.
+"""drift (docs/dream.md, drift): contradictions, stale facts, dead references.
 
 The deterministic core (expiry, supersession, missing files, structured-fact conflicts) and,
 with an LLM, pairs of notes judged for contradictions; conflict pages for a person when the
@@ -15,10 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .facts import fact_tokens_text
-from .judge import DRIFT_SYSTEM, fence, validate_drift
-from .prose_dates import validity_end
-from .view import (
+from aleph_mem.dream.judge import DRIFT_SYSTEM, fence, validate_drift
+from aleph_mem.dream.prose_dates import validity_end
+from aleph_mem.dream.view import (
     Action,
     NoteInfo,
     Snapshot,
@@ -28,13 +27,14 @@ from .view import (
     generic_name,
     in_templates,
 )
+from aleph_mem.notes.facts import fact_tokens_text
 
 FILE_URI = re.compile(r"file://(/[^\s)>\]]+)")
 CODE_PATH = re.compile(r"(?<!`)`([^`\s]*/[^`\s]*\.[A-Za-z0-9]{1,6})`(?!`)")
 
 
 def missing_files(snap: Snapshot, n: NoteInfo, unresolved: list[str]) -> list[str]:
-    """Local files the note refers to that do not exist (DREAM.md 3.4.1): Markdown links to
+    """Local files the note refers to that do not exist (docs/dream.md, drift): Markdown links to
     non-note files (the indexer found no attachment), ``file://`` URIs, and path-like code
     spans (a slash and an extension) when they are absolute or a project root is known
     (``project_roots`` setting or the note's ``project_root``): a relative path with no root
@@ -200,7 +200,7 @@ def _valid_at(n: NoteInfo) -> str:
 
 def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
     """Recently changed notes against the notes they link to: the model says whether they
-    contradict and which is current; code decides what that may change (DREAM.md 3.4)."""
+    contradict and which is current; code decides what that may change (docs/dream.md, drift)."""
 
     since = snap.now - dt.timedelta(days=LOOKBACK_DAYS)
     pairs = []
@@ -327,7 +327,7 @@ def stated_facts(n: NoteInfo) -> dict[str, str]:
 def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
     """Notes about the same subject that give one key different values: unless their
     validity periods do not overlap, the older note is contradicted by the newer one
-    (Graphiti's interval rule, DREAM.md 3.4.4). A note's subject is its `subject` field,
+    (Graphiti's interval rule, docs/dream.md, drift). A note's subject is its `subject` field,
     else its title and aliases, so `subject: "[[Ada]]"` meets the note titled Ada."""
     groups: dict[str, list[NoteInfo]] = {}
     facts: dict[str, dict[str, str]] = {}

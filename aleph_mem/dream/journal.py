@@ -8,10 +8,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from .. import jsonl
-from ..atomic import write_atomic
-from ..events import host_id
-from .view import Action
+from aleph_mem.dream.view import Action
+from aleph_mem.files import jsonl
+from aleph_mem.files.atomic import write_atomic
+from aleph_mem.writes.events import host_id
 
 
 class Journal:
@@ -40,7 +40,7 @@ class Journal:
         return {p: sorted(days) for p, days in out.items()}
 
     def prune_recalls(self, before: str) -> int:
-        """Drop this host's recall lines older than ``before`` (DREAM.md 3.6: recall
+        """Drop this host's recall lines older than ``before`` (docs/dream.md, decay: recall
         signals are kept 90 days; each host prunes only its own file). Atomic. Returns how
         many lines went."""
         path = self.root / self.host / "recalls.jsonl"

@@ -13,10 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import jsonl, llm, logs
-from ..errors import AlephError
-from ..events import host_id
-from ..settings import Settings
+from aleph_mem import llm, logs
+from aleph_mem.errors import AlephError
+from aleph_mem.files import jsonl
+from aleph_mem.settings import Settings
+from aleph_mem.writes.events import host_id
 
 log = logs.get(__name__)
 

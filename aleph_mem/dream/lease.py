@@ -23,8 +23,8 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..atomic import write_atomic
-from ..clock import iso, parse_iso
+from aleph_mem.clock import iso, parse_iso
+from aleph_mem.files.atomic import write_atomic
 
 FILE = "dreamer.json"
 

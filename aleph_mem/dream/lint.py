@@ -1,4 +1,4 @@
-"""lint (DREAM.md 3.5): structure and hygiene. Issues are reported (the digest's "needs
+"""lint (docs/dream.md, lint): structure and hygiene. Issues are reported (the digest's "needs
 attention"); the safe fixes are planned as actions like any other pass's."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import frontmatter_edit
-from ..clock import parse_iso
-from ..conflicts import CONFLICT_ISSUE
-from .view import Action, NoteInfo, Snapshot, body_of, generic_name, in_templates
+from aleph_mem.clock import parse_iso
+from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of, generic_name, in_templates
+from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
+from aleph_mem.notes import frontmatter_edit
 
 
 @dataclass(frozen=True)
@@ -173,7 +173,7 @@ def _tags_as_list(n: NoteInfo) -> dict:
 
 
 def _defaults(n: NoteInfo, snap: Snapshot) -> dict:
-    """DREAM.md L001: ``category`` from the top folder, ``tags: []``, ``created`` from the
+    """lint L001: ``category`` from the top folder, ``tags: []``, ``created`` from the
     earliest of the first event aleph-mem logged for the note and its file time (never
     simply today), ``updated`` from the file time."""
     mtime = n.mtime.astimezone(dt.UTC).replace(microsecond=0)

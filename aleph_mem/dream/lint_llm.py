@@ -1,4 +1,4 @@
-"""lint with an LLM (DREAM.md 3.5): suggestions only, each checked by code.
+"""lint with an LLM (docs/dream.md, lint): suggestions only, each checked by code.
 
 - L042: relative time ("yesterday") rewritten as a date, reckoned from the note's own date;
   applied on agent-owned notes, proposed on a person's.
@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..indexer import note_date
-from ..vault import content_hash
-from .judge import Judge, fence
-from .lint import RELATIVE_TIME, _disabled, vault_off
-from .view import Action, NoteInfo, Snapshot, body_of
+from aleph_mem.dream.judge import Judge, fence
+from aleph_mem.dream.lint import RELATIVE_TIME, _disabled, vault_off
+from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of
+from aleph_mem.files.vault import content_hash
+from aleph_mem.index.indexer import note_date
 
 MAX_DATES = 5
 MAX_TAGS = 5

@@ -3,9 +3,10 @@
 A soft link is index-side only (never a body edit): decay counts it as half an inbound link
 and the weekly clusters as half an edge. Names must be unambiguous (owned by one note) and
 long enough to mean something: four letters or more in alphabetic scripts, two in CJK.
-At most five per note. DREAM.md also caps new ones at 200 a run; that cap made every run
-find more, so a second run right after the first changed the weekly clusters and the lint
-report (against R9): all are kept at once instead (they are never written into notes).
+At most five per note. The original design also capped new ones at 200 a run; that cap
+made every run find more, so a second run right after the first changed the weekly
+clusters and the lint report (against docs/design.md 4.9): all are kept at once instead
+(they are never written into notes).
 Kept in ``.aleph/local/soft-links.json``: derived, rebuilt by any run.
 """
 
@@ -17,7 +18,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from .view import Snapshot, body_of
+from aleph_mem.dream.view import Snapshot, body_of
 
 FILE_NAME = "soft-links.json"
 PER_NOTE = 5

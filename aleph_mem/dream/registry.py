@@ -18,12 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .view import Action, Snapshot
+from aleph_mem.dream.view import Action, Snapshot
 
 if TYPE_CHECKING:
-    from ..store import Store
-    from .journal import Journal
-    from .judge import Judge
+    from aleph_mem.dream.journal import Journal
+    from aleph_mem.dream.judge import Judge
+    from aleph_mem.store import Store
 
 DAILY = ("consolidate", "drift", "lint", "decay", "digest")
 WEEKLY = ("consolidate", "drift", "synthesis", "lint", "decay", "digest")

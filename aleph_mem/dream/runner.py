@@ -8,22 +8,24 @@ import datetime as dt
 import difflib
 import re
 
-from .. import activity, frontmatter_edit, logs
-from ..clock import iso, parse_iso, utc_now
-from ..errors import AlephError, BadInput, ConflictError, NoteExists
-from ..events import host_id
-from ..locks import dream_lock
-from ..plugins import dream_passes
-from ..settle import other_devices
-from ..store import Store
-from ..ulid import new_ulid
-from ..vault import content_hash
-from . import lease, mentions
-from .journal import Journal, action_from, grouped
-from .judge import Judge
-from .registry import DAILY, WEEKLY, DreamPass, PassContext, RunReport, pipeline
-from .snapshot import dream_wrote_last, snapshot, with_soft
-from .view import Action, Snapshot
+from aleph_mem import logs
+from aleph_mem.clock import iso, parse_iso, utc_now
+from aleph_mem.dream import lease, mentions
+from aleph_mem.dream.journal import Journal, action_from, grouped
+from aleph_mem.dream.judge import Judge
+from aleph_mem.dream.registry import DAILY, WEEKLY, DreamPass, PassContext, RunReport, pipeline
+from aleph_mem.dream.snapshot import dream_wrote_last, snapshot, with_soft
+from aleph_mem.dream.view import Action, Snapshot
+from aleph_mem.errors import AlephError, BadInput, ConflictError, NoteExists
+from aleph_mem.files import activity
+from aleph_mem.files.locks import dream_lock
+from aleph_mem.files.vault import content_hash
+from aleph_mem.notes import frontmatter_edit
+from aleph_mem.plugins import dream_passes
+from aleph_mem.store import Store
+from aleph_mem.ulid import new_ulid
+from aleph_mem.writes.events import host_id
+from aleph_mem.writes.sync_settle import other_devices
 
 __all__ = ["DAILY", "WEEKLY", "Dream", "RunReport"]
 
@@ -220,7 +222,7 @@ class Dream:
                 r = w.archive(action.path, action.base or "", action.reason, self.now,
                               action.set_keys)
             elif action.op == "remember":  # a fact for hot memory, added as it is now
-                from ..hot_memory import remember
+                from aleph_mem.recall.hot_memory import remember
 
                 r = remember(self.mem, action.content, int(action.set_keys.get("priority", 3)),
                              actor=f"dream:{action.pass_name}", today=self.now.date())
@@ -275,7 +277,7 @@ class Dream:
             age = self.now - parse_iso(p["at"])
             fresh = action.base is None and current is None  # a note still to create
             if action.op == "remember":  # hot memory changes often: only "said since" counts
-                from ..hot_memory import said_in
+                from aleph_mem.recall.hot_memory import said_in
 
                 fresh = not said_in((current or b"").decode("utf-8", "replace"),
                                     action.content)

@@ -1,4 +1,4 @@
-"""When a scheduled dream run is due (DREAM.md 3.1): idle, inside the window or catching
+"""When a scheduled dream run is due (docs/design.md 5): idle, inside the window or catching
 up, not already spent today, and something changed since the last successful run or the
 last decay pass is a week old."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from ..clock import parse_iso
-from ..store import Store
-from .journal import Journal
+from aleph_mem.clock import parse_iso
+from aleph_mem.dream.journal import Journal
+from aleph_mem.store import Store
 
 CATCHUP_HOURS = 26
 CATCHUP_IDLE_MINUTES = 60

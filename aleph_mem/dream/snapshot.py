@@ -12,13 +12,13 @@ from pathlib import Path
 import apsw
 import numpy as np
 
-from ..clock import parse_iso
-from ..parser import declared_title
-from ..store import Store
-from ..vault import content_hash
-from .journal import Journal
-from .mentions import load as load_soft
-from .view import Action, NoteInfo, Snapshot
+from aleph_mem.clock import parse_iso
+from aleph_mem.dream.journal import Journal
+from aleph_mem.dream.mentions import load as load_soft
+from aleph_mem.dream.view import Action, NoteInfo, Snapshot
+from aleph_mem.files.vault import content_hash
+from aleph_mem.notes.parser import declared_title
+from aleph_mem.store import Store
 
 
 def generated(mem: Store, pass_name: str, path: str, content: str,
@@ -124,7 +124,7 @@ def with_soft(snap: Snapshot, soft: list[tuple[str, str, str]]) -> Snapshot:
 def note_vectors(mem: Store) -> dict[str, np.ndarray]:
     """path -> the normalised mean of the note's body-chunk vectors, if the index has any
     from the configured model (a note half embedded gets the vectors it has)."""
-    from .. import vectors
+    from aleph_mem.index import vectors
 
     if mem.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone() is None:
         return {}

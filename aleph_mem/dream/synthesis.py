@@ -1,4 +1,4 @@
-"""Synthesis notes and the category index (the rest of the synthesis pass, DREAM.md 3.8;
+"""Synthesis notes and the category index (the rest of the synthesis pass, docs/dream.md, weekly;
 the review note is weekly.py): the generated category index and, with an LLM, one
 synthesis note per cluster whose every insight cites its members.
 
@@ -16,11 +16,11 @@ import re
 from collections import Counter
 from typing import Any
 
-from ..store import Store
-from ..vault import content_hash
-from .judge import Judge, fence
-from .snapshot import dream_wrote_last, generated
-from .view import Action, NoteInfo, Snapshot, body_of
+from aleph_mem.dream.judge import Judge, fence
+from aleph_mem.dream.snapshot import dream_wrote_last, generated
+from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of
+from aleph_mem.files.vault import content_hash
+from aleph_mem.store import Store
 
 INDEX_PATH = "_dream/index.md"
 SYNTHESIS_DIR = "synthesis"

@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from ..clock import parse_iso
-from ..conflicts import CONFLICT_ISSUE
-from ..vault import content_hash
+from aleph_mem.clock import parse_iso
+from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
+from aleph_mem.files.vault import content_hash
 
 PROTECTED = ("MEMORY.md",)
 GENERATED = "_dream/"
@@ -92,7 +92,7 @@ class NoteInfo:
     @property
     def in_conflict(self) -> bool:
         """A sync engine's conflict copy, or a note holding git's markers: a person
-        chooses, the passes leave it alone (conflicts.py)."""
+        chooses, the passes leave it alone (files/sync_conflicts.py)."""
         return any(i.startswith(CONFLICT_ISSUE) for i in self.issues)
 
     @property

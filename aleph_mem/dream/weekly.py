@@ -1,4 +1,4 @@
-"""The weekly review (part of the synthesis pass, DREAM.md 3.8; deterministic): clusters of
+"""The weekly review (part of the synthesis pass, docs/dream.md, weekly; deterministic): clusters of
 the week's notes and their neighbours, and a review note ``_dream/weekly/YYYY-Www.md`` for a
 person: per cluster its members, hub and tags; graph health (orphans, bridge notes); topics
 rising and falling by recall; conflicts left open; tag hygiene."""
@@ -12,10 +12,10 @@ from collections import Counter
 
 import networkx as nx
 
-from ..store import Store
-from .snapshot import generated
-from .synthesis import topic_trends
-from .view import Action, Snapshot
+from aleph_mem.dream.snapshot import generated
+from aleph_mem.dream.synthesis import topic_trends
+from aleph_mem.dream.view import Action, Snapshot
+from aleph_mem.store import Store
 
 MIN_CLUSTER = 3
 MAX_CLUSTERS = 10

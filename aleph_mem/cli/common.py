@@ -1,0 +1,84 @@
+"""What every command shares: the registry, finding the vault, the settings given as flags,
+opening the memory, printing JSON and progress. (Its own module so that `python -m
+aleph_mem.cli` and the command modules fill one registry.)"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from aleph_mem.cli.grammar import FLAG_PREFIX
+from aleph_mem.errors import VaultNotFound
+from aleph_mem.files import activity
+from aleph_mem.files.vault import find_vault
+from aleph_mem.settings import SETTINGS
+
+if TYPE_CHECKING:
+    from aleph_mem.memory import Memory
+
+Handler = Callable[[argparse.Namespace], int]
+COMMANDS: dict[str, Handler] = {}
+
+
+def command(name: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        COMMANDS[name] = fn
+        return fn
+    return register
+
+
+def vault_root(args: argparse.Namespace) -> Path:
+    if getattr(args, "vault", None):
+        return Path(args.vault).expanduser()
+    env = os.environ.get("ALEPH_MEM_VAULT")
+    if env:
+        return Path(env).expanduser()
+    found = find_vault(Path.cwd())
+    if found is None:
+        raise VaultNotFound(str(Path.cwd()))
+    return found
+
+
+def setting_flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings given on the command line (``--embed-model none``): the flag layer."""
+    return {s.name: getattr(args, FLAG_PREFIX + s.name) for s in SETTINGS
+            if hasattr(args, FLAG_PREFIX + s.name)}
+
+
+def open_memory(args: argparse.Namespace) -> Memory:
+    from aleph_mem.memory import Memory
+
+    mem = Memory.open(vault_root(args), setting_flags(args))
+    activity.touch(mem.vault.local_dir, "cli")
+    return mem
+
+
+def emit_json(value: Any) -> None:
+    json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def progress_printer(what: str = "indexing") -> Callable[[int, int], None] | None:
+    """``what done/total`` redrawn on one stderr line, with the time left once it can be
+    told, a newline when done; None when stderr is no terminal."""
+    if not sys.stderr.isatty():
+        return None
+    started = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        spent = time.monotonic() - started
+        left = ""
+        if 0 < done < total and spent > 5:
+            minutes = spent / done * (total - done) / 60
+            left = f", about {minutes:.0f} min left" if minutes >= 1 else ", under a minute left"
+        sys.stderr.write(f"\r{what} {done}/{total}{left}   ")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+    return show

@@ -1,0 +1,400 @@
+"""The ``aleph-mem`` command: each command opens the vault, calls one library function and
+prints the result (JSON with ``--json``). Library errors become one clean message."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import apsw
+
+from aleph_mem import logs
+from aleph_mem.cli import services, sessions  # noqa: F401 (their commands register themselves)
+from aleph_mem.cli.common import COMMANDS, command, emit_json, open_memory, progress_printer
+from aleph_mem.cli.grammar import EMBED_IN_FOREGROUND, build_parser, command_of
+from aleph_mem.errors import AlephError, BadInput, DiskError
+
+if TYPE_CHECKING:  # each command imports what it uses: a search pays for no daemon
+    from aleph_mem.writes.writer import WriteResult
+
+# -- commands ---------------------------------------------------------------------------
+
+@command("init")
+def cmd_init(args: argparse.Namespace) -> int:
+    from aleph_mem.install.new_vault import holds_notes, init_vault
+
+    root = Path(args.path or args.vault or ".").expanduser()
+    persons = holds_notes(root) if root.is_dir() else False
+    added = init_vault(root)
+    if not added:
+        print(f"vault at {root.resolve()} already has everything; nothing changed")
+    elif persons:
+        print(f"made {root.resolve()} a vault: your notes are as they were; added "
+              f"{', '.join(added)} (MEMORY.md comes with the first `remember`)")
+    else:
+        print(f"vault at {root.resolve()}: added {', '.join(added)}")
+    if added:
+        print("next: `aleph-mem index` (then `aleph-mem daemon` keeps it in step)")
+    return 0
+
+
+@command("index")
+def cmd_index(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        report = mem.reindex(rebuild=args.rebuild, progress=progress_printer())
+        pending = mem.vector_state()["pending"]
+        embed = args.embed or (not args.no_embed and pending <= EMBED_IN_FOREGROUND)
+        from aleph_mem.embed.pool import cores
+
+        workers = args.workers or (cores() if sys.stderr.isatty() else 1)
+        embedded = mem.embed(progress=progress_printer("embedding"),
+                             workers=workers) if embed else 0
+        if mem.vector_problem and embed:
+            print(f"note: {mem.vector_problem}", file=sys.stderr)
+        elif not embed and not args.no_embed:
+            print(f"note: {pending} chunks need vectors (about {pending // 600 + 1} min on a "
+                  "laptop CPU): `aleph-mem daemon` computes them in the background, "
+                  "`aleph-mem index --embed` now; search uses full text meanwhile",
+                  file=sys.stderr)
+        if args.json:
+            emit_json({"scanned": report.scanned, "indexed": report.parsed,
+                       "removed": report.removed, "unchanged": report.unchanged,
+                       "links_resolved": report.links_resolved, "embedded": embedded})
+        else:
+            print(report.summary() + f", {embedded} chunks embedded")
+    return 0
+
+
+@command("search")
+def cmd_search(args: argparse.Namespace) -> int:
+    from aleph_mem.index.search import Filters
+
+    filters = Filters(folder=args.folder, tags=tuple(args.tag or ()), since=args.since,
+                      until=args.until)
+    with open_memory(args) as mem:
+        mem.one_shot = True
+        hits = mem.search(args.query, limit=args.limit, filters=filters, mode=args.mode,
+                          explain=args.explain)
+        notice = mem.search_notice
+    if notice:
+        print(f"note: {notice}", file=sys.stderr)
+    if args.json:
+        emit_json([h.as_json() for h in hits])
+        return 0
+    if not hits:
+        print("no matches", file=sys.stderr)
+    for h in hits:
+        print(f"{h.path}{h.anchor}  (line {h.line}, score {h.score:.2f})")
+        print(f"    {h.title}")
+        if h.snippet:
+            print("    " + " ".join(h.snippet.split()))
+        if h.explain:
+            print("    explain: " + ", ".join(f"{k}={v:.3f}" for k, v in h.explain.items()))
+    return 0
+
+
+@command("show")
+def cmd_show(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        view = mem.show(args.note)
+    if args.json:
+        emit_json(view.as_json())
+        return 0
+    print(f"# {view.path}  ({view.title})\nhash: {view.hash}")
+    if view.tags:
+        print("tags: " + ", ".join(view.tags))
+    if view.aliases:
+        print("aliases: " + ", ".join(view.aliases))
+    print("\n" + view.content.rstrip() + "\n")
+    if view.links:
+        print("links:")
+        for lv in view.links:
+            cands = ": " + ", ".join(lv.candidates) if lv.candidates else ""
+            where = lv.resolved or f"({lv.status}{cands})"
+            print(f"  line {lv.line}: {lv.raw} -> {where}")
+    if view.backlinks:
+        print("backlinks:\n" + "\n".join(f"  {p}" for p in view.backlinks))
+    return 0
+
+
+@command("status")
+def cmd_status(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        info = mem.full_status()
+    if args.json:
+        emit_json(info)
+        return 0
+    c = info["counts"]
+    print(f"vault: {info['vault']}")
+    print(f"daemon: {describe_daemon(info['daemon'])}")
+    d = info["dreamer"]
+    print("dreamer: " + (d["note"] if d["host"] is None else
+                         f"{'this device' if d['this_device'] else d['host']} (last run "
+                         f"{d['last_run']})"))
+    v = info["vectors"]
+    going = (info["daemon"] or {}).get("embedding") or {}
+    eta = (f"; the daemon embeds {going['per_s']}/s, about {going['minutes_left']:.0f} min "
+           "left" if v["pending"] and going.get("minutes_left") is not None else "")
+    print(f"vectors: {v['model'] or 'none'}: {v['embedded']} chunks embedded, {v['pending']} "
+          f"pending" + (f" ({v['problem']})" if v["problem"] else "") + eta)
+    se = info["sessions"]
+    print(f"agent sessions: {se['captured']} captured" + (
+        f", the latest ended {se['latest']}, {se['without_note']} without a session note yet"
+        if se["captured"] else " (`aleph-mem hooks install CLIENT` captures them)"))
+    print(f"notes {c['notes']}, chunks {c['chunks']}, tags {c['tags']}, links {c['links']} "
+          f"({c['links_resolved']} resolved, {c['links_unresolved']} unresolved, "
+          f"{c['links_ambiguous']} ambiguous)")
+    for key, label in (("problems", "problems"), ("unresolved_links", "unresolved links"),
+                       ("ambiguous_links", "ambiguous links")):
+        rows = info[key]
+        if rows:
+            print(f"\n{label} ({len(rows)}):")
+            for r in rows[:50]:
+                print("  " + _status_row(r))
+            if len(rows) > 50:
+                print(f"  … {len(rows) - 50} more (use --json for all)")
+    return 0
+
+
+def describe_daemon(d: dict[str, Any]) -> str:
+    if d["state"] != "running":
+        return "not running (start it with `aleph-mem daemon`)"
+    idle = d.get("idle_for_s")
+    nxt = ", ".join(f"{k} at {v}" for k, v in (d.get("next_run") or {}).items())
+    return (f"running since {d.get('running_since')} (pid {d.get('pid')}, "
+            f"{d.get('watch_mode')}); last event {d.get('last_event_at') or 'none'}, "
+            f"queue {d.get('queue', 0)}, idle for "
+            f"{'ever' if idle is None else f'{idle:.0f} s'}" + (f"; next: {nxt}" if nxt else ""))
+
+
+def _status_row(r: dict[str, Any]) -> str:
+    if "reason" in r:
+        return f"{r['path']}: {r['reason']}"
+    cands = f" candidates: {', '.join(r['candidates'])}" if r.get("candidates") else ""
+    return f"{r['from']}:{r['line']}: {r['raw']}{cands}"
+
+
+@command("write")
+def cmd_write(args: argparse.Namespace) -> int:
+    data = sys.stdin.buffer.read()
+    if not args.path and (args.append or args.under or not args.title):
+        raise BadInput("give a PATH, or --title to name a new note (in --folder)")
+    with open_memory(args) as mem:
+        if args.append or args.under:
+            result = mem.edit_note(args.path, args.expect_hash, utf8(data), args.under)
+        elif args.title or args.related or args.frontmatter:
+            fm = dict(key_values(args.frontmatter or [])) or None
+            result = mem.write_note(utf8(data), args.path, args.title, args.folder, fm,
+                                    args.expect_hash, args.related)
+        else:
+            result = mem.write_bytes(args.path, data, args.expect_hash)
+    return report_write(result, args.json)
+
+
+def utf8(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"the text on stdin is not UTF-8 (byte {exc.start}); convert it "
+                       "first, e.g. with `iconv -t UTF-8`") from exc
+
+
+def key_values(items: list[str]) -> list[tuple[str, object]]:
+    """``KEY=VALUE`` arguments, each value read as YAML."""
+    out = []
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise BadInput(f"{item!r} is not KEY=VALUE")
+        out.append((key.strip(), yaml_value(value)))
+    return out
+
+
+@command("set")
+def cmd_set(args: argparse.Namespace) -> int:
+    pairs = dict(key_values(args.pairs))
+    with open_memory(args) as mem:
+        result = mem.edit_note(args.path, args.expect_hash, set_keys=pairs,
+                               unset=args.unset or [])
+    return report_write(result, args.json)
+
+
+@command("mv")
+def cmd_mv(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        result = mem.move_note(args.old, args.new, args.expect_hash)
+    return report_write(result, args.json)
+
+
+@command("archive")
+def cmd_archive(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        result = mem.archive_note(args.path, args.reason, args.expect_hash)
+    return report_write(result, args.json)
+
+
+@command("restore")
+def cmd_restore(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        result = mem.restore_note(args.path, args.expect_hash)
+    return report_write(result, args.json)
+
+
+@command("log")
+def cmd_log(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        events = mem.log(args.path, args.since, args.actor, args.limit)
+    if args.json:
+        emit_json([e.as_json() for e in events])
+        return 0
+    for e in events:
+        src = f"{e.data['from']} -> " if "from" in e.data else ""
+        extra = f"  run {e.run}" if e.run else ""
+        why = f"  ({e.reason})" if e.reason else ""
+        where = f"  on {e.host}" if e.host else ""
+        print(f"{e.id}  {e.at}  {e.actor:<12} {e.kind:<14} {src}{e.path}{why}{extra}{where}")
+    return 0
+
+
+@command("undo")
+def cmd_undo(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        report = mem.undo(args.id)
+    if args.json:
+        emit_json(report.as_json())
+    else:
+        print(f"undid {len(report.undone)} change(s) of {report.target} (this undo is run "
+              f"{report.run}: `aleph-mem undo {report.run}` redoes them)")
+        for path, why in report.refused:
+            print(f"refused {path}: {why}", file=sys.stderr)
+    return 1 if report.refused else 0
+
+
+@command("dream")
+def cmd_dream(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        if args.action == "status":
+            st = mem.dream_status()
+            body = {"runs": st.runs, "daemon": st.daemon, "open_proposals": st.open_proposals}
+            emit_json(body) if args.json else _print_dream_status(body)
+            return 0
+        if args.action == "proposals":
+            props = mem.proposals()
+            if args.json:
+                emit_json(props)
+            for p in [] if args.json else props:
+                print(f"{p['id']}  {p['action']['pass_name']}: {p['action']['reason']} "
+                      f"({p['action']['path']})")
+            return 0
+        if args.action == "undo":
+            if not args.id:
+                raise BadInput("`dream undo` needs a run id (see `aleph-mem dream status`)")
+            return cmd_undo(args)
+        report = mem.dream(tuple(args.pass_name or ()), args.dry_run, args.force, args.weekly,
+                           anyway=args.anyway)
+    if args.json:
+        emit_json(report.as_json())
+        return 0
+    if report.note:  # another device dreams for this vault
+        print(report.note)
+        return 0
+    if args.dry_run:
+        print("\n\n".join(report.plan) or "nothing to do")
+    for a in report.applied:
+        print(f"{a['pass']}: {a['what']}")
+    for p in report.proposed:
+        print(f"proposed {p['id']}: {p['what']}")
+    for s in report.skipped:
+        print(f"skipped {s['path']}: {s['reason']}")
+    print(f"run {report.run_id}: {report.status}, {len(report.applied)} applied, "
+          f"{len(report.proposed)} proposed, {len(report.issues)} lint issues"
+          + (f", digest {report.digest}" if report.digest else "")
+          + ("" if args.dry_run or not report.applied else
+             f"; undo with `aleph-mem undo {report.run_id}`"))
+    return 0
+
+
+def _print_dream_status(body: dict[str, Any]) -> None:
+    print(f"daemon: {describe_daemon(body['daemon'])}")
+    print(f"open proposals: {body['open_proposals']}")
+    for r in body["runs"]:
+        print(f"{r['id']}  {r['at']}  {r['status']:<11} {r['trigger']:<9} applied "
+              f"{r['applied']}, proposed {r['proposed']}, skipped {r['skipped']}")
+
+
+@command("plugins")
+def cmd_plugins(args: argparse.Namespace) -> int:
+    from aleph_mem import plugins
+
+    found = plugins.describe()
+    if args.json:
+        emit_json(found)
+        return 0
+    for p in found:
+        kind = "built-in" if p["builtin"] else p["package"]
+        print(f"{p['name']}  ({kind})")
+        for key, label in (("dream_passes", "dream passes"), ("embedders", "embedders")):
+            if p[key]:
+                print(f"    {label}: {', '.join(p[key])}")
+        other = [h for h in p["hooks"] if not h.startswith("register_")]
+        if other:
+            print(f"    hooks: {', '.join(other)}")
+    return 0
+
+
+def yaml_value(text: str) -> object:
+    """``KEY=VALUE`` values are YAML (``tags=[a, b]``, ``n=3``); anything that is not valid
+    YAML is kept as the string typed."""
+    import yaml
+
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    return text if value is None and text.strip() not in ("null", "~") else value
+
+
+def report_write(result: WriteResult, as_json: bool) -> int:
+    if result.warning:
+        print(f"warning: {result.warning}", file=sys.stderr)
+    if as_json:
+        emit_json({"path": result.path, "hash": result.hash, "warning": result.warning,
+                   "event": result.event.as_json() if result.event else None})
+    elif result.event is None:
+        print(f"{result.path}: unchanged (hash {result.hash})")
+    else:
+        print(f"{result.event.kind} {result.path} hash {result.hash} (event {result.event.id}; "
+              f"undo with `aleph-mem undo {result.event.id}`)")
+    return 0
+
+
+# -- parser -----------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    words = sys.argv[1:] if argv is None else argv
+    named = command_of(words)
+    args = build_parser(named if named in COMMANDS else None).parse_args(words)
+    logs.configure(args.verbose)
+    if not hasattr(args, "vault"):
+        args.vault = None
+    try:
+        return COMMANDS[args.command](args)
+    except AlephError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except apsw.BusyError:
+        print("error: the index is busy (another aleph-mem process is writing a large "
+              "change); try again in a moment", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:
+        print(f"error: {DiskError(args.command, exc)}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+

@@ -1,0 +1,112 @@
+"""The commands that run or install something beside the notes: the watcher and the
+daemon, the MCP server and each client's configuration, the systemd unit, the dreamer
+lease. Registered in ``cli.COMMANDS`` like every other command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from aleph_mem import logs
+from aleph_mem.cli.common import (
+    command,
+    emit_json,
+    open_memory,
+    progress_printer,
+    setting_flags,
+    vault_root,
+)
+from aleph_mem.errors import VaultNotFound
+
+
+def run_daemon(args: argparse.Namespace, scheduler: bool) -> int:
+    from aleph_mem.memory import Memory
+    from aleph_mem.running.daemon import Daemon
+
+    logs.ready()  # before the scheduler and watcher load: they log in our format
+    # not open_memory: starting the daemon is no sign of a person at work (the activity
+    # stamp would keep the first embed on one core and the dream waiting)
+    with Memory.open(vault_root(args), setting_flags(args)) as mem:
+        return Daemon(mem, scheduler=scheduler, progress=progress_printer).run()
+
+
+@command("watch")
+def cmd_watch(args: argparse.Namespace) -> int:
+    return run_daemon(args, scheduler=False)
+
+
+@command("mcp")
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from aleph_mem.mcp.server import serve
+    from aleph_mem.memory import Memory
+
+    logs.ready()
+    root = vault_root(args)
+    Memory.open(root, setting_flags(args)).close()  # a clear error now if there is no vault
+    return serve(root, setting_flags(args))
+
+
+@command("mcp-reference")
+def cmd_mcp_reference(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from aleph_mem.install.new_vault import init_vault
+    from aleph_mem.mcp.server import tools_reference
+
+    with tempfile.TemporaryDirectory() as tmp:
+        init_vault(Path(tmp))
+        sys.stdout.write(tools_reference(Path(tmp)))
+    return 0
+
+
+@command("daemon")
+def cmd_daemon(args: argparse.Namespace) -> int:
+    return run_daemon(args, scheduler=True)
+
+
+@command("dreamer")
+def cmd_dreamer(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        body = mem.dreamer(take=args.action == "set")
+    if args.json:
+        emit_json(body)
+    elif body["host"] is None:
+        print(body["note"])
+    else:
+        who = "this device" if body["this_device"] else body["host"]
+        print(f"{who} dreams for the vault ({body['how']} {body['since']}; last run "
+              f"{body['last_run']}, {body['silent_hours']} h ago)")
+    return 0
+
+
+@command("mcp-config")
+def cmd_mcp_config(args: argparse.Namespace) -> int:
+    from aleph_mem.install.clients import guide
+
+    root = vault_root(args)
+    if not (root / ".aleph").is_dir():
+        raise VaultNotFound(str(root))
+    sys.stdout.write(guide(args.client, root, args.name))
+    return 0
+
+
+@command("service")
+def cmd_service(args: argparse.Namespace) -> int:
+    from aleph_mem.install import systemd_unit
+
+    if args.action == "status":
+        body = systemd_unit.status(args.name)
+        if args.json:
+            emit_json(body)
+        else:
+            for key, value in body.items():
+                print(f"{key}: {value}")
+        return 0
+    if args.action == "install":
+        outcome = systemd_unit.install(vault_root(args), args.name)
+    else:
+        outcome = systemd_unit.uninstall(args.name)
+    for line in outcome.lines:
+        print(line)
+    return 0

@@ -1,0 +1,60 @@
+"""The one rule for append-only JSON-lines files (the event log, the dream's runs,
+proposals, recalls and verdicts):
+
+- appending writes one whole line and fsyncs it; a torn last line a crash left behind is
+  closed off first, so it can never swallow the new record;
+- reading takes complete lines only: a last line without its newline is torn (or still
+  being written) and is left for later; a damaged line anywhere else is skipped with a
+  warning, never fatal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from aleph_mem import logs
+
+log = logs.get(__name__)
+
+
+def append(path: Path, record: dict[str, Any], **dumps: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), **dumps) + "\n"
+    with open(path, "ab+") as fh:
+        if fh.tell() > 0:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":
+                fh.write(b"\n")
+        fh.write(line.encode("utf-8"))
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def read(path: Path, start: int = 0) -> Iterator[tuple[Any, int]]:
+    """Each complete line's JSON value from byte ``start``, with the offset after it."""
+    try:
+        fh = open(path, "rb")
+    except FileNotFoundError:
+        return
+    with fh:
+        fh.seek(start)
+        offset = start
+        for raw in fh:
+            if not raw.endswith(b"\n"):
+                return
+            offset += len(raw)
+            if not raw.strip():
+                continue
+            try:
+                yield json.loads(raw), offset
+            except ValueError:
+                log.warning("skipping a damaged line in %s at byte %d", path,
+                            offset - len(raw))
+
+
+def records(path: Path) -> list[Any]:
+    return [value for value, _ in read(path)]

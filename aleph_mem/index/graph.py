@@ -1,0 +1,73 @@
+"""The link graph (networkx): links, backlinks, neighbourhoods and paths between notes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import apsw
+
+from aleph_mem.errors import BadInput
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+
+@dataclass(frozen=True)
+class Edge:
+    source: str
+    target: str
+    raw: str
+    line: int
+
+
+def edges(con: apsw.Connection) -> list[Edge]:
+    return [Edge(*row) for row in con.execute(
+        "SELECT n.path, l.resolved_path, l.raw, l.line FROM links l JOIN notes n "
+        "ON n.id = l.src_id JOIN notes t ON t.path = l.resolved_path "
+        "WHERE l.resolved_path != n.path ORDER BY n.path, l.line")]
+
+
+def build(con: apsw.Connection) -> nx.DiGraph:
+    import networkx as nx  # loaded only when a graph is needed
+
+    g = nx.DiGraph()
+    g.add_nodes_from(p for (p,) in con.execute("SELECT path FROM notes"))
+    for e in edges(con):
+        g.add_edge(e.source, e.target)
+    return g
+
+
+def outgoing(con: apsw.Connection, path: str) -> list[str]:
+    return [t for (t,) in con.execute(
+        "SELECT DISTINCT l.resolved_path FROM links l JOIN notes n ON n.id = l.src_id "
+        "WHERE n.path = ? AND l.resolved_path IS NOT NULL AND l.resolved_path != ? "
+        "ORDER BY 1", (path, path))]
+
+
+def backlinks(con: apsw.Connection, path: str) -> list[str]:
+    return [s for (s,) in con.execute(
+        "SELECT DISTINCT n.path FROM links l JOIN notes n ON n.id = l.src_id "
+        "WHERE l.resolved_path = ? AND n.path != ? ORDER BY 1", (path, path))]
+
+
+def neighbours(con: apsw.Connection, path: str, depth: int = 1) -> dict[str, int]:
+    """Notes within ``depth`` links of ``path`` in either direction, with their distance."""
+    import networkx as nx
+
+    if not 1 <= depth <= 4:
+        raise BadInput("depth runs from 1 to 4")
+    g = build(con).to_undirected(as_view=True)
+    dist = nx.single_source_shortest_path_length(g, path, cutoff=depth)
+    return {p: d for p, d in sorted(dist.items(), key=lambda x: (x[1], x[0])) if p != path}
+
+
+def path_between(con: apsw.Connection, a: str, b: str) -> list[str]:
+    """The shortest chain of links between two notes (either direction), or []."""
+    import networkx as nx
+
+    g = build(con).to_undirected(as_view=True)
+    try:
+        return nx.shortest_path(g, a, b)
+    except nx.NetworkXNoPath:
+        return []

@@ -1,0 +1,89 @@
+"""``aleph-mem mcp-config CLIENT``: the configuration each agent client documents for a stdio
+MCP server, filled in with this install's command and one vault.
+
+Every client gets an absolute command (desktop apps and editors do not read a shell's PATH):
+the ``aleph-mem`` script beside this Python when there is one, else this Python with
+``-m aleph_mem.cli``. The formats follow each client's own documentation: ``mcpServers``
+JSON (Claude Desktop, Claude Code's ``.mcp.json``, Cursor, Gemini CLI, Windsurf), VS Code's
+``servers`` with ``"type": "stdio"``, Codex CLI's ``[mcp_servers.<name>]`` TOML table.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from aleph_mem.errors import BadInput
+
+NAME = "aleph-mem"
+
+
+@dataclass(frozen=True)
+class Client:
+    title: str
+    files: tuple[str, ...]  # where the snippet goes (merged into what is there)
+    shape: str  # mcpServers | vscode | codex
+
+
+CLIENTS: dict[str, Client] = {
+    "claude-code": Client("Claude Code", (
+        ".mcp.json at a project's root (or run the `claude mcp add` line below)",), "mcpServers"),
+    "claude-desktop": Client("Claude Desktop", (
+        "macOS: ~/Library/Application Support/Claude/claude_desktop_config.json",
+        "Windows: %APPDATA%\\Claude\\claude_desktop_config.json",
+        "Linux: ~/.config/Claude/claude_desktop_config.json"), "mcpServers"),
+    "cursor": Client("Cursor", ("~/.cursor/mcp.json (every project), or .cursor/mcp.json "
+                                "(one project)",), "mcpServers"),
+    "vscode": Client("VS Code", (".vscode/mcp.json in a workspace, or `MCP: Open User "
+                                 "Configuration` for every workspace",), "vscode"),
+    "codex": Client("Codex CLI", ("~/.codex/config.toml (or .codex/config.toml in a trusted "
+                                  "project)",), "codex"),
+    "gemini": Client("Gemini CLI", ("~/.gemini/settings.json (or .gemini/settings.json in a "
+                                    "project)",), "mcpServers"),
+    "windsurf": Client("Windsurf", ("~/.codeium/windsurf/mcp_config.json",), "mcpServers"),
+}
+
+
+def this_command() -> list[str]:
+    """The absolute command that starts this install's aleph-mem."""
+    script = Path(sys.executable).with_name("aleph-mem.exe" if sys.platform == "win32"
+                                            else "aleph-mem")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "aleph_mem.cli"]
+
+
+def server(vault: Path) -> tuple[str, list[str]]:
+    """(command, args) that serve ``vault`` over stdio."""
+    command, *rest = this_command()
+    return command, [*rest, "--vault", str(vault.resolve()), "mcp"]
+
+
+def snippet(client: str, vault: Path, name: str = NAME) -> str:
+    """The text to merge into the client's configuration."""
+    if client not in CLIENTS:
+        raise BadInput(f"unknown client {client!r}; one of: {', '.join(CLIENTS)}")
+    command, args = server(vault)
+    shape = CLIENTS[client].shape
+    if shape == "codex":
+        quoted = ", ".join(json.dumps(a) for a in args)
+        return f"[mcp_servers.{name}]\ncommand = {json.dumps(command)}\nargs = [{quoted}]\n"
+    entry: dict[str, object] = {"command": command, "args": args}
+    if shape == "vscode":
+        return json.dumps({"servers": {name: {"type": "stdio", **entry}}}, indent=2) + "\n"
+    return json.dumps({"mcpServers": {name: entry}}, indent=2) + "\n"
+
+
+def guide(client: str, vault: Path, name: str = NAME) -> str:
+    """What `mcp-config` prints: where it goes, the snippet, how to check it works."""
+    text = snippet(client, vault, name)
+    c = CLIENTS[client]
+    out = [f"# {c.title}: merge this into " + "; or ".join(c.files), "", text.rstrip()]
+    if client == "claude-code":
+        command, args = server(vault)
+        out += ["", "# or, from a terminal:",
+                f"claude mcp add {name} -- {shlex.join([command, *args])}"]
+    out += ["", f"# then restart {c.title}; its tool list shows aleph-mem's 12 tools "
+            "(search, read, write, ..., dream)"]
+    return "\n".join(out) + "\n"

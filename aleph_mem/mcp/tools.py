@@ -1,0 +1,374 @@
+"""The twelve MCP tools: one small function each, over one ``Memory`` verb, returning a
+typed value (its output schema). Shared state comes from the server's lifespan context
+(``mcp_server.State``); ``run`` holds the lock, refreshes the activity stamp, turns library
+errors into tool errors with their reason, and counts what the agent was shown as recalled.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
+
+import apsw
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
+from pydantic import BaseModel
+
+from aleph_mem import logs
+from aleph_mem.errors import AlephError, DiskError
+from aleph_mem.files import activity
+from aleph_mem.index.search import Filters
+from aleph_mem.memory import GraphView, Memory
+from aleph_mem.recall.reflect import Reflection
+from aleph_mem.sessions.working_memory import Envelope
+from aleph_mem.writes.events import Event
+from aleph_mem.writes.writer import WriteResult
+
+log = logs.get(__name__)
+T = TypeVar("T")
+
+READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
+ADD = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
+                      open_world_hint=False)
+CHANGE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False,
+                         open_world_hint=False)
+
+
+class HitOut(BaseModel):
+    path: str
+    anchor: str
+    title: str
+    score: float
+    snippet: str
+    line: int
+
+
+class SessionHitOut(BaseModel):
+    session_id: str
+    client: str
+    project: str
+    started: str
+    ended: str
+    title: str  # the session's first request
+    score: float
+    quotes: list[str]  # the passages that matched, matches in **bold**
+    note: str  # the session note distilled from it, once written
+
+
+class SummaryOut(BaseModel):
+    answer: str | None  # every sentence cites sessions by number, e.g. [1][2]
+    citations: list[dict[str, Any]]  # n -> session_id, started
+    note: str = ""
+
+
+class SearchOut(BaseModel):
+    hits: list[HitOut]
+    sessions: list[SessionHitOut] = []
+    session_summary: SummaryOut | None = None
+    notice: str | None = None  # e.g. "full-text only: …", "N chunks are still waiting…"
+
+
+class LinkOut(BaseModel):
+    raw: str
+    target: str
+    anchor: str
+    resolved: str | None
+    status: str
+
+
+class NoteOut(BaseModel):
+    path: str
+    title: str
+    hash: str
+    frontmatter: dict[str, Any]
+    content: str
+    section: str | None
+    links: list[LinkOut]
+    backlinks: list[str]
+
+
+class WriteOut(BaseModel):
+    path: str
+    hash: str | None
+    event_id: str | None
+    changed: bool
+    warning: str | None = None
+    same_facts_as: list[str] = []  # notes that already say this: edit one of them instead
+
+
+class UndoOut(BaseModel):
+    target: str  # what was undone, the undo's own run id, and each event restored or each
+    run: str | None = None  # note refused with its reason
+    undone: list[str] = []
+    refused: list[dict[str, str]] = []
+    regenerated: list[str] = []  # the dream's own pages written anew (the day's digest)
+
+
+class DreamOut(BaseModel):
+    state: str | None = None
+    runs: list[dict[str, Any]] | None = None
+    proposals: list[dict[str, Any]] | None = None
+    report: dict[str, Any] | None = None
+
+
+def run(ctx: Context, fn: Callable[[Memory], T]) -> T:
+    state = ctx.request_context.lifespan_context
+    with state.lock:
+        activity.touch(state.mem.vault.local_dir, "mcp")
+        try:
+            result = fn(state.mem)
+        except AlephError as exc:
+            raise ToolError(str(exc)) from exc
+        except OSError as exc:
+            raise ToolError(str(DiskError("the tool", exc))) from exc
+        except apsw.Error as exc:
+            raise ToolError(f"the index refused the operation ({exc}); retry in a moment, "
+                            "or run `aleph-mem index` if it persists") from exc
+        except (ValueError, TypeError, RecursionError, UnicodeError) as exc:
+            log.exception("tool failed")
+            raise ToolError(f"aleph-mem could not do this ({type(exc).__name__}: {exc}); "
+                            "check the arguments") from exc
+        state.recall(result)
+        return result
+
+
+def actor(ctx: Context) -> str:
+    return ctx.request_context.lifespan_context.actor(ctx)
+
+
+def written(r: WriteResult) -> WriteOut:
+    return WriteOut(path=r.path, hash=r.hash, event_id=r.event.id if r.event else None,
+                    changed=r.event is not None, warning=r.warning,
+                    same_facts_as=list(r.same_as))
+
+
+def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
+           tags: list[str] | None = None, since: str | None = None, until: str | None = None,
+           status: str | None = None, include_archived: bool = False,
+           scope: Literal["notes", "sessions", "all"] = "notes",
+           project: str | None = None, summarize: bool = False) -> SearchOut:
+    """Search the notes (meaning and words, ranked; one hit per note, the best passage).
+
+    Use it to find what the memory holds on a topic before answering or writing. Each hit
+    has the note `path`, an `anchor` pointing at the passage (`#^blockid` or `#Heading`),
+    the `title`, a `snippet` with matches in **bold**, and the `line`; `notice` says when
+    the ranking is limited (full text only while the model loads, vectors still pending).
+    Filters apply before ranking: `folder` (and below), `tags` (all must hold; nested tags
+    match their children), `since`/`until` (ISO dates or spans such as `7d`, from the
+    note's date or file time), `status` (e.g. "stale"). Archived notes are left out unless
+    `include_archived`. A date named in the query itself ("on 13 October 2023", "in May
+    2023", "last week") lifts notes dated then without hiding the others. Pass the path to
+    `read` for the whole note.
+
+    `scope` "sessions" searches past agent sessions instead (what was asked, done, run and
+    said; secrets redacted): each in `sessions` with its id, project, times, the matching
+    `quotes` and the session note made from it; "all" returns both. `project` keeps only
+    that project's sessions. `summarize` (with an LLM configured) adds `session_summary`:
+    an answer across the sessions found, each sentence citing them by number.
+    """
+    filters = Filters(folder=folder, tags=tuple(tags or ()), since=since, until=until,
+                      status=status, include_archived=include_archived)
+
+    def go(m: Memory) -> SearchOut:
+        n = min(max(limit, 1), 50)
+        hits = m.search(query, limit=n, filters=filters, wait_for_model=False) \
+            if scope != "sessions" else []
+        found, summary = [], None
+        if scope != "notes":
+            shits = m.session_search(query, n, project)
+            found = [SessionHitOut(**{k: v for k, v in h.as_json().items()
+                                      if k in SessionHitOut.model_fields}) for h in shits]
+            if summarize:
+                summary = SummaryOut(**m.session_summary(query, shits).__dict__)
+        return SearchOut(hits=[HitOut(path=h.path, anchor=h.anchor, title=h.title,
+                                      score=h.score, snippet=h.snippet, line=h.line)
+                               for h in hits], sessions=found, session_summary=summary,
+                         notice=m.search_notice or None)
+    return run(ctx, go)
+
+
+def read(note: str, ctx: Context, heading: str | None = None) -> NoteOut:
+    """Read one note by path, file name, title or alias (case-insensitive).
+
+    Returns its frontmatter, full `content`, its content `hash` (pass it as `expected_hash`
+    to `write` or `edit` to change the note safely), outgoing `links` with what they
+    resolve to, and `backlinks` (notes linking here). With `heading`, `section` holds just
+    that heading's section. An unknown note is an error that lists the closest titles.
+    """
+    def go(m: Memory) -> NoteOut:
+        view, section = m.read_section(note, heading) if heading else (m.show(note), None)
+        links = [LinkOut(raw=lv.raw, target=lv.target, anchor=lv.anchor, resolved=lv.resolved,
+                         status=lv.status) for lv in view.links]
+        return NoteOut(path=view.path, title=view.title, hash=view.hash,
+                       frontmatter=view.frontmatter, content=view.content, section=section,
+                       links=links, backlinks=view.backlinks)
+    return run(ctx, go)
+
+
+def write(content: str, ctx: Context, path: str | None = None, title: str | None = None,
+          folder: str = "inbox", frontmatter: dict[str, Any] | None = None,
+          expected_hash: str | None = None, related_files: list[str] | None = None) -> WriteOut:
+    """Create a note, or replace one completely.
+
+    To create: give `content` (Markdown) and either a vault-relative `path` such as
+    "projects/aleph/decisions.md", or a `title` (the file becomes `<folder>/<title>.md`,
+    folder "inbox" by default). To replace: give the `path` and the `expected_hash` you got
+    from `read`; if the note changed since, this fails and you should read it again.
+    `frontmatter` (a dict) is written as the YAML header. Use [[Note title]] to link notes
+    and #tags to tag them. Prefer `edit` to add to an existing note. `related_files`:
+    source files this note describes (absolute, or relative to a `project_root` key in
+    `frontmatter`), inside the vault or a project folder the person configured
+    (`project_roots`); their hashes are recorded so the note is flagged stale when those
+    files change. New names must suit every system (no `: * ? " < > | # ^ [ ]`, no control
+    characters); a refused write says why. `same_facts_as` lists notes that already state
+    the same facts: edit one of them rather than keep two.
+    """
+    who = actor(ctx)
+
+    def go(m: Memory) -> WriteOut:
+        out = written(m.write_note(content, path, title, folder, frontmatter, expected_hash,
+                                   related_files, who))
+        out.same_facts_as = m.same_facts(out.path) if out.changed else []
+        return out
+    return run(ctx, go)
+
+
+def edit(path: str, ctx: Context, expected_hash: str | None = None, append: str | None = None,
+         under_heading: str | None = None, set_frontmatter: dict[str, Any] | None = None,
+         remove_frontmatter: list[str] | None = None) -> WriteOut:
+    """Change part of an existing note without rewriting the rest.
+
+    `append`: Markdown added at the end of the note, or at the end of the section under
+    `under_heading`. `set_frontmatter` / `remove_frontmatter`: set or remove YAML keys (other
+    keys, comments and the body stay byte for byte). Pass the `expected_hash` from `read`
+    to be sure nobody changed the note meanwhile (recommended); without it the change
+    applies to the note as it is now.
+    """
+    who = actor(ctx)
+    return run(ctx, lambda m: written(m.edit_note(
+        path, expected_hash, append, under_heading, set_frontmatter, remove_frontmatter, who)))
+
+
+def remember(fact: str, ctx: Context, priority: int = 3) -> WriteOut:
+    """Add one short, durable fact to hot memory (MEMORY.md), which every agent sees first
+    via `context`.
+
+    Use it for facts worth knowing in every session (the person's preferences, standing
+    decisions, names); keep each to one sentence. `priority` runs from 1 (most important)
+    to 5. Hot memory has a 2,200-character budget: when it is full this fails and lists
+    the lowest-priority facts, so a person can prune them. A fact hot memory already
+    states (the same numbers, names and negations, mostly the same words) is not added
+    twice: `changed` is false and `same_facts_as` quotes the line that says it (edit
+    MEMORY.md there to refine it). For anything longer, use `write`.
+    """
+    who = actor(ctx)
+    return run(ctx, lambda m: written(m.remember(fact, priority, who)))
+
+
+def context(ctx: Context, query: str | None = None, budget_tokens: int = 2000,
+            folder: str | None = None, project: str | None = None) -> Envelope:
+    """The working-memory envelope to start a session or a task: hot memory (MEMORY.md,
+    highest priority first; `hot_memory_left_out` counts what did not fit), the latest
+    daily digest, the notes most relevant to `query` (or the most recently changed ones),
+    and the latest changes, each within its share of `budget_tokens`. With `project` (the
+    name of the repository or folder you work in), `project` holds that project's recent
+    decisions, open problems, last agent sessions and notes first. Call it first; then
+    `search`/`read` for detail.
+    """
+    return run(ctx, lambda m: m.context(query, budget_tokens, folder, project))
+
+
+def reflect(question: str, ctx: Context, limit: int = 8) -> Reflection:
+    """Answer a question from memory, with citations.
+
+    With an LLM configured, `answer` is a short synthesis in which every sentence cites the
+    numbered passages it rests on (checked: uncited sentences are dropped), and `citations`
+    map numbers to notes. Without one, `answer` is null and `passages` are the
+    best-matching passages, each cited by path and anchor: answer from them yourself.
+    Prefer it over `search` for questions ("when did we decide…?").
+    """
+    return run(ctx, lambda m: m.reflect(question, limit))
+
+
+def graph(note: str, ctx: Context,
+          action: Literal["links", "backlinks", "neighbours", "path"] = "neighbours",
+          depth: int = 1, to: str | None = None) -> GraphView:
+    """Explore the link graph around a note (by path, title or alias).
+
+    `links`: notes it links to; `backlinks`: notes linking to it; `neighbours`: notes
+    within `depth` links either way (1-4), with their distance; `path`: the shortest chain
+    of links from `note` to the note `to`.
+    """
+    return run(ctx, lambda m: m.graph(note, action, depth, to))
+
+
+def recent(ctx: Context, limit: int = 20, since: str | None = None, actor: str | None = None,
+           path: str | None = None) -> list[Event]:
+    """The timeline of changes to the vault, newest first: who (`human`, `cli`,
+    `mcp:<client>`, `dream:<pass>`) did what (`note-created`, `note-updated`, `note-moved`,
+    `note-archived`…) to which note, when, each with its `id` and, for changes made
+    together, a `run` id (both can be given to `undo`). Filter by `since` (ISO time or a
+    span such as `1h`), `actor` (`mcp` matches every MCP client) or `path` (a note's own
+    history).
+    """
+    return run(ctx, lambda m: m.recent(min(max(limit, 1), 200), since, actor, path))
+
+
+def forget(path: str, ctx: Context, reason: str = "forgotten by an agent",
+           expected_hash: str | None = None) -> WriteOut:
+    """Archive a note: it moves to archive/ (with `archived_at`, `archived_from`,
+    `archived_reason`) and leaves search results. Nothing is deleted; `undo` can undo
+    it. Use it for notes that are wrong or no longer useful.
+    """
+    who = actor(ctx)
+    return run(ctx, lambda m: written(m.archive_note(path, reason, expected_hash, who)))
+
+
+def undo(id: str, ctx: Context) -> UndoOut:
+    """Undo an event or a whole run, by the `id` or `run` that `recent` lists.
+
+    Each note is restored only if it still holds what that event wrote (otherwise it is
+    listed under `refused`, untouched). An undo is itself a run: undo its `run` id to
+    redo. Nothing is deleted either way: every version stays in the history.
+    """
+    if not id.strip():
+        raise ToolError("undo needs `id`: an event or run id from `recent`")
+    who = actor(ctx)
+    return run(ctx, lambda m: UndoOut(**m.undo(id.strip(), who).as_json()))
+
+
+def dream(ctx: Context, action: Literal["status", "proposals", "run"] = "status",
+          passes: list[str] | None = None, dry_run: bool = True) -> DreamOut:
+    """The dream daemon, which tidies the vault while it is idle (merges duplicates, marks
+    stale and superseded notes, fixes safe lint issues, archives long-unused notes, writes
+    a daily digest in _dream/digests/).
+
+    `status`: the daemon's state and the last runs. `proposals`: changes waiting for a
+    person's approval (they tick them in the digest). `run`: run the passes now (`passes`
+    from consolidate, drift, lint, decay, digest, or a plugin's; all by default); with
+    `dry_run` (the default) nothing is written and `plan` shows the changes as diffs. Every
+    change of a real run can be undone with `undo` (the run id).
+    """
+    def go(m: Memory) -> DreamOut:
+        if action == "proposals":
+            return DreamOut(proposals=m.proposals())
+        if action == "run":
+            return DreamOut(report=m.dream(tuple(passes or ()), dry_run).as_json())
+        st = m.dream_status(runs=5)
+        return DreamOut(state=st.state, runs=st.runs)
+    return run(ctx, go)
+
+
+TOOLS = ((search, READ), (read, READ), (write, CHANGE), (edit, CHANGE), (remember, ADD),
+         (context, READ), (reflect, READ), (graph, READ), (recent, READ), (forget, CHANGE),
+         (undo, CHANGE), (dream, CHANGE))
+
+
+def register(server: MCPServer) -> None:
+    for fn, hints in TOOLS:
+        server.add_tool(fn, description=inspect.cleandoc(fn.__doc__ or ""),
+                        annotations=hints)
+

@@ -1,0 +1,136 @@
+"""MEMORY.md: the curated hot memory every agent sees first. Facts are list items under
+``## Facts``, each with a priority (P1 most important .. P5), kept within a character
+budget; when it is full, nothing is pushed out silently: the lowest priorities are reported."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from aleph_mem.errors import BadInput, HotMemoryFull
+
+if TYPE_CHECKING:  # a session's start reads the facts only: no parser, no writer
+    from aleph_mem.store import Store
+    from aleph_mem.writes.writer import WriteResult
+
+PATH = "MEMORY.md"
+HEADING = "Facts"
+BUDGET = 2200
+FACT = re.compile(r"^- \[P([1-5])\] (.+?)\s*$")
+STAMP = re.compile(r"\s*\(\d{4}-\d{2}-\d{2}\)$")  # the day a fact was remembered
+
+
+@dataclass(frozen=True)
+class Fact:
+    priority: int
+    text: str
+    line: int
+
+
+def facts(text: str) -> list[Fact]:
+    return [Fact(int(m.group(1)), m.group(2), i + 1)
+            for i, line in enumerate(text.splitlines()) if (m := FACT.match(line))]
+
+
+def used_chars(found: list[Fact]) -> int:
+    return sum(len(f.text) for f in found)
+
+
+def said_in(text: str, fact: str) -> list[Fact]:
+    """The facts of ``MEMORY.md``'s text that already say ``fact`` (maybe in other words;
+    another number or a negation is another fact)."""
+    from aleph_mem.notes.facts import same_short_fact
+
+    fact = " ".join(fact.split())
+    return [f for f in facts(text) if same_short_fact(STAMP.sub("", f.text), fact)]
+
+
+def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
+             today: dt.date | None = None) -> WriteResult:
+    from aleph_mem.notes.sections import find_section
+    from aleph_mem.writes.writer import ANY, WriteResult
+
+    fact = " ".join(fact.split())
+    if not fact:
+        raise BadInput("the fact is empty; give one short sentence to remember")
+    if not 1 <= priority <= 5:
+        raise BadInput("priority runs from 1 (most important) to 5")
+    stamp = (today or dt.datetime.now(dt.UTC).date()).isoformat()
+    text = f"{fact} ({stamp})"
+    existing = mem.vault.read_bytes(PATH)
+    data = existing or b"# Hot memory\n"
+    body = data.decode("utf-8", errors="replace")
+    current = facts(body)
+    said = said_in(body, fact)
+    if said:  # said already (maybe in other words): the agent may edit that line instead
+        return WriteResult(PATH, None, None, same_as=tuple(
+            f"{PATH}:{f.line} [P{f.priority}] {f.text}" for f in said))
+    used = used_chars(current)
+    if used + len(text) > BUDGET:
+        lowest = sorted(current, key=lambda f: (-f.priority, f.line))[:5]
+        raise HotMemoryFull(used, BUDGET, len(text), [f"[P{f.priority}] {f.text}" for f in lowest])
+    w = mem.writer(actor=actor)
+    line = f"- [P{priority}] {text}"
+    if existing is None:
+        return w.write(PATH, f"# Hot memory\n\n## {HEADING}\n\n{line}\n".encode(), None)
+    try:
+        find_section(body.split("\n"), HEADING)
+    except BadInput:
+        return w.append(PATH, f"## {HEADING}\n\n{line}", ANY, reason="remember")
+    return w.append(PATH, line, ANY, under=HEADING, reason="remember")
+
+
+def with_fact(text: str, fact: str, priority: int, today: dt.date) -> str | None:
+    """``MEMORY.md``'s text with one more fact under ``## Facts`` (the file made when
+    ``text`` is empty), or None when a fact there says it already."""
+    from aleph_mem.notes.sections import find_section
+
+    fact = " ".join(fact.split())
+    if said_in(text, fact):
+        return None
+    line = f"- [P{priority}] {fact} ({today.isoformat()})"
+    if not text.strip():
+        return f"# Hot memory\n\n## {HEADING}\n\n{line}\n"
+    from aleph_mem.writes.writer import append_text
+
+    lines = text.split("\n")
+    try:
+        find_section(lines, HEADING)
+    except BadInput:
+        return append_text(text.encode(), f"## {HEADING}\n\n{line}").decode()
+    return append_text(text.encode(), line, HEADING).decode()
+
+
+@dataclass(frozen=True)
+class HotView:
+    """Hot memory as a session sees it: the facts that fit, most important first, and how
+    many were left out (with the highest priority among them)."""
+
+    text: str
+    shown: int
+    left_out: int
+    left_out_best: int | None
+
+
+def by_priority(text: str, budget_chars: int) -> HotView:
+    """The facts of ``MEMORY.md`` within ``budget_chars``, P1 first (file order within a
+    priority); what does not fit is counted, never silently dropped."""
+    found = facts(text)
+    kept: list[Fact] = []
+    used = 0
+    left: list[Fact] = []
+    for f in sorted(found, key=lambda f: (f.priority, f.line)):
+        cost = len(f.text) + 8
+        if used + cost <= budget_chars:
+            kept.append(f)
+            used += cost
+        else:
+            left.append(f)
+    lines = [f"- [P{f.priority}] {f.text}" for f in kept]
+    if left:
+        lines.append(f"- ({len(left)} more, P{min(f.priority for f in left)} and lower: "
+                     "read MEMORY.md)")
+    return HotView("\n".join(lines), len(kept), len(left),
+                   min((f.priority for f in left), default=None))

@@ -1,0 +1,139 @@
+"""What ``aleph-mem hook <client>`` does with one hook call of an agent client.
+
+The client sends a JSON object on stdin (``session_id``, ``transcript_path``, ``cwd``,
+``hook_event_name``, …). At session start the answer is the working memory for the
+project in ``cwd`` (``session_start``); when the client compacts, stops or ends a session,
+the new part of its transcript is captured (``library.ingest``); before a prompt, the few
+notes most relevant to it may be added. A hook answers fast and never fails its client:
+what it cannot do it says on stderr, and it exits 0. Compression, which may call an LLM,
+runs in the daemon or in a detached process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from aleph_mem.store import Store
+
+# each client's event names, as ours
+EVENTS = {
+    "claude-code": {"SessionStart": "start", "UserPromptSubmit": "prompt",
+                    "PreCompact": "capture", "Stop": "capture", "SubagentStop": "capture",
+                    "SessionEnd": "end"},
+    "gemini": {"SessionStart": "start", "BeforeAgent": "prompt", "PreCompress": "capture",
+               "AfterAgent": "capture", "SessionEnd": "end"},
+    "codex": {"SessionStart": "start", "UserPromptSubmit": "prompt", "Stop": "capture",
+              "SessionEnd": "end"},
+    "cursor": {"sessionStart": "start", "preCompact": "capture", "stop": "capture",
+               "sessionEnd": "end"},
+}
+PROMPT_HITS = 3
+# a hook reads at most this much of a transcript per call (about 3 s here): a first
+# capture of a long session goes on at the next call, or in the daemon
+HOOK_SLICE_BYTES = 12_000_000
+PROMPT_MIN_WORDS = 3
+
+
+@dataclass(frozen=True)
+class Answer:
+    stdout: str = ""
+    stderr: str = ""
+
+
+def handle(client: str, raw: bytes, root: Path | None, flags: dict[str, Any]) -> Answer:
+    """One hook call; never raises."""
+    try:
+        payload = json.loads(raw or b"{}")
+        if not isinstance(payload, dict):
+            raise ValueError("the hook input is not a JSON object")
+    except ValueError as exc:
+        return Answer(stderr=f"aleph-mem hook: could not read the hook input ({exc})")
+    event = str(payload.get("hook_event_name", ""))
+    what = EVENTS.get(client, {}).get(event)
+    if what is None:
+        return Answer(stderr=f"aleph-mem hook: {client} event {event!r} is not one aleph-mem "
+                      "handles; nothing done")
+    if root is None:
+        return Answer(stderr="aleph-mem hook: no vault (install the hook with `aleph-mem "
+                      "hooks install`, which names it, or set ALEPH_MEM_VAULT)")
+    try:
+        from aleph_mem.store import Store
+
+        with Store.open(root, flags, actor=f"hook:{client}") as mem:
+            mem.one_shot = True
+            return _act(mem, client, event, what, payload)
+    except Exception as exc:  # the edge: a hook never fails its client, it says why
+        return Answer(stderr=f"aleph-mem hook: {event} not handled: {type(exc).__name__}: "
+                      f"{exc}")
+
+
+def _act(mem: Store, client: str, event: str, what: str, payload: dict[str, Any]) -> Answer:
+    from aleph_mem.files import activity
+
+    activity.touch(mem.vault.local_dir, f"hook:{client}")
+    roots = payload.get("workspace_roots") or [""]  # Cursor names the folder so
+    cwd = str(payload.get("cwd") or roots[0] or "")
+    session_id = str(payload.get("session_id") or payload.get("conversation_id") or "")
+    if what == "start":
+        from aleph_mem.sessions.session_start import for_session
+
+        text = for_session(mem, cwd, session_id, str(payload.get("source") or "startup"))
+        if client == "cursor":
+            return Answer(json.dumps({"additional_context": text, "continue": True}))
+        return Answer(json.dumps({"hookSpecificOutput": {"hookEventName": event,
+                                                         "additionalContext": text}}))
+    if what == "prompt":
+        text = _prompt_context(mem, str(payload.get("prompt") or ""))
+        if not text:
+            return Answer()
+        return Answer(json.dumps({"hookSpecificOutput": {"hookEventName": event,
+                                                         "additionalContext": text}}))
+    transcript = Path(str(payload.get("transcript_path") or ""))
+    if not payload.get("transcript_path") or not transcript.is_file():
+        return Answer(stderr=f"aleph-mem hook: {event}: no transcript at "
+                      f"{payload.get('transcript_path')!r}; nothing captured")
+    from aleph_mem.sessions import library
+
+    report = library.ingest(mem, client, transcript, session_id, cwd, closed=what == "end",
+                             limit=HOOK_SLICE_BYTES)
+    if what == "end" and mem.settings.session_notes:
+        _compress_later(mem, report.session.session_id)
+    return Answer()
+
+
+def _prompt_context(mem: Store, prompt: str) -> str:
+    """The notes most relevant to a prompt, when there are any worth a look."""
+    from aleph_mem.index.search import query_terms
+
+    if len(query_terms(prompt)) < PROMPT_MIN_WORDS:
+        return ""
+    hits = mem.search(prompt, limit=PROMPT_HITS, wait_for_model=False)
+    if not hits:
+        return ""
+    lines = ["Notes in the person's memory that may bear on this (aleph-mem; read one with "
+             "the `read` tool):"]
+    for h in hits:
+        snippet = " ".join((h.snippet or "").split())[:240]
+        lines.append(f"- {h.path}{h.anchor}: {snippet}")
+    return "\n".join(lines)
+
+
+def _compress_later(mem: Store, session_id: str) -> None:
+    """The session note, written by the daemon when one runs, else by a process of its
+    own that outlives the hook."""
+    from aleph_mem.files.locks import watcher_running
+
+    if watcher_running(mem.vault.local_dir):
+        return  # the daemon compresses finished sessions when the vault is idle
+    exe = [sys.executable, "-m", "aleph_mem.cli", "sessions", "compress", session_id,
+           "--vault", str(mem.vault.root)]
+    subprocess.Popen(exe, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
+                     env={**os.environ, "ALEPH_MEM_VAULT": str(mem.vault.root)})

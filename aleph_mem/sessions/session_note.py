@@ -1,0 +1,143 @@
+"""L0 → L1: a finished session becomes one session note the person owns: what was asked,
+what came of it, decisions, errors met and how they were resolved, preferences stated,
+commands run and files touched. Without an LLM the note is read off the transcript's
+structure (who said what, which tool failed, what ran next); with one, ``session_llm``
+adds what structure cannot see, every item tied to a message that says it.
+
+The note goes through the one writer (logged, undoable); a note the person has edited is
+never written over. A preference the person stated becomes a proposal for hot memory in
+the digest, never a silent edit of ``MEMORY.md``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aleph_mem.notes.compose import note_bytes, note_path
+from aleph_mem.recall import hot_memory
+from aleph_mem.sessions.raw_store import Session, messages
+from aleph_mem.sessions.redact import clean
+from aleph_mem.sessions.summary import Digest, extract
+
+if TYPE_CHECKING:
+    from aleph_mem.store import Store
+
+NOT_A_TAG = re.compile(r"(^|\s)#(?=[\w/-])")  # "#include", "issue #42": words, not tags
+ESCAPED = r"\1\\#"  # Obsidian reads "\#word" as text
+
+def render(d: Digest, session: Session) -> tuple[dict[str, Any], str]:
+    fm: dict[str, Any] = {"type": "session", "category": "sessions",
+                          "client": session.client, "session_id": session.session_id}
+    for key in ("project", "cwd", "branch", "started", "ended"):
+        if getattr(session, key):
+            fm[key] = getattr(session, key)
+    if d.files:
+        fm["files_touched"] = d.files
+    fm["tags"] = ["session"]
+    if session.started[:10]:
+        fm["created"] = session.started[:10]
+    parts = [f"# {NOT_A_TAG.sub(ESCAPED, d.title)}", ""]
+    for heading, items in (("Asked", d.asked), ("Outcome", d.outcome),
+                           ("Decisions", d.decisions), ("Errors and fixes", d.errors),
+                           ("Preferences stated", d.preferences),
+                           ("Procedures that worked", d.procedures)):
+        if items:
+            parts += [f"## {heading}", "",
+                      *("- " + NOT_A_TAG.sub(ESCAPED, text) for text, _ in items), ""]
+    if d.commands:
+        parts += ["## Commands run", "", *(f"- `{c}`" for c in d.commands), ""]
+    if d.files:
+        parts += ["## Files touched", "", *(f"- `{f}`" for f in d.files), ""]
+    return fm, "\n".join(parts)
+
+
+@dataclass(frozen=True)
+class Compressed:
+    session: Session
+    path: str
+    written: bool
+    why: str = ""
+    proposals: list[str] = field(default_factory=list)
+
+
+def compress(mem: Store, session: Session, lines_path: Any, run: str | None = None,
+             llm: bool = True) -> Compressed:
+    """Write the session note for ``session`` (once; a note a person edited since is left
+    as it is) and propose its preferences for hot memory."""
+    from aleph_mem.sessions.library import raw_store
+
+    msgs = list(messages(lines_path))
+    if not any(m.role == "user" and not m.command for m in msgs):
+        return Compressed(session, "", False, "nothing was asked in it")
+    digest = extract(msgs, session)
+    if llm and mem.settings.llm_model:
+        from aleph_mem.sessions.llm_summary import enrich
+
+        digest = enrich(mem, digest, msgs)
+    fm, body = render(digest, session)
+    data = clean(note_bytes(body, fm).decode("utf-8")).encode("utf-8")  # redacted twice
+    path = session.note or _path(mem, session, digest)
+    actor = f"sessions:{session.client}"
+    if session.note and mem.vault.read_bytes(path) is not None:
+        current = mem.vault.read_bytes(path)
+        if current == data:
+            return Compressed(session, path, False, "unchanged")
+        if not _ours(mem, path):
+            return Compressed(session, path, False, "the note was edited since; left as it is")
+        from aleph_mem.files.vault import content_hash
+
+        result = mem.writer(run=run, actor=actor).write(path, data, content_hash(current or b""))
+    else:
+        result = mem.writer(run=run, actor=actor).write(path, data, None)
+    now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+    done = Session(**{**session.as_json(), "note": result.path, "compressed_at": now})
+    raw_store(mem).save(done)
+    return Compressed(done, result.path, result.event is not None,
+                      proposals=propose_preferences(mem, digest, result.path, run))
+
+
+def _path(mem: Store, session: Session, d: Digest) -> str:
+    day = (session.started or session.ended or dt.datetime.now(dt.UTC).isoformat())[:10]
+    folder = str(mem.settings.sessions_folder).strip("/") or "sessions"
+    base = note_path(folder, f"{day} {d.title}", "")
+    path, n = base, 2
+    while mem.vault.read_bytes(path) is not None:
+        path = f"{base[:-3]} ({n}).md"
+        n += 1
+    return path
+
+
+def _ours(mem: Store, path: str) -> bool:
+    """Whether the latest change of ``path`` was ours (a session writer's), so rewriting
+    it loses nobody's edit."""
+    last = mem.log(path=path, limit=1)
+    return bool(last) and last[0].actor.startswith("sessions:")
+
+
+def propose_preferences(mem: Store, d: Digest, note: str, run: str | None) -> list[str]:
+    """Each stated preference not yet in hot memory, as a proposal the digest shows."""
+    from aleph_mem.dream.journal import Journal
+    from aleph_mem.dream.view import Action
+    from aleph_mem.ulid import new_ulid
+
+    if not d.preferences:
+        return []
+    text = (mem.vault.read_bytes(hot_memory.PATH) or b"").decode("utf-8", "replace")
+    journal = Journal(mem.vault.aleph_dir)
+    known = set(journal.proposals())
+    out = []
+    today = dt.datetime.now(dt.UTC).date()
+    for pref, _mid in d.preferences[:3]:
+        if hot_memory.with_fact(text, pref, 3, today) is None:
+            continue  # hot memory states it already
+        action = Action("sessions", "remember", hot_memory.PATH, None,
+                        f'remember "{pref}" (stated in [[{note[:-3]}]])', content=pref,
+                        set_keys={"priority": 3}, propose=True)
+        if action.key not in known:
+            journal.propose(action, dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                            run or new_ulid())
+            out.append(action.key)
+    return out

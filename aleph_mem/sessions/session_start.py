@@ -1,0 +1,142 @@
+"""The memory a new agent session starts with, as text for the client to inject: hot memory
+by priority (what does not fit is counted, never dropped silently), then the project in the
+session's working folder: its last sessions and what they decided or left open, and its
+notes; then where to look for more. Within ``hook_budget_tokens``; no model, no LLM.
+
+A session keeps the snapshot it started with: when the client resumes or compacts it, the
+same text comes back (kept in ``.aleph/local/hook/``), so hot memory edited meanwhile does
+not shift under a running session.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from aleph_mem.files.atomic import write_atomic
+from aleph_mem.index.search import like_prefix
+from aleph_mem.recall import hot_memory
+from aleph_mem.sessions.raw_store import file_name, project_of
+
+if TYPE_CHECKING:
+    from aleph_mem.store import Store
+
+CHARS_PER_TOKEN = 4
+HOT_SHARE = 0.45
+SECTION = re.compile(r"^## (Decisions|Errors and fixes|Outcome)\s*$", re.MULTILINE)
+UNRESOLVED = "(not resolved in this session)"
+INLINE_FIELD = re.compile(r"^\s*[\w -]+::")  # Dataview's "Attendees:: …": metadata, not prose
+
+
+def for_session(mem: Store, cwd: str, session_id: str = "", source: str = "startup") -> str:
+    kept = mem.vault.local_dir / "hook" / f"{file_name(session_id)}.md" if session_id else None
+    if kept is not None and source in ("resume", "compact") and kept.is_file():
+        return kept.read_text(encoding="utf-8")
+    text = build(mem, project_for(mem, cwd), int(mem.settings.hook_budget_tokens))
+    if kept is not None and not mem.readonly:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(kept, text.encode("utf-8"), durable=False)
+    return text
+
+
+def project_for(mem: Store, cwd: str) -> str:
+    """The project of a working folder: a configured root or git repository holding it,
+    else the project of the captured session that ran closest above it, else its name."""
+    if not cwd:
+        return ""
+    found = project_of(cwd, list(mem.settings.project_roots))
+    if found != Path(cwd).name or not found:
+        return found
+    row = mem.con.execute(
+        "SELECT project FROM sessions WHERE project != '' AND (? = cwd OR ? LIKE cwd || '/%') "
+        "ORDER BY length(cwd) DESC LIMIT 1", (cwd, cwd)).fetchone()
+    return row[0] if row else found
+
+
+def build(mem: Store, project: str, budget_tokens: int) -> str:
+    budget = budget_tokens * CHARS_PER_TOKEN
+    parts = [f"# Memory (aleph-mem vault {mem.vault.root})"]
+    hot = (mem.vault.read_bytes(hot_memory.PATH) or b"").decode("utf-8", "replace")
+    view = hot_memory.by_priority(hot, int(budget * HOT_SHARE))
+    if view.shown:
+        parts += ["## Hot memory (the person's standing facts, most important first)",
+                  view.text]
+    room = budget - sum(len(p) + 1 for p in parts) - 300
+    if project:
+        parts += _project(mem, project, room)
+    parts.append("More: the aleph-mem MCP tools `search` (scope \"sessions\" for past "
+                 "sessions) and `read`, or `aleph-mem search` in a terminal.")
+    return "\n\n".join(p for p in parts if p)
+
+
+def project_blocks(mem: Store, project: str, room: float) -> list[str]:
+    """The project's part of a session's start, within ``room`` characters."""
+    return _project(mem, project, int(room))
+
+
+def _project(mem: Store, project: str, room: int) -> list[str]:
+    out: list[str] = []
+    sessions = mem.con.execute(
+        "SELECT path FROM notes WHERE archived = 0 AND "
+        "json_extract(frontmatter, '$.type') = 'session' AND "
+        "lower(json_extract(frontmatter, '$.project')) = lower(?) "
+        "ORDER BY json_extract(frontmatter, '$.started') DESC LIMIT 5", (project,)).fetchall()
+    lines: list[str] = []
+    decided: list[str] = []
+    open_: list[str] = []
+    for (path,) in sessions:
+        body = (mem.vault.read_bytes(path) or b"").decode("utf-8", "replace")
+        found = _sections(body)
+        outcome = next(iter(found.get("Outcome", [])), "")
+        lines.append(f"- [[{path[:-3]}]]" + (f": {outcome[:220]}" if outcome else ""))
+        decided += found.get("Decisions", [])
+        open_ += [e for e in found.get("Errors and fixes", []) if UNRESOLVED in e]
+    notes = mem.con.execute(
+        "SELECT path, title FROM notes WHERE archived = 0 AND "
+        "coalesce(json_extract(frontmatter, '$.type'), '') != 'session' AND ("
+        "lower(json_extract(frontmatter, '$.project')) = lower(?) OR lower(title) = lower(?) "
+        "OR lower(path) LIKE ? ESCAPE '\\' OR lower(path) LIKE ? ESCAPE '\\') "
+        "ORDER BY coalesce(note_date, '') DESC, mtime_ns DESC LIMIT 8",
+        (project, project, f"%/{like_prefix(project.lower())}/%",
+         f"{like_prefix(project.lower())}/%")).fetchall()
+    for heading, items in (
+            (f"## Project {project}: recent decisions", [f"- {d}" for d in decided[:6]]),
+            (f"## Project {project}: open problems", [f"- {p}" for p in open_[:4]]),
+            (f"## Project {project}: last sessions", lines),
+            (f"## Project {project}: notes", [_note_line(mem, p) for p, _ in notes])):
+        if not items:
+            continue
+        block = "\n".join([heading, *items])
+        if len(block) > room:
+            block = block[:max(0, room)].rsplit("\n", 1)[0]
+        if block.count("\n") == 0:
+            break
+        out.append(block)
+        room -= len(block) + 2
+    return out
+
+
+def _note_line(mem: Store, path: str, size: int = 140) -> str:
+    """A note as a link and its first line of prose (what it is about, at a glance)."""
+    text = (mem.vault.read_bytes(path) or b"")[:4000].decode("utf-8", "replace")
+    if text.startswith("---"):
+        text = text.split("\n---", 1)[-1]
+    first = next((ln.strip() for ln in text.splitlines()
+                  if ln.strip() and not ln.lstrip().startswith(("#", "---", ">", "|", "!["))
+                  and not INLINE_FIELD.match(ln)), "")
+    first = " ".join(first.lstrip("-*0123456789. ").split())
+    if len(first) > size:
+        first = first[:size].rsplit(" ", 1)[0] + "…"
+    return f"- [[{path[:-3]}]]" + (f": {first}" if first else "")
+
+
+def _sections(body: str) -> dict[str, list[str]]:
+    """The list items under a session note's Decisions, Errors and Outcome headings."""
+    found: dict[str, list[str]] = {}
+    marks = list(SECTION.finditer(body))
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(body)
+        chunk = body[m.end():end].split("\n## ", 1)[0]
+        found[m.group(1)] = [ln[2:].strip() for ln in chunk.splitlines() if ln.startswith("- ")]
+    return found

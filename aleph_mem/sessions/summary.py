@@ -1,0 +1,129 @@
+"""What a session note says, read off a transcript's structure: what was asked, what came
+of it, decisions, errors and their fixes, preferences, procedures, commands and files. Each
+item keeps the id of the message it comes from. (``session_note`` writes it as a note;
+``session_llm`` adds what structure cannot see.)"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from aleph_mem.sessions.raw_store import Session
+from aleph_mem.sessions.transcripts import Message, rewound
+
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'`(])")
+DECISION = re.compile(
+    r"\b(?:decided|decision|we(?:'ll| will) (?:use|go with|keep)|going with|chose|"
+    r"opted (?:for|to)|settled on|switch(?:ed)? to|from now on|instead of)\b", re.I)
+PREFERENCE = re.compile(
+    r"\b(?:I (?:prefer|'d prefer|would prefer|like|want|don't want|do not want|hate)|"
+    r"always|never|don't (?:ever )?use|do not use|please (?:use|don't|do not|always|never)|"
+    r"let's (?:use|keep|always|never)|from now on)\b", re.I)
+QUESTION_ONLY = re.compile(r"\?\s*$")
+MAX_ITEMS = 8
+
+
+@dataclass
+class Digest:
+    """What a session note says, each item with the message it comes from."""
+
+    title: str
+    asked: list[tuple[str, str]] = field(default_factory=list)
+    outcome: list[tuple[str, str]] = field(default_factory=list)
+    decisions: list[tuple[str, str]] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)
+    preferences: list[tuple[str, str]] = field(default_factory=list)
+    procedures: list[tuple[str, str]] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in SENTENCE.split(" ".join(text.split())) if s.strip()]
+
+
+def extract(msgs: list[Message], session: Session) -> Digest:
+    """The session read off its structure."""
+    gone = rewound(msgs)
+    main = [m for m in msgs if not m.sidechain and m.id not in gone]
+    prompts = [m for m in main if m.role == "user" and not m.command]
+    summary = next((m.text for m in reversed(main) if m.role == "summary"), "")
+    first = prompts[0].text if prompts else (summary or session.session_id)
+    d = Digest(title=_title(summary or first))
+    d.asked = [(one_line(m.text), m.id) for m in prompts[:MAX_ITEMS]]
+    answers = [m for m in main if m.role == "assistant" and not m.tool]
+    if answers:
+        d.outcome = [(one_line(answers[-1].text, 500), answers[-1].id)]
+    for m in answers:
+        d.decisions += [(one_line(s), m.id) for s in sentences(m.text) if DECISION.search(s)]
+    for m in prompts:
+        d.preferences += [(one_line(s), m.id) for s in sentences(m.text)
+                          if PREFERENCE.search(s) and not QUESTION_ONLY.search(s)]
+    d.errors = _errors(main)
+    d.commands = list(dict.fromkeys(one_line(m.command, 160) for m in main
+                                    if m.command and m.role == "assistant"))[:12]
+    d.files = list(dict.fromkeys(f for m in main if m.role == "assistant" and m.tool in (
+        "Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "write_file", "replace")
+        for f in m.files))
+    d.procedures = _procedures(main)
+    d.decisions = [x for x in d.decisions if x not in d.outcome]
+    d.files = [_relative(f, session.cwd) for f in d.files]
+    for name in ("decisions", "preferences"):
+        setattr(d, name, list(dict.fromkeys(getattr(d, name)))[:MAX_ITEMS])
+    return d
+
+
+def _relative(path: str, cwd: str) -> str:
+    prefix = cwd.rstrip("/") + "/"
+    return path[len(prefix):] if cwd and path.startswith(prefix) else path
+
+
+def _title(text: str) -> str:
+    first = sentences(text)[0] if sentences(text) else text
+    return one_line(first, 70).rstrip(".?!:") or "session"
+
+
+def _errors(msgs: list[Message]) -> list[tuple[str, str]]:
+    """Each failed tool call, and what the agent said once the same tool next succeeded."""
+    out: list[tuple[str, str]] = []
+    for i, m in enumerate(msgs):
+        if m.role != "tool" or not m.error:
+            continue
+        problem = next((ln.strip() for ln in m.text.splitlines() if ln.strip()), "failed")
+        fixed = ""
+        for later in msgs[i + 1:]:
+            if later.role == "tool" and later.tool == m.tool and not later.error:
+                after = msgs[msgs.index(later) + 1:]
+                said = next((x for x in after if x.role == "assistant" and not x.tool), None)
+                fixed = sentences(said.text)[0] if said and sentences(said.text) else ""
+                break
+        item = f"`{m.tool or 'tool'}`: {one_line(problem, 200)}"
+        out.append((item + (f" → {one_line(fixed, 300)}" if fixed else " (not resolved in "
+                                                                          "this session)"),
+                    m.id))
+    return out[:MAX_ITEMS]
+
+
+def _procedures(msgs: list[Message]) -> list[tuple[str, str]]:
+    """Commands that failed and then worked in another form: how it is done here."""
+    out: list[tuple[str, str]] = []
+    failed: dict[str, str] = {}
+    pending: dict[str, str] = {}
+    for m in msgs:
+        if m.role == "assistant" and m.command:
+            pending[m.tool] = m.command
+        elif m.role == "tool" and m.tool in pending:
+            cmd = pending.pop(m.tool)
+            if m.error:
+                failed[m.tool] = cmd
+            elif m.tool in failed and failed[m.tool] != cmd:
+                out.append((f"`{one_line(cmd, 160)}` worked where `"
+                            f"{one_line(failed.pop(m.tool), 160)}` failed", m.id))
+    return out[:MAX_ITEMS]
+
+

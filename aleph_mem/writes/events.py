@@ -1,0 +1,190 @@
+"""The append-only event log: ``.aleph/events/<host-id>/<YYYY-MM>.jsonl``.
+
+One JSON object per line, appended and fsynced; one folder per host so syncing a vault
+between machines never conflicts. A torn last line after a crash is skipped, never fatal.
+The index mirrors the events into a table (``sync_index``) for fast history queries.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import apsw
+
+from aleph_mem import logs
+from aleph_mem.clock import iso, utc_now
+from aleph_mem.files import jsonl
+from aleph_mem.files.atomic import write_atomic
+from aleph_mem.ulid import new_ulid
+
+log = logs.get(__name__)
+
+_HASH = re.compile(r"[0-9a-f]{64}")
+KINDS = ("note-created", "note-updated", "note-moved", "note-archived", "note-restored",
+         "note-deleted")
+
+
+@dataclass(frozen=True)
+class Event:
+    id: str
+    at: str
+    actor: str
+    kind: str
+    path: str
+    before: str | None
+    after: str | None
+    run: str | None = None
+    reason: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)  # e.g. {"from": old path}
+    host: str | None = None  # the device that logged it (its event folder; not in the line)
+
+    def as_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        if not out["data"]:
+            out.pop("data")
+        return {k: v for k, v in out.items() if v is not None}
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Event:
+        """An event from one log line; a line whose fields are not what a writer writes
+        is damaged (ValueError), so nothing downstream acts on it."""
+        if not all(isinstance(obj.get(k), str) and obj[k] for k in ("id", "at", "actor",
+                                                                     "kind", "path")):
+            raise ValueError("an event needs id, at, actor, kind and path strings")
+        for key in ("before", "after"):
+            if obj.get(key) is not None and not _HASH.fullmatch(str(obj[key])):
+                raise ValueError(f"{key} is not a sha256 hash")
+        if not isinstance(obj.get("data") or {}, dict):
+            raise ValueError("data is not an object")
+        return cls(obj["id"], obj["at"], obj["actor"], obj["kind"], obj["path"],
+                   obj.get("before"), obj.get("after"), obj.get("run"), obj.get("reason"),
+                   obj.get("data") or {})
+
+
+def make_event(actor: str, kind: str, path: str, before: str | None, after: str | None,
+               run: str | None = None, reason: str | None = None,
+               data: dict[str, Any] | None = None) -> Event:
+    return Event(new_ulid(), iso(utc_now()), actor, kind, path, before, after, run, reason,
+                 data or {})
+
+
+def machine_fingerprint(local_dir: Path) -> str:
+    """This machine and this vault folder: what a host id is bound to, so a copied
+    ``.aleph/local`` (``cp -a`` of a vault, a restored backup) is noticed."""
+    machine = ""
+    for source in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+        try:
+            machine = Path(source).read_text().strip()
+            break
+        except OSError:
+            continue
+    import hashlib
+    import socket
+    import uuid
+
+    machine = machine or f"{uuid.getnode():x}-{socket.gethostname()}"
+    where = str(local_dir.resolve())
+    return hashlib.sha256(f"{machine}\0{where}".encode()).hexdigest()[:16]
+
+
+def host_id(local_dir: Path) -> str:
+    """A stable id for this machine and vault copy, kept in ``.aleph/local/host-id`` with
+    the fingerprint it is bound to. Found under another machine or folder (the local
+    folder was copied), it is replaced by a new one, with a warning: two devices writing
+    one per-host event file would conflict."""
+    path = local_dir / "host-id"
+    bound = machine_fingerprint(local_dir)
+    try:
+        lines = path.read_text().split()
+    except FileNotFoundError:
+        lines = []
+    if lines and (len(lines) < 2 or lines[1] == f"bound:{bound}"):
+        if len(lines) < 2:  # written before ids were bound: bind it where it is now
+            write_atomic(path, f"{lines[0]}\nbound:{bound}\n".encode())
+        return lines[0]
+    local_dir.mkdir(parents=True, exist_ok=True)
+    import socket
+
+    name = "".join(c if c.isalnum() or c in "-_" else "-" for c in socket.gethostname())[:32]
+    hid = f"{name or 'host'}-{new_ulid()[-8:].lower()}"
+    if lines:
+        log.warning("this vault's .aleph/local was copied from another machine or folder "
+                    "(host id %s); this copy now writes its history as %s (never copy "
+                    ".aleph/local: sync the notes and .aleph/events instead)", lines[0], hid)
+    write_atomic(path, f"{hid}\nbound:{bound}\n".encode())
+    return hid
+
+
+class EventLog:
+    def __init__(self, aleph_dir: Path) -> None:
+        self.root = aleph_dir / "events"
+        self._local = aleph_dir / "local"
+        self._host: str | None = None
+
+    @property
+    def host(self) -> str:
+        """This machine's id, made on the first write (a reader on a read-only vault never
+        needs one)."""
+        if self._host is None:
+            self._host = host_id(self._local)
+        return self._host
+
+    def file_for(self, at: str) -> Path:
+        return self.root / self.host / f"{at[:7]}.jsonl"
+
+    def append(self, event: Event) -> None:
+        """Append one line and fsync (the append-only rule of jsonl.py)."""
+        jsonl.append(self.file_for(event.at), event.as_json())
+        from aleph_mem.plugins import note_changed  # plugins hear of it once it is committed
+
+        note_changed(event)
+
+    def files(self) -> list[Path]:
+        return sorted(self.root.glob("*/*.jsonl")) if self.root.is_dir() else []
+
+    def read(self) -> Iterator[Event]:
+        for path in self.files():
+            yield from (e for e, _ in read_lines(path, 0))
+
+    def behind(self, con: apsw.Connection) -> bool:
+        """Whether some event file holds lines the index has not mirrored (a read only)."""
+        seen = dict(con.execute("SELECT file, size FROM event_files").fetchall())
+        return any(p.stat().st_size > seen.get(p.relative_to(self.root).as_posix(), 0)
+                   for p in self.files())
+
+    def sync_index(self, con: apsw.Connection) -> int:
+        """Copy new complete lines of every event file into the ``events`` table."""
+        seen = dict(con.execute("SELECT file, size FROM event_files").fetchall())
+        added = 0
+        for path in self.files():
+            rel = path.relative_to(self.root).as_posix()
+            start = seen.get(rel, 0)
+            if path.stat().st_size <= start:
+                continue
+            rows, end = [], start
+            for event, offset in read_lines(path, start):
+                rows.append(event)
+                end = offset
+            con.executemany(
+                "INSERT OR IGNORE INTO events(id, at, actor, kind, path, before, after, run, "
+                "reason, data, host) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                [(e.id, e.at, e.actor, e.kind, e.path, e.before, e.after, e.run, e.reason,
+                  json.dumps(e.data) if e.data else None, rel.split("/")[0]) for e in rows])
+            con.execute("INSERT OR REPLACE INTO event_files VALUES (?, ?)", (rel, end))
+            added += len(rows)
+        return added
+
+
+def read_lines(path: Path, start: int) -> Iterator[tuple[Event, int]]:
+    """Events of complete lines from byte ``start``, each with the offset after its line
+    (jsonl.py's rule); a line that is JSON but not an event is skipped with a warning."""
+    for obj, offset in jsonl.read(path, start):
+        try:
+            yield Event.from_json(obj), offset
+        except (ValueError, KeyError, TypeError, AttributeError):
+            log.warning("skipping a damaged event line in %s before byte %d", path, offset)

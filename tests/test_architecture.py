@@ -1,0 +1,160 @@
+"""The house's rules (docs/architecture.md), read from the code's own imports: floors, the
+shells' one door, cheap faces, no cycles, every folder packaged. Each rule is also shown to
+fail on a planted bad import."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import networkx as nx
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "aleph_mem"
+
+# low to high: a module imports only what lives on its own floor or below
+FLOORS = [
+    {"errors", "logs", "clock", "ulid", "settings", "llm"},
+    {"files"},
+    {"plugin_index", "plugins"},
+    {"notes"},
+    {"embed"},
+    {"index"},
+    {"writes"},
+    {"store"},
+    {"recall"},
+    {"dream"},
+    {"sessions"},
+    {"memory"},
+    {"install"},
+    {"running"},
+    {"mcp"},
+    {"cli"},
+]
+FLOOR = {room: n for n, rooms in enumerate(FLOORS) for room in rooms}
+
+# the shells reach every verb on a vault through ``memory``; below it they may name only
+# these (values they print or build, the stamp of their own activity, the hook's own door)
+SHELL_MAY_NAME = {
+    "cli": {"aleph_mem.files.activity", "aleph_mem.files.vault", "aleph_mem.embed.pool",
+            "aleph_mem.index.search", "aleph_mem.writes.writer", "aleph_mem.sessions.hook"},
+    "mcp": {"aleph_mem.files.activity", "aleph_mem.files.locks", "aleph_mem.index.search",
+            "aleph_mem.recall.reflect", "aleph_mem.sessions.working_memory",
+            "aleph_mem.writes.events", "aleph_mem.writes.writer"},
+}
+SHELL_OPEN = {"memory", "store", "install", "running", "mcp"} | FLOORS[0] | FLOORS[2]
+HEAVY = ("numpy", "onnxruntime", "markdown_it", "yaml", "networkx", "apsw", "mcp.server")
+
+
+def modules(pkg: Path) -> dict[str, Path]:
+    out = {}
+    for p in pkg.rglob("*.py"):
+        parts = list(p.relative_to(pkg.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = p
+    return out
+
+
+def imports(pkg: Path) -> set[tuple[str, str]]:
+    """Every (importer, imported) pair of aleph_mem modules, lazy imports included."""
+    mods = modules(pkg)
+    edges = set()
+    for name, path in mods.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    here = name.split(".") if path.name == "__init__.py" else \
+                        name.split(".")[:-1]
+                    base = ".".join(here[:len(here) - node.level + 1] + [base]).strip(".")
+                found = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in mods]
+                edges |= {(name, m) for m in (found or [base]) if m in mods and m != name}
+            elif isinstance(node, ast.Import):
+                edges |= {(name, a.name) for a in node.names if a.name in mods}
+    return edges
+
+
+def room(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "aleph_mem"
+
+
+def broken_rules(pkg: Path) -> list[str]:
+    out = []
+    edges = imports(pkg)
+    for a, b in sorted(edges):
+        ra, rb = room(a), room(b)
+        if "aleph_mem" in (ra, rb) or ra == rb:
+            continue
+        if ra not in FLOOR or rb not in FLOOR:
+            out.append(f"{a} -> {b}: a room on no floor (add it to docs/architecture.md)")
+        elif FLOOR[rb] > FLOOR[ra]:
+            out.append(f"{a} -> {b}: {ra} (floor {FLOOR[ra]}) imports {rb} (floor "
+                       f"{FLOOR[rb]}), above it")
+        elif ra in SHELL_MAY_NAME and rb not in SHELL_OPEN and b not in SHELL_MAY_NAME[ra]:
+            out.append(f"{a} -> {b}: a shell reaches past the front door (call a Memory verb)")
+    graph = nx.DiGraph(list(edges))
+    out += [f"import cycle: {' -> '.join(sorted(c))}" for c in nx.simple_cycles(graph)]
+    return out
+
+
+def test_the_package_keeps_its_floors_and_has_no_cycles() -> None:
+    assert broken_rules(PKG) == []
+
+
+def test_a_planted_bad_import_breaks_the_rules(tmp_path: Path) -> None:
+    copy = tmp_path / "aleph_mem"
+    shutil.copytree(PKG, copy, ignore=shutil.ignore_patterns("__pycache__", "model_files"))
+    parser = copy / "notes" / "parser.py"
+    parser.write_text(parser.read_text() + "\nfrom aleph_mem.store import Store  # noqa\n")
+    tools = copy / "mcp" / "tools.py"
+    tools.write_text(tools.read_text() + "\nfrom aleph_mem.sessions import library  # noqa\n")
+    broken = broken_rules(copy)
+    assert any(b.startswith("import cycle: ") and "aleph_mem.notes.parser" in b
+               and "aleph_mem.store" in b for b in broken)
+    assert [b for b in broken if not b.startswith("import cycle: ")] == [
+        "aleph_mem.mcp.tools -> aleph_mem.sessions.library: a shell reaches past the front "
+        "door (call a Memory verb)",
+        "aleph_mem.notes.parser -> aleph_mem.store: notes (floor 3) imports store (floor 7), "
+        "above it",
+    ]
+
+
+def test_a_planted_cycle_is_found(tmp_path: Path) -> None:
+    copy = tmp_path / "aleph_mem"
+    shutil.copytree(PKG, copy, ignore=shutil.ignore_patterns("__pycache__", "model_files"))
+    vault = copy / "files" / "vault.py"
+    vault.write_text(vault.read_text() + "\nfrom aleph_mem.files import names  # noqa\n")
+    assert broken_rules(copy) == ["import cycle: aleph_mem.files.names -> aleph_mem.files.vault"]
+
+
+def test_faces_say_what_the_folder_holds_and_cost_nothing() -> None:
+    faces = sorted(p for p in PKG.glob("*/__init__.py") if p.parent.name != "model_files")
+    assert len(faces) >= 10
+    for face in faces:
+        tree = ast.parse(face.read_text())
+        assert ast.get_docstring(tree), f"{face}: a face says what its folder holds"
+        names = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
+        assert "__all__" in names, f"{face}: __all__ names what other folders use"
+    code = ("import sys\n" + "".join(f"import aleph_mem.{p.parent.name}\n" for p in faces)
+            + f"print([m for m in {HEAVY!r} if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_every_module_is_in_a_folder_but_the_front_door_and_the_ground_floor() -> None:
+    loose = sorted(p.stem for p in PKG.glob("*.py") if p.stem != "__init__")
+    assert loose == sorted(FLOORS[0] | FLOORS[2] | {"memory", "store"})
+
+
+def test_every_folder_is_packaged() -> None:
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())
+                 ["tool"]["setuptools"]["packages"])
+    folders = {".".join(p.parent.relative_to(ROOT).parts) for p in PKG.rglob("__init__.py")}
+    assert folders <= listed
