@@ -158,7 +158,7 @@ def test_context_takes_hot_memory_by_priority_and_counts_the_rest(vault: Path) -
 def test_search_scope_sessions(vault: Path) -> None:
     from aleph_mem.sessions import library
 
-    transcript = Path(__file__).parent / "transcripts" / "claude_code_session.jsonl"
+    transcript = Path(__file__).parents[1] / "transcripts" / "claude_code_session.jsonl"
     with open_mem(vault) as mem:
         library.ingest(mem, "claude-code", transcript)
     write(vault, "notes/db.md", "# DB\n\nThe postgres port is 5432.\n")
@@ -324,7 +324,7 @@ def test_context_for_a_project_starts_with_its_sessions(vault: Path) -> None:
     from aleph_mem.sessions import library
     from aleph_mem.sessions.upkeep import compress_one
 
-    transcript = Path(__file__).parent / "transcripts" / "claude_code_session.jsonl"
+    transcript = Path(__file__).parents[1] / "transcripts" / "claude_code_session.jsonl"
     with open_mem(vault) as mem:
         library.ingest(mem, "claude-code", transcript, closed=True)
         compress_one(mem, "7c1e2a90")

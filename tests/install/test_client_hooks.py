@@ -1,0 +1,84 @@
+"""Our entries in agent clients' settings files: merged beside the person's, removed byte
+for byte, in each client's own format."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from session_helpers import cli
+
+
+def test_hooks_install_merges_and_uninstall_restores(vault: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    original = {"model": "opus", "permissions": {"allow": ["Bash(ls:*)"]},
+                "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+                          "PreToolUse": [{"matcher": "Bash", "hooks": [
+                              {"type": "command", "command": "guard.sh"}]}]}}
+    settings.write_text(json.dumps(original, indent=4))
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "aleph_mem.cli", *args], env=env,
+                              capture_output=True, text=True, timeout=60)
+    first = run("hooks", "install", "claude-code", "--vault", str(vault))
+    assert first.returncode == 0 and "installed" in first.stdout, first.stderr
+    doc = json.loads(settings.read_text())
+    assert doc["model"] == "opus" and doc["permissions"] == original["permissions"]
+    assert doc["hooks"]["PreToolUse"] == original["hooks"]["PreToolUse"]
+    assert doc["hooks"]["Stop"][0] == original["hooks"]["Stop"][0]
+    ours = doc["hooks"]["SessionStart"][0]["hooks"][0]
+    assert ours["command"].endswith(f"hook claude-code --vault {vault.resolve()}")
+    assert json.loads(settings.with_name("settings.json.aleph-mem.bak").read_text()) == original
+    installed = settings.read_bytes()
+    assert "already installed" in run("hooks", "install", "claude-code", "--vault",
+                                      str(vault)).stdout
+    assert settings.read_bytes() == installed
+    status = run("hooks", "status", "claude-code", "--json")
+    assert json.loads(status.stdout)["missing"] == []
+    assert run("hooks", "uninstall", "claude-code").returncode == 0
+    assert settings.read_text() == json.dumps(original, indent=4)  # byte for byte
+    assert run("hooks", "status", "claude-code").returncode == 1
+    settings.write_text('{"hooks": {')  # broken: never rewritten
+    bad = run("hooks", "install", "claude-code", "--vault", str(vault))
+    assert bad.returncode == 1 and "not valid JSON" in bad.stderr
+    assert settings.read_text() == '{"hooks": {'
+
+
+@pytest.mark.parametrize("client", ["gemini"])
+def test_gemini_hooks_install_in_its_format(vault: Path, tmp_path: Path, client: str) -> None:
+    from aleph_mem.install import client_hooks
+
+    path, changed = client_hooks.install(client, vault, "project", tmp_path)
+    doc = json.loads(path.read_text())
+    assert path == tmp_path / ".gemini" / "settings.json" and changed
+    assert sorted(doc["hooks"]) == ["BeforeAgent", "PreCompress", "SessionEnd", "SessionStart"]
+    entry = doc["hooks"]["SessionStart"][0]["hooks"][0]
+    assert entry["timeout"] == 10_000 and entry["name"] == "aleph-mem-SessionStart"
+
+
+def test_cursor_hooks_install_flat_and_answer_in_its_shape(vault: Path, tmp_path: Path) -> None:
+    from aleph_mem.install import client_hooks
+
+    path = tmp_path / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    theirs = {"command": "./audit.sh"}
+    path.write_text(json.dumps({"version": 1, "hooks": {"stop": [theirs]}}))
+    client_hooks.install("cursor", vault, "project", tmp_path)
+    doc = json.loads(path.read_text())
+    assert doc["version"] == 1 and doc["hooks"]["stop"][0] == theirs
+    assert sorted(doc["hooks"]) == ["preCompact", "sessionEnd", "sessionStart", "stop"]
+    assert doc["hooks"]["sessionStart"][0]["command"].endswith(f"--vault {vault.resolve()}")
+    assert client_hooks.status("cursor", "project", tmp_path).missing == []
+    client_hooks.uninstall("cursor", "project", tmp_path)
+    assert json.loads(path.read_text()) == {"version": 1, "hooks": {"stop": [theirs]}}
+    out = cli("hook", "cursor", "--vault", str(vault), stdin=json.dumps({
+        "hook_event_name": "sessionStart", "conversation_id": "c1",
+        "workspace_roots": ["/work/projects/heron-api"]}))
+    answer = json.loads(out.stdout)
+    assert answer["continue"] is True and answer["additional_context"].startswith("# Memory")

@@ -1,0 +1,199 @@
+"""Captured sessions: ingest, chunks, search, import, status, all through the library and
+the real CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import open_mem
+from session_helpers import CLAUDE, CODEX, DATA, GEMINI, SID, cli
+
+from aleph_mem.sessions import library
+from aleph_mem.sessions.chunk_index import chunks
+from aleph_mem.sessions.raw_store import messages
+from aleph_mem.sessions.transcripts import Message, read
+from aleph_mem.sessions.upkeep import compress_one
+
+
+def test_ingest_is_incremental_and_idempotent(vault: Path, tmp_path: Path) -> None:
+    lines = CLAUDE.read_bytes().splitlines(keepends=True)
+    live = tmp_path / "live.jsonl"
+    live.write_bytes(b"".join(lines[:5]) + lines[5].rstrip(b"\n"))  # a line being written
+    with open_mem(vault) as mem:
+        first = library.ingest(mem, "claude-code", live, SID)
+        assert first.added == 6  # u1, a1#1, a1#2, r1, a2, a2#1 (the unfinished line waits)
+        with live.open("ab") as f:
+            f.write(b"\n" + b"".join(lines[6:]))
+        second = library.ingest(mem, "claude-code", live, SID)
+        again = library.ingest(mem, "claude-code", live, SID)
+        copy = library.ingest(mem, "claude-code", CLAUDE, SID)  # imported from elsewhere
+        assert (again.added, copy.added) == (0, 0)
+        _, path = library.raw_store(mem).paths("claude-code", SID)
+        kept = [m.id for m in messages(path)]
+        assert kept == [m.id for m in read("claude-code", CLAUDE).messages]
+        assert second.added == len(kept) - first.added
+        assert second.session.messages == len(kept)
+        assert second.files == ["/work/projects/heron-api/src/heron/cache.py",
+                                "/work/projects/heron-api/tests/conftest.py"]
+
+
+def test_chunks_hold_400_tokens_with_overlap_at_message_boundaries() -> None:
+    msgs = [Message(f"m{i}", "", "user" if i % 2 else "assistant", f"word{i} " * 60)
+            for i in range(40)]
+    out = chunks(msgs)
+    assert len(out) > 5
+    for a, b in zip(out, out[1:], strict=False):
+        assert len(a.text) <= 400 * 4 + 10
+        assert b.text.split("\n")[0] in a.text  # the next chunk starts inside the last one
+        assert b.first != a.first
+    assert out[-1].last == "m39"
+    long = chunks([Message("big", "", "tool", "x" * 5000, tool="Bash")])
+    assert [c.first for c in long] == ["big"] * len(long) and len(long) == 4
+
+
+def test_session_search_ranks_and_quotes_and_filters_by_project(vault: Path) -> None:
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", CLAUDE, SID)
+        library.ingest(mem, "codex", CODEX)
+        library.ingest(mem, "gemini", GEMINI, cwd="/work/projects/osprey")
+        hits = library.search(mem, "postgres port 5433")
+        assert [h.session_id for h in hits] == [SID]
+        assert hits[0].project == "heron-api"
+        assert any("**5433**" in q for q in hits[0].quotes)
+        assert [h.session_id for h in library.search(mem, "exponential backoff")] == [
+            "0199a6f2-7d3e-7a10-9c1b-5e3f00c0dex1"]
+        # the same words under another project are not this project's
+        assert library.search(mem, "postgres port", project="kite") == []
+        assert [h.project for h in library.search(mem, "protobufs")] == ["osprey"]
+        assert [h.project for h in library.listing(mem)] == ["osprey", "kite", "heron-api"]
+    # the index is derived: gone, and rebuilt from the raw files
+    for p in vault.glob(".aleph/index.db*"):
+        p.unlink()
+    with open_mem(vault) as mem:
+        assert [h.session_id for h in library.search(mem, "postgres port 5433")] == [SID]
+
+
+def test_import_is_idempotent_and_reports(vault: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "projects" / "-work-projects-heron-api"
+    folder.mkdir(parents=True)
+    for i in range(3):
+        text = CLAUDE.read_text().replace(SID, f"{SID[:-4]}{i:04d}")
+        (folder / f"{SID[:-4]}{i:04d}.jsonl").write_text(text)
+    (folder / SID / "subagents").mkdir(parents=True)
+    (folder / SID / "subagents" / "agent-x.jsonl").write_text(CLAUDE.read_text())
+    out = cli("sessions", "import", "claude-code", str(tmp_path / "projects"), "--vault",
+              str(vault), "--json")
+    report = json.loads(out.stdout)
+    assert (report["files"], report["sessions"], report["unchanged"]) == (3, 3, 0)
+    assert report["skipped_lines"] == 3
+    again = json.loads(cli("sessions", "import", "claude-code", str(tmp_path / "projects"),
+                           "--vault", str(vault), "--json").stdout)
+    assert (again["sessions"], again["messages"], again["unchanged"]) == (0, 0, 3)
+    listed = json.loads(cli("sessions", "list", "--vault", str(vault), "--json").stdout)
+    assert len(listed) == 3
+
+
+def test_chat_exports_import_the_current_branch(vault: Path, tmp_path: Path) -> None:
+    import zipfile
+
+    export = tmp_path / "chatgpt-export.zip"
+    with zipfile.ZipFile(export, "w") as z:
+        z.write(DATA / "chatgpt_conversations.json", "conversations.json")
+    with open_mem(vault) as mem:
+        report = library.import_sessions(mem, "chatgpt", export)
+        assert (report.files, report.sessions, report.messages) == (1, 1, 4)
+        view = library.show(mem, "68f0c0de")
+        assert [m.id for m in view.messages] == ["u1", "a1b", "u2", "a2"]  # not "a1"
+        assert view.session.started == "2025-11-15T09:46:40+00:00"
+        again = library.import_sessions(mem, "chatgpt", export)
+        assert (again.sessions, again.unchanged) == (0, 1)
+        claude = library.import_sessions(mem, "claude-ai", DATA / "claude_ai_conversations.json")
+        assert (claude.sessions, claude.messages) == (1, 2)
+        hits = library.search(mem, "greenhouse vents")
+        assert [h.client for h in hits] == ["claude-ai"]
+        assert any("**vents**" in q for q in hits[0].quotes)
+    bad = cli("sessions", "import", "chatgpt", str(tmp_path / "nowhere.zip"), "--vault",
+              str(vault), check=False)
+    assert bad.returncode == 1 and "no export at" in bad.stderr
+
+
+def test_summary_across_sessions_cites_them(vault: Path, stub_llm) -> None:
+    from conftest import use_stub_llm
+
+    use_stub_llm(vault, stub_llm)
+    stub_llm.replies = ["The CI tests used port 5433 instead of 5432 [1]. "
+                        "The uploader was rewritten in Rust [7]."]
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", CLAUDE, SID)
+        library.ingest(mem, "codex", CODEX)
+        hits = library.search(mem, "postgres port tests")
+        summary = library.summarize(mem, "why did the tests fail?", hits)
+    assert summary.answer == "The CI tests used port 5433 instead of 5432 [1]."
+    assert summary.citations == [{"n": 1, "session_id": SID,
+                                  "started": "2026-11-20T09:00:00.000Z"}]
+    sent = json.dumps(stub_llm.requests[0])
+    assert "5433" in sent and "<passage" in sent
+
+
+def test_session_search_by_meaning_with_the_bundled_model(vault: Path) -> None:
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", CLAUDE, SID)
+        library.ingest(mem, "codex", CODEX)
+        library.ingest(mem, "gemini", GEMINI, cwd="/work/projects/osprey")
+        query = "delay grows after each unsuccessful try"
+        assert library.search(mem, query) == []  # no word of it is in any session
+        assert mem.embed() >= 3  # the daemon does this; notes first, then sessions
+        found = library.search(mem, query, wait_for_model=True)
+        assert found[0].project == "kite" and "heron-api" not in [h.project for h in found]
+        assert found[0].quotes[0].startswith("user: Add exponential backoff")
+        assert library.search(mem, "recipe for banana bread", wait_for_model=True) == []
+
+
+def test_a_growing_session_keeps_its_earlier_chunks(vault: Path, tmp_path: Path) -> None:
+    def row(i: int) -> str:
+        words = " ".join(f"w{i}x{k}" for k in range(60))
+        return json.dumps({"type": "user", "uuid": f"m{i}", "sessionId": "grow",
+                           "timestamp": f"2026-11-20T10:{i % 60:02d}:00Z",
+                           "message": {"role": "user", "content": f"turn {i}: {words}"}})
+    t = tmp_path / "grow.jsonl"
+    t.write_text("".join(row(i) + "\n" for i in range(40)))
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", t, "grow")
+        before = mem.con.execute("SELECT id, seq, text FROM session_chunks ORDER BY seq"
+                                 ).fetchall()
+        with t.open("a") as f:
+            f.write("".join(row(i) + "\n" for i in range(40, 60)))
+        library.ingest(mem, "claude-code", t, "grow")
+        after = mem.con.execute("SELECT id, seq, text FROM session_chunks ORDER BY seq"
+                                ).fetchall()
+        assert len(before) > 4 and after[:len(before) - 1] == before[:-1]  # kept as they were
+        assert [r[1] for r in after] == list(range(len(after)))
+        assert mem.con.execute("SELECT messages FROM sessions").fetchone()[0] == 60
+        assert [h.session_id for h in library.search(mem, "w59x3")] == ["grow"]
+        covered = " ".join(r[2] for r in after)
+        assert all(f"turn {i}:" in covered for i in range(60))
+
+
+def test_status_counts_sessions_and_a_rebuild_gets_them_back(vault: Path) -> None:
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        library.ingest(mem, "codex", CODEX)
+        compress_one(mem, SID)
+    out = cli("index", "--rebuild", "--no-embed", "--vault", str(vault))
+    status = json.loads(cli("status", "--json", "--vault", str(vault)).stdout)
+    assert status["sessions"] == {"captured": 2, "without_note": 1,
+                                  "latest": "2026-11-21T14:00:21.000Z"}, out.stderr
+
+
+def test_a_huge_backlog_is_read_in_slices_and_caught_up(vault: Path) -> None:
+    with open_mem(vault) as mem:
+        part = library.ingest(mem, "claude-code", CLAUDE, SID, limit=3000)  # a hook's slice
+        assert 0 < part.session.offset <= 3000 < CLAUDE.stat().st_size
+        nxt = library.ingest(mem, "claude-code", CLAUDE, SID, limit=3000)  # the next call
+        assert part.session.offset < nxt.session.offset <= part.session.offset + 3000
+        done = compress_one(mem, SID)  # the rest is read before the note is written
+        kept = [m.id for m in messages(library.raw_store(mem).paths("claude-code", SID)[1])]
+        assert kept == [m.id for m in read("claude-code", CLAUDE).messages]
+        assert done.session.offset == CLAUDE.stat().st_size
+        assert "Let's use environment variables" in (vault / done.path).read_text()

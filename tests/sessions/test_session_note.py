@@ -1,0 +1,227 @@
+"""Session notes: what a finished session's note holds, what it proposes, retention, and
+where it is written."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import open_mem
+from session_helpers import CLAUDE, CODEX, SID, cli
+
+from aleph_mem.dream.journal import Journal
+from aleph_mem.errors import BadInput
+from aleph_mem.sessions import library
+from aleph_mem.sessions.upkeep import compress_one
+
+
+def test_session_note_from_structure(vault: Path) -> None:
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        done = compress_one(mem, SID[:8])
+        text = (vault / done.path).read_text()
+        assert done.path == ("sessions/2026-11-20 Fixed heron-api CI postgres port; service "
+                             "addresses from env.md")
+        fm = mem.show(done.path).frontmatter
+        assert fm["project"] == "heron-api" and fm["session_id"] == SID
+        assert fm["files_touched"] == ["tests/conftest.py", "src/heron/cache.py"]
+        assert "## Errors and fixes\n\n- `Bash`: E psycopg.OperationalError" in text
+        assert "→ Fixed: the test database URL pointed at port 5433" in text
+        assert "## Preferences stated\n\n- I prefer that we always read the database port " \
+            "from DB_URL instead of hard-coding it.\n- Let's use environment variables" in text
+        assert "- `pytest tests/test_db.py -x -q`" in text
+        assert "subagent" not in text and "REDIS = 'localhost:6379'" not in text
+        # preferences are proposals for hot memory, never edits
+        assert (vault / "MEMORY.md").read_bytes() == mem.vault.read_bytes("MEMORY.md")
+        props = Journal(vault / ".aleph").proposals()
+        assert sorted(p["action"]["reason"][:31] for p in props.values()) == [
+            'remember "I prefer that we alwa', 'remember "Let\'s use environment']
+        event = mem.log(path=done.path)[0]
+        assert event.actor == "sessions:claude-code"
+        # a second compress of an unchanged session writes nothing; a person's edit stays
+        assert not compress_one(mem, SID).written
+        (vault / done.path).write_text(text + "\nMy own remark.\n")
+        mem.reindex()
+        again = compress_one(mem, SID)
+        assert not again.written and "edited" in again.why
+        assert (vault / done.path).read_text().endswith("My own remark.\n")
+
+
+def test_question_is_no_preference_and_known_facts_are_not_proposed(vault: Path,
+                                                                     tmp_path: Path) -> None:
+    (vault / "MEMORY.md").write_text(
+        "# Hot memory\n\n## Facts\n\n- [P2] Always run the linter before committing (2026-11-01)\n")
+    t = tmp_path / "q.jsonl"
+    rows = [("u1", "Should we always squash merges?"),
+            ("u2", "Please always run the linter before committing."),
+            ("u3", "I prefer tabs over spaces in the Makefile.")]
+    t.write_text("".join(json.dumps({
+        "type": "user", "uuid": u, "sessionId": "q1", "cwd": "/w/p",
+        "timestamp": f"2026-11-20T10:0{i}:00Z", "message": {"role": "user", "content": text}})
+        + "\n" for i, (u, text) in enumerate(rows)))
+    with open_mem(vault) as mem:
+        mem.reindex()
+        library.ingest(mem, "claude-code", t, "q1", closed=True)
+        done = compress_one(mem, "q1")
+        text = (vault / done.path).read_text()
+    assert "squash" not in text.split("## Preferences stated")[1]
+    reasons = [p["action"]["reason"] for p in Journal(vault / ".aleph").proposals().values()]
+    assert len(reasons) == 1 and "tabs over spaces" in reasons[0]
+
+
+def test_retention_removes_old_transcripts_once_their_note_exists(vault: Path) -> None:
+    import datetime as dt
+
+    from aleph_mem.sessions.upkeep import prune
+
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        library.ingest(mem, "codex", CODEX)  # no note yet: kept whatever its age
+        compress_one(mem, SID)
+        later = dt.datetime(2027, 6, 1, tzinfo=dt.UTC)
+        gone = prune(mem, later)
+        assert [s.session_id for s in gone] == [SID]
+        assert [h.client for h in library.listing(mem)] == ["codex"]
+        assert (vault / "sessions").exists()  # the note stays
+
+
+def test_a_rewound_branch_is_not_in_the_note(vault: Path, tmp_path: Path) -> None:
+    def row(uid: str, parent: str | None, kind: str, text: str, minute: int, **extra) -> str:
+        return json.dumps({"type": kind, "uuid": uid, "parentUuid": parent, "sessionId": "rw",
+                           "cwd": "/w/garden", "timestamp": f"2026-11-20T10:{minute:02d}:00Z",
+                           "message": {"role": kind, "content": [{"type": "text",
+                                                                  "text": text}]}, **extra})
+    lines = [row("u1", None, "user", "Plan the raised beds for spring.", 0),
+             row("a1", "u1", "assistant", "Sure: what size is the plot?", 1),
+             row("b1u", "a1", "user", "Ten by ten metres of clay soil.", 2),
+             row("b1a", "b1u", "assistant", "Decision: we will use four beds of clay.", 3),
+             row("b2u", "a1", "user", "Six by four metres, sandy soil.", 10),  # rewound to a1
+             row("b2a", "b2u", "assistant", "Decision: we will use three beds, 1.2 m wide.", 11),
+             json.dumps({"type": "system", "subtype": "compact_boundary", "uuid": "cb",
+                         "parentUuid": None, "logicalParentUuid": "b2a", "sessionId": "rw",
+                         "timestamp": "2026-11-20T10:20:00Z", "content": "compacted"}),
+             row("cs", "cb", "user", "This session is being continued: beds planned.", 21,
+                 isCompactSummary=True),
+             row("p1u", "cs", "user", "Which seeds go in first?", 22),
+             row("p1a", "p1u", "assistant", "Peas and radishes go in first, in March.", 23)]
+    t = tmp_path / "rw.jsonl"
+    t.write_text("\n".join(lines) + "\n")
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", t, closed=True)
+        text = (vault / compress_one(mem, "rw").path).read_text()
+    asked = text.split("## Asked")[1].split("##")[0]
+    assert "Six by four metres" in asked and "Which seeds go in first?" in asked
+    assert "Ten by ten" not in text and "four beds of clay" not in text
+    assert "three beds, 1.2 m wide" in text
+    assert "Peas and radishes go in first, in March." in text.split("## Outcome")[1]
+
+
+def test_session_notes_are_records_not_orphans(vault: Path) -> None:
+    (vault / "sessions").mkdir()
+    (vault / "sessions" / "loose idea.md").write_text("# Loose idea\n\nNo links at all.\n")
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        note = compress_one(mem, SID).path
+        mem.reindex()
+    out = cli("dream", "--dry-run", "--pass", "lint", "--vault", str(vault), "--json")
+    orphans = [i["path"] for i in json.loads(out.stdout)["issues"] if i["rule"] == "L020"]
+    assert "sessions/loose idea.md" in orphans  # the control, in the same folder
+    assert note not in orphans
+    fm = open_mem(vault).show(note).frontmatter
+    assert (fm["category"], fm["created"], fm["tags"]) == ("sessions", "2026-11-20", ["session"])
+
+
+def test_words_with_a_hash_in_a_session_do_not_become_tags(vault: Path, tmp_path: Path) -> None:
+    t = tmp_path / "h.jsonl"
+    t.write_text(json.dumps({
+        "type": "user", "uuid": "u1", "sessionId": "h1", "timestamp": "2026-11-20T10:00:00Z",
+        "message": {"role": "user", "content": "Why does #include <vector> fail? See issue "
+                    "#42 and the #build-fix channel."}}) + "\n")
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", t, closed=True)
+        view = mem.show(compress_one(mem, "h1").path)
+    assert view.tags == ["session"]
+    assert "Why does \\#include <vector> fail? See issue \\#42" in view.content
+
+
+def test_llm_items_must_quote_the_message_they_cite(vault: Path, stub_llm) -> None:
+    from conftest import use_stub_llm
+
+    use_stub_llm(vault, stub_llm)
+    stub_llm.replies = [json.dumps({
+        "decisions": [
+            {"text": "Redis moved to an environment variable.", "message": "a6",
+             "quote": "so I moved it to REDIS_URL"},  # true: kept
+            {"text": "The team chose MySQL.", "message": "a6",
+             "quote": "we chose MySQL over postgres"}],  # not in a6: dropped
+        "errors": [{"text": "Port mismatch fixed.", "message": "nope",
+                    "quote": "port 5433 failed"}],  # no such message: dropped
+        "preferences": [
+            {"text": "Prefers short answers.", "message": "a5",
+             "quote": "the test database URL pointed"},  # the agent's words: dropped
+            {"text": "Read ports from DB_URL.", "message": "u2",
+             "quote": "always read the database port from DB_URL"}],  # kept
+        "procedures": []})]
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        text = (vault / compress_one(mem, SID).path).read_text()
+    assert "- Redis moved to an environment variable." in text
+    assert "MySQL" not in text and "Port mismatch fixed" not in text
+    assert "short answers" not in text and "- Read ports from DB_URL." in text
+    prompt = stub_llm.requests[0]["messages"][1]["content"]
+    assert prompt.startswith("<transcript>\n[u1] user: The heron-api tests fail")
+    assert "subagent" not in prompt and "[s1]" not in prompt  # sub-agent lines stay out
+
+
+def test_a_ticked_preference_joins_hot_memory_as_it_is_then(vault: Path) -> None:
+    import datetime as dt
+
+    from aleph_mem.dream.runner import Dream
+    from aleph_mem.recall.hot_memory import remember
+
+    with open_mem(vault) as mem:
+        mem.reindex()
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        compress_one(mem, SID)
+        now = dt.datetime.now(dt.UTC)
+        Dream(mem, now, force=True).run(("digest",))
+        remember(mem, "The CI database is postgres 16", 2)  # hot memory moved on meanwhile
+        digest = next((vault / "_dream" / "digests").glob("*.md"))
+        text = digest.read_text()
+        line = next(ln for ln in text.splitlines() if "I prefer that we always read" in ln)
+        digest.write_text(text.replace(line, line.replace("- [ ]", "- [x]")))
+        mem.reindex()
+        Dream(mem, now + dt.timedelta(minutes=20), force=True).run(("digest",))
+        hot = (vault / "MEMORY.md").read_text()
+        assert "The CI database is postgres 16" in hot
+        assert "- [P3] I prefer that we always read the database port from DB_URL instead " \
+            "of hard-coding it." in hot
+        assert "environment variables for every service" not in hot  # not ticked
+        states = sorted(p["state"] for p in Journal(vault / ".aleph").proposals().values())
+        assert states == ["applied", "open"]
+        assert mem.log(path="MEMORY.md")[0].actor == "dream:sessions"
+
+
+def test_a_session_captured_on_another_device_is_compressed_there(vault: Path) -> None:
+    """With the raw folder synced, another device's session is listed here, but its raw
+    files and their state are that device's: compressing it here is refused (nothing is
+    written into this device's raw folder or the vault); this device's own still works."""
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        mine = vault / ".aleph" / "raw" / mem.events.host
+        other = vault / ".aleph" / "raw" / "other-laptop"
+        shutil.move(str(mine), str(other))
+        for meta in other.glob("*/*.json"):
+            body = json.loads(meta.read_text())
+            meta.write_text(json.dumps({**body, "host": "other-laptop"}))
+        before = sorted(p.relative_to(vault) for p in vault.rglob("*") if p.is_file()
+                        and ".aleph" not in p.parts)
+        with pytest.raises(BadInput, match="captured on other-laptop"):
+            compress_one(mem, SID[:8])
+        assert not mine.exists()
+        assert sorted(p.relative_to(vault) for p in vault.rglob("*") if p.is_file()
+                      and ".aleph" not in p.parts) == before
+        library.ingest(mem, "claude-code", CLAUDE, SID + "-here", closed=True)
+        assert compress_one(mem, SID + "-here").written
