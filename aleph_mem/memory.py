@@ -17,6 +17,7 @@ from aleph_mem import logs
 from aleph_mem.errors import AlephError, BadInput
 from aleph_mem.files.locks import watcher_running
 from aleph_mem.index import graph
+from aleph_mem.index.search import Filters
 from aleph_mem.store import LinkView, NoteView, Store
 from aleph_mem.writes.events import Event
 
@@ -30,7 +31,22 @@ if TYPE_CHECKING:  # each verb loads its module when first called (fast CLI star
     from aleph_mem.writes.undo import UndoReport
     from aleph_mem.writes.writer import WriteResult
 
-__all__ = ["GraphView", "LinkView", "Memory", "NoteView"]
+# the front door's vocabulary: the values its verbs take and return, named here so the
+# shells import nothing below it (those not already loaded load when first named)
+__all__ = ["Envelope", "Event", "Filters", "GraphView", "LinkView", "Memory", "NoteView",
+           "Reflection", "WriteResult"]
+_LATER = {"Reflection": "aleph_mem.recall.reflect",
+          "Envelope": "aleph_mem.sessions.working_memory",
+          "WriteResult": "aleph_mem.writes.writer"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LATER:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(_LATER[name]), name)
+
 
 log = logs.get(__name__)
 
@@ -305,6 +321,16 @@ class Memory(Store):
 
         return Dream(self, dry_run=dry_run, force=force, anyway=anyway).run(
             passes or None, trigger, weekly)
+
+    def dream_if_due(self, idle_seconds: float | None) -> Any:
+        """The scheduled run (docs/design.md 5): the daily or weekly pipeline when one is due
+        after ``idle_seconds`` of quiet, else None."""
+        from aleph_mem.clock import utc_now
+        from aleph_mem.dream.schedule import dream_due, weekly_due
+
+        if not dream_due(self, utc_now(), idle_seconds):
+            return None
+        return self.dream(trigger="scheduled", weekly=weekly_due(self, utc_now()))
 
     def dreamer(self, take: bool = False) -> dict[str, Any]:
         """The vault's dreamer (the one device that dreams), made this device if ``take``."""

@@ -37,14 +37,13 @@ FLOORS = [
 ]
 FLOOR = {room: n for n, rooms in enumerate(FLOORS) for room in rooms}
 
-# the shells reach every verb on a vault through ``memory``; below it they may name only
-# these (values they print or build, the stamp of their own activity, the hook's own door)
+# the shells reach every verb on a vault, and its values, through ``memory``; below it they
+# may name only the stamp of their own activity, the vault's location, the machine's
+# cores, the server's lock, and the hook's own door
 SHELL_MAY_NAME = {
     "cli": {"aleph_mem.files.activity", "aleph_mem.files.vault", "aleph_mem.embed.pool",
-            "aleph_mem.index.search", "aleph_mem.writes.writer", "aleph_mem.sessions.hook"},
-    "mcp": {"aleph_mem.files.activity", "aleph_mem.files.locks", "aleph_mem.index.search",
-            "aleph_mem.recall.reflect", "aleph_mem.sessions.working_memory",
-            "aleph_mem.writes.events", "aleph_mem.writes.writer"},
+            "aleph_mem.sessions.hook"},
+    "mcp": {"aleph_mem.files.activity", "aleph_mem.files.locks"},
 }
 SHELL_OPEN = {"memory", "store", "install", "running", "mcp"} | FLOORS[0] | FLOORS[2]
 HEAVY = ("numpy", "onnxruntime", "markdown_it", "yaml", "networkx", "apsw", "mcp.server")

@@ -17,7 +17,7 @@ from aleph_mem.cli.grammar import EMBED_IN_FOREGROUND, build_parser, command_of
 from aleph_mem.errors import AlephError, BadInput, DiskError
 
 if TYPE_CHECKING:  # each command imports what it uses: a search pays for no daemon
-    from aleph_mem.writes.writer import WriteResult
+    from aleph_mem.memory import WriteResult
 
 # -- commands ---------------------------------------------------------------------------
 
@@ -69,7 +69,7 @@ def cmd_index(args: argparse.Namespace) -> int:
 
 @command("search")
 def cmd_search(args: argparse.Namespace) -> int:
-    from aleph_mem.index.search import Filters
+    from aleph_mem.memory import Filters
 
     filters = Filters(folder=args.folder, tags=tuple(args.tag or ()), since=args.since,
                       until=args.until)

@@ -28,9 +28,7 @@ from aleph_mem import logs
 from aleph_mem.clock import utc_now
 from aleph_mem.files.locks import watcher_running
 from aleph_mem.mcp import tools
-from aleph_mem.memory import Memory
-from aleph_mem.recall.reflect import Reflection
-from aleph_mem.sessions.working_memory import Envelope
+from aleph_mem.memory import Envelope, Memory, Reflection
 
 log = logs.get(__name__)
 

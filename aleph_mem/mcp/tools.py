@@ -20,12 +20,15 @@ from pydantic import BaseModel
 from aleph_mem import logs
 from aleph_mem.errors import AlephError, DiskError
 from aleph_mem.files import activity
-from aleph_mem.index.search import Filters
-from aleph_mem.memory import GraphView, Memory
-from aleph_mem.recall.reflect import Reflection
-from aleph_mem.sessions.working_memory import Envelope
-from aleph_mem.writes.events import Event
-from aleph_mem.writes.writer import WriteResult
+from aleph_mem.memory import (
+    Envelope,
+    Event,
+    Filters,
+    GraphView,
+    Memory,
+    Reflection,
+    WriteResult,
+)
 
 log = logs.get(__name__)
 T = TypeVar("T")

@@ -102,28 +102,22 @@ class Daemon:
     def maybe_dream(self) -> None:
         """Run the daily passes when they are due (docs/design.md 5), on a connection of their
         own; activity during the run pre-empts it."""
-        from aleph_mem.dream.runner import Dream
-        from aleph_mem.dream.schedule import dream_due, weekly_due
-
-        idle = self.idle_for()
         with self.mem.sibling(actor="dream") as mem:
-            if not dream_due(mem, utc_now(), idle):
+            report = mem.dream_if_due(self.idle_for())
+            if report is None:
                 return
-            report = Dream(mem).run(trigger="scheduled", weekly=weekly_due(mem, utc_now()))
             log.info("dream run %s: %s, %d applied, %d proposed", report.run_id,
                      report.status, len(report.applied), len(report.proposed))
 
     def session_notes(self) -> None:
         """Finished agent sessions become session notes, and transcripts past their
         retention go, while the vault is idle (on a connection of their own)."""
-        from aleph_mem.sessions.upkeep import compress_finished, prune
-
         with self.mem.sibling(actor="sessions") as mem:
             if mem.settings.session_notes:
-                for done in compress_finished(mem):
+                for done in mem.session_compress():
                     log.info("session %s: %s", done.session.session_id,
                              f"wrote {done.path}" if done.written else done.why)
-            prune(mem)
+            mem.session_prune()
 
     def idle_for(self) -> float | None:
         return activity.idle_seconds(self.local)
