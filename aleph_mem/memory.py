@@ -78,9 +78,12 @@ class Memory(Store):
         step with their raw files (a rebuilt index gets them back)."""
         report = super().reindex(rebuild, progress, only, local)
         if only is None and not self.readonly:
+            from aleph_mem.dream import judgments
+            from aleph_mem.dream.journal import Journal
             from aleph_mem.sessions import library
 
             library.sync(self)
+            judgments.refresh(self.con, Journal(self.vault.aleph_dir))
         return report
 
     def embed_more(self, model: Any, cache: Any, stop: Any) -> int:

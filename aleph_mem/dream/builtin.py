@@ -92,7 +92,7 @@ def decay(snap: Snapshot, ctx: PassContext) -> list[Action]:
     # a note another pass acted on, or asked about, this run or before (a merge's keeper, a
     # stale fact waiting for a tick) is in a person's hands: not also proposed for archive
     asked = {p["action"]["path"] for p in ctx.journal.proposals().values()
-             if p["state"] == "open"}
+             if p["state"] == "open" and p["action"]["pass_name"] != "decay"}
     busy = asked | {a["path"] for a in ctx.report.applied}
     return [a for a in plan_decay(snap, ctx.judge if ctx.judge.available else None)
             if a.path not in busy]
@@ -114,7 +114,8 @@ def digest(snap: Snapshot, ctx: PassContext) -> list[Action]:
 def digest_after(snap: Snapshot, ctx: PassContext) -> list[Action]:
     action = digest_mod.plan_digest(ctx.mem, ctx.now, ctx.report, ctx.journal, snap,
                                      ctx.judge)
-    return [action] if action is not None else []
+    page = digest_mod.plan_standing_page(ctx.mem, ctx.now, ctx.journal)
+    return [a for a in (action, page) if a is not None]
 
 
 PASSES = (

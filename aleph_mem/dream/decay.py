@@ -61,24 +61,73 @@ def plan_decay(snap: Snapshot, judge=None) -> list[Action]:
     if snap.watched_since is None or (snap.now - snap.watched_since).days < watch:
         return []
     linked_at, held = inbound_signals(snap)
-    cold: list[tuple[float, NoteInfo]] = []
+    cold: list[tuple[float, NoteInfo, str]] = []
     for n in snap.active():
+        if n.permanent or n.path in snap.memory_refs or structural(n, snap):
+            continue
+        age = (snap.now - n.changed_at).days
+        own = evidence(n, snap)
+        if n.human and not by_age(n):  # a person's note: only on its own word (R2)
+            if own and age >= MIN_AGE_DAYS:
+                cold.append((0.0, n, f"stale: {own}"))
+            continue
         s, _ = salience(n, snap.now, linked_at=linked_at.get(n.path))
-        if s >= ARCHIVE_BELOW or n.path in held or structural(n, snap):
+        if s >= ARCHIVE_BELOW or n.path in held:
             continue
         if judge is not None and "importance" not in n.frontmatter:
             s, _ = salience(n, snap.now, importance_of(n, judge),  # only notes about to go
                             linked_at.get(n.path))
-        age = (snap.now - n.changed_at).days
         category = n.frontmatter.get("category") or n.folder
         if (s < ARCHIVE_BELOW and age >= MIN_AGE_DAYS and n.link_weight < HUB_LINKS
-                and not n.permanent and category not in PROTECTED_CATEGORIES
-                and n.path not in snap.memory_refs):
-            cold.append((s, n))
+                and category not in PROTECTED_CATEGORIES):
+            why = f"stale: {own}" if own else (  # stable from run to run: one proposal
+                f"low_salience: unchanged since {n.changed_at.date().isoformat()}, "
+                + (f"last recalled {n.recall_days[-1]}" if n.recall_days else "never recalled")
+                + f", {n.inbound} links in")
+            cold.append((s, n, why))
     cold.sort(key=lambda sn: (sn[0], sn[1].changed_at, sn[1].path))
     most = int(getattr(settings, "decay_max_archives", 10))
-    return [Action("decay", "archive", n.path, n.hash, "low_salience", propose=n.human)
-            for _, n in cold[:most]]
+    return [Action("decay", "archive", n.path, n.hash, why, propose=n.human)
+            for _, n, why in cold[:most]]
+
+
+OLD_WORDS = frozenset({"old", "deprecated", "obsolete", "outdated", "legacy", "archived",
+                       "superseded", "expired", "abandoned", "retired", "defunct"})
+SAYS_OLD = re.compile(r"\b(deprecated|obsolete|outdated|no longer (?:used|valid|maintained|"
+                      r"relevant|true|applies)|superseded by|replaced by)\b", re.I)
+BY_AGE_FOLDERS = frozenset({"inbox", "sessions"})
+
+
+def by_age(n: NoteInfo) -> bool:
+    """A note that may fade by age even when a person wrote it: the inbox (a place for
+    what is not yet filed) and session notes (records aleph-mem distils)."""
+    top = n.path.split("/", 1)[0].casefold() if "/" in n.path else ""
+    return top in BY_AGE_FOLDERS or n.frontmatter.get("type") == "session"
+
+
+def evidence(n: NoteInfo, snap: Snapshot) -> str | None:
+    """The note's own word that it is done, or None: expired, superseded, or said to be old,
+    deprecated or obsolete by its status, tags, folder or opening words. Age is never
+    evidence: a reference page is read rarely and recalled never, and stays true."""
+    fm = n.frontmatter
+    until = as_date(fm.get("valid_until") or fm.get("expires"))
+    if until and until < snap.now.date():
+        key = "valid_until" if fm.get("valid_until") else "expires"
+        return f"{key} {until.isoformat()} has passed"
+    if isinstance(fm.get("superseded_by"), str) and fm["superseded_by"].strip():
+        return f"superseded_by {fm['superseded_by'].strip()}"
+    status = str(fm.get("status") or "").strip().strip("[]").casefold()
+    if status in OLD_WORDS:
+        return f"status {status}"
+    for tag in n.tags:
+        if tag.casefold().lstrip("#").rsplit("/", 1)[-1] in OLD_WORDS:
+            return f"tagged #{tag.lstrip('#')}"
+    for folder in n.path.split("/")[:-1]:
+        if folder.casefold() in OLD_WORDS:
+            return f"in the folder {folder}/"
+    opening = " ".join(body_of(n).split()[:60])
+    said = SAYS_OLD.search(opening)
+    return f"says \"{said.group(0)}\"" if said else None
 
 
 def inbound_signals(snap: Snapshot) -> tuple[dict[str, dt.datetime], set[str]]:

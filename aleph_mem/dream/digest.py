@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from aleph_mem.dream.journal import Journal, action_from, grouped
 from aleph_mem.dream.judge import Judge
 from aleph_mem.dream.lint import Ledger, lint_issues
+from aleph_mem.dream.proposals import PAGE, standing_page
 from aleph_mem.dream.snapshot import dream_wrote_last
 from aleph_mem.dream.view import Action, Snapshot
 from aleph_mem.files.vault import content_hash
@@ -58,7 +59,8 @@ def plan_digest(mem: Store, now: dt.datetime, report: RunReport, journal: Journa
     first = not mem.con.execute("SELECT 1 FROM notes WHERE path LIKE '\\_dream/digests/%' "
                                 "ESCAPE '\\' LIMIT 1").fetchone()
     if not people and not dreamt and not proposals and not report.said and not (
-            first and (report.issues or snap.notes)):
+            first and (report.issues or snap.notes)) and not report.withdrawn \
+            and not report.answered:
         return None  # a quiet day; the first run on a vault always says what it found
     current = mem.vault.read_bytes(path)
     base = None
@@ -104,8 +106,13 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
     out += ["", "## What the dream changed", "", *_dreamt(dreamt, link)]
     out += ["", "## Needs attention", "", *_attention(issues, link, day)]
     out += ["", "## Proposals", "",
-            "Tick a box and the next run applies it (if the note has not changed since).", ""]
-    out += proposal_lines(proposals) or ["- none"]
+            "Tick a box (`- [x]`) and the next run applies it if it still holds; mark it "
+            "`- [-]` and it is not raised again.", ""]
+    out += _proposals_shown(proposals)
+    if report.withdrawn or report.answered:
+        out += ["", "## Withdrawn and answered", ""]
+        out += [f"- withdrawn {w['id']}: {w['what']}: {w['why']}" for w in report.withdrawn]
+        out += [f"- your tick on {a['id']} ({a['what']}): {a['why']}" for a in report.answered]
     for name, lines in report.said.items():
         out += ["", f"## From the {name} pass", "", *[f"- {line}" for line in lines]]
     if report.skipped:
@@ -212,6 +219,38 @@ def summarise(mem: Store, paths: list[str], judge: Judge) -> str | None:
             kept.append(re.sub(r"\[(\d{1,2})\]",
                                lambda m: _link(notes[int(m.group(1)) - 1][0]), sentence))
     return " ".join(kept) or None
+
+
+def _proposals_shown(proposals: list[dict]) -> list[str]:
+    """The newest proposals (a few), then where every open one waits."""
+    groups = sorted(grouped(proposals), key=lambda g: (g[0]["at"], g[0]["id"]), reverse=True)
+    if not groups:
+        return ["- none"]
+    shown = proposal_lines([p for g in groups[:SHOWN] for p in g])
+    if len(groups) > SHOWN:
+        shown.append(f"- … {len(groups) - SHOWN} more, oldest first, on [[{PAGE[:-3]}]]")
+    return shown
+
+
+def plan_standing_page(mem: Store, now: dt.datetime, journal: Journal) -> Action | None:
+    """``_dream/proposals.md``: every open proposal, the oldest first. Rewritten while the
+    dream wrote it last, or a person only ticked or dismissed boxes on it since."""
+    proposals = [p for p in journal.proposals().values() if p["state"] == "open"]
+    current = mem.vault.read_bytes(PAGE)
+    if current is None and not proposals:
+        return None
+    content = standing_page(proposal_lines(proposals), now.date().isoformat())
+    if current is not None:
+        if current.decode("utf-8", "replace") == content:
+            return None
+        unmarked = re.sub(rb"^(\s*- )\[[xX-]\]", rb"\1[ ]", current, flags=re.M)
+        ours = next((e for e in mem.log(path=PAGE, limit=50) if e.actor.startswith("dream:")),
+                    None)
+        if ours is None or ours.after != content_hash(unmarked):
+            return None  # the person wrote more than marks on it: theirs now
+        return Action("digest", "generate", PAGE, content_hash(current), "open proposals",
+                      content=content)
+    return Action("digest", "generate", PAGE, None, "open proposals", content=content)
 
 
 def proposal_lines(proposals: list[dict]) -> list[str]:

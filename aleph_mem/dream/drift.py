@@ -10,7 +10,6 @@ import datetime as dt
 import hashlib
 import re
 from dataclasses import replace
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
@@ -29,33 +28,26 @@ from aleph_mem.dream.view import (
 )
 from aleph_mem.notes.facts import fact_tokens_text
 
-FILE_URI = re.compile(r"file://(/[^\s)>\]]+)")
 CODE_PATH = re.compile(r"(?<!`)`([^`\s]*/[^`\s]*\.[A-Za-z0-9]{1,6})`(?!`)")
 
 
 def missing_files(snap: Snapshot, n: NoteInfo, unresolved: list[str]) -> list[str]:
-    """Local files the note refers to that do not exist (docs/dream.md, drift): Markdown links to
-    non-note files (the indexer found no attachment), ``file://`` URIs, and path-like code
-    spans (a slash and an extension) when they are absolute or a project root is known
-    (``project_roots`` setting or the note's ``project_root``): a relative path with no root
-    to resolve it against proves nothing. URLs are never fetched."""
-    out = list(unresolved)
-    body = body_of(n)
-    uris = [m.rstrip(".,;:!?'\"") for m in FILE_URI.findall(body)]  # a sentence's full stop
-    out += [m for m in uris if not Path(m).exists()]
+    """Files the note refers to that are not there (docs/dream.md, drift): its Markdown links
+    to files inside the vault (the indexer found no such attachment), and, where the note
+    declares a project (its ``project_root``, or the ``project_roots`` setting), path-like
+    code spans relative to it. A path the prose merely mentions (``~/.zshrc``, ``/rss.xml``,
+    a ``file://`` address) names something on some other machine and is never checked; the
+    files a note declares are ``related_files`` (related_state). URLs are never fetched."""
+    out = [t for t in unresolved if not t.startswith(("/", "~", "..")) and "://" not in t]
     roots = [Path(r).expanduser() for r in getattr(snap.settings, "project_roots", []) or []]
     own = n.frontmatter.get("project_root")
     if isinstance(own, str) and own.strip():
         roots.insert(0, Path(own.strip()).expanduser())
-    folder = (snap.root / n.folder) if snap.root else None
-    for ref in CODE_PATH.findall(body):
-        path = Path(ref).expanduser()
-        if path.is_absolute():
-            if not path.exists():
+    if roots:
+        for ref in CODE_PATH.findall(body_of(n)):
+            path = Path(ref).expanduser()
+            if not path.is_absolute() and not any((base / path).exists() for base in roots):
                 out.append(ref)
-        elif roots and not any((base / path).exists() for base in
-                               [*roots, *([folder] if folder else [])]):
-            out.append(ref)
     return sorted(set(out))
 
 
@@ -102,6 +94,11 @@ def plan_drift(snap: Snapshot) -> list[Action]:
         settled = n.status in ("stale", "superseded", "contradicted")
         if until and until < today and not settled:
             keys = {"status": "stale", "stale_reason": "expired"}
+        elif n.status == "stale" and fm.get("stale_reason") == "expired" and not n.human \
+                and (until is None or until >= today):  # its date moved: no longer stale
+            actions.append(Action("drift", "set", n.path, n.hash, "no longer expired", {},
+                                  ("status", "stale_reason")))
+            continue
         elif until is None and not settled and not in_templates(n, snap):
             stated = validity_end(body_of(n), _written(n))
             if stated and stated[0] < today:  # a fact whose stated end has passed
@@ -194,8 +191,18 @@ def _written(n: NoteInfo) -> dt.date:
 
 
 def _valid_at(n: NoteInfo) -> str:
-    d = as_date(n.frontmatter.get("valid_from")) or as_date(n.frontmatter.get("updated"))
-    return d.isoformat() if d else n.changed_at.date().isoformat()
+    """When the note's statements hold from: its ``valid_from``; else, on a person's note,
+    the later of its ``updated`` and its latest change (a person who edits a value without
+    touching ``updated:`` has just stated it); on an agent's note, the ``updated`` it wrote
+    (an agent dates what it writes), else its latest change."""
+    start = as_date(n.frontmatter.get("valid_from"))
+    if start:
+        return start.isoformat()
+    updated = as_date(n.frontmatter.get("updated"))
+    changed = n.changed_at.date()
+    if updated is None:
+        return changed.isoformat()
+    return max(updated, changed).isoformat() if n.human else updated.isoformat()
 
 
 def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
@@ -326,9 +333,12 @@ def stated_facts(n: NoteInfo) -> dict[str, str]:
 
 def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
     """Notes about the same subject that give one key different values: unless their
-    validity periods do not overlap, the older note is contradicted by the newer one
-    (Graphiti's interval rule, docs/dream.md, drift). A note's subject is its `subject` field,
-    else its title and aliases, so `subject: "[[Ada]]"` meets the note titled Ada."""
+    validity periods do not overlap, every older statement is contradicted by the newest
+    one about the subject (Graphiti's interval rule, docs/dream.md, drift), dated by what
+    happened (``_valid_at``). A note's subject is its `subject` field, else its title and
+    aliases, so `subject: "[[Ada]]"` meets the note titled Ada. An agent's note the dream
+    marked contradicted whose statements now agree with the newest gets its marks back
+    off."""
     groups: dict[str, list[NoteInfo]] = {}
     facts: dict[str, dict[str, str]] = {}
     for n in snap.active():
@@ -343,28 +353,44 @@ def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
             key = name if named or not generic_name(name) else f"{n.folder}/{name}"
             groups.setdefault(key, []).append(n)
     actions: dict[str, Action] = {}
-    seen: set[tuple[str, str]] = set()
     for members in groups.values():
-        for a, b in combinations(sorted(members, key=lambda n: n.path), 2):
-            if (a.path, b.path) in seen:
+        members = sorted({m.path: m for m in members}.values(), key=lambda m: m.path)
+        for key in sorted({k for m in members for k in facts[m.path]}):
+            stating = [m for m in members if key in facts[m.path]]
+            if len({facts[m.path][key].casefold() for m in stating}) < 2:
                 continue
-            seen.add((a.path, b.path))
-            keys = sorted(k for k in facts[a.path].keys() & facts[b.path].keys()
-                          if facts[a.path][k].casefold() != facts[b.path][k].casefold())
-            if not keys:
+            newest = max(stating, key=lambda m: (_valid_at(m), m.path))
+            now_value = facts[newest.path][key]
+            if any(_valid_at(m) == _valid_at(newest) and facts[m.path][key].casefold()
+                   != now_value.casefold() for m in stating if m is not newest):
+                continue  # two statements of the same moment: a person decides
+            for old in stating:
+                if old is newest or facts[old.path][key].casefold() == now_value.casefold():
+                    continue
+                ends = as_date(old.frontmatter.get("valid_until"))
+                if (ends and ends.isoformat() <= _valid_at(newest)) or old.path in actions \
+                        or old.status in ("contradicted", "superseded"):
+                    continue  # periods that do not overlap, or already settled
+                set_keys: dict[str, object] = {"status": "contradicted",
+                                               "superseded_by": f"[[{newest.path[:-3]}]]"}
+                if not old.human:
+                    set_keys["valid_until"] = _valid_at(newest)
+                actions[old.path] = Action(
+                    "drift", "set", old.path, old.hash,
+                    f"{key}: {facts[old.path][key]} here, {now_value} in "
+                    f"[[{newest.path[:-3]}]]", set_keys,
+                    judged="contradicted")
+    for members in groups.values():  # the conflict is gone: the dream's marks come off
+        for n in members:
+            partner = str(n.frontmatter.get("superseded_by") or "").strip("[]")
+            other = snap.notes.get(partner + ".md")
+            if n.human or n.status != "contradicted" or n.path in actions or other is None \
+                    or other not in members:
                 continue
-            old, new = sorted((a, b), key=lambda n: (_valid_at(n), n.path))
-            ends = as_date(old.frontmatter.get("valid_until"))
-            if _valid_at(old) == _valid_at(new) or (ends and ends.isoformat() <= _valid_at(new)):
-                continue  # the same moment (a person decides), or periods that do not overlap
-            if old.status in ("contradicted", "superseded") or old.path in actions:
-                continue
-            set_keys: dict[str, object] = {"status": "contradicted",
-                                           "superseded_by": f"[[{new.path[:-3]}]]"}
-            if not old.human:
-                set_keys["valid_until"] = _valid_at(new)
-            actions[old.path] = Action("drift", "set", old.path, old.hash,
-                                       "; ".join(f"{k}: {facts[old.path][k]} here, "
-                                                 f"{facts[new.path][k]} in [[{new.path[:-3]}]]"
-                                                 for k in keys), set_keys)
+            shared = facts[n.path].keys() & facts[other.path].keys()
+            if shared and all(facts[n.path][k].casefold() == facts[other.path][k].casefold()
+                              for k in shared):
+                actions[n.path] = Action(
+                    "drift", "set", n.path, n.hash, f"agrees with {other.path} again", {},
+                    ("status", "superseded_by", "valid_until"))
     return list(actions.values())

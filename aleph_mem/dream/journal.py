@@ -71,7 +71,7 @@ class Journal:
         """Each proposal's first record, with the state of its latest one."""
         out: dict[str, dict[str, Any]] = {}
         for rec in self._read("proposals.jsonl"):
-            if rec["id"] not in out:
+            if rec["id"] not in out or "action" in rec:  # raised again: its latest base
                 out[rec["id"]] = dict(rec)
             out[rec["id"]]["state"] = rec["state"]
             out[rec["id"]]["settled_at"] = rec["at"]

@@ -50,6 +50,8 @@ class RunReport:
     resumed: list[str] = field(default_factory=list)  # passes an earlier run finished today
     said: dict[str, list[str]] = field(default_factory=dict)  # pass -> lines for the digest
     note: str = ""  # why nothing ran (another device is the vault's dreamer)
+    withdrawn: list[dict[str, Any]] = field(default_factory=list)  # no longer true
+    answered: list[dict[str, Any]] = field(default_factory=list)  # late ticks, answered
 
     def as_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items()}

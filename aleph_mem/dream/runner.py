@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-import re
 
 from aleph_mem import logs
-from aleph_mem.clock import iso, parse_iso, utc_now
-from aleph_mem.dream import lease, mentions
+from aleph_mem.clock import iso, utc_now
+from aleph_mem.dream import judgments, lease, mentions
 from aleph_mem.dream.journal import Journal, action_from, grouped
 from aleph_mem.dream.judge import Judge
+from aleph_mem.dream.proposals import BLOCKING, WITHDRAWABLE, for_person, marks
 from aleph_mem.dream.registry import DAILY, WEEKLY, DreamPass, PassContext, RunReport, pipeline
 from aleph_mem.dream.snapshot import dream_wrote_last, snapshot, with_soft
 from aleph_mem.dream.view import Action, Snapshot
@@ -32,9 +32,7 @@ __all__ = ["DAILY", "WEEKLY", "Dream", "RunReport"]
 log = logs.get(__name__)
 
 QUIET_MINUTES = 10
-PROPOSAL_TTL_DAYS = 14
 EDIT_BUDGET = 32  # destructive edits (merges, archives) per run
-TICKED = re.compile(r"^- \[[xX]\] .*\((P-[0-9a-f]{8})\)\s*$", re.M)
 DIGESTS = "_dream/digests/"
 
 
@@ -105,6 +103,8 @@ class Dream:
             report.status = "error"  # recorded: it blocks further scheduled runs today
             log.exception("dream run %s failed", report.run_id)
         report.finished_at = iso(utc_now())
+        if not self.dry_run and not self.mem.readonly:
+            judgments.refresh(self.mem.con, self.journal)
         worked = report.applied or report.proposed or report.digest or report.done
         if not self.dry_run and (worked or report.status in ("success", "error")):
             self.journal.record_run({"id": report.run_id, "at": report.started_at,
@@ -133,7 +133,10 @@ class Dream:
         ctx = PassContext(self.mem, self.now, self.judge, self.journal, report, self.dry_run,
                           dream_pass.name)
         self._check_idle(trigger)
-        for action in dream_pass.plan(self._snapshot(), ctx):
+        snap = self._snapshot()
+        planned = [for_person(a, snap.notes.get(a.path)) for a in dream_pass.plan(snap, ctx)]
+        self._withdraw(dream_pass.name, {a.key for a in planned}, report)
+        for action in planned:
             self._check_idle(trigger)
             self._handle(action, report)
         if dream_pass.after is not None:
@@ -253,28 +256,50 @@ class Dream:
                 done["pair"] = " + ".join(sorted((action.path, keeper + ".md")))
             report.applied.append(done)
 
+    def _withdraw(self, name: str, planned: set[str], report: RunReport) -> None:
+        """Open proposals of a pass that plans afresh over the whole vault, which it no
+        longer plans: no longer true (the conflict or staleness is gone), withdrawn with a
+        line in the digest."""
+        if name not in WITHDRAWABLE or self.dry_run:
+            return
+        for pid, p in self.journal.proposals().items():
+            action = action_from(p["action"])
+            if p["state"] == "open" and action.pass_name == name and pid not in planned:
+                self.journal.settle(pid, "withdrawn", iso(self.now), report.run_id)
+                report.withdrawn.append({"id": pid, "pass": name, "what": action.describe(),
+                                         "why": "no longer true: the dream no longer finds it"})
+
     def _propose(self, action: Action, report: RunReport) -> None:
         known = self.journal.proposals()
-        if action.key in known:
-            return  # already open, applied or rejected: never re-proposed as-is
+        if action.key in known and known[action.key]["state"] in BLOCKING:
+            return  # waiting, done, or dismissed by the person: never raised again as-is
         if not self.dry_run:
             self.journal.propose(action, iso(self.now), report.run_id)
         report.proposed.append({"id": action.key, "pass": action.pass_name,
                                 "what": action.describe()})
 
     def _apply_ticked(self, report: RunReport) -> None:
-        """Proposals a person ticked (`- [x]`) in a digest are applied, still CAS-guarded.
-        Open proposals whose note changed since are dropped (the next plan decides anew);
-        those older than PROPOSAL_TTL_DAYS expire."""
+        """Proposals a person ticked (`- [x]`) in a digest or on the standing page are
+        applied, still CAS-guarded; those marked `- [-]` are dismissed for good. An open
+        proposal whose note changed since is set aside (the passes then plan anew and raise
+        it again if it still holds). A tick on a proposal no longer open is answered once.
+        Proposals never expire."""
+        ticked, dismissed = marks(self.mem)
         open_ = {}
-        proposals = self.journal.proposals()
         stale_groups = set()
-        for pid, p in proposals.items():
+        for pid, p in self.journal.proposals().items():
             if p["state"] != "open":
+                if pid in ticked and p["state"] in ("outdated", "withdrawn", "failed"):
+                    self.journal.settle(pid, "answered", iso(self.now), report.run_id)
+                    report.answered.append({"id": pid, "what": action_from(
+                        p["action"]).describe(), "why": f"it no longer holds ({p['state']}): "
+                        "nothing was changed"})
+                continue
+            if pid in dismissed:
+                self.journal.settle(pid, "dismissed", iso(self.now), report.run_id)
                 continue
             action = action_from(p["action"])
             current = self.mem.vault.read_bytes(action.path)
-            age = self.now - parse_iso(p["at"])
             fresh = action.base is None and current is None  # a note still to create
             if action.op == "remember":  # hot memory changes often: only "said since" counts
                 from aleph_mem.recall.hot_memory import said_in
@@ -284,21 +309,12 @@ class Dream:
             if not fresh and (current is None or content_hash(current) != action.base):
                 self.journal.settle(pid, "outdated", iso(self.now), report.run_id)
                 stale_groups.add(action.group)
-            elif age > dt.timedelta(days=PROPOSAL_TTL_DAYS):
-                self.journal.settle(pid, "expired", iso(self.now), report.run_id)
             else:
                 open_[pid] = p
         for pid, p in list(open_.items()):  # one part of a merge is outdated: all of it is
             if p["action"].get("group") and p["action"]["group"] in stale_groups:
                 self.journal.settle(pid, "outdated", iso(self.now), report.run_id)
                 del open_[pid]
-        if not open_:
-            return
-        ticked: set[str] = set()
-        for path, in self.mem.con.execute(
-                "SELECT path FROM notes WHERE path LIKE '_dream/digests/%'").fetchall():
-            ticked |= set(TICKED.findall((self.mem.vault.read_bytes(path) or b"").decode(
-                "utf-8", "replace")))
         for group in grouped(list(open_.values())):
             if not ticked & {p["id"] for p in group}:
                 continue

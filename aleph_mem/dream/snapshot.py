@@ -168,7 +168,7 @@ def _human_paths(mem: Store) -> set[str]:
         moved_from = json.loads(data).get("from") if data else None
         if moved_from and moved_from in owner:
             owner[path] = owner[moved_from]
-        elif path not in owner and kind != "note-created":
+        elif path not in owner and path not in last_hash and kind != "note-created":
             owner[path] = "human"  # it was there before aleph-mem logged any write to it
         last_hash[path] = after
         if not actor.startswith("dream:"):

@@ -161,6 +161,8 @@ class Action:
     propose: bool = False  # R2/R6: record as a proposal instead of applying
     group: str = ""  # actions of one group are proposed as one checkbox and applied together
     shows: tuple[str, ...] = ()  # Markdown lines a proposal shows under its checkbox
+    judged: str = ""  # the state drift judged (stale, contradicted, superseded), kept in the
+    # index while the proposal is open, whatever the keys it would write
 
     @property
     def key(self) -> str:

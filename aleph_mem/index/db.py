@@ -18,7 +18,8 @@ from aleph_mem.errors import IndexUnavailable
 
 log = logs.get(__name__)
 
-SCHEMA_VERSION = "15"  # 13: captured agent sessions; 14: their chunks' vectors; 15: offsets
+SCHEMA_VERSION = "16"  # 13: captured agent sessions; 14: their chunks' vectors; 15: offsets;
+# 16: the dream's judgments of a person's notes
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -100,6 +101,10 @@ CREATE TABLE session_chunks(
     raw_offset INTEGER NOT NULL  -- where its first message's line starts in the raw file
 );
 CREATE INDEX session_chunks_session ON session_chunks(session);
+-- what the dream judged of a person's note without writing it (docs/design.md 4.2): mirrored
+-- from the open proposals in the dream's journal, so a rebuild recovers it
+CREATE TABLE judgments(path TEXT PRIMARY KEY, status TEXT NOT NULL, reason TEXT NOT NULL,
+                       partner TEXT, proposal TEXT NOT NULL);
 CREATE VIRTUAL TABLE session_fts USING fts5(
     text, tokenize='porter unicode61 remove_diacritics 2');
 """

@@ -65,13 +65,14 @@ def note_factors(con: apsw.Connection, note_ids: set[int], status_factor: float,
     DATE_AFTER_DAYS after it)."""
     now = now or dt.datetime.now(dt.UTC)
     status, recency, successor, dated = {}, {}, {}, {}
-    rows = con.execute("SELECT id, status, note_date, frontmatter FROM notes "
-                       "WHERE id IN (SELECT value FROM json_each(?))",
-                       (json.dumps(sorted(note_ids)),))
-    for nid, st, date, fm in rows:
+    rows = con.execute(  # a judgment the dream holds of a person's note counts as its status
+        "SELECT n.id, COALESCE(j.status, n.status), n.note_date, n.frontmatter, j.partner "
+        "FROM notes n LEFT JOIN judgments j ON j.path = n.path "
+        "WHERE n.id IN (SELECT value FROM json_each(?))", (json.dumps(sorted(note_ids)),))
+    for nid, st, date, fm, partner in rows:
         if st in DOWNWEIGHTED:
             status[nid] = status_factor
-            target = json.loads(fm).get("superseded_by") if st != "stale" else None
+            target = partner or json.loads(fm).get("superseded_by") if st != "stale" else None
             if isinstance(target, str):
                 successor[nid] = target
         age = _age_days(date, now)

@@ -39,7 +39,7 @@ def test_templated_notes_with_different_names_are_not_duplicates(vault: Path) ->
 
 
 def test_note_vectors_find_duplicates_whose_words_are_reordered(vault: Path) -> None:
-    from test_vectors import configure  # registers the deterministic test embedder
+    from hash_embedder import configure  # registers the deterministic test embedder
 
     configure(vault, "test-hash")
     facts = ["The ferry leaves at nine from the north pier.",

@@ -20,12 +20,14 @@ def test_decay_archives_cold_agent_notes_only(vault: Path) -> None:
     w = mem.writer(actor="mcp:test")
     w.write("notes/cold.md", b"# Cold\n\nnobody reads this\n", None)
     w.write("notes/pinned.md", b"---\npermanent: true\n---\n# Keep\n\nforever\n", None)
-    write(vault, "notes/human.md", "# Human\n\nmine\n")
+    write(vault, "notes/human.md", "# Human\n\nmine\n")  # a person's: never on age alone
+    write(vault, "notes/gone.md", "---\nstatus: obsolete\n---\n# Gone\n\nmine, and done\n")
     mem.reindex()
     later = NOW + dt.timedelta(days=400)
     report = Dream(mem, later, force=True).run(("decay",))
     assert [a["path"] for a in report.applied] == ["archive/notes/cold.md"]
-    assert {p["what"] for p in report.proposed} >= {"archive [[notes/human]] (low_salience)"}
+    assert [p["what"] for p in report.proposed] == [
+        "archive [[notes/gone]] (stale: status obsolete)"]
     assert (vault / "notes/pinned.md").exists()
     cold = snapshot(mem, later).notes["notes/pinned.md"]
     assert decay.salience(cold, later) == decay.salience(cold, later) == (1.0, 45.0)

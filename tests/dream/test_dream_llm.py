@@ -299,7 +299,7 @@ def test_a_synthesis_rewritten_three_runs_in_a_row_is_frozen(vault: Path, stub_l
 
 
 def test_drift_also_asks_about_unlinked_embedding_neighbours(vault: Path, stub_llm) -> None:
-    import test_vectors  # noqa: F401 (registers the deterministic test embedder)
+    import hash_embedder  # noqa: F401 (registers the deterministic test embedder)
 
     use_stub_llm(vault, stub_llm, 'embed_model = "test-hash"\n')
     with open_mem(vault) as mem:
@@ -368,7 +368,7 @@ ABSORB = json.dumps({"decision": "ABSORB_A", "duplicates": [[4, 1], [5, 2], [6, 
 def reworded_pair(vault: Path, stub, port: int) -> list[dict]:
     """A person's note and the same facts reworded under another title in another folder
     (or, as the control, with one number changed); the model calls them one note."""
-    import test_vectors  # noqa: F401 (registers the deterministic test embedder)
+    import hash_embedder  # noqa: F401 (registers the deterministic test embedder)
     from conftest import write
 
     use_stub_llm(vault, stub, 'embed_model = "test-hash"\ndream_off = ["drift", "lint"]\n')

@@ -3,6 +3,8 @@ supersession."""
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 from pathlib import Path
 
 from conftest import open_mem, write
@@ -11,6 +13,11 @@ from dream_helpers import NOW
 from aleph_mem.dream import drift
 from aleph_mem.dream.runner import Dream
 from aleph_mem.dream.snapshot import snapshot
+
+
+def dated(vault: Path, rel: str, day: str) -> None:
+    t = dt.datetime.fromisoformat(day).replace(tzinfo=dt.UTC).timestamp()
+    os.utime(vault / rel, (t, t))
 
 
 def test_structured_facts_about_one_subject_contradict_by_date(vault: Path) -> None:
@@ -25,6 +32,8 @@ def test_structured_facts_about_one_subject_contradict_by_date(vault: Path) -> N
             b"2021-01-01\n---\n# Bo\n\ncity:: Faro\n", None)
     w.write("people/bo-new.md", b"---\nsubject: Bo\nvalid_from: 2022-01-01\n---\n# Bo\n\n"
             b"city:: Braga\n", None)
+    for rel, day in (("people/ana-2024.md", "2024-03-01"), ("people/ana-2026.md", "2026-02-01")):
+        dated(vault, rel, day)  # each written on the day its `updated` says
     plans = [a for a in drift.plan_fact_conflicts(snapshot(mem, NOW))]
     assert [(a.path, a.set_keys, a.reason) for a in plans] == [
         ("people/ana-2024.md", {"status": "contradicted", "superseded_by": "[[people/ana-2026]]",
@@ -45,6 +54,8 @@ def test_a_subject_meets_the_note_of_that_title_or_alias(vault: Path) -> None:
     w.write("log/promotion.md", b"---\nsubject: '[[Ada L.]]'\nupdated: 2026-05-01\n---\n"
             b"# Promotion\n\nrole:: manager\n", None)
     w.write("log/unrelated.md", b"---\nupdated: 2026-06-01\n---\n# Bob\n\nrole:: chef\n", None)
+    dated(vault, "people/ada.md", "2024-01-01")
+    dated(vault, "log/promotion.md", "2026-05-01")
     plans = drift.plan_fact_conflicts(snapshot(mem, NOW))
     assert [(a.path, a.set_keys["superseded_by"], a.reason) for a in plans] == [
         ("people/ada.md", "[[log/promotion]]", "role: engineer here, manager in "
@@ -66,8 +77,11 @@ def test_drift_checks_the_files_a_note_refers_to(vault: Path, tmp_path: Path) ->
     root = f"project_root: {project}\n"
     w.write("code/ok.md", f"---\n{root}---\n# Ok\n\nSee `src/app.py` and "
             f"file://{project}/src/app.py.\n".encode(), None)
-    w.write("code/gone.md", f"---\n{root}---\n# Gone\n\nSee `src/old.py`, `{project}/x.rs` "
-            f"and file://{project}/nope.txt.\n".encode(), None)
+    # paths the prose merely mentions name things on some machine: never checked (a file://
+    # address, an absolute path, a home-folder path), beside the one the note's project holds
+    w.write("code/gone.md", f"---\n{root}---\n# Gone\n\nSee `src/old.py`, `{project}/x.rs`, "
+            f"`~/.zshrc` and file://{project}/nope.txt.\n".encode(), None)
+    w.write("code/linked.md", b"# Linked\n\n![map](maps/missing.png) and [ok](ok.md)\n", None)
     w.write("code/loose.md", b"# Loose\n\nA path with no root proves nothing: `src/any.py`.\n",
             None)
     w.write("code/source.md", f"---\n{root}related_files: [src/lib.py]\nrelated_files_sha: "
@@ -75,9 +89,10 @@ def test_drift_checks_the_files_a_note_refers_to(vault: Path, tmp_path: Path) ->
     w.write("code/vanished.md", f"---\n{root}related_files: [src/deleted.py]\n---\n"
             "# Vanished\n\nAbout a file.\n".encode(), None)
     plans = {a.path: a.set_keys for a in drift.plan_drift(snapshot(mem, NOW))}
-    assert plans == {"code/gone.md": {"stale_refs": [f"{project}/nope.txt", f"{project}/x.rs",
-                                                     "src/old.py"],
+    assert plans == {"code/gone.md": {"stale_refs": ["src/old.py"],
                                       "status": "stale", "stale_reason": "missing_file"},
+                     "code/linked.md": {"stale_refs": ["maps/missing.png"],
+                                        "status": "stale", "stale_reason": "missing_file"},
                      "code/vanished.md": {"status": "stale", "stale_reason": "missing_file"}}
     (project / "src" / "lib.py").write_text("x = 2\n")  # the source the note is about changed
     plans = {a.path: a.set_keys for a in drift.plan_drift(snapshot(mem, NOW))}

@@ -283,6 +283,14 @@ def test_a_dream_marker_never_makes_a_persons_note_agent_owned(vault: Path) -> N
     write(vault, "mine/offer.md", "---\nvalid_until: 2020-01-01\n---\n# Offer\n\nMy offer.\n")
     mem.reindex()  # a person's edit, logged as such
     report = Dream(mem, NOW, force=True).run()
+    assert [a for a in report.applied if a["path"].startswith("mine/")] == []  # asked only
+    assert sorted((p["pass"], p["what"]) for p in report.proposed) == [
+        ("drift", "[[mine/offer]]: status: stale, stale_reason: expired (expired)"),
+        ("drift", "[[mine/old]]: status: stale, stale_reason: expired (expired)")]
+    digest = vault / report.digest
+    digest.write_text(digest.read_text().replace("- [ ]", "- [x]"))  # the person agrees
+    mem.reindex()
+    report = Dream(mem, NOW, force=True).run()
     assert sorted((a["pass"], a["path"]) for a in report.applied) == [
         ("drift", "mine/offer.md"), ("drift", "mine/old.md")]
     assert mem.show("mine/offer").frontmatter == {

@@ -1,0 +1,78 @@
+"""A proposal's life (docs/design.md 4.2 and 4.6): what the dream may only propose, the marks
+a person answers with, and the standing page that keeps every open proposal in sight.
+
+A change to a person's note is always a proposal, and a proposal never replaces a value the
+person set: a vault that uses ``status`` for its own words keeps them, ticked or not (the
+judgment still counts in the index: ``judgments``). A proposal stays open until the person
+ticks it (``- [x]``, applied on the next run if it still holds), dismisses it (``- [-]``: it
+is never raised again as it is), or it is no longer true (withdrawn, with a line saying why).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from aleph_mem.dream.view import Action, NoteInfo
+
+if TYPE_CHECKING:
+    from aleph_mem.store import Store
+
+PAGE = "_dream/proposals.md"
+TICKED = re.compile(r"^\s*- \[[xX]\] .*\((P-[0-9a-f]{8})\)\s*$", re.M)
+DISMISSED = re.compile(r"^\s*- \[-\] .*\((P-[0-9a-f]{8})\)\s*$", re.M)
+# states after which the same proposal is not raised again: it waits, it was done, or the
+# person said no; after "outdated", "withdrawn" or "failed" it may be raised anew
+BLOCKING = frozenset({"open", "applied", "dismissed"})
+OWN_KEYS = ("status",)  # keys a person's vault often uses for its own vocabulary
+# passes whose every run plans afresh over the whole vault: an open proposal one of them
+# no longer plans is no longer true
+WITHDRAWABLE = frozenset({"consolidate", "drift", "lint", "decay"})
+
+
+def for_person(action: Action, note: NoteInfo | None) -> Action:
+    """On a person's note every change is a proposal, and a proposal keeps every value the
+    person set (a key already there with another value is left out, and the proposal says
+    so). Generated pages and hot memory (only ``remember`` writes it) are not notes."""
+    if note is None or not note.human or action.op in ("generate", "remember"):
+        return action
+    if action.op != "set":
+        return replace(action, propose=True)
+    fm = note.frontmatter
+    kept = {k: v for k, v in action.set_keys.items() if k in fm and fm[k] != v}
+    if not kept:
+        return replace(action, propose=True)
+    keys = {k: v for k, v in action.set_keys.items() if k not in kept}
+    said = ", ".join(f"{k}: {_plain(fm[k])}" for k in kept)
+    return replace(action, set_keys=keys, propose=True,
+                   judged=action.judged or str(action.set_keys.get("status") or ""),
+                   reason=f"{action.reason}; your {said} is kept")
+
+
+def _plain(value: Any) -> str:
+    return value if isinstance(value, str) else str(value)
+
+
+def marks(mem: Store) -> tuple[set[str], set[str]]:
+    """(ticked, dismissed) proposal ids, read from every digest and the standing page."""
+    ticked: set[str] = set()
+    dismissed: set[str] = set()
+    rows = mem.con.execute("SELECT path FROM notes WHERE path LIKE '\\_dream/digests/%' "
+                           "ESCAPE '\\' OR path = ?", (PAGE,)).fetchall()
+    for (path,) in rows:
+        text = (mem.vault.read_bytes(path) or b"").decode("utf-8", "replace")
+        ticked |= set(TICKED.findall(text))
+        dismissed |= set(DISMISSED.findall(text))
+    return ticked - dismissed, dismissed
+
+
+def standing_page(lines: list[str], day: str) -> str:
+    """Every open proposal, the oldest first, as boxes to tick or dismiss."""
+    head = ["---", "type: proposals", "generated_by: dream", "dream: false", "---",
+            "# Open proposals", "",
+            f"Every change the dream waits for you to answer, as of {day}. Tick a box "
+            "(`- [x]`) and the next run applies it if it still holds; mark it `- [-]` and it "
+            "is never raised again as it is. A proposal that is no longer true is withdrawn "
+            "and the digest says why.", ""]
+    return "\n".join(head + (lines or ["- none"])) + "\n"
