@@ -152,7 +152,7 @@ def obsidian_broken(root: Path) -> set[tuple[str, str]]:
     for rel, data in notes_of(root).items():
         text = CODE.sub("", data.decode("utf-8", "replace"))
         for m in WIKILINK.finditer(text):
-            target = m.group(1).split("|")[0].split("#")[0].strip()
+            target = m.group(1).split("|")[0].rstrip("\\").split("#")[0].strip()
             if not target:
                 continue
             folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""

@@ -53,8 +53,13 @@ def plan_digest(mem: Store, now: dt.datetime, report: RunReport, journal: Journa
     since = (now - dt.timedelta(hours=24)).isoformat().replace("+00:00", "Z")
     events = [e for e in reversed(mem.log(since=since, limit=5000))
               if not e.path.startswith("_dream/")]
-    people = [e for e in events if not e.actor.startswith("dream:")]
-    dreamt = [e for e in events if e.actor.startswith("dream:")]
+    undone = {e.reason[5:] for e in events if (e.reason or "").startswith("undo ")}
+    people = [e for e in events if not e.actor.startswith("dream:")
+              and not (e.reason or "").startswith("undo ")]
+    dreamt = [e for e in events if e.actor.startswith("dream:") and e.id not in undone]
+    runs = Counter(e.run for e in events if e.id in undone and e.run)
+    taken_back = [f"- run `{run}`: {n} change(s) undone; those notes are as they were "
+                  "before it" for run, n in sorted(runs.items())]
     proposals = [p for p in journal.proposals().values() if p["state"] == "open"]
     first = not mem.con.execute("SELECT 1 FROM notes WHERE path LIKE '\\_dream/digests/%' "
                                 "ESCAPE '\\' LIMIT 1").fetchone()
@@ -70,7 +75,7 @@ def plan_digest(mem: Store, now: dt.datetime, report: RunReport, journal: Journa
                                    "it is left as it is", "pass": "digest"})
             return None
         base = content_hash(current)
-    content = render(mem, now, people, dreamt, proposals, report, snap, judge)
+    content = render(mem, now, people, dreamt, proposals, report, snap, judge, taken_back)
     if current is not None and current.decode("utf-8", "replace") == content:
         return None
     return Action("digest", "generate", path, base, "daily digest", content=content)
@@ -87,7 +92,8 @@ RULE_NAMES = {"L001": "no frontmatter", "L002": "frontmatter that cannot be read
 
 
 def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: list,
-           report: RunReport, snap: Snapshot, judge: Judge | None = None) -> str:
+           report: RunReport, snap: Snapshot, judge: Judge | None = None,
+           taken_back: list[str] | None = None) -> str:
     """The digest: three lines to read first, then each section capped at a few items with
     the rest in the page it links ([[_dream/lint]] for lint)."""
     day = now.date().isoformat()
@@ -104,6 +110,8 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
     out += ["", "## New and updated notes", ""]
     out += _capped([f"- {link(p)}: {what}" for p, what in sorted(seen.items())], "notes")
     out += ["", "## What the dream changed", "", *_dreamt(dreamt, link)]
+    if taken_back:
+        out += ["", "Undone since:", "", *taken_back]
     out += ["", "## Needs attention", "", *_attention(issues, link, day)]
     out += ["", "## Proposals", "",
             "Tick a box (`- [x]`) and the next run applies it if it still holds; mark it "

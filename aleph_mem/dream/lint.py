@@ -17,6 +17,7 @@ from aleph_mem.clock import parse_iso
 from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of, generic_name, in_templates
 from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
 from aleph_mem.notes import frontmatter_edit
+from aleph_mem.notes.prose import clipped, own_prose
 
 
 @dataclass(frozen=True)
@@ -52,15 +53,16 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
             for problem in n.issues if problem.startswith(CONFLICT_ISSUE)]
     titles: dict[str, list[str]] = {}
     for n in snap.active():
+        if in_templates(n, snap) or PLACEHOLDER.search(n.body):
+            continue  # a template: placeholders, unlinked, "{{date}}", "Tomorrow", not a note
         for problem in n.issues:
             if "frontmatter" in problem or "YAML" in problem:
                 out.append(Issue("L002", n.path, problem))
-        if in_templates(n, snap):
-            continue  # placeholders: unlinked, "{{date}}", "Tomorrow", one name in every copy
         if n.inbound == 0 and n.outbound == 0 and not _disabled(n, "L020") and \
                 n.frontmatter.get("type") != "session":  # a record of a session, like a day's
             out.append(Issue("L020", n.path, "orphan: no links in or out"))
-        if not body_of(n).strip() and not _disabled(n, "L040"):
+        if not body_of(n).strip() and not n.frontmatter and not n.issues_frontmatter \
+                and not _disabled(n, "L040"):  # a note of properties is a record
             out.append(Issue("L040", n.path, "empty note"))
         name = n.path.rsplit("/", 1)[-1]
         if (UNSAFE_NAME.search(name) or name.lower().endswith(".md.md")) \
@@ -68,7 +70,8 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
             out.append(Issue("L032", n.path, "file name with characters links and other "
                              "systems trip over (#^[]|\\:*?\"<>) or a doubled .md"))
         age = (snap.now - n.changed_at).days
-        phrase = RELATIVE_TIME.search(body_of(n))
+        phrase = None if clipped(n.path, n.frontmatter, n.tags) else \
+            RELATIVE_TIME.search(own_prose(body_of(n)))  # the person's words, not a quote
         if phrase and age > 2 and not dated(n) and not _disabled(n, "L042"):
             out.append(Issue("L042", n.path, f"relative time \"{phrase.group()}\" in a note "
                              f"last changed {age} days ago: write the date instead"))
@@ -99,6 +102,7 @@ def vault_off(snap: Snapshot) -> set[str]:
     return set(getattr(snap.settings, "lint_disable", None) or [])
 
 
+PLACEHOLDER = re.compile(r"\{\{[^{}\n]{1,80}\}\}|<%[\s\S]{0,400}?%>")
 UNSAFE_NAME = re.compile(r'[#^\[\]|\\:*?"<>]')
 RELATIVE_TIME = re.compile(r"\b(today|yesterday|tomorrow|tonight|this (?:morning|week|month)|"
                            r"last (?:night|week|month|year)|next (?:week|month|year|monday|"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -68,13 +69,15 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
             "SELECT id, path, title, hash, frontmatter, status, mtime_ns, issues FROM notes"):
         data = _head(mem, path)
         meta = json.loads(fm)
+        heading = headings.get(nid)
+        if heading is not None and not _opens_with(data, heading):
+            heading = None  # a "# References" further down names a section, not the note
         notes[path] = NoteInfo(
             path, title, digest, meta, status,
             dt.datetime.fromtimestamp(mtime_ns / 1e9, dt.UTC), tuple(tags.get(nid, ())),
             tuple(aliases.get(nid, ())), inbound.get(path, 0), outbound.get(path, 0),
             data.decode("utf-8", errors="replace"), tuple(json.loads(issues)), path in human,
-            tuple(recalls.get(path, ())), other_names=other_names(
-                title, meta, headings.get(nid)))
+            tuple(recalls.get(path, ())), other_names=other_names(title, meta, heading))
     links = [tuple(r) for r in mem.con.execute(
         "SELECT n.path, l.resolved_path, l.status, l.raw, l.anchor_found, l.line FROM links l "
         "JOIN notes n ON n.id = l.src_id WHERE n.path NOT LIKE '\\_dream/%' ESCAPE '\\' "
@@ -90,6 +93,20 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
                     lambda: note_vectors(mem), watched_since=parse_iso(watched) if watched
                     else None, template_folders=template_folders(mem.vault.root))
     return with_soft(snap, load_soft(mem.vault.local_dir))
+
+
+def _opens_with(data: bytes, heading: str) -> bool:
+    """The note's text (after its frontmatter) opens with this H1: the heading names it."""
+    from aleph_mem.dream.view import body_of_text
+
+    for line in body_of_text(data[:4096].decode("utf-8", "replace")).splitlines():
+        if line.strip():
+            return _plain(line.strip().lstrip("#")) == _plain(heading)
+    return False
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\W+", "", text.casefold())
 
 
 def other_names(stem: str, frontmatter: dict, heading: str | None) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from aleph_mem.notes.inline_scan import Link
 
@@ -148,7 +149,7 @@ def anchor_found(link: Link, headings: Iterable[str], blocks: Iterable[str]) -> 
     if link.block:
         return link.block in set(blocks)
     if link.heading:
-        last = link.heading.split("#")[-1]
+        last = unquote(link.heading.split("#")[-1])  # a Markdown link's %20
         return anchor_key(last) in {anchor_key(h) for h in headings}
     return None
 

@@ -63,12 +63,15 @@ def _revert(writer: Writer, event: Event) -> None:
     src = event.data.get("from", event.path)
     old = writer.objects.get(event.before) if event.before is not None else None
     reason = f"undo {event.id}"
+    ns = event.data.get("mtime_ns")  # the file time it had: Obsidian's "modified" order
+    times = {src: ns} if isinstance(ns, int) and old is not None else {}
     if src == event.path:
         change = FileChange(event.path, event.after, old)
         kind = "note-deleted" if old is None else (
             "note-created" if event.after is None else "note-updated")
-        writer.apply([change], kind, event.path, reason, before=event.after)
+        writer.apply([change], kind, event.path, reason, before=event.after, times=times)
         return
     changes = [FileChange(src, None, old), FileChange(event.path, event.after, None)]
     kind = INVERSE_KIND.get(event.kind, "note-moved")
-    writer.apply(changes, kind, src, reason, {"from": event.path}, before=event.after)
+    writer.apply(changes, kind, src, reason, {"from": event.path}, before=event.after,
+                 times=times)

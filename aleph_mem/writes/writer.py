@@ -95,17 +95,22 @@ class Writer:
 
     def apply(self, changes: list[FileChange], kind: str, path: str,
               reason: str | None = None, data: dict[str, Any] | None = None,
-              before: str | None = None) -> WriteResult:
+              before: str | None = None, times: dict[str, int] | None = None) -> WriteResult:
         """Apply ``changes`` as one logged event, or change nothing and raise.
 
         Anything an earlier writer left half done is finished or dropped first. A save that
         lands between our last look and our rename is detected by the swap (atomic.swap),
         put back, and reported as a conflict; if a later step fails, the steps already made
         are rolled back. Once the notes are written the command has succeeded: a failure to
-        re-index them is a warning on the result."""
+        re-index them is a warning on the result. The file time the changed note had is kept
+        in the event (``mtime_ns``), so undo can give it back; ``times`` sets the written
+        files' times (undo: an editor's "modified" order is as it was)."""
         with write_lock(self.vault.local_dir):
             self.recover()
             current = {c.path: self.vault.read_bytes(c.path) for c in changes}
+            held = (data or {}).get("from", path)
+            if current.get(held) is not None and times is None:
+                data = {**(data or {}), "mtime_ns": self._mtime_ns(held)}
             for c in changes:
                 self._check(c, current[c.path])
                 self._admit(c, current[c.path])
@@ -128,6 +133,8 @@ class Writer:
                 raise DiskError(f"writing {path}", exc) from exc
             try:
                 self._commit_all(changes, current)
+                for rel, ns in (times or {}).items():
+                    os.utime(self.vault.abs(rel), ns=(ns, ns))
             except BaseException as exc:
                 intent.unlink(missing_ok=True)
                 if isinstance(exc, OSError):
@@ -141,6 +148,12 @@ class Writer:
                                    "soon as the disk takes it")
             intent.unlink()
             return WriteResult(path, after, event, self._reindex_or_warn(changes, event))
+
+    def _mtime_ns(self, rel: str) -> int | None:
+        try:
+            return self.vault.abs(rel).stat().st_mtime_ns
+        except OSError:
+            return None
 
     def _reindex_or_warn(self, changes: list[FileChange], event: Event) -> str | None:
         try:
