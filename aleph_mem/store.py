@@ -65,6 +65,9 @@ class NoteView:
     backlinks: list[str]
     content: str
     issues: list[str]
+    # what the dream judged of the note without writing it (a person's note): its status,
+    # why, the note that supersedes it, and the proposal that asks the person
+    judgment: dict[str, Any] | None = None
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -402,8 +405,12 @@ class Store:
             "SELECT tag FROM tags WHERE note_id=? ORDER BY rowid", (note_id,))))
         aliases = [a for (a,) in self.con.execute(
             "SELECT alias FROM aliases WHERE note_id=? ORDER BY rowid", (note_id,))]
+        judged = self.con.execute("SELECT status, reason, partner, proposal FROM judgments "
+                                  "WHERE path = ?", (path,)).fetchone()
         return NoteView(path, title, json.loads(fm), digest, tags, aliases, links, backlinks,
-                        data.decode("utf-8", errors="replace"), json.loads(issues))
+                        data.decode("utf-8", errors="replace"), json.loads(issues),
+                        dict(zip(("status", "reason", "partner", "proposal"), judged,
+                                 strict=True)) if judged else None)
 
     def status(self) -> dict[str, Any]:
         one = self.con.execute

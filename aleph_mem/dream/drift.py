@@ -157,8 +157,9 @@ def plan_drift_all(snap: Snapshot) -> list[Action]:
     by_path = {a.path: a for a in planned + conflicts}
     for a in conflicts:
         newer = snap.notes.get(str(a.set_keys.get("superseded_by", "")).strip("[]") + ".md")
-        if newer is None or newer.opted_out or newer.frontmatter.get("supersedes"):
-            continue
+        if newer is None or newer.opted_out or newer.frontmatter.get("supersedes") or \
+                newer.human or snap.notes[a.path].human:
+            continue  # a person's side: one question (the older note), not two
         back = {"supersedes": f"[[{a.path[:-3]}]]"}
         have = by_path.get(newer.path)
         if have is not None and have.op == "set" and "supersedes" not in have.set_keys:
