@@ -45,6 +45,8 @@ import tempfile
 import unicodedata
 from pathlib import Path
 
+import yaml
+
 from aleph_mem.dream.runner import Dream
 from aleph_mem.dream.view import body_of_text
 from aleph_mem.install.new_vault import init_vault
@@ -144,12 +146,20 @@ def obsidian_broken(root: Path) -> set[tuple[str, str]]:
     """(note, link text) of every wikilink Obsidian leaves unresolved: the target by path
     (with or without its extension), else by file name anywhere, case-insensitively."""
     files = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()
+             and not any(part.startswith(".") for part in p.relative_to(root).parts)
              and p.relative_to(root).parts[0] not in SKIP_DIRS]
     by_path = {fold(f) for f in files} | {fold(f[:-3]) for f in files if f.endswith(".md")}
     by_name = {fold(f.rsplit("/", 1)[-1]) for f in files} | \
         {fold(f.rsplit("/", 1)[-1][:-3]) for f in files if f.endswith(".md")}
+    notes = notes_of(root)
+    for data in notes.values():  # a note's aliases name it too
+        aliases = properties(data.decode("utf-8", "replace")).get("aliases") or []
+        for alias in [aliases] if isinstance(aliases, str) else aliases:
+            by_name.add(fold(str(alias)))
     out = set()
-    for rel, data in notes_of(root).items():
+    for rel, data in notes.items():
+        if template(rel, data.decode("utf-8", "replace")):
+            continue  # a template is not a note (Obsidian shows its links all the same)
         text = CODE.sub("", data.decode("utf-8", "replace"))
         for m in WIKILINK.finditer(text):
             target = m.group(1).split("|")[0].rstrip("\\").split("#")[0].strip()
@@ -162,6 +172,16 @@ def obsidian_broken(root: Path) -> set[tuple[str, str]]:
                 continue
             out.add((rel, m.group(0)))
     return out
+
+
+def properties(text: str) -> dict:
+    if not text.startswith("---\n"):
+        return {}
+    try:
+        found = yaml.safe_load(text[4:].split("\n---", 1)[0])
+    except yaml.YAMLError:
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 def own_prose(text: str) -> str:
@@ -179,7 +199,13 @@ def clipped(rel: str, text: str) -> bool:
 
 
 def template(rel: str, text: str) -> bool:
-    return "template" in rel.casefold() or bool(re.search(r"\{\{[^}]*\}\}|<%", text))
+    """In a templates folder, or a placeholder in its frontmatter or title line."""
+    folders = [f.casefold() for f in rel.split("/")[:-1]]
+    head = text[:text.find("\n", text.find("\n---", 3) + 4) + 1] if text.startswith("---") \
+        else text.split("\n", 1)[0]
+    body = text[len(head):].lstrip("\n").split("\n", 1)[0] if text.startswith("---") else ""
+    return any(f in ("templates", "template", "_templates") for f in folders) or \
+        bool(re.search(r"\{\{[^}]*\}\}|<%", head + body))
 
 
 def has_properties(text: str) -> bool:
@@ -264,6 +290,7 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
     archive = [p for p in day31.proposed if p["pass"] == "decay"] + \
         [a for a in day31.applied if a["pass"] == "decay"]
     with_evidence = [a for a in archive if _evidence(root, a["what"], texts)]
+    inbox = [a for a in archive if a not in with_evidence and "[[inbox/" in a["what"]]
     vanished = [pid for pid, p in journal.items() if pid in {x["id"] for x in day0.proposed}
                 and p["state"] in ("expired",)]
     flagged = _flagged(root, day31, journal)
@@ -280,6 +307,7 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
         "false_alarm_examples": {k: sorted(set(v))[:3] for k, v in alarms.items() if v},
         "archive_proposals_day31": {"with_evidence": len(with_evidence),
                                     "without": len(archive) - len(with_evidence),
+                                    "of_which_inbox_by_age": len(inbox),
                                     "examples": [a["what"] for a in archive
                                                  if a not in with_evidence][:4]},
         "proposals": {"day0": len(day0.proposed), "vanished": len(vanished)},
@@ -337,7 +365,7 @@ def _evidence(root: Path, what: str, texts: dict[str, str]) -> bool:
                  "/".join(rel.split("/")[:-1]).casefold()):
         return True
     tags = re.findall(r"#([\w/-]+)", text) + re.findall(r"^\s*-\s*([\w/-]+)\s*$", head, re.M)
-    if any(t.casefold() in ("old", "deprecated", "obsolete", "outdated", "archive")
+    if any(t.casefold() in ("old", "deprecated", "obsolete", "outdated", "archive", "legacy")
            for t in tags):
         return True
     first = " ".join(body_of_text(text).split()[:80])

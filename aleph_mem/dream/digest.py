@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from aleph_mem.dream.journal import Journal, action_from, grouped
 from aleph_mem.dream.judge import Judge
-from aleph_mem.dream.lint import Ledger, lint_issues
+from aleph_mem.dream.lint import Ledger, as_read, lint_issues
 from aleph_mem.dream.proposals import PAGE, standing_page
 from aleph_mem.dream.snapshot import dream_wrote_last
 from aleph_mem.dream.view import Action, Snapshot
@@ -180,7 +180,7 @@ def _attention(issues: list[dict[str, str]], link: Callable[[str], str], day: st
         new = sum(1 for i in group if i["since"] == day)
         out.append(f"- **{rule} {RULE_NAMES.get(rule, '')}**: {len(group)}"
                    + (f" ({new} new)" if new and new < len(group) else ""))
-        out += [f"  - {link(i['path'])}: {i['message']}" for i in group[:3]]
+        out += [f"  - {link(i['path'])}: {as_read(i['message'])}" for i in group[:3]]
         if len(group) > 3:
             out.append(f"  - … {len(group) - 3} more in [[_dream/lint]]")
     return out or ["- nothing"]

@@ -53,7 +53,7 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
             for problem in n.issues if problem.startswith(CONFLICT_ISSUE)]
     titles: dict[str, list[str]] = {}
     for n in snap.active():
-        if in_templates(n, snap) or PLACEHOLDER.search(n.body):
+        if in_templates(n, snap) or templated(n):
             continue  # a template: placeholders, unlinked, "{{date}}", "Tomorrow", not a note
         for problem in n.issues:
             if "frontmatter" in problem or "YAML" in problem:
@@ -95,6 +95,29 @@ def dated(n: NoteInfo) -> bool:
     """A daily, weekly or meeting note: its name or its `date` says when it was written,
     so its "next week" reads against that day and has not aged."""
     return bool(DATED_NAME.search(n.path.rsplit("/", 1)[-1]) or n.frontmatter.get("date"))
+
+
+QUOTED_LINK = re.compile(r"^(broken link |ambiguous link |broken heading or block anchor |"
+                         r"link to an archived note )(.+?)(?=: |$)")
+
+
+def as_read(message: str) -> str:
+    """An issue as a page shows it: the link it is about as code, so the page itself holds
+    no broken link (in Obsidian one would show in the graph and make a note when clicked)."""
+    return QUOTED_LINK.sub(lambda m: f"{m.group(1)}`{m.group(2)}`", message, count=1)
+
+
+def templated(n: NoteInfo) -> bool:
+    """A template kept outside a templates folder: a placeholder (``{{date}}``, Templater's
+    ``<% %>``) in its frontmatter or its title line. A placeholder further down is text (an
+    n8n or Jinja expression a note explains)."""
+    text = n.body
+    if text.startswith("---"):
+        head, _, rest = text[3:].partition("\n---")
+    else:
+        head, rest = "", text
+    first = next((ln for ln in rest.splitlines() if ln.strip() and ln.strip() != "---"), "")
+    return bool(PLACEHOLDER.search(head) or PLACEHOLDER.search(first))
 
 
 def vault_off(snap: Snapshot) -> set[str]:
@@ -296,14 +319,21 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
     repaired)."""
     suggest = Suggester(snap)
     fixes: dict[str, list[tuple[int, str, str]]] = {}
-    for src, _, status, raw, _, line in snap.links:
+    for src, resolved, status, raw, _, line in snap.links:
         note = snap.notes.get(src)
         m = WIKI.match(raw)
-        if status != "unresolved" or not m or note is None or note.opted_out or \
-                _disabled(note, "L010"):
+        if not m or note is None or note.opted_out or _disabled(note, "L010"):
             continue
         bang, target, anchor, alias = m.groups()
-        found, _ = suggest.loose(target)
+        keeper = merged_into(snap, resolved) if status == "resolved" else None
+        if keeper is not None:  # a merge left this link pointing into the archive
+            if keeper == src or line <= _frontmatter_lines(note):
+                continue  # the keeper's own record of what it absorbed (source_notes)
+            found = {keeper}
+        elif status != "unresolved":
+            continue
+        else:
+            found, _ = suggest.loose(target)
         if len(found) != 1:
             continue
         shown = alias or ("|" + target.strip() if not anchor else "")
@@ -318,6 +348,18 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
         if text is not None and text != note.body:
             out[src] = (text, "L010 repaired " + ", ".join(f"{o} → {n}" for _, o, n in edits))
     return out
+
+
+def _frontmatter_lines(n: NoteInfo) -> int:
+    return n.body[:len(n.body) - len(body_of(n))].count("\n")
+
+
+def merged_into(snap: Snapshot, target: str | None) -> str | None:
+    """The note an archived note was merged into, when it is still there."""
+    gone = snap.notes.get(target or "") if (target or "").startswith("archive/") else None
+    raw = gone.frontmatter.get("merged_into") if gone is not None else None
+    keeper = raw.strip().strip("[]").split("|")[0] + ".md" if isinstance(raw, str) else ""
+    return keeper if keeper in snap.notes and not keeper.startswith("archive/") else None
 
 
 def _rewrite_lines(body: str, edits: list[tuple[int, str, str]]) -> str | None:
@@ -389,7 +431,8 @@ def lint_report(issues: list[Issue], ledger: Ledger, today: str,
         by_rule.setdefault(i.rule, []).append(i)
     for rule in sorted(by_rule):
         out += [f"## {rule} ({len(by_rule[rule])})", ""]
-        out += [f"- [[{i.path[:-3]}]]: {i.message} (since {ledger.first_seen(i, today)})"
+        out += [f"- [[{i.path[:-3]}]]: {as_read(i.message)} (since "
+                f"{ledger.first_seen(i, today)})"
                 for i in by_rule[rule]]
         out.append("")
     if soft:
@@ -399,6 +442,6 @@ def lint_report(issues: list[Issue], ledger: Ledger, today: str,
                 for s, d, name in soft[:200]] + [""]
     if fixed_today:
         out += ["## Fixed today", ""]
-        out += [f"- {k.split(':', 2)[0]} {k.split(':', 2)[1]}: {k.split(':', 2)[2]}"
+        out += [f"- {k.split(':', 2)[0]} {k.split(':', 2)[1]}: {as_read(k.split(':', 2)[2])}"
                 for k in fixed_today] + [""]
     return "\n".join(out)

@@ -197,3 +197,28 @@ def test_undo_gives_back_the_file_time(vault: Path) -> None:
         mem.undo(r.event.id)
     assert (vault / "a.md").read_bytes() == b"# A\n\nx\n"
     assert (vault / "a.md").stat().st_mtime == YEAR_AGO
+
+
+def test_a_merge_offers_to_repoint_links_into_the_archive(vault: Path) -> None:
+    """After a merge, a person's index page linking the absorbed note gets a proposal to
+    link the keeper instead; a link to a note archived for another reason (the near miss)
+    is only reported."""
+    same = "The ferry leaves the harbour at nine and returns at five every weekday.\n"
+    with open_mem(vault) as mem:
+        mem.reindex()
+        w = mem.writer(actor="mcp:agent")
+        w.write("notes/ferry.md", f"# Ferry\n\n{same}".encode(), None)
+        w.write("notes/ferry copy.md", f"# Ferry copy\n\n{same}".encode(), None)
+        w.write("notes/gone.md", b"# Gone\n\nold\n", None)
+        for i in range(2):  # the kept note is the better linked one
+            w.write(f"notes/trip {i}.md", f"# Trip {i}\n\nTook [[ferry]].\n".encode(), None)
+        write(vault, "Index.md", "# Index\n\n- [[ferry copy]]\n- [[gone]]\n")
+        mem.reindex()
+        first = Dream(mem, NOW, force=True).run(("consolidate",))
+        assert "archive/notes/ferry copy.md" in [a["path"] for a in first.applied]
+        mem.writer(actor="dream:decay").archive("notes/gone.md")
+        second = Dream(mem, NOW, force=True).run(("lint",))
+    assert [p["what"] for p in second.proposed] == [
+        "[[Index]]: L010 repaired [[ferry copy]] → [[ferry|ferry copy]]"]
+    assert (vault / "Index.md").read_text() == "# Index\n\n- [[ferry copy]]\n- [[gone]]\n"
+    assert any(i["rule"] == "L013" and "[[gone]]" in i["message"] for i in second.issues)
