@@ -144,7 +144,8 @@ CODE = re.compile(r"```.*?```|~~~.*?~~~|`[^`\n]*`", re.S)
 
 def obsidian_broken(root: Path) -> set[tuple[str, str]]:
     """(note, link text) of every wikilink Obsidian leaves unresolved: the target by path
-    (with or without its extension), else by file name anywhere, case-insensitively."""
+    (with or without its extension, from the vault or the note's folder, or the end of a
+    longer path), else, a bare name, by file name or alias anywhere, case-insensitively."""
     files = [p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()
              and not any(part.startswith(".") for part in p.relative_to(root).parts)
              and p.relative_to(root).parts[0] not in SKIP_DIRS]
@@ -167,8 +168,11 @@ def obsidian_broken(root: Path) -> set[tuple[str, str]]:
                 continue
             folder = rel.rsplit("/", 1)[0] + "/" if "/" in rel else ""
             t = fold(target)
-            if t in by_path or fold(folder + target) in by_path or \
-                    t.rsplit("/", 1)[-1] in by_name:
+            if t in by_path or fold(folder + target) in by_path:
+                continue
+            if "/" in t and any(p.endswith("/" + t) for p in by_path):
+                continue  # a partial path: the end of some note's path
+            if "/" not in t and t in by_name:
                 continue
             out.add((rel, m.group(0)))
     return out
@@ -364,7 +368,9 @@ def _evidence(root: Path, what: str, texts: dict[str, str]) -> bool:
     if re.search(r"\b(old|deprecated|obsolete|archive[ds]?|outdated|legacy)\b",
                  "/".join(rel.split("/")[:-1]).casefold()):
         return True
-    tags = re.findall(r"#([\w/-]+)", text) + re.findall(r"^\s*-\s*([\w/-]+)\s*$", head, re.M)
+    own = properties(text).get("tags") or []
+    tags = re.findall(r"#([\w/-]+)", text) + ([own] if isinstance(own, str) else
+                                             [str(t) for t in own])
     if any(t.casefold() in ("old", "deprecated", "obsolete", "outdated", "archive", "legacy")
            for t in tags):
         return True

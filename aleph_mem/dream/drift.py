@@ -90,10 +90,13 @@ def plan_drift(snap: Snapshot) -> list[Action]:
     for n in snap.active():
         fm = n.frontmatter
         keys: dict[str, object] = {}
+        why = ""
         until = as_date(fm.get("valid_until") or fm.get("expires"))
         settled = n.status in ("stale", "superseded", "contradicted")
         if until and until < today and not settled:
             keys = {"status": "stale", "stale_reason": "expired"}
+            why = f"expired: {'valid_until' if fm.get('valid_until') else 'expires'} " \
+                  f"{until.isoformat()} has passed"
         elif n.status == "stale" and fm.get("stale_reason") == "expired" and not n.human \
                 and (until is None or until >= today):  # its date moved: no longer stale
             actions.append(Action("drift", "set", n.path, n.hash, "no longer expired", {},
@@ -104,6 +107,7 @@ def plan_drift(snap: Snapshot) -> list[Action]:
             if stated and stated[0] < today:  # a fact whose stated end has passed
                 keys = {"status": "stale", "stale_reason": "expired",
                         "valid_until": stated[0].isoformat()}
+                why = f"expired: the text says it ends {stated[0].isoformat()}"
         sup = fm.get("superseded_by")
         if isinstance(sup, str) and n.status not in ("superseded", "merged", "contradicted"):
             target = resolved.get((n.path, sup.strip()))  # a frontmatter [[link]]
@@ -120,9 +124,9 @@ def plan_drift(snap: Snapshot) -> list[Action]:
         if keys:  # a missing file or a date read from prose: on a person's note only asked
             weak = ("stale_refs" in keys and keys.get("stale_reason") in (None, "missing_file")
                     ) or ("valid_until" in keys and until is None)
-            actions.append(Action("drift", "set", n.path, n.hash, str(
-                keys.get("stale_reason") or keys.get("status") or "missing files"), keys,
-                propose=n.human and weak))
+            actions.append(Action("drift", "set", n.path, n.hash, why if why and keys.get(
+                "stale_reason") == "expired" else str(keys.get("stale_reason") or keys.get(
+                    "status") or "missing files"), keys, propose=n.human and weak))
     return actions + supersession_pairs(snap, resolved)
 
 

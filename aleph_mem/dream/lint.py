@@ -36,8 +36,9 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
     suggest = Suggester(snap)
     for src, target, status, raw, anchor, _ in snap.links:
         note = snap.notes.get(src)
-        if note is None or note.opted_out or _disabled(note, "L010"):
-            continue
+        if note is None or note.opted_out or _disabled(note, "L010") or \
+                in_templates(note, snap) or templated(note):
+            continue  # a template's links are placeholders for the notes made from it
         if status == "unresolved":
             out.append(Issue("L010", src, f"broken link {raw}{suggest.fix(raw)}"))
         elif status == "ambiguous":

@@ -51,6 +51,8 @@ def for_person(action: Action, note: NoteInfo | None) -> Action:
 
 
 def _plain(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_plain(v) for v in value)
     return value if isinstance(value, str) else str(value)
 
 

@@ -285,8 +285,8 @@ def test_a_dream_marker_never_makes_a_persons_note_agent_owned(vault: Path) -> N
     report = Dream(mem, NOW, force=True).run()
     assert [a for a in report.applied if a["path"].startswith("mine/")] == []  # asked only
     assert sorted((p["pass"], p["what"]) for p in report.proposed) == [
-        ("drift", "[[mine/offer]]: status: stale, stale_reason: expired (expired)"),
-        ("drift", "[[mine/old]]: status: stale, stale_reason: expired (expired)")]
+        ("drift", f"[[mine/{name}]]: status: stale, stale_reason: expired (expired: "
+                  "valid_until 2020-01-01 has passed)") for name in ("offer", "old")]
     digest = vault / report.digest
     digest.write_text(digest.read_text().replace("- [ ]", "- [x]"))  # the person agrees
     mem.reindex()

@@ -40,7 +40,8 @@ def test_a_persons_own_status_is_never_written_over(vault: Path) -> None:
         report = Dream(mem, NOW, force=True).run(("drift",))
         assert (vault / "mine/gym.md").read_text() == mine
         assert [p["what"] for p in report.proposed] == [
-            "[[mine/gym]]: stale_reason: expired (expired; your status: [[Active]] is kept)"]
+            "[[mine/gym]]: stale_reason: expired (expired: expires 2020-01-01 has passed; your "
+            "status: [[Active]] is kept)"]
         assert mem.show("agent/gym").frontmatter["status"] == "stale"
         # the judgment counts without touching the note: in the index, for search
         assert mem.con.execute("SELECT path, status FROM judgments").fetchall() == [
