@@ -108,12 +108,17 @@ def _relevant(mem: Store, query: str | None, folder: str | None,
             (folder, folder.rstrip("/") + "/%") if folder else ()).fetchall()
         items = [(p, "", t, (mem.vault.read_bytes(p) or b"").decode("utf-8", "replace"))
                  for p, t in rows]
+    judged = dict(mem.con.execute(  # a caveat the dream holds on a person's note
+        "SELECT path, status || ': ' || reason FROM judgments").fetchall())
     used = 0
     for path, anchor, title, text in items:
         room = share - used - 10
         if room < 20:
             break
         body = clip(text, min(room, max(60, share // 3)))
-        out.append({"path": path, "anchor": anchor, "title": title, "text": body})
+        item = {"path": path, "anchor": anchor, "title": title, "text": body}
+        if path in judged:
+            item["caveat"] = judged[path]
+        out.append(item)
         used += tokens(body) + 10
     return out

@@ -183,6 +183,9 @@ def test_a_judged_note_ranks_below_its_control_and_show_says_why(vault: Path) ->
         assert after == ["new plan.md", "old plan.md"] and set(before) == set(after)
         assert mem.show("old plan").judgment["status"] == "stale"
         assert mem.show("new plan").judgment is None
+        caveats = {r["path"]: r.get("caveat") for r in mem.context("harbour ferry plan").relevant}
+        assert caveats["new plan.md"] is None
+        assert caveats["old plan.md"].startswith("stale: expired: expires 2020-01-01 has passed")
         mem.reindex(rebuild=True)  # a rebuilt index gets the judgment back from the journal
         assert mem.show("old plan").judgment["status"] == "stale"
 
