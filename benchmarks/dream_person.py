@@ -87,8 +87,11 @@ def lines_of(root: Path) -> dict[str, set[str]]:
 
 
 def tick_all(root: Path) -> int:
+    """Every box a person sees: the digests' and the standing proposals page's."""
     n = 0
-    for p in (root / "_dream" / "digests").glob("*.md"):
+    for p in [*(root / "_dream" / "digests").glob("*.md"), root / "_dream" / "proposals.md"]:
+        if not p.exists():
+            continue
         text = p.read_text("utf-8")
         ticked = re.sub(r"^- \[ \] (.*\(P-[0-9a-f]{8}\))$", r"- [x] \1", text, flags=re.M)
         n += text.count("- [ ] ") - ticked.count("- [ ] ")

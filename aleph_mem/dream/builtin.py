@@ -94,8 +94,7 @@ def decay(snap: Snapshot, ctx: PassContext) -> list[Action]:
     asked = {p["action"]["path"] for p in ctx.journal.proposals().values()
              if p["state"] == "open" and p["action"]["pass_name"] != "decay"}
     busy = asked | {a["path"] for a in ctx.report.applied}
-    return [a for a in plan_decay(snap, ctx.judge if ctx.judge.available else None)
-            if a.path not in busy]
+    return plan_decay(snap, ctx.judge if ctx.judge.available else None, frozenset(busy))
 
 
 def synthesis(snap: Snapshot, ctx: PassContext) -> list[Action]:

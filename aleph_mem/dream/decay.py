@@ -12,6 +12,7 @@ import hashlib
 import math
 import re
 
+from aleph_mem.clock import parse_iso
 from aleph_mem.dream.view import Action, NoteInfo, Snapshot, as_date, body_of, in_templates
 
 H0_DAYS = 30.0
@@ -51,11 +52,12 @@ def salience(n: NoteInfo, now: dt.datetime, scored: float | None = None,
     return max(math.pow(2, -age / half), floor), half
 
 
-def plan_decay(snap: Snapshot, judge=None) -> list[Action]:
+def plan_decay(snap: Snapshot, judge=None, busy: frozenset[str] = frozenset()) -> list[Action]:
     """Archive (or propose archiving) the coldest notes, at most ``decay_max_archives`` a
     run, and none until aleph-mem has watched the vault ``decay_min_watch_days``: before
     that, a missing recall is no evidence of disuse. Hubs, the vault's readme, templates
-    and category or map pages are never archived."""
+    and category or map pages are never archived; ``busy`` notes (another pass acted on or
+    asked about them) are not counted against the cap."""
     settings = snap.settings
     watch = int(getattr(settings, "decay_min_watch_days", 30))
     if snap.watched_since is None or (snap.now - snap.watched_since).days < watch:
@@ -63,12 +65,12 @@ def plan_decay(snap: Snapshot, judge=None) -> list[Action]:
     linked_at, held = inbound_signals(snap)
     cold: list[tuple[float, NoteInfo, str]] = []
     for n in snap.active():
-        if n.permanent or n.path in snap.memory_refs or structural(n, snap):
+        if n.permanent or n.path in snap.memory_refs or n.path in busy or structural(n, snap):
             continue
         age = (snap.now - n.changed_at).days
         own = evidence(n, snap)
         if n.human and not by_age(n):  # a person's note: only on its own word (R2)
-            if own and age >= MIN_AGE_DAYS:
+            if own and age >= MIN_AGE_DAYS and not _just_marked(n, snap):
                 cold.append((0.0, n, f"stale: {own}"))
             continue
         s, _ = salience(n, snap.now, linked_at=linked_at.get(n.path))
@@ -89,6 +91,16 @@ def plan_decay(snap: Snapshot, judge=None) -> list[Action]:
     most = int(getattr(settings, "decay_max_archives", 10))
     return [Action("decay", "archive", n.path, n.hash, why, propose=n.human)
             for _, n, why in cold[:most]]
+
+
+MARKED_WAIT_DAYS = 7
+
+
+def _just_marked(n: NoteInfo, snap: Snapshot) -> bool:
+    """Drift marked the note (a person ticked it stale) less than a week ago: one question
+    at a time; the archive is asked a week later."""
+    marked = snap.drift_marked.get(n.path)
+    return marked is not None and (snap.now - parse_iso(marked)).days < MARKED_WAIT_DAYS
 
 
 OLD_WORDS = frozenset({"old", "deprecated", "obsolete", "outdated", "legacy", "archived",

@@ -88,11 +88,31 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
         "SELECT path, max(at) FROM events WHERE actor NOT LIKE 'dream:%' GROUP BY path"))
     notes = {p: replace(n, first_logged=first.get(p), last_logged=last.get(p))
              if p in first else n for p, n in notes.items()}
+    for path, ns in _times_before_dream(mem, set(notes) - set(last)).items():
+        notes[path] = replace(notes[path], mtime=dt.datetime.fromtimestamp(ns / 1e9, dt.UTC))
     watched = min(first.values(), default=None)
+    marked = dict(mem.con.execute(
+        "SELECT path, max(at) FROM events WHERE actor = 'dream:drift' GROUP BY path"))
     snap = Snapshot(now, notes, links, refs, first, mem.settings, [], mem.vault.root,
                     lambda: note_vectors(mem), watched_since=parse_iso(watched) if watched
-                    else None, template_folders=template_folders(mem.vault.root))
+                    else None, template_folders=template_folders(mem.vault.root),
+                    drift_marked=marked)
     return with_soft(snap, load_soft(mem.vault.local_dir))
+
+
+def _times_before_dream(mem: Store, paths: set[str]) -> dict[str, int]:
+    """For notes only the dream has written since aleph-mem began watching, the file time
+    they had before its first write (kept in that event): the dream's own writes never make
+    a note look fresh."""
+    out: dict[str, int] = {}
+    for path, data in mem.con.execute(
+            "SELECT path, data FROM events WHERE actor LIKE 'dream:%' AND data LIKE "
+            "'%mtime_ns%' ORDER BY id"):
+        if path in paths and path not in out:
+            ns = json.loads(data).get("mtime_ns")
+            if isinstance(ns, int):
+                out[path] = ns
+    return out
 
 
 def _opens_with(data: bytes, heading: str) -> bool:

@@ -127,6 +127,7 @@ class Snapshot:
     _vectors: dict[str, np.ndarray] | None = None
     watched_since: dt.datetime | None = None  # the first event in the log (any device)
     template_folders: tuple[str, ...] = ()  # Obsidian's and Templater's templates folders
+    drift_marked: dict[str, str] = field(default_factory=dict)  # path -> drift's last write
     # (src, raw) -> the note aleph-mem reaches only through its first heading: Obsidian
     # leaves such a link unresolved, so for the person it is broken (a `title:` a person or
     # a tool declared in frontmatter is taken as meant, and not reported)

@@ -226,3 +226,25 @@ def test_a_merge_offers_to_repoint_links_into_the_archive(vault: Path) -> None:
         "[[Index]]: L010 repaired [[ferry copy]] → [[ferry|ferry copy]]"]
     assert (vault / "Index.md").read_text() == "# Index\n\n- [[ferry copy]]\n- [[gone]]\n"
     assert any(i["rule"] == "L013" and "[[gone]]" in i["message"] for i in second.issues)
+
+
+def test_a_note_ticked_stale_is_offered_for_the_archive_a_week_later(vault: Path) -> None:
+    """One question at a time: the expired note is first asked about as stale; once the
+    person agrees, the archive is offered a week later, with its evidence (the near miss:
+    three days later, not yet)."""
+    (vault / ".aleph" / "config.toml").write_text("decay_min_watch_days = 0\n")
+    aged(vault, "Lease.md", "---\nvalid_until: 2023-08-31\n---\n# Lease\n\nThe old flat.\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        first = Dream(mem, NOW, force=True).run(("drift", "decay", "digest"))
+        assert [p["pass"] for p in first.proposed] == ["drift"]  # not also the archive
+        page = vault / "_dream/proposals.md"
+        page.write_text(page.read_text().replace("- [ ]", "- [x]"))
+        mem.reindex()
+        ticked = Dream(mem, NOW, force=True).run(("drift", "decay"))
+        assert [a["path"] for a in ticked.applied] == ["Lease.md"] and ticked.proposed == []
+        soon = Dream(mem, NOW + dt.timedelta(days=3), force=True).run(("decay",))
+        week = Dream(mem, NOW + dt.timedelta(days=8), force=True).run(("decay",))
+    assert soon.proposed == []
+    assert [p["what"] for p in week.proposed] == [
+        "archive [[Lease]] (stale: valid_until 2023-08-31 has passed)"]
