@@ -65,38 +65,57 @@ class Compressed:
 
 def compress(mem: Store, session: Session, lines_path: Any, run: str | None = None,
              llm: bool = True) -> Compressed:
-    """Write the session note for ``session`` (once; a note a person edited since is left
-    as it is) and propose its preferences for hot memory."""
-    from aleph_mem.sessions.library import raw_store
-
+    """A finished session's note, top to bottom: its messages (L0), what happened in them,
+    the note's bytes (redacted again), written once through the one writer (a note a person
+    edited since is left as it is), the session marked compressed, and its preferences
+    proposed for hot memory."""
     msgs = list(messages(lines_path))
     if not any(m.role == "user" and not m.command for m in msgs):
         return Compressed(session, "", False, "nothing was asked in it")
+    digest = _what_happened(mem, msgs, session, llm)
+    fm, body = render(digest, session)
+    data = clean(note_bytes(body, fm).decode("utf-8")).encode("utf-8")  # redacted twice
+    path = session.note or _path(mem, session, digest)
+    written, why = _write(mem, session, path, data, run)
+    if written is None:
+        return Compressed(session, path, False, why)
+    done = _mark_compressed(mem, session, written.path)
+    return Compressed(done, written.path, written.event is not None,
+                      proposals=propose_preferences(mem, digest, written.path, run))
+
+
+def _what_happened(mem: Store, msgs: list, session: Session, llm: bool) -> Digest:
     digest = extract(msgs, session)
     if llm and mem.settings.llm_model:
         from aleph_mem.sessions.llm_summary import enrich
 
         digest = enrich(mem, digest, msgs)
-    fm, body = render(digest, session)
-    data = clean(note_bytes(body, fm).decode("utf-8")).encode("utf-8")  # redacted twice
-    path = session.note or _path(mem, session, digest)
-    actor = f"sessions:{session.client}"
-    if session.note and mem.vault.read_bytes(path) is not None:
-        current = mem.vault.read_bytes(path)
-        if current == data:
-            return Compressed(session, path, False, "unchanged")
-        if not _ours(mem, path):
-            return Compressed(session, path, False, "the note was edited since; left as it is")
-        from aleph_mem.files.vault import content_hash
+    return digest
 
-        result = mem.writer(run=run, actor=actor).write(path, data, content_hash(current or b""))
-    else:
-        result = mem.writer(run=run, actor=actor).write(path, data, None)
+
+def _write(mem: Store, session: Session, path: str, data: bytes,
+           run: str | None) -> tuple[Any, str]:
+    """(the write's result, or None and why nothing was written)."""
+    writer = mem.writer(run=run, actor=f"sessions:{session.client}")
+    current = mem.vault.read_bytes(path) if session.note else None
+    if current is None:
+        return writer.write(path, data, None), ""
+    if current == data:
+        return None, "unchanged"
+    if not _ours(mem, path):
+        return None, "the note was edited since; left as it is"
+    from aleph_mem.files.vault import content_hash
+
+    return writer.write(path, data, content_hash(current)), ""
+
+
+def _mark_compressed(mem: Store, session: Session, path: str) -> Session:
+    from aleph_mem.sessions.library import raw_store
+
     now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-    done = Session(**{**session.as_json(), "note": result.path, "compressed_at": now})
+    done = Session(**{**session.as_json(), "note": path, "compressed_at": now})
     raw_store(mem).save(done)
-    return Compressed(done, result.path, result.event is not None,
-                      proposals=propose_preferences(mem, digest, result.path, run))
+    return done
 
 
 def _path(mem: Store, session: Session, d: Digest) -> str:
