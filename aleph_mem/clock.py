@@ -4,10 +4,14 @@ inside, ISO 8601 with a ``Z`` outside."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 
 
 def utc_now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
+    """Now; or, where ``ALEPH_MEM_NOW`` holds an ISO time, that time (a replay, a test that
+    builds a history on chosen days: every event and every date aleph-mem writes reads it)."""
+    fixed = os.environ.get("ALEPH_MEM_NOW")
+    return parse_iso(fixed) if fixed else dt.datetime.now(dt.UTC)
 
 
 def iso(t: dt.datetime) -> str:

@@ -176,10 +176,11 @@ class Memory(Store):
     # -- reading ---------------------------------------------------------------------------
 
     def context(self, query: str | None = None, budget_tokens: int = 2000,
-                folder: str | None = None, project: str | None = None) -> Envelope:
+                folder: str | None = None, project: str | None = None,
+                as_of: str | None = None) -> Envelope:
         from aleph_mem.sessions.working_memory import assemble
 
-        return assemble(self, query, max(200, budget_tokens), folder, project)
+        return assemble(self, query, max(200, budget_tokens), folder, project, as_of)
 
     def reflect(self, question: str, limit: int = 8) -> Reflection:
         from aleph_mem.recall.reflect import reflect
@@ -211,6 +212,32 @@ class Memory(Store):
             except AlephError as exc:  # a dream running now: its digest covers the undo
                 log.info("digest not regenerated after undo: %s", exc)
         return report
+
+    # -- the vault as it was ---------------------------------------------------------------
+
+    def search_as_of(self, query: str, as_of: str, limit: int | None = None,
+                     filters: Filters | None = None) -> list[Any]:
+        """The vault searched as it was at ``as_of`` (a date: the end of that day, or a
+        time): notes created since absent, notes changed since with their text of then.
+        ``search_notice`` says where aleph-mem's memory of the vault starts."""
+        from aleph_mem.writes import as_of as history
+
+        hits, self.search_notice = history.search(
+            self, query, history.moment(as_of), limit or int(self.settings.search_limit),
+            filters)
+        return hits
+
+    def show_as_of(self, ref: str, as_of: str) -> NoteView:
+        """A note as it was at ``as_of`` (found by its name now, or its path then)."""
+        from aleph_mem.notes.parser import parse
+        from aleph_mem.writes import as_of as history
+
+        path, text, v = history.read(self, ref, history.moment(as_of))
+        note = parse(text.encode("utf-8"), path.rsplit("/", 1)[-1][:-3])
+        return NoteView(path, note.title, note.frontmatter, v.hash or "",
+                        [t for t, _ in note.tags], note.aliases, [], [], text, note.issues,
+                        version={"as_of": as_of, "since": v.at, "event": v.event,
+                                 "by": v.actor})
 
     def read_section(self, note: str, heading: str) -> tuple[NoteView, str]:
         """A note and the text of one of its headings' sections (the heading line, its

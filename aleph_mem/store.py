@@ -68,6 +68,7 @@ class NoteView:
     # what the dream judged of the note without writing it (a person's note): its status,
     # why, the note that supersedes it, and the proposal that asks the person
     judgment: dict[str, Any] | None = None
+    version: dict[str, Any] | None = None  # shown --as-of a date: which version this is
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -287,9 +288,12 @@ class Store:
 
     def search(self, query: str, limit: int | None = None, filters: Filters | None = None,
                group: bool = True, mode: str = "hybrid", explain: bool = False,
-               fusion: Fusion | None = None, wait_for_model: bool = True) -> list[Hit]:
+               fusion: Fusion | None = None, wait_for_model: bool = True,
+               now: str | None = None) -> list[Hit]:
         """Search; ``hybrid`` (the default) and ``vector`` use whatever vectors exist, and
-        fall back to full text (saying why in ``search_notice``) when there are none."""
+        fall back to full text (saying why in ``search_notice``) when there are none.
+        ``now`` (an ISO date or time) is the day the query's own dates are read against
+        ("last month", "in March"), and the recency is counted from."""
         limit = check_limit(limit, "limit", 1000) if limit is not None else None
         if filters is not None and (filters.since or filters.until):
             filters = replace(
@@ -329,7 +333,8 @@ class Store:
             date_boost=float(self.settings.search_date_boost))
         hits = search(self.con, query, limit or self.settings.search_limit, filters, group,
                       qvec, mode, fusion, explain, knn=self.vec.knn,
-                      vectors_of=self.vec.vectors_of if qvec is not None else None)
+                      vectors_of=self.vec.vectors_of if qvec is not None else None,
+                      now=_moment(now) if now else None)
         if not hits and not self.con.execute("SELECT 1 FROM notes LIMIT 1").fetchone():
             self.search_notice = ("the index is empty: run `aleph-mem index` (or start "
                                   "`aleph-mem daemon`)")
@@ -441,6 +446,15 @@ class Store:
                 "index_state": self.readonly or "writable",
                 "counts": counts, "problems": problems, "unresolved_links": unresolved,
                 "ambiguous_links": ambiguous}
+
+
+def _moment(text: str) -> Any:
+    from aleph_mem.clock import parse_iso
+
+    value = parse_when(text, "--now")
+    if "T" not in value:  # a date, a month or a year: its first day, at noon
+        value = (value + "-01-01")[:10] + "T12:00:00Z"
+    return parse_iso(value)
 
 
 def _anchor(heading: str | None, block: str | None) -> str:

@@ -108,10 +108,15 @@ def _reading_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("--mode", choices=["hybrid", "fts", "vector"], default="hybrid",
                    help="full text and vectors fused (default), or one of them")
     s.add_argument("--explain", action="store_true", help="show each signal per hit")
+    s.add_argument("--as-of", help="search the vault as it was then (a date, a month, an ISO "
+                   "time, or a span back such as 30d)")
+    s.add_argument("--now", help="read dates in the query (\"last month\", \"in March\") "
+                   "against this day instead of today")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("show", parents=[common], help="a note with its links and backlinks")
     s.add_argument("note", help="path, file name, title or alias")
+    s.add_argument("--as-of", help="the note as it was then (a date or an ISO time)")
     s.add_argument("--json", action="store_true")
 
     s = sub.add_parser("status", parents=[common], help="counts and problems")

@@ -75,8 +75,11 @@ def cmd_search(args: argparse.Namespace) -> int:
                       until=args.until)
     with open_memory(args) as mem:
         mem.one_shot = True
-        hits = mem.search(args.query, limit=args.limit, filters=filters, mode=args.mode,
-                          explain=args.explain)
+        if args.as_of:
+            hits = mem.search_as_of(args.query, args.as_of, args.limit, filters)
+        else:
+            hits = mem.search(args.query, limit=args.limit, filters=filters, mode=args.mode,
+                              explain=args.explain, now=args.now)
         notice = mem.search_notice
     if notice:
         print(f"note: {notice}", file=sys.stderr)
@@ -87,7 +90,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         print("no matches", file=sys.stderr)
     for h in hits:
         print(f"{h.path}{h.anchor}  (line {h.line}, score {h.score:.2f})")
-        print(f"    {h.title}")
+        print(f"    {h.title}" + (f"  [as of {args.as_of}: {h.version['as']} "
+                                      f"{(h.version.get('at') or 'first seen')[:10]}]"
+                                      if h.version else ""))
         if h.snippet:
             print("    " + " ".join(h.snippet.split()))
         if h.explain:
@@ -98,11 +103,15 @@ def cmd_search(args: argparse.Namespace) -> int:
 @command("show")
 def cmd_show(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
-        view = mem.show(args.note)
+        view = mem.show_as_of(args.note, args.as_of) if args.as_of else mem.show(args.note)
     if args.json:
         emit_json(view.as_json())
         return 0
     print(f"# {view.path}  ({view.title})\nhash: {view.hash}")
+    if view.version:
+        v = view.version
+        print(f"as of {v['as_of']}: this version since {(v['since'] or 'first seen')[:19]}"
+              + (f" (event {v['event']}, by {v['by']})" if v["event"] else ""))
     if view.tags:
         print("tags: " + ", ".join(view.tags))
     if view.aliases:

@@ -70,7 +70,8 @@ def note_factors(con: apsw.Connection, note_ids: set[int], status_factor: float,
         "FROM notes n LEFT JOIN judgments j ON j.path = n.path "
         "WHERE n.id IN (SELECT value FROM json_each(?))", (json.dumps(sorted(note_ids)),))
     for nid, st, date, fm, partner in rows:
-        if st in DOWNWEIGHTED:
+        held = _held_then(json.loads(fm), periods) if st in DOWNWEIGHTED and periods else False
+        if st in DOWNWEIGHTED and not held:  # true in the period asked about: not outdated
             status[nid] = status_factor
             target = partner or json.loads(fm).get("superseded_by") if st != "stale" else None
             if isinstance(target, str):
@@ -78,9 +79,26 @@ def note_factors(con: apsw.Connection, note_ids: set[int], status_factor: float,
         age = _age_days(date, now)
         if recency_weight and age is not None and half_life_days > 0:
             recency[nid] = 1.0 - recency_weight * (1.0 - 2.0 ** (-age / half_life_days))
-        if periods and date_boost and _dated_in(date, periods):
+        if periods and date_boost and (held or _dated_in(date, periods)):
             dated[nid] = 1.0 + date_boost
     return NoteFactors(status, recency, successor, dated)
+
+
+def _held_then(fm: dict, periods: list[Period]) -> bool:
+    """A superseded or expired note whose stated validity (``valid_from`` to
+    ``valid_until``) overlaps a period the question names: what was true then."""
+    end = _date_of(fm.get("valid_until") or fm.get("expires"))
+    if end is None:
+        return False
+    start = _date_of(fm.get("valid_from")) or dt.date.min
+    return any(not p.any_year and p.start <= end and start <= p.end for p in periods)
+
+
+def _date_of(value: object) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(str(value)[:10]) if value else None
+    except ValueError:
+        return None
 
 
 def _dated_in(date: str | None, periods: list[Period]) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from collections.abc import Callable
@@ -56,12 +57,15 @@ class Hit:
     block_id: str | None = None
     chunk_id: int = 0
     explain: dict[str, float] | None = None
+    version: dict[str, str] | None = None  # an --as-of hit: which version it comes from
+    period: str | None = None  # a fact no longer current: when it held
 
     def as_json(self) -> dict:
         out = asdict(self)
         out.pop("chunk_id")
-        if out["explain"] is None:
-            out.pop("explain")
+        for key in ("explain", "version", "period"):
+            if out[key] is None:
+                out.pop(key)
         return out
 
 
@@ -238,7 +242,8 @@ def search(con: apsw.Connection, query: str, limit: int = 10,
            filters: Filters | None = None, group: bool = True,
            qvec: np.ndarray | None = None, mode: str = "hybrid",
            fusion: Fusion | None = None, explain: bool = False,
-           knn: Knn | None = None, vectors_of: VectorsOf | None = None) -> list[Hit]:
+           knn: Knn | None = None, vectors_of: VectorsOf | None = None,
+           now: dt.datetime | None = None) -> list[Hit]:
     """Chunks ranked by BM25 (``fts``), by vector similarity (``vector``) or by both fused
     (``hybrid``; needs ``qvec``), then the scoring pipeline (ranking.py). ``group`` keeps
     the best chunk per note, ranked by a note score that also counts its other matching
@@ -260,7 +265,8 @@ def search(con: apsw.Connection, query: str, limit: int = 10,
         cands = _with_neighbours(cands, fusion.neighbour_share)
     factors = ranking.note_factors(con, {c.note_id for c in cands}, fusion.status_factor,
                                    fusion.recency_weight, fusion.half_life_days,
-                                   periods=periods(query), date_boost=fusion.date_boost)
+                                   now=now, periods=periods(query, now.date() if now else None)
+                                   + event_periods(con, query), date_boost=fusion.date_boost)
     cands = [ChunkScore(c.chunk_id, c.note_id, c.seq, c.score * factors.of(c.note_id))
              for c in cands]
     notes = note_scores(cands, fusion.note_spread)
@@ -364,10 +370,59 @@ def _snippets(con: apsw.Connection, ids: list[int], match: str | None) -> dict[i
 
 
 def _hit(con: apsw.Connection, c: ChunkScore, score: float, snippet: str | None) -> Hit:
-    path, title, heading_json, block_id, line = con.execute(
-        "SELECT n.path, n.title, c.heading_path, c.block_id, c.line_start FROM chunks c "
-        "JOIN notes n ON n.id = c.note_id WHERE c.id = ?", (c.chunk_id,)).fetchone()
+    path, title, heading_json, block_id, line, status, fm = con.execute(
+        "SELECT n.path, n.title, c.heading_path, c.block_id, c.line_start, n.status, "
+        "n.frontmatter FROM chunks c JOIN notes n ON n.id = c.note_id WHERE c.id = ?",
+        (c.chunk_id,)).fetchone()
     heading = json.loads(heading_json)
     anchor = f"#^{block_id}" if block_id else (f"#{heading[-1]}" if heading else "")
     return Hit(path, anchor, title, round(score, 4), (snippet or "").strip(), line, heading,
-               block_id, c.chunk_id)
+               block_id, c.chunk_id, period=_period(status, fm))
+
+
+def _period(status: str | None, fm_json: str) -> str | None:
+    """When a note's facts held, for a note that is no longer current: "2025-03-01 to
+    2026-02-10 (superseded)"."""
+    if status not in ranking.DOWNWEIGHTED and '"valid_until"' not in fm_json:
+        return None
+    fm = json.loads(fm_json)
+    start, end = (str(fm.get(k) or "")[:10] for k in ("valid_from", "valid_until"))
+    if not (start or end):
+        return f"({status})" if status else None
+    return f"{start or '…'} to {end or '…'}" + (f" ({status})" if status else "")
+
+
+EVENT_WORDS = re.compile(r"(?i)\b(before|after)\s+(?:the\s+|our\s+|my\s+|a\s+)?"
+                         r"([^\W\d][\w-]*(?:\s+[^\W\d][\w-]*){0,2})")
+
+
+def event_periods(con: apsw.Connection, query: str) -> list:
+    """"before the migration", "after the launch": the period before or after the day of the
+    note that best tells of that event (its date), as a period the ranking lifts notes of."""
+    from aleph_mem.index.query_dates import Period
+
+    out = []
+    for m in EVENT_WORDS.finditer(query) if re.search(r"(?i)\b(before|after)\b", query) \
+            else ():
+        words = [w for w in m.group(2).split() if w.lower() not in STOPWORDS]
+        match = fts_query(" ".join(words), "AND") if words else None
+        if match is None or periods(m.group(0)):
+            continue  # "before March": a date, read by query_dates
+        row = con.execute(
+            "SELECT n.note_date FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid "
+            "JOIN notes n ON n.id = c.note_id WHERE chunks_fts MATCH ? AND n.note_date IS NOT "
+            "NULL AND n.archived = 0 ORDER BY bm25(chunks_fts, 5.0, 2.0, 1.0) LIMIT 1",
+            (match,)).fetchone()
+        day = _date(row[0]) if row else None
+        if day is None:
+            continue
+        out.append(Period(dt.date(1900, 1, 1), day - dt.timedelta(days=1))
+                   if m.group(1).lower() == "before" else Period(day, dt.date(2999, 12, 31)))
+    return out
+
+
+def _date(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text[:10])
+    except ValueError:
+        return None

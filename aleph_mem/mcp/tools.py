@@ -47,6 +47,7 @@ class HitOut(BaseModel):
     score: float
     snippet: str
     line: int
+    version: dict[str, str] | None = None  # with `as_of`: which version the hit comes from
 
 
 class SessionHitOut(BaseModel):
@@ -91,6 +92,7 @@ class NoteOut(BaseModel):
     section: str | None
     links: list[LinkOut]
     backlinks: list[str]
+    version: dict[str, Any] | None = None  # with `as_of`: which version this is
 
 
 class WriteOut(BaseModel):
@@ -152,7 +154,8 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
            tags: list[str] | None = None, since: str | None = None, until: str | None = None,
            status: str | None = None, include_archived: bool = False,
            scope: Literal["notes", "sessions", "all"] = "notes",
-           project: str | None = None, summarize: bool = False) -> SearchOut:
+           project: str | None = None, summarize: bool = False,
+           as_of: str | None = None) -> SearchOut:
     """Search the notes (meaning and words, ranked; one hit per note, the best passage).
 
     Use it to find what the memory holds on a topic before answering or writing. Each hit
@@ -171,14 +174,19 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
     `quotes` and the session note made from it; "all" returns both. `project` keeps only
     that project's sessions. `summarize` (with an LLM configured) adds `session_summary`:
     an answer across the sessions found, each sentence citing them by number.
+
+    `as_of` (a date or ISO time) searches the notes as they were then: a note created later
+    is absent, a note changed since answers with its text of that day, an archived or
+    deleted one with what it said before it went; each hit's `version` says which.
     """
     filters = Filters(folder=folder, tags=tuple(tags or ()), since=since, until=until,
                       status=status, include_archived=include_archived)
 
     def go(m: Memory) -> SearchOut:
         n = min(max(limit, 1), 50)
-        hits = m.search(query, limit=n, filters=filters, wait_for_model=False) \
-            if scope != "sessions" else []
+        hits = [] if scope == "sessions" else m.search_as_of(
+            query, as_of, n, filters) if as_of else m.search(
+            query, limit=n, filters=filters, wait_for_model=False)
         found, summary = [], None
         if scope != "notes":
             shits = m.session_search(query, n, project)
@@ -187,21 +195,30 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
             if summarize:
                 summary = SummaryOut(**m.session_summary(query, shits).__dict__)
         return SearchOut(hits=[HitOut(path=h.path, anchor=h.anchor, title=h.title,
-                                      score=h.score, snippet=h.snippet, line=h.line)
-                               for h in hits], sessions=found, session_summary=summary,
+                                      score=h.score, snippet=h.snippet, line=h.line,
+                                      version=h.version) for h in hits],
+                         sessions=found, session_summary=summary,
                          notice=m.search_notice or None)
     return run(ctx, go)
 
 
-def read(note: str, ctx: Context, heading: str | None = None) -> NoteOut:
+def read(note: str, ctx: Context, heading: str | None = None,
+         as_of: str | None = None) -> NoteOut:
     """Read one note by path, file name, title or alias (case-insensitive).
 
     Returns its frontmatter, full `content`, its content `hash` (pass it as `expected_hash`
     to `write` or `edit` to change the note safely), outgoing `links` with what they
     resolve to, and `backlinks` (notes linking here). With `heading`, `section` holds just
     that heading's section. An unknown note is an error that lists the closest titles.
+    With `as_of` (a date or ISO time), the note as it was then (also one archived, moved or
+    deleted since), and `version` says since when and by whom it read so.
     """
     def go(m: Memory) -> NoteOut:
+        if as_of:
+            old = m.show_as_of(note, as_of)
+            return NoteOut(path=old.path, title=old.title, hash=old.hash,
+                           frontmatter=old.frontmatter, content=old.content, section=None,
+                           links=[], backlinks=[], version=old.version)
         view, section = m.read_section(note, heading) if heading else (m.show(note), None)
         links = [LinkOut(raw=lv.raw, target=lv.target, anchor=lv.anchor, resolved=lv.resolved,
                          status=lv.status) for lv in view.links]
@@ -272,16 +289,18 @@ def remember(fact: str, ctx: Context, priority: int = 3) -> WriteOut:
 
 
 def context(ctx: Context, query: str | None = None, budget_tokens: int = 2000,
-            folder: str | None = None, project: str | None = None) -> Envelope:
+            folder: str | None = None, project: str | None = None,
+            as_of: str | None = None) -> Envelope:
     """The working-memory envelope to start a session or a task: hot memory (MEMORY.md,
     highest priority first; `hot_memory_left_out` counts what did not fit), the latest
     daily digest, the notes most relevant to `query` (or the most recently changed ones),
     and the latest changes, each within its share of `budget_tokens`. With `project` (the
     name of the repository or folder you work in), `project` holds that project's recent
     decisions, open problems, last agent sessions and notes first. Call it first; then
-    `search`/`read` for detail.
+    `search`/`read` for detail. With `as_of` (a date or ISO time), the relevant notes are
+    those of the vault as it was then.
     """
-    return run(ctx, lambda m: m.context(query, budget_tokens, folder, project))
+    return run(ctx, lambda m: m.context(query, budget_tokens, folder, project, as_of))
 
 
 def reflect(question: str, ctx: Context, limit: int = 8) -> Reflection:

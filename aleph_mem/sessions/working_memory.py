@@ -42,7 +42,8 @@ class Envelope:
 
 
 def assemble(mem: Store, query: str | None = None, budget_tokens: int = 2000,
-             folder: str | None = None, project: str | None = None) -> Envelope:
+             folder: str | None = None, project: str | None = None,
+             as_of: str | None = None) -> Envelope:
     env = Envelope(budget_tokens)
     spare = 0
     if project:  # what a session in that project starts with (start_context), first
@@ -51,7 +52,7 @@ def assemble(mem: Store, query: str | None = None, budget_tokens: int = 2000,
         env.project = "\n\n".join(project_blocks(mem, project, budget_tokens
                                                   * SHARES["relevant"] * CHARS_PER_TOKEN // 2))
         budget_tokens = max(200, budget_tokens - tokens(env.project))
-    hot = mem.vault.read_bytes("MEMORY.md")
+    hot = mem.vault.read_bytes("MEMORY.md") if not as_of else _then(mem, "MEMORY.md", as_of)
     share = int(budget_tokens * SHARES["hot_memory"])
     if hot:
         from aleph_mem.recall.hot_memory import by_priority, facts
@@ -86,17 +87,34 @@ def assemble(mem: Store, query: str | None = None, budget_tokens: int = 2000,
         env.recent.append(item)
         used_recent += cost
     spare += recent_share - used_recent
-    env.relevant = _relevant(mem, query, folder, int(budget_tokens * SHARES["relevant"]) + spare)
+    env.relevant = _relevant(mem, query, folder, int(budget_tokens * SHARES["relevant"]) + spare,
+                             as_of)
     env.used_tokens = (tokens(env.project) + tokens(env.hot_memory)
                        + (tokens(env.digest["text"]) if env.digest else 0) + used_recent
                        + sum(tokens(r["text"]) + 10 for r in env.relevant))
     return env
 
 
+def _then(mem: Store, path: str, as_of: str) -> bytes | None:
+    """A file's bytes as they were at ``as_of`` (None: it did not exist then)."""
+    from aleph_mem.errors import AlephError
+    from aleph_mem.writes import as_of as history
+
+    try:
+        return history.read(mem, path, history.moment(as_of))[1].encode("utf-8")
+    except AlephError:
+        return None
+
+
 def _relevant(mem: Store, query: str | None, folder: str | None,
-              share: int) -> list[dict[str, Any]]:
+              share: int, as_of: str | None = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    if query:
+    if query and as_of:  # the vault as it was: each passage of its version then
+        from aleph_mem.writes import as_of as history
+
+        hits, _ = history.search(mem, query, history.moment(as_of), 8, Filters(folder=folder))
+        items = [(h.path, h.anchor, h.title, h.snippet.replace("**", "")) for h in hits]
+    elif query:
         hits = mem.search(query, limit=8, filters=Filters(folder=folder))
         items = [(h.path, h.anchor, h.title, mem.chunk_text(h.chunk_id)) for h in hits]
     else:

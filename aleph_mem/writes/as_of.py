@@ -1,0 +1,165 @@
+"""Search and read the vault as it was at a moment (``--as-of``; MCP ``as_of``).
+
+The notes unchanged since then answer from the index; the notes changed, moved, archived or
+deleted since answer with their text of that day, read back from the pre-images
+(versions.py); the notes created since are absent. Both kinds are ranked together in one
+small full-text index of the candidates (BM25 over the same words), so a note's old text and
+another note's present text compete fairly. Every hit says which version it comes from.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import apsw
+
+from aleph_mem.clock import iso
+from aleph_mem.errors import AlephError, BadInput
+from aleph_mem.index.search import Filters, Hit, fts_query
+from aleph_mem.writes.versions import Version, changed_since, memory_starts
+
+if TYPE_CHECKING:
+    from aleph_mem.store import Store
+
+CANDIDATES = 200  # present-day hits re-ranked with the old versions
+
+
+@dataclass(frozen=True)
+class AsOf:
+    when: str  # ISO time asked for
+    starts: str | None  # the first event in the log: history is known from there
+    changed: dict[str, Version]
+
+    @property
+    def notice(self) -> str:
+        if self.starts is None:
+            return "no history yet: the vault as it is now (aleph-mem logs from its first change)"
+        if self.when < self.starts:
+            return (f"aleph-mem's memory of this vault starts {self.starts[:10]}: notes as "
+                    "first seen then, changes before it unknown")
+        return ""
+
+
+def moment(text: str, now: dt.datetime | None = None) -> str:
+    """An ``--as-of`` value as an ISO time: a date, a month or a year means the end of it
+    (UTC); a time or a span back from now (``30d``) is that moment."""
+    from aleph_mem.index.timespec import parse_when
+
+    when = parse_when(text, "--as-of", now)
+    if re.fullmatch(r"\d{4}", when):
+        end = dt.date(int(when), 12, 31)
+    elif re.fullmatch(r"\d{4}-\d{2}", when):
+        first = dt.date(int(when[:4]), int(when[5:]), 1)
+        end = (first + dt.timedelta(days=32)).replace(day=1) - dt.timedelta(days=1)
+    elif re.fullmatch(r"\d{4}-\d{2}-\d{2}", when):
+        end = dt.date.fromisoformat(when)
+    else:
+        return when
+    return iso(dt.datetime.combine(end, dt.time(23, 59, 59, 999000), dt.UTC))
+
+
+def state(mem: Store, when: str) -> AsOf:
+    return AsOf(when, memory_starts(mem.con), changed_since(mem.con, when))
+
+
+def search(mem: Store, query: str, when: str, limit: int = 10,
+           filters: Filters | None = None) -> tuple[list[Hit], str]:
+    """The best passages of the vault as it was at ``when``, and a notice (where memory
+    starts). Each hit carries ``version``: the date and event of the text it comes from."""
+    match = fts_query(query)
+    if match is None:
+        raise BadInput("give words to search for")
+    then = state(mem, when)
+    now_hits = [h for h in mem.search(query, limit=CANDIDATES, filters=filters, mode="fts",
+                                      wait_for_model=False)
+                if h.path not in then.changed]
+    con = apsw.Connection(":memory:")
+    con.execute("CREATE VIRTUAL TABLE t USING fts5(key UNINDEXED, title, heading, body, "
+                "tokenize='porter unicode61 remove_diacritics 2')")
+    rows: dict[int, tuple[Hit, dict[str, Any]]] = {}
+    for h in now_hits:
+        rows[len(rows)] = (h, {"as": "unchanged since", "at": _last_change(mem, h.path)})
+        con.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (len(rows) - 1, h.title,
+                                                          " ".join(h.heading),
+                                                          mem.chunk_text(h.chunk_id)))
+    for v in then.changed.values():
+        if v.hash is None or not _wanted(v.path, filters):
+            continue
+        for h, text in _old_chunks(mem, v):
+            rows[len(rows)] = (h, {"as": "the text of", "at": v.at, "event": v.event})
+            con.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (len(rows) - 1, h.title,
+                                                              " ".join(h.heading), text))
+    found = con.execute("SELECT key, -bm25(t, 0, 2.0, 1.5, 1.0) AS s, "
+                        "snippet(t, 3, '**', '**', '…', 24) FROM t WHERE t MATCH ? "
+                        "ORDER BY s DESC LIMIT ?", (match, limit * 5)).fetchall()
+    out: list[Hit] = []
+    for key, score, snippet in found:
+        h, version = rows[int(key)]
+        if any(x.path == h.path for x in out):
+            continue
+        out.append(replace(h, score=round(score, 4), snippet=snippet or h.snippet,
+                           version={k: v for k, v in version.items() if v}))
+        if len(out) == limit:
+            break
+    return out, then.notice
+
+
+def read(mem: Store, ref: str, when: str) -> tuple[str, str, Version]:
+    """(path, text, version) of a note as it was at ``when``, found by path, file name, title
+    or alias now, or by its path then (a note archived, moved or deleted since)."""
+    then = state(mem, when)
+    path = _path_then(mem, ref, then)
+    version = then.changed.get(path)
+    if version is None:
+        from aleph_mem.writes.versions import at_time
+
+        version = at_time(mem.con, path, when)
+    if version.hash is None:
+        raise BadInput(f"{path} did not exist at {when[:19]}Z" + (
+            f"; {then.notice}" if then.notice else ""))
+    return path, _bytes(mem, version).decode("utf-8", "replace"), version
+
+
+def _path_then(mem: Store, ref: str, then: AsOf) -> str:
+    wanted = ref.strip().removesuffix(".md")
+    named = [p for p in then.changed  # a path that changed since: gone, moved or new
+             if p.removesuffix(".md") in (wanted, wanted.removeprefix("archive/"))]
+    if named:
+        return max(named, key=lambda p: then.changed[p].hash is not None)
+    path = mem.find_note(ref)
+    if path.startswith("archive/") and path[8:] in then.changed:
+        return path[8:]
+    return path
+
+
+def _bytes(mem: Store, v: Version) -> bytes:
+    try:
+        return mem.objects.get(v.hash or "")
+    except AlephError as exc:
+        raise AlephError(f"the text {v.path} had then is not kept here ({exc})") from None
+
+
+def _old_chunks(mem: Store, v: Version) -> list[tuple[Hit, str]]:
+    from aleph_mem.notes.parser import parse
+
+    try:
+        data = _bytes(mem, v)
+    except AlephError:
+        return []  # a version this device never held: not searchable, not an error
+    note = parse(data, v.path.rsplit("/", 1)[-1][:-3])
+    return [(Hit(v.path, c.anchor, note.title, 0.0, "", c.line_start, list(c.heading_path),
+                 c.block_id), c.text) for c in note.chunks]
+
+
+def _wanted(path: str, f: Filters | None) -> bool:
+    if path.startswith(("archive/", "_dream/")) or path == "MEMORY.md":
+        return False
+    return f is None or not f.folder or path.startswith(f.folder.rstrip("/") + "/")
+
+
+def _last_change(mem: Store, path: str) -> str | None:
+    row = mem.con.execute("SELECT max(at) FROM events WHERE path = ?", (path,)).fetchone()
+    return row[0] if row else None
