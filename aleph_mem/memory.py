@@ -23,6 +23,7 @@ from aleph_mem.writes.events import Event
 
 if TYPE_CHECKING:  # each verb loads its module when first called (fast CLI starts)
     from aleph_mem.recall.reflect import Reflection
+    from aleph_mem.recall.timeline import Timeline
     from aleph_mem.sessions.chunk_index import SessionHit
     from aleph_mem.sessions.library import ImportReport, SessionSummary, SessionView
     from aleph_mem.sessions.raw_store import Session
@@ -238,6 +239,24 @@ class Memory(Store):
                         [t for t, _ in note.tags], note.aliases, [], [], text, note.issues,
                         version={"as_of": as_of, "since": v.at, "event": v.event,
                                  "by": v.actor})
+
+    def timeline(self, subject: str, since: str | None = None) -> Timeline:
+        """What changed about ``subject`` (a note, its aliases, or the notes about it), in
+        time order: each change with who made it and the lines that changed, the dates its
+        notes state, and the agent sessions that mention it."""
+        from dataclasses import replace
+
+        from aleph_mem.index.timespec import parse_when
+        from aleph_mem.recall.timeline import Entry, build
+
+        when = parse_when(since, "--since") if since else None
+        found = build(self, subject, when)
+        sessions = [Entry(h.started, "session", h.note or f"session {h.session_id}",
+                          f"{h.client} session: {h.title}") for h in
+                    self.session_search(subject, 5) if h.started >= (when or "")]
+        entries = sorted(found.entries + sessions,
+                         key=lambda e: (e.at, e.what != "stated", e.path))
+        return replace(found, entries=entries)
 
     def read_section(self, note: str, heading: str) -> tuple[NoteView, str]:
         """A note and the text of one of its headings' sections (the heading line, its

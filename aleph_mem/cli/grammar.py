@@ -119,6 +119,12 @@ def _reading_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("--as-of", help="the note as it was then (a date or an ISO time)")
     s.add_argument("--json", action="store_true")
 
+    s = sub.add_parser("timeline", parents=[common],
+                       help="what changed about a subject, in time order")
+    s.add_argument("subject", help="a note (path, file name, title or alias) or words")
+    s.add_argument("--since", help="only from this time on (ISO date or time, or 30d)")
+    s.add_argument("--json", action="store_true")
+
     s = sub.add_parser("status", parents=[common], help="counts and problems")
     s.add_argument("--json", action="store_true")
 

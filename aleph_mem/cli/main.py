@@ -100,6 +100,24 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("timeline")
+def cmd_timeline(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        found = mem.timeline(args.subject, args.since)
+    if args.json:
+        emit_json(found.as_json())
+        return 0
+    print(f"{found.subject}: " + (", ".join(found.notes) or "no note"))
+    for e in found.entries:
+        who = f" by {e.actor}" if e.actor else ""
+        print(f"{e.at[:16].replace('T', ' ')}  {e.what:<7} {e.path}: {e.summary}{who}")
+        for line in e.lines:
+            print(f"      {line}")
+    if not found.entries:
+        print("nothing logged about it yet", file=sys.stderr)
+    return 0
+
+
 @command("show")
 def cmd_show(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:

@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 
 from aleph_mem.dream.judge import DRIFT_SYSTEM, fence, validate_drift
-from aleph_mem.dream.prose_dates import validity_end
 from aleph_mem.dream.view import (
     Action,
     NoteInfo,
@@ -27,6 +26,7 @@ from aleph_mem.dream.view import (
     in_templates,
 )
 from aleph_mem.notes.facts import fact_tokens_text
+from aleph_mem.notes.prose_dates import validity_end
 
 CODE_PATH = re.compile(r"(?<!`)`([^`\s]*/[^`\s]*\.[A-Za-z0-9]{1,6})`(?!`)")
 

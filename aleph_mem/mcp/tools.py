@@ -327,16 +327,44 @@ def graph(note: str, ctx: Context,
     return run(ctx, lambda m: m.graph(note, action, depth, to))
 
 
+class TimelineEntryOut(BaseModel):
+    at: str
+    what: str  # change | stated | session
+    path: str
+    summary: str
+    actor: str = ""
+    event: str = ""
+    lines: list[str] = []
+
+
+class RecentOut(BaseModel):
+    events: list[Event] = []
+    subject: str | None = None
+    notes: list[str] = []  # with `subject`: the notes about it
+    timeline: list[TimelineEntryOut] = []  # with `subject`: oldest first
+
+
 def recent(ctx: Context, limit: int = 20, since: str | None = None, actor: str | None = None,
-           path: str | None = None) -> list[Event]:
-    """The timeline of changes to the vault, newest first: who (`human`, `cli`,
+           path: str | None = None, subject: str | None = None) -> RecentOut:
+    """The changes to the vault, newest first, in `events`: who (`human`, `cli`,
     `mcp:<client>`, `dream:<pass>`) did what (`note-created`, `note-updated`, `note-moved`,
     `note-archived`…) to which note, when, each with its `id` and, for changes made
     together, a `run` id (both can be given to `undo`). Filter by `since` (ISO time or a
     span such as `1h`), `actor` (`mcp` matches every MCP client) or `path` (a note's own
     history).
+
+    With `subject` (a note's name, or words), `timeline` holds what changed about it, oldest
+    first: each change to its notes with who made it and the lines that changed, the dates
+    its notes state (`valid_from`, `valid_until`, prose ends of validity), and the agent
+    sessions that mention it; `since` narrows it. Use it for "what changed about X".
     """
-    return run(ctx, lambda m: m.recent(min(max(limit, 1), 200), since, actor, path))
+    def go(m: Memory) -> RecentOut:
+        if subject:
+            found = m.timeline(subject, since)
+            return RecentOut(subject=subject, notes=found.notes, timeline=[
+                TimelineEntryOut(**e.as_json()) for e in found.entries[-limit * 5:]])
+        return RecentOut(events=m.recent(min(max(limit, 1), 200), since, actor, path))
+    return run(ctx, go)
 
 
 def forget(path: str, ctx: Context, reason: str = "forgotten by an agent",

@@ -5,4 +5,5 @@ other byte kept), ``compose`` (a new note's name and bytes) and ``facts`` (what 
 
 Pure functions of text: imports nothing above ``files/``."""
 
-__all__ = ["compose", "facts", "frontmatter_edit", "inline_scan", "parser", "sections"]
+__all__ = ["compose", "facts", "frontmatter_edit", "inline_scan", "parser", "prose", "prose_dates",
+           "sections"]

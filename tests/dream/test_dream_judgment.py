@@ -218,7 +218,7 @@ def test_a_missing_file_on_a_persons_note_is_asked_and_templates_are_left(vault:
 
 def test_stale_facts_stated_in_prose_take_the_periods_end(vault: Path) -> None:
     from aleph_mem.dream.drift import plan_drift
-    from aleph_mem.dream.prose_dates import validity_end
+    from aleph_mem.notes.prose_dates import validity_end
 
     written = dt.date(2023, 1, 10)
     planted = {"The office is open until March 2021.": "2021-03-31",
@@ -330,7 +330,7 @@ def test_decay_spares_what_a_map_files_or_a_live_note_links_or_a_person_is_asked
 
 def test_dated_notes_keep_their_relative_times_and_prose_reads_expires_in(vault: Path) -> None:
     from aleph_mem.dream.lint import lint_issues
-    from aleph_mem.dream.prose_dates import validity_end
+    from aleph_mem.notes.prose_dates import validity_end
 
     old(vault, "Daily/2025-03-08.md", "# 2025-03-08\n\n- check the calendar for next week\n")
     old(vault, "Meetings/Sync.md", "---\ndate: 2025-03-08\n---\n# Sync\n\nDecide next week.\n")

@@ -56,13 +56,13 @@ def test_stdio_round_trip(vault: Path) -> None:
             assert r.is_error and "closest" in r.content[0].text
 
             r = await c.call_tool("recent", {"path": "inbox/Durian.md"})
-            events = r.structured_content["result"]
+            events = r.structured_content["events"]
             assert [e["kind"] for e in events] == ["note-updated", "note-created"]
             assert {e["actor"] for e in events} == {"mcp:mcp"}
             r = await c.call_tool("undo", {"id": events[0]["id"]})
             assert r.structured_content["refused"] == []
             r = await c.call_tool("recent", {"limit": 1})
-            undo = r.structured_content["result"][0]  # logged under the client's one name
+            undo = r.structured_content["events"][0]  # logged under the client's one name
             assert (undo["kind"], undo["actor"]) == ("note-updated", "mcp:mcp")
             r = await c.call_tool("read", {"note": "inbox/Durian.md"})
             assert r.structured_content["content"] == "# Durian\n\nthe durian plan\n"

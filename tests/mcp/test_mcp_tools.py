@@ -64,7 +64,7 @@ def test_edit_forget_graph_recent_dream(vault: Path) -> None:
         hits = sc(await c.call_tool("search", {"query": "leaf", "include_archived": True}))
         assert [h["path"] for h in hits["hits"]] == ["archive/c.md"]
 
-        events = sc(await c.call_tool("recent", {"actor": "mcp"}))["result"]
+        events = sc(await c.call_tool("recent", {"actor": "mcp"}))["events"]
         assert [e["kind"] for e in events] == ["note-archived", "note-updated", "note-updated"]
         d = sc(await c.call_tool("dream", {}))
         assert d["state"] == "not running"

@@ -1,0 +1,139 @@
+"""What changed about a subject, in time order (``aleph-mem timeline``; MCP ``recent`` with
+``subject``): every logged change of its notes with who made it and the lines that changed,
+and the dates those notes state (``valid_from``, ``valid_until``, ``expires``, ``date``, and
+the ends of validity their prose gives). The front door adds the agent sessions that
+mention the subject.
+
+A subject is a note (by path, file name, title or alias) with the notes about it: those
+whose ``subject`` names it, or that carry its name as theirs; a subject that is no note is
+the notes that best match its words.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aleph_mem.errors import AlephError, NoteNotFound
+from aleph_mem.notes.prose_dates import validity_end
+from aleph_mem.writes.versions import history_of
+
+if TYPE_CHECKING:
+    from aleph_mem.store import Store
+
+MAX_LINES = 8  # changed lines shown per change
+DATE_KEYS = ("valid_from", "valid_until", "expires", "date")
+
+
+@dataclass(frozen=True)
+class Entry:
+    at: str  # ISO time, or a date for a date a note states
+    what: str  # "change", "stated", "session"
+    path: str
+    summary: str
+    actor: str = ""
+    event: str = ""
+    lines: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v not in ("", [])}
+
+
+@dataclass(frozen=True)
+class Timeline:
+    subject: str
+    notes: list[str]
+    entries: list[Entry]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"subject": self.subject, "notes": self.notes,
+                "entries": [e.as_json() for e in self.entries]}
+
+
+def notes_about(mem: Store, subject: str) -> list[str]:
+    try:
+        main = mem.find_note(subject)
+    except NoteNotFound:
+        return list(dict.fromkeys(h.path for h in mem.search(subject, limit=5, mode="fts",
+                                                             wait_for_model=False)))
+    stem = main.rsplit("/", 1)[-1][:-3].casefold()
+    names = {stem, subject.casefold()} | {a.casefold() for (a,) in mem.con.execute(
+        "SELECT alias FROM aliases a JOIN notes n ON n.id = a.note_id WHERE n.path = ?",
+        (main,))}
+    about = [main]
+    for path, fm in mem.con.execute("SELECT path, frontmatter FROM notes WHERE path != ?",
+                                    (main,)):
+        named = json.loads(fm).get("subject")
+        if isinstance(named, str) and named.strip().strip("[]").split("|")[0].rsplit(
+                "/", 1)[-1].casefold() in names:
+            about.append(path)
+    return about
+
+
+def build(mem: Store, subject: str, since: str | None = None) -> Timeline:
+    paths = notes_about(mem, subject)
+    entries = [_change(mem, row) for row in history_of(mem.con, set(paths), since)]
+    for path in paths:
+        entries += _stated(mem, path, since)
+    entries.sort(key=lambda e: (e.at, e.what != "stated", e.path))
+    return Timeline(subject, paths, entries)
+
+
+def _change(mem: Store, row: tuple) -> Entry:
+    event, at, actor, kind, path, before, after, reason, data = row
+    source = json.loads(data).get("from") if data else None
+    summary = kind.removeprefix("note-") + (f" from {source}" if source else "") + (
+        f" ({reason})" if reason else "")
+    return Entry(at, "change", path, summary, actor, event, _lines(mem, before, after))
+
+
+def _lines(mem: Store, before: str | None, after: str | None) -> list[str]:
+    """The lines a change removed (-) and added (+), the first few."""
+    if before == after:
+        return []
+    old, new = (_text(mem, h) for h in (before, after))
+    out = [ln for ln in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="",
+                                              n=0)
+           if ln[:1] in "+-" and not ln.startswith(("+++", "---")) and ln[1:].strip()]
+    return out[:MAX_LINES] + ([f"… {len(out) - MAX_LINES} more lines"]
+                              if len(out) > MAX_LINES else [])
+
+
+def _text(mem: Store, digest: str | None) -> str:
+    if not digest:
+        return ""
+    try:
+        return mem.objects.get(digest).decode("utf-8", "replace")
+    except AlephError:
+        return ""  # a version this device never held
+
+
+def _stated(mem: Store, path: str, since: str | None) -> list[Entry]:
+    row = mem.con.execute("SELECT frontmatter FROM notes WHERE path = ?", (path,)).fetchone()
+    fm = json.loads(row[0]) if row else {}
+    out = []
+    for key in DATE_KEYS:
+        day = str(fm.get(key) or "")[:10]
+        if _is_day(day) and day >= (since or "")[:10]:
+            out.append(Entry(day, "stated", path, f"{key}: {day}"))
+    text = (mem.vault.read_bytes(path) or b"").decode("utf-8", "replace")
+    written = _day(str(fm.get("updated") or fm.get("created") or fm.get("date") or ""))
+    end = validity_end(text, written or dt.date.today())
+    if end and end[0].isoformat() >= (since or "")[:10]:
+        out.append(Entry(end[0].isoformat(), "stated", path,
+                         f"the text says it ends {end[0].isoformat()}"))
+    return out
+
+
+def _day(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text[:10])
+    except ValueError:
+        return None
+
+
+def _is_day(text: str) -> bool:
+    return _day(text) is not None

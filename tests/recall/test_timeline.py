@@ -1,0 +1,62 @@
+"""What changed about a subject, in time order, on a history built on chosen days."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import open_mem
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch):
+    def at(when: str) -> None:
+        monkeypatch.setenv("ALEPH_MEM_NOW", when)
+    return at
+
+
+def heron(vault: Path, clock) -> None:
+    with open_mem(vault) as mem:
+        mem.reindex()
+        w = mem.writer(actor="mcp:agent")
+        clock("2026-01-05T10:00:00Z")
+        w.write("projects/Heron.md", b"---\naliases: [Project Heron]\nvalid_until: "
+                b"2026-12-31\n---\n# Heron\n\nShips in spring.\nOwner: Ana.\n", None)
+        clock("2026-03-02T10:00:00Z")
+        w.write("meetings/heron sync.md", b"---\nsubject: '[[Project Heron]]'\n---\n"
+                b"# Heron sync\n\nMoved to summer.\n", None)
+        clock("2026-03-03T10:00:00Z")
+        w.write("projects/Heron.md", b"---\naliases: [Project Heron]\nvalid_until: "
+                b"2026-12-31\n---\n# Heron\n\nShips in summer.\nOwner: Ana.\n",
+                mem.show("Heron").hash)
+        w.write("projects/Osprey.md", b"# Osprey\n\nUnrelated, also ships.\n", None)
+
+
+def test_a_subjects_changes_dates_and_lines_in_time_order(vault: Path, clock) -> None:
+    heron(vault, clock)
+    with open_mem(vault) as mem:
+        found = mem.timeline("Project Heron")
+    assert found.notes == ["projects/Heron.md", "meetings/heron sync.md"]
+    assert [(e.at[:10], e.what, e.path, e.summary) for e in found.entries] == [
+        ("2026-01-05", "change", "projects/Heron.md", "created"),
+        ("2026-03-02", "change", "meetings/heron sync.md", "created"),
+        ("2026-03-03", "change", "projects/Heron.md", "updated"),
+        ("2026-12-31", "stated", "projects/Heron.md", "valid_until: 2026-12-31")]
+    assert found.entries[2].lines == ["-Ships in spring.", "+Ships in summer."]
+    assert found.entries[2].actor == "mcp:agent"
+    assert "projects/Osprey.md" not in found.notes  # the near miss: shares a word only
+
+
+def test_since_narrows_and_the_cli_prints_it(vault: Path, clock) -> None:
+    heron(vault, clock)
+    with open_mem(vault) as mem:
+        later = mem.timeline("Heron", since="2026-03-01")
+    assert [e.at[:10] for e in later.entries] == ["2026-03-02", "2026-03-03", "2026-12-31"]
+    out = subprocess.run([sys.executable, "-m", "aleph_mem.cli", "--vault", str(vault),
+                          "timeline", "Heron", "--json"], capture_output=True, text=True,
+                         check=True)
+    assert json.loads(out.stdout)["entries"][2]["lines"] == ["-Ships in spring.",
+                                                              "+Ships in summer."]
