@@ -221,7 +221,7 @@ class Memory(Store):
         """The vault searched as it was at ``as_of`` (a date: the end of that day, or a
         time): notes created since absent, notes changed since with their text of then.
         ``search_notice`` says where aleph-mem's memory of the vault starts."""
-        from aleph_mem.writes import as_of as history
+        from aleph_mem.recall import as_of as history
 
         hits, self.search_notice = history.search(
             self, query, history.moment(as_of), limit or int(self.settings.search_limit),
@@ -231,7 +231,7 @@ class Memory(Store):
     def show_as_of(self, ref: str, as_of: str) -> NoteView:
         """A note as it was at ``as_of`` (found by its name now, or its path then)."""
         from aleph_mem.notes.parser import parse
-        from aleph_mem.writes import as_of as history
+        from aleph_mem.recall import as_of as history
 
         path, text, v = history.read(self, ref, history.moment(as_of))
         note = parse(text.encode("utf-8"), path.rsplit("/", 1)[-1][:-3])

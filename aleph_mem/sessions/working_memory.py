@@ -98,7 +98,7 @@ def assemble(mem: Store, query: str | None = None, budget_tokens: int = 2000,
 def _then(mem: Store, path: str, as_of: str) -> bytes | None:
     """A file's bytes as they were at ``as_of`` (None: it did not exist then)."""
     from aleph_mem.errors import AlephError
-    from aleph_mem.writes import as_of as history
+    from aleph_mem.recall import as_of as history
 
     try:
         return history.read(mem, path, history.moment(as_of))[1].encode("utf-8")
@@ -110,7 +110,7 @@ def _relevant(mem: Store, query: str | None, folder: str | None,
               share: int, as_of: str | None = None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if query and as_of:  # the vault as it was: each passage of its version then
-        from aleph_mem.writes import as_of as history
+        from aleph_mem.recall import as_of as history
 
         hits, _ = history.search(mem, query, history.moment(as_of), 8, Filters(folder=folder))
         items = [(h.path, h.anchor, h.title, h.snippet.replace("**", "")) for h in hits]
