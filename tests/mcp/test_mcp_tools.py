@@ -337,3 +337,33 @@ def test_context_for_a_project_starts_with_its_sessions(vault: Path) -> None:
         assert other["project"] == ""  # the control: another project has nothing here
 
     run(vault, scenario)
+
+
+def test_as_of_and_a_subjects_timeline_through_the_tools(vault: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """`search`, `read` and `context` with `as_of` answer from the text of that day;
+    `recent` with `subject` gives what changed about it, with the lines."""
+    with open_mem(vault) as mem:
+        mem.reindex()
+        monkeypatch.setenv("ALEPH_MEM_NOW", "2026-01-10T09:00:00Z")
+        mem.writer(actor="mcp:agent").write("infra/db.md", b"# Database\n\nport 5432\n", None)
+        monkeypatch.setenv("ALEPH_MEM_NOW", "2026-02-11T09:00:00Z")
+        mem.writer(actor="mcp:agent").write("infra/db.md", b"# Database\n\nport 5433\n",
+                                            mem.show("infra/db").hash)
+    monkeypatch.delenv("ALEPH_MEM_NOW")
+
+    async def scenario(c) -> None:
+        hits = sc(await c.call_tool("search", {"query": "port", "as_of": "2026-02-01"}))
+        assert "5432" in hits["hits"][0]["snippet"]
+        assert hits["hits"][0]["version"]["at"] == "2026-01-10T09:00:00.000Z"
+        note = sc(await c.call_tool("read", {"note": "Database", "as_of": "2026-02-01"}))
+        assert note["content"] == "# Database\n\nport 5432\n" and note["version"]["event"]
+        env = sc(await c.call_tool("context", {"query": "port", "as_of": "2026-02-01"}))
+        assert "5432" in env["relevant"][0]["text"]
+        now = sc(await c.call_tool("read", {"note": "Database"}))
+        assert "5433" in now["content"] and now["version"] is None
+        told = sc(await c.call_tool("recent", {"subject": "Database"}))
+        assert [(e["at"][:10], e["summary"]) for e in told["timeline"]] == [
+            ("2026-01-10", "created"), ("2026-02-11", "updated")]
+        assert told["timeline"][1]["lines"] == ["-port 5432", "+port 5433"]
+    run(vault, scenario)
