@@ -10,16 +10,18 @@ another note's present text compete fairly. Every hit says which version it come
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import apsw
 
 from aleph_mem.clock import iso
 from aleph_mem.errors import AlephError, BadInput
-from aleph_mem.index.search import Filters, Hit, fts_query
-from aleph_mem.writes.versions import Version, changed_since, memory_starts
+from aleph_mem.index.search import Filters, Hit, fts_query, query_terms
+from aleph_mem.writes.versions import Version, changed_since, dated, memory_starts
 
 if TYPE_CHECKING:
     from aleph_mem.store import Store
@@ -81,15 +83,16 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
                 "tokenize='porter unicode61 remove_diacritics 2')")
     rows: dict[int, tuple[Hit, dict[str, Any]]] = {}
     for h in now_hits:
-        rows[len(rows)] = (h, {"as": "unchanged since", "at": _last_change(mem, h.path)})
+        rows[len(rows)] = (h, {"as": "unchanged since"})
         con.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (len(rows) - 1, h.title,
                                                           " ".join(h.heading),
                                                           mem.chunk_text(h.chunk_id)))
+    words = [w.strip('"').lower() for w in query_terms(query)]
     for v in then.changed.values():
         if v.hash is None or not _wanted(v.path, filters):
             continue
-        for h, text in _old_chunks(mem, v):
-            rows[len(rows)] = (h, {"as": "the text of", "at": v.at, "event": v.event})
+        for h, text in _old_chunks(mem, v, words):
+            rows[len(rows)] = (h, {"as": "the text of", "version": v})
             con.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (len(rows) - 1, h.title,
                                                               " ".join(h.heading), text))
     found = con.execute("SELECT key, -bm25(t, 0, 2.0, 1.5, 1.0) AS s, "
@@ -100,6 +103,11 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
         h, version = rows[int(key)]
         if any(x.path == h.path for x in out):
             continue
+        if "version" in version:  # dated only for what is shown: one query per hit
+            v = dated(mem.con, version["version"], when)
+            version = {"as": "the text of", "at": v.at, "event": v.event}
+        else:
+            version = {"as": "unchanged since", "at": _last_change(mem, h.path)}
         out.append(replace(h, score=round(score, 4), snippet=snippet or h.snippet,
                            version={k: v for k, v in version.items() if v}))
         if len(out) == limit:
@@ -112,8 +120,9 @@ def read(mem: Store, ref: str, when: str) -> tuple[str, str, Version]:
     or alias now, or by its path then (a note archived, moved or deleted since)."""
     then = state(mem, when)
     path = _path_then(mem, ref, then)
-    version = then.changed.get(path)
-    if version is None:
+    if path in then.changed:
+        version = dated(mem.con, then.changed[path], when)
+    else:
         from aleph_mem.writes.versions import at_time
 
         version = at_time(mem.con, path, when)
@@ -135,20 +144,33 @@ def _path_then(mem: Store, ref: str, then: AsOf) -> str:
     return path
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _stored(root: str, digest: str) -> bytes:
+    """A version's bytes (kept for the process: a version never changes)."""
+    from aleph_mem.files.preimages import ObjectStore
+
+    return ObjectStore(Path(root)).get(digest)
+
+
 def _bytes(mem: Store, v: Version) -> bytes:
     try:
-        return mem.objects.get(v.hash or "")
+        return _stored(str(mem.objects.root), v.hash or "")
     except AlephError as exc:
         raise AlephError(f"the text {v.path} had then is not kept here ({exc})") from None
 
 
-def _old_chunks(mem: Store, v: Version) -> list[tuple[Hit, str]]:
+def _old_chunks(mem: Store, v: Version, words: list[str]) -> list[tuple[Hit, str]]:
+    """The chunks of a note's old text, when it holds one of the query's words at all
+    (parsing every changed note of a year would cost seconds a query)."""
     from aleph_mem.notes.parser import parse
 
     try:
         data = _bytes(mem, v)
     except AlephError:
         return []  # a version this device never held: not searchable, not an error
+    lowered = data.decode("utf-8", "replace").lower()
+    if not any(w in lowered for w in words):
+        return []
     note = parse(data, v.path.rsplit("/", 1)[-1][:-3])
     return [(Hit(v.path, c.anchor, note.title, 0.0, "", c.line_start, list(c.heading_path),
                  c.block_id), c.text) for c in note.chunks]

@@ -46,10 +46,10 @@ def changed_since(con: apsw.Connection, when: str) -> dict[str, Version]:
             out[source] = Version(source, before, None, None)  # it lived there, as before
         if path not in out:
             out[path] = Version(path, None if source else before, None, None)
-    return {p: _dated(con, v, when) for p, v in out.items()}
+    return out
 
 
-def _dated(con: apsw.Connection, v: Version, when: str) -> Version:
+def dated(con: apsw.Connection, v: Version, when: str) -> Version:
     """The version with the change that made it so (the path's last event by ``when``)."""
     if v.hash is None:
         return v
@@ -64,9 +64,9 @@ def at_time(con: apsw.Connection, path: str, when: str) -> Version:
     """One note's version at ``when``: as now when nothing changed it since."""
     changed = changed_since(con, when)
     if path in changed:
-        return changed[path]
+        return dated(con, changed[path], when)
     row = con.execute("SELECT hash FROM notes WHERE path = ?", (path,)).fetchone()
-    return _dated(con, Version(path, row[0] if row else None, None, None), when)
+    return dated(con, Version(path, row[0] if row else None, None, None), when)
 
 
 def history_of(con: apsw.Connection, paths: set[str], since: str | None = None) -> list[tuple]:
