@@ -18,6 +18,7 @@ import json
 import os
 import random
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -85,6 +86,7 @@ def main() -> None:
         t = time.perf_counter()
         writes = live_a_year(mem, start, args.edits_per_day)
         lived_s = time.perf_counter() - t
+        print(f"a year lived: {writes} writes in {lived_s:.0f} s", file=sys.stderr, flush=True)
         queries = queries_for(source, args.queries)
         mem.search(queries[0], mode="fts")  # warm
         now = latencies(lambda q: mem.search(q, mode="fts"), queries)
