@@ -105,7 +105,10 @@ def _read_lines(path: Path, offset: int, parse: Any, limit: int | None = None) -
             offset = batch.offset = 0
         f.seek(offset)
         data = f.read(limit) if limit else f.read()
-    end = data.rfind(b"\n") + 1  # a last line without its newline is still being written
+        at_end = f.read(1) == b""
+    end = data.rfind(b"\n") + 1  # a last line without its newline may still be written
+    if at_end and data[end:].strip() and _whole_json(data[end:]):
+        end = len(data)  # ...unless it is whole: files often end without one
     state: dict[str, Any] = {"calls": {}}
     at = offset
     for raw in data[:end].split(b"\n"):
@@ -123,6 +126,14 @@ def _read_lines(path: Path, offset: int, parse: Any, limit: int | None = None) -
             batch.messages.extend(found)
     batch.offset = offset + end
     return batch
+
+
+def _whole_json(raw: bytes) -> bool:
+    """A line cut while being written never parses: a JSON object is whole or invalid."""
+    try:
+        return isinstance(json.loads(raw), dict)
+    except ValueError:
+        return False
 
 
 # -- Claude Code --------------------------------------------------------------------------

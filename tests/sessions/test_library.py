@@ -19,10 +19,14 @@ from aleph_mem.sessions.upkeep import compress_one
 def test_ingest_is_incremental_and_idempotent(vault: Path, tmp_path: Path) -> None:
     lines = CLAUDE.read_bytes().splitlines(keepends=True)
     live = tmp_path / "live.jsonl"
-    live.write_bytes(b"".join(lines[:5]) + lines[5].rstrip(b"\n"))  # a line being written
+    live.write_bytes(b"".join(lines[:5]) + lines[5].rstrip(b"\n")[:-9])  # being written
     with open_mem(vault) as mem:
         first = library.ingest(mem, "claude-code", live, SID)
-        assert first.added == 6  # u1, a1#1, a1#2, r1, a2, a2#1 (the unfinished line waits)
+        assert first.added == 6  # u1, a1#1, a1#2, r1, a2, a2#1 (the cut line waits)
+        with live.open("ab") as f:
+            f.write(lines[5].rstrip(b"\n")[-9:])  # the line is whole, still no newline
+        whole = library.ingest(mem, "claude-code", live, SID)
+        assert whole.added == 1  # read to the last byte: a whole line is a line
         with live.open("ab") as f:
             f.write(b"\n" + b"".join(lines[6:]))
         second = library.ingest(mem, "claude-code", live, SID)
@@ -32,7 +36,7 @@ def test_ingest_is_incremental_and_idempotent(vault: Path, tmp_path: Path) -> No
         _, path = library.raw_store(mem).paths("claude-code", SID)
         kept = [m.id for m in messages(path)]
         assert kept == [m.id for m in read("claude-code", CLAUDE).messages]
-        assert second.added == len(kept) - first.added
+        assert second.added == len(kept) - first.added - whole.added
         assert second.session.messages == len(kept)
         assert second.files == ["/work/projects/heron-api/src/heron/cache.py",
                                 "/work/projects/heron-api/tests/conftest.py"]

@@ -83,3 +83,26 @@ def test_cursor_agent_transcript_lines_are_read(tmp_path: Path) -> None:
     assert any("Renamed heron to egret" in m.text for m in first.messages)
     assert [m.id for m in read("cursor", path, 0).messages] == [m.id for m in first.messages]
     assert read("cursor", path, first.offset).messages == []
+
+
+def test_the_last_line_is_read_to_the_last_byte(tmp_path: Path) -> None:
+    """A transcript whose last line has no newline (real Claude Code files end so) gives
+    every message, the same as one ending in a newline (the near miss); a last line cut
+    while being written is left for the next read, then read whole."""
+    from aleph_mem.sessions.transcripts import read as read_transcript
+
+    lines = CLAUDE.read_bytes().rstrip(b"\n")
+    ended, open_ = tmp_path / "ended.jsonl", tmp_path / "open.jsonl"
+    ended.write_bytes(lines + b"\n")
+    open_.write_bytes(lines)
+    whole = read_transcript("claude-code", ended)
+    assert [m.id for m in read_transcript("claude-code", open_).messages] == [
+        m.id for m in whole.messages]
+    last = lines.rsplit(b"\n", 1)[1]
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(lines[:-len(last)] + last[:len(last) // 2])
+    first = read_transcript("claude-code", cut)
+    assert len(first.messages) < len(whole.messages)
+    cut.write_bytes(lines)  # the writer finishes the line
+    rest = read_transcript("claude-code", cut, first.offset)
+    assert [m.id for m in first.messages + rest.messages] == [m.id for m in whole.messages]
