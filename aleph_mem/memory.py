@@ -322,11 +322,12 @@ class Memory(Store):
 
         return [compress_one(self, ref)] if ref else compress_finished(self, every)
 
-    def session_prune(self) -> list[Session]:
-        """Captured transcripts past ``raw_retention_days`` removed (their notes stay)."""
+    def session_prune(self, days: int | None = None) -> list[Session]:
+        """Captured transcripts captured more than ``days`` ago (default the
+        ``raw_retention_days`` setting) removed, once their note exists (the notes stay)."""
         from aleph_mem.sessions.upkeep import prune
 
-        return prune(self)
+        return prune(self, days=days)
 
     # -- the daemon and the dream ------------------------------------------------------------
 

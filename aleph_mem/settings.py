@@ -115,9 +115,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("session_idle_minutes", 60,
             "A captured session whose client never said it ended counts as finished after "
             "this many minutes without a new message."),
-    Setting("raw_retention_days", 90,
-            "Captured transcripts (.aleph/raw) are removed this many days after their "
-            "session's last message, once its session note exists (0: keep them)."),
+    Setting("raw_retention_days", 0,
+            "Captured transcripts (.aleph/raw) are removed this many days after they were "
+            "captured, once their session note exists; 0 (the default) keeps them, so session "
+            "search keeps finding them (`aleph-mem sessions prune` removes them by hand)."),
     Setting("hook_budget_tokens", 1500,
             "Tokens of memory a client's session-start hook injects (hot memory first)."),
     Setting("llm_model", "",
@@ -271,7 +272,7 @@ class Settings:
     sessions_folder: str = "sessions"
     session_notes: bool = True
     session_idle_minutes: int = 60
-    raw_retention_days: int = 90
+    raw_retention_days: int = 0
     hook_budget_tokens: int = 1500
     llm_model: str = ""
     llm_api_base: str = ""

@@ -126,9 +126,10 @@ def _import(mem: Memory, args: argparse.Namespace) -> int:
 
 
 def _prune(mem: Memory, args: argparse.Namespace) -> int:
-    gone = mem.session_prune()
-    print(f"{len(gone)} captured transcripts past raw_retention_days removed (their session "
-          "notes stay)")
+    if args.arg is not None and not args.arg.isdigit():
+        raise BadInput("give the days to keep: aleph-mem sessions prune [DAYS]")
+    gone = mem.session_prune(int(args.arg) if args.arg else None)
+    print(f"{len(gone)} captured transcripts removed (their session notes stay)")
     return 0
 
 

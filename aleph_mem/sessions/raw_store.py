@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from aleph_mem.clock import iso, utc_now
 from aleph_mem.files.atomic import write_atomic
 from aleph_mem.sessions.redact import redact
 from aleph_mem.sessions.transcripts import Batch, Message, read
@@ -47,6 +48,7 @@ class Session:
     closed: bool = False  # the client said the session ended
     note: str = ""  # the session note made from it (vault path), once compressed
     compressed_at: str = ""
+    captured: str = ""  # when this device first kept it (retention counts from here)
 
     @property
     def key(self) -> str:
@@ -166,7 +168,7 @@ class RawStore:
             ended=max(old.ended, meta.get("ended", ""), fresh[-1].at if fresh else ""),
             source=source, offset=batch.offset, messages=old.messages + len(fresh),
             redacted=old.redacted + redacted, skipped=old.skipped + batch.skipped,
-            closed=old.closed or closed)
+            closed=old.closed or closed, captured=old.captured or iso(utc_now()))
         if new != old:
             write_atomic(meta_path, json.dumps(new.as_json(), indent=1).encode(),
                          durable=False)
@@ -208,14 +210,17 @@ class RawStore:
             p.unlink(missing_ok=True)
 
     def expired(self, days: int, now: dt.datetime | None = None) -> list[Session]:
-        """This device's sessions last active more than ``days`` ago that have their
-        session note (or were never worth one): what retention removes."""
+        """This device's sessions captured more than ``days`` ago that have their session
+        note (or were never worth one): what retention removes when a person sets it. The
+        days count from capture, not from the messages: an imported history is not gone the
+        moment it arrives. A session kept before capture times were recorded counts from
+        its note."""
         if days <= 0:
             return []
-        cutoff = ((now or dt.datetime.now(dt.UTC)) - dt.timedelta(days=days)).isoformat()
+        cutoff = iso((now or utc_now()) - dt.timedelta(days=days))
         return [s for s, _ in self.sessions(every_host=False)
-                if (s.ended or s.started) and (s.ended or s.started) < cutoff
-                and (s.note or s.compressed_at)]
+                if (s.note or s.compressed_at)
+                and (s.captured or s.compressed_at or cutoff) < cutoff]
 
 
 def messages(lines_path: Path) -> Iterator[Message]:

@@ -75,7 +75,7 @@ def compress(mem: Store, session: Session, lines_path: Any, run: str | None = No
     digest = _what_happened(mem, msgs, session, llm)
     fm, body = render(digest, session)
     data = clean(note_bytes(body, fm).decode("utf-8")).encode("utf-8")  # redacted twice
-    path = session.note or _path(mem, session, digest)
+    path = session.note or _known_note(mem, session) or _path(mem, session, digest)
     written, why = _write(mem, session, path, data, run)
     if written is None:
         return Compressed(session, path, False, why)
@@ -97,7 +97,7 @@ def _write(mem: Store, session: Session, path: str, data: bytes,
            run: str | None) -> tuple[Any, str]:
     """(the write's result, or None and why nothing was written)."""
     writer = mem.writer(run=run, actor=f"sessions:{session.client}")
-    current = mem.vault.read_bytes(path) if session.note else None
+    current = mem.vault.read_bytes(path)
     if current is None:
         return writer.write(path, data, None), ""
     if current == data:
@@ -116,6 +116,16 @@ def _mark_compressed(mem: Store, session: Session, path: str) -> Session:
     done = Session(**{**session.as_json(), "note": path, "compressed_at": now})
     raw_store(mem).save(done)
     return done
+
+
+def _known_note(mem: Store, session: Session) -> str | None:
+    """The note this session already has (its id decides): a session imported again after
+    its transcript was removed gets the same note, not a second one."""
+    row = mem.con.execute(
+        "SELECT path FROM notes WHERE json_extract(frontmatter, '$.session_id') = ? AND "
+        "json_extract(frontmatter, '$.client') = ? AND path NOT LIKE 'archive/%' LIMIT 1",
+        (session.session_id, session.client)).fetchone()
+    return row[0] if row else None
 
 
 def _path(mem: Store, session: Session, d: Digest) -> str:

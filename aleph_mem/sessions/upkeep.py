@@ -70,9 +70,9 @@ def compress_finished(mem: Store, every: bool = False, run: str | None = None,
     return done
 
 
-def prune(mem: Store, now: dt.datetime | None = None) -> list[Session]:
+def prune(mem: Store, now: dt.datetime | None = None, days: int | None = None) -> list[Session]:
     store = library.raw_store(mem)
-    gone = store.expired(int(mem.settings.raw_retention_days), now)
+    gone = store.expired(int(mem.settings.raw_retention_days if days is None else days), now)
     for s in gone:
         store.remove(s)
         log.info("removed the captured transcript of session %s (note %s kept)",

@@ -71,20 +71,47 @@ def test_question_is_no_preference_and_known_facts_are_not_proposed(vault: Path,
     assert len(reasons) == 1 and "tabs over spaces" in reasons[0]
 
 
-def test_retention_removes_old_transcripts_once_their_note_exists(vault: Path) -> None:
+def test_retention_counts_from_capture_and_keeps_by_default(vault: Path) -> None:
+    """An imported year-old history is kept (by default always; with a retention set, for
+    that many days from capture, not from its messages); a session without its note is
+    kept whatever its age; its note stays."""
+    import datetime as dt
+
+    from aleph_mem.sessions.upkeep import prune
+
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)  # messages from 2026-11
+        library.ingest(mem, "codex", CODEX)  # no note yet: kept whatever its age
+        compress_one(mem, SID)
+        year = dt.datetime.now(dt.UTC) + dt.timedelta(days=365)
+        assert prune(mem, year) == []  # the default keeps every transcript
+        assert prune(mem, dt.datetime.now(dt.UTC) + dt.timedelta(days=29), days=30) == []
+        gone = prune(mem, dt.datetime.now(dt.UTC) + dt.timedelta(days=31), days=30)
+        assert [s.session_id for s in gone] == [SID]
+        assert [h.client for h in library.listing(mem)] == ["codex"]
+        assert (vault / "sessions").exists()  # the note stays
+
+
+def test_a_session_imported_again_keeps_its_one_note(vault: Path) -> None:
+    """Its id decides: compressed, its transcript removed, imported and compressed again,
+    it is one note (no "(2)"); another session of the same day gets its own (the control)."""
     import datetime as dt
 
     from aleph_mem.sessions.upkeep import prune
 
     with open_mem(vault) as mem:
         library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
-        library.ingest(mem, "codex", CODEX)  # no note yet: kept whatever its age
-        compress_one(mem, SID)
-        later = dt.datetime(2027, 6, 1, tzinfo=dt.UTC)
-        gone = prune(mem, later)
-        assert [s.session_id for s in gone] == [SID]
-        assert [h.client for h in library.listing(mem)] == ["codex"]
-        assert (vault / "sessions").exists()  # the note stays
+        first = compress_one(mem, SID)
+        prune(mem, dt.datetime.now(dt.UTC) + dt.timedelta(days=2), days=1)
+        assert library.listing(mem) == []
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        again = compress_one(mem, SID)
+        other = library.ingest(mem, "claude-code", CLAUDE, "another-session", closed=True)
+        second = compress_one(mem, other.session.session_id)
+    assert again.path == first.path and not again.written  # the same bytes: unchanged
+    assert second.path != first.path
+    assert sorted(p.name for p in (vault / "sessions").rglob("*.md")) == sorted(
+        {Path(first.path).name, Path(second.path).name})
 
 
 def test_a_rewound_branch_is_not_in_the_note(vault: Path, tmp_path: Path) -> None:
