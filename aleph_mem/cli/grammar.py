@@ -119,6 +119,36 @@ def _reading_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("--as-of", help="the note as it was then (a date or an ISO time)")
     s.add_argument("--json", action="store_true")
 
+    s = sub.add_parser("remember", parents=[common],
+                       help="one durable fact into hot memory (MEMORY.md)")
+    s.add_argument("fact")
+    s.add_argument("--priority", type=int, default=3, help="1 (most important) to 5")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("context", parents=[common],
+                       help="the working memory an agent would start with")
+    s.add_argument("query", nargs="?", help="what the task is about")
+    s.add_argument("--budget", type=int, default=2000, help="tokens, at least 200")
+    s.add_argument("--folder")
+    s.add_argument("--project", help="the repository or folder a session works in")
+    s.add_argument("--as-of", help="the notes as they were then")
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("reflect", parents=[common],
+                       help="an answer from memory, every sentence citing its notes")
+    s.add_argument("question")
+    s.add_argument("--limit", type=int, default=8)
+    s.add_argument("--json", action="store_true")
+
+    s = sub.add_parser("graph", parents=[common], help="a note's links, backlinks, "
+                       "neighbours, or a path to another note")
+    s.add_argument("note")
+    s.add_argument("action", nargs="?", default="neighbours",
+                   choices=["links", "backlinks", "neighbours", "path"])
+    s.add_argument("--to", help="with `path`: the note to reach")
+    s.add_argument("--depth", type=int, default=1)
+    s.add_argument("--json", action="store_true")
+
     s = sub.add_parser("timeline", parents=[common],
                        help="what changed about a subject, in time order")
     s.add_argument("subject", help="a note (path, file name, title or alias) or words")

@@ -100,6 +100,70 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("remember")
+def cmd_remember(args: argparse.Namespace) -> int:
+    if not 1 <= args.priority <= 5:
+        raise BadInput("--priority is 1 (most important) to 5")
+    with open_memory(args) as mem:
+        result = mem.remember(args.fact, args.priority, actor="cli")
+    if result.same_as and result.event is None:
+        if args.json:
+            emit_json({"path": result.path, "added": False, "same_as": list(result.same_as)})
+        else:
+            print("already in hot memory: " + "; ".join(result.same_as))
+        return 0
+    return report_write(result, args.json)
+
+
+@command("context")
+def cmd_context(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        env = mem.context(args.query, args.budget, args.folder, args.project, args.as_of)
+    if args.json:
+        emit_json(env.as_json())
+        return 0
+    for title, text in (("Project", env.project), ("Hot memory", env.hot_memory),
+                        ("Digest", (env.digest or {}).get("text", ""))):
+        if text:
+            print(f"## {title}\n\n{text.strip()}\n")
+    if env.relevant:
+        print("## Relevant notes\n")
+        for r in env.relevant:
+            caveat = f"  ({r['caveat']})" if r.get("caveat") else ""
+            print(f"- {r['path']}{r['anchor']}{caveat}\n  {' '.join(r['text'].split())[:300]}")
+    print(f"\n({env.used_tokens} of {env.budget_tokens} tokens)", file=sys.stderr)
+    return 0
+
+
+@command("reflect")
+def cmd_reflect(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        found = mem.reflect(args.question, args.limit)
+    if args.json:
+        emit_json(found.as_json())
+        return 0
+    print(found.answer or found.note or "nothing in memory answers it")
+    for p in found.passages:
+        print(f"  [{p.n}] {p.path}{p.anchor}: {' '.join(p.text.split())[:160]}")
+    return 0
+
+
+@command("graph")
+def cmd_graph(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        view = mem.graph(args.note, args.action, args.depth, args.to)
+    if args.json:
+        emit_json({k: v for k, v in view.__dict__.items() if v is not None})
+        return 0
+    print(view.note)
+    for key in ("links", "backlinks", "path"):
+        for p in getattr(view, key) or []:
+            print(f"  {key}: {p}")
+    for n in view.neighbours or []:
+        print(f"  {n['distance']} away: {n['path']}")
+    return 0
+
+
 @command("timeline")
 def cmd_timeline(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
