@@ -114,7 +114,10 @@ def _prompt_context(mem: Store, prompt: str) -> str:
 
     if len(query_terms(prompt)) < PROMPT_MIN_WORDS:
         return ""
-    hits = mem.search(prompt, limit=PROMPT_HITS, wait_for_model=False)
+    from aleph_mem.index.relevance import about
+
+    hits = [h for h in mem.search(prompt, limit=PROMPT_HITS, wait_for_model=False)
+            if about(mem.con, prompt, h.path)]  # about the prompt, not one shared word
     if not hits:
         return ""
     lines = ["Notes in the person's memory that may bear on this (aleph-mem; read one with "

@@ -115,7 +115,10 @@ def _relevant(mem: Store, query: str | None, folder: str | None,
         hits, _ = history.search(mem, query, history.moment(as_of), 8, Filters(folder=folder))
         items = [(h.path, h.anchor, h.title, h.snippet.replace("**", "")) for h in hits]
     elif query:
-        hits = mem.search(query, limit=8, filters=Filters(folder=folder))
+        from aleph_mem.index.relevance import about
+
+        hits = [h for h in mem.search(query, limit=8, filters=Filters(folder=folder))
+                if about(mem.con, query, h.path)]  # about the task, or not handed over
         items = [(h.path, h.anchor, h.title, mem.chunk_text(h.chunk_id)) for h in hits]
     else:
         rows = mem.con.execute(
