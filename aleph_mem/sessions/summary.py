@@ -57,8 +57,9 @@ def extract(msgs: list[Message], session: Session) -> Digest:
     d = Digest(title=_title(summary or first))
     d.asked = [(one_line(m.text), m.id) for m in prompts[:MAX_ITEMS]]
     answers = [m for m in main if m.role == "assistant" and not m.tool]
+    d.outcome = _what_changed(main, session)
     if answers:
-        d.outcome = [(one_line(answers[-1].text, 500), answers[-1].id)]
+        d.outcome.append((_said(answers[-1].text), answers[-1].id))
     for m in answers:
         d.decisions += [(one_line(s), m.id) for s in sentences(m.text) if DECISION.search(s)]
     for m in prompts:
@@ -76,6 +77,50 @@ def extract(msgs: list[Message], session: Session) -> Digest:
     for name in ("decisions", "preferences"):
         setattr(d, name, list(dict.fromkeys(getattr(d, name)))[:MAX_ITEMS])
     return d
+
+
+TEST_RUN = re.compile(r"\b(pytest|py\.test|unittest|tox|nox|npm (?:run )?test|yarn test|"
+                      r"pnpm test|jest|vitest|cargo test|go test|mvn test|gradle test|"
+                      r"rspec|phpunit|make test|ctest)\b")
+WRITERS = ("Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "write_file",
+           "replace")
+
+
+def _what_changed(msgs: list[Message], session: Session) -> list[tuple[str, str]]:
+    """The outcome as work done: files written, tests run and how they ended, the todo list
+    as it was left."""
+    out: list[tuple[str, str]] = []
+    written = [m for m in msgs if m.role == "assistant" and m.tool in WRITERS and m.files]
+    if written:
+        files = list(dict.fromkeys(_relative(f, session.cwd) for m in written for f in m.files))
+        out.append((f"changed {len(files)} file{'s' if len(files) > 1 else ''}: "
+                    + ", ".join(f"`{f}`" for f in files[:6]) + (" …" if len(files) > 6 else ""),
+                    written[-1].id))
+    runs: dict[str, tuple[str, str]] = {}
+    for i, m in enumerate(msgs):
+        if m.role == "assistant" and m.command and TEST_RUN.search(m.command):
+            result = next((x for x in msgs[i + 1:] if x.role == "tool" and x.tool == m.tool),
+                          None)
+            if result is not None:
+                runs[one_line(m.command, 80)] = ("failed" if result.error else "passed",
+                                                 result.id)
+    out += [(f"ran `{cmd}`: {how}", mid) for cmd, (how, mid) in list(runs.items())[-3:]]
+    todo = next((m for m in reversed(msgs) if m.role == "assistant" and
+                 m.tool in ("TodoWrite", "todo_write", "update_plan")), None)
+    if todo is not None:
+        done = len(re.findall(r'"status":\s*"completed"', todo.text))
+        total = len(re.findall(r'"status":\s*"', todo.text))
+        if total:
+            out.append((f"todo list left with {done} of {total} done", todo.id))
+    return out
+
+
+def _said(text: str) -> str:
+    """The last answer's first sentences, on one line, Markdown emphasis taken off so a cut
+    never leaves a dangling ``**``."""
+    plain = re.sub(r"\*\*(\S.*?)\*\*", r"\1", text)
+    plain = re.sub(r"(?<!\w)__(\S.*?)__(?!\w)", r"\1", plain)
+    return one_line(" ".join(sentences(plain)[:2]) or plain, 300)
 
 
 def _relative(path: str, cwd: str) -> str:

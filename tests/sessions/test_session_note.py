@@ -252,3 +252,19 @@ def test_a_session_captured_on_another_device_is_compressed_there(vault: Path) -
                       and ".aleph" not in p.parts) == before
         library.ingest(mem, "claude-code", CLAUDE, SID + "-here", closed=True)
         assert compress_one(mem, SID + "-here").written
+
+
+def test_the_outcome_says_what_changed(vault: Path) -> None:
+    """Files written, the tests as they last ran, and the answer's first sentences with
+    no dangling Markdown; identifiers keep their underscores."""
+    from aleph_mem.sessions.raw_store import Session
+    from aleph_mem.sessions.summary import _said, extract
+    from aleph_mem.sessions.transcripts import read
+
+    d = extract(read("claude-code", CLAUDE).messages,
+                Session("claude-code", SID, "h", cwd="/work/projects/heron-api"))
+    assert [text for text, _ in d.outcome][:2] == [
+        "changed 2 files: `tests/conftest.py`, `src/heron/cache.py`",
+        "ran `pytest tests/test_db.py -x -q`: passed"]  # it failed first, then passed
+    assert "DB_URL" in d.outcome[-1][0]
+    assert _said("**Caching** works now. Read DB_URL. More.") == "Caching works now. Read DB_URL."
