@@ -65,6 +65,7 @@ class StubLLM:
         self.replies: list[str] = []
         self.requests: list[dict] = []
         self.on_request = None  # called on each request, e.g. a person coming back
+        self.fail = 0  # the next this many requests are refused (a provider's 400)
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -73,6 +74,16 @@ class StubLLM:
                 stub.requests.append(body)
                 if stub.on_request:
                     stub.on_request()
+                if stub.fail > 0:
+                    stub.fail -= 1
+                    refused = json.dumps({"error": {"message": "stub refuses", "type":
+                                                    "invalid_request_error"}}).encode()
+                    self.send_response(400)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(refused)))
+                    self.end_headers()
+                    self.wfile.write(refused)
+                    return
                 text = stub.replies.pop(0) if stub.replies else "I cannot tell [1]."
                 out = json.dumps({
                     "id": "stub-1", "object": "chat.completion", "created": 0,

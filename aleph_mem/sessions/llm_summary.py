@@ -40,36 +40,54 @@ Each item: {"text": "<one sentence in your words>", "message": "<id>",
 Leave a list empty when the session has nothing for it. At most 6 items each."""
 
 
-def enrich(mem: Store, d: Digest, msgs: list[Message]) -> Digest:
+MAX_SLICES = 8  # LLM calls for one session at most (a longer one: its first and last parts)
+
+
+def enrich(mem: Store, d: Digest, msgs: list[Message]) -> tuple[Digest, bool]:
+    """The digest with what the model found in the whole session, read in slices of
+    TRANSCRIPT_CHARS and merged; and whether every slice was read (a failed call leaves the
+    note as structure made it, and the session is tried again on a later run)."""
     by_id = {m.id: m for m in msgs if not m.sidechain}
-    text = _transcript(list(by_id.values()))
-    try:
-        reply = llm.complete(mem.settings, [
-            {"role": "system", "content": PROMPT},
-            {"role": "user", "content": f"<transcript>\n{text}\n</transcript>"}],
-            max_tokens=900)
-    except LLMError as exc:
-        log.warning("session note made from structure only: %s", exc)
-        return d
-    found = parse(reply)
+    parts = slices(list(by_id.values()))
+    for n, text in enumerate(parts, 1):
+        where = f" (part {n} of {len(parts)})" if len(parts) > 1 else ""
+        try:
+            reply = llm.complete(mem.settings, [
+                {"role": "system", "content": PROMPT},
+                {"role": "user", "content": f"<transcript{where}>\n{text}\n</transcript>"}],
+                max_tokens=900)
+        except LLMError as exc:
+            log.warning("session note made from structure only (tried again later): %s", exc)
+            return d, False
+        merge(d, parse(reply), by_id)
+    return d, True
+
+
+def merge(d: Digest, found: dict[str, Any], by_id: dict[str, Message]) -> None:
     for kind in KINDS:
         have = {t.lower() for t, _ in getattr(d, kind)}
         for item in checked(found.get(kind, []), by_id, user_only=kind == "preferences"):
             if item[0].lower() not in have:
                 getattr(d, kind).append(item)
+                have.add(item[0].lower())
         setattr(d, kind, getattr(d, kind)[:MAX_ITEMS])
-    return d
 
 
-def _transcript(msgs: list[Message]) -> str:
+def slices(msgs: list[Message]) -> list[str]:
+    """The transcript as consecutive slices of at most TRANSCRIPT_CHARS, in order; at most
+    MAX_SLICES (the first and the last ones: how it began and how it came out)."""
     lines = [f"[{m.id}] {one_line(m.line(), 600)}" for m in msgs]
-    out, used = [], 0
-    for ln in reversed(lines):  # the end of a long session says how it came out
-        if used + len(ln) > TRANSCRIPT_CHARS:
-            break
-        out.append(ln)
+    out: list[list[str]] = [[]]
+    used = 0
+    for ln in lines:
+        if used + len(ln) > TRANSCRIPT_CHARS and out[-1]:
+            out.append([])
+            used = 0
+        out[-1].append(ln)
         used += len(ln) + 1
-    return clean("\n".join(reversed(out)))
+    if len(out) > MAX_SLICES:
+        out = out[:MAX_SLICES // 2] + out[-(MAX_SLICES - MAX_SLICES // 2):]
+    return [clean("\n".join(part)) for part in out if part]
 
 
 def parse(reply: str) -> dict[str, Any]:

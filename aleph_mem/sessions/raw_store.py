@@ -49,6 +49,7 @@ class Session:
     note: str = ""  # the session note made from it (vault path), once compressed
     compressed_at: str = ""
     captured: str = ""  # when this device first kept it (retention counts from here)
+    enrich_failures: int = 0  # LLM readings of it that failed (tried again on later runs)
 
     @property
     def key(self) -> str:
@@ -185,7 +186,8 @@ class RawStore:
         with _locked(meta_path.with_suffix(".lock")):
             current = self.load(meta_path) or session
             merged = replace(current, note=session.note, compressed_at=session.compressed_at,
-                             closed=current.closed or session.closed)
+                             closed=current.closed or session.closed,
+                             enrich_failures=session.enrich_failures)
             write_atomic(meta_path, json.dumps(merged.as_json(), indent=1).encode(),
                          durable=False)
 

@@ -72,25 +72,28 @@ def compress(mem: Store, session: Session, lines_path: Any, run: str | None = No
     msgs = list(messages(lines_path))
     if not any(m.role == "user" and not m.command for m in msgs):
         return Compressed(session, "", False, "nothing was asked in it")
-    digest = _what_happened(mem, msgs, session, llm)
+    digest, read_whole = _what_happened(mem, msgs, session, llm)
     fm, body = render(digest, session)
     data = clean(note_bytes(body, fm).decode("utf-8")).encode("utf-8")  # redacted twice
     path = session.note or _known_note(mem, session) or _path(mem, session, digest)
     written, why = _write(mem, session, path, data, run)
     if written is None:
+        if not read_whole or session.enrich_failures:  # count the try, or that it worked
+            session = _mark_compressed(mem, session, session.note or path, read_whole)
         return Compressed(session, path, False, why)
-    done = _mark_compressed(mem, session, written.path)
+    done = _mark_compressed(mem, session, written.path, read_whole)
     return Compressed(done, written.path, written.event is not None,
                       proposals=propose_preferences(mem, digest, written.path, run))
 
 
-def _what_happened(mem: Store, msgs: list, session: Session, llm: bool) -> Digest:
+def _what_happened(mem: Store, msgs: list, session: Session, llm: bool) -> tuple[Digest, bool]:
+    """(what the session did, whether an LLM configured read all of it)."""
     digest = extract(msgs, session)
     if llm and mem.settings.llm_model:
         from aleph_mem.sessions.llm_summary import enrich
 
-        digest = enrich(mem, digest, msgs)
-    return digest
+        return enrich(mem, digest, msgs)
+    return digest, True
 
 
 def _write(mem: Store, session: Session, path: str, data: bytes,
@@ -109,11 +112,15 @@ def _write(mem: Store, session: Session, path: str, data: bytes,
     return writer.write(path, data, content_hash(current)), ""
 
 
-def _mark_compressed(mem: Store, session: Session, path: str) -> Session:
+def _mark_compressed(mem: Store, session: Session, path: str, read_whole: bool = True) -> Session:
+    """The session's note, when, and how many times its LLM reading failed (a later run
+    tries again, up to ENRICH_TRIES)."""
     from aleph_mem.sessions.library import raw_store
 
     now = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-    done = Session(**{**session.as_json(), "note": path, "compressed_at": now})
+    failures = 0 if read_whole else session.enrich_failures + 1
+    done = Session(**{**session.as_json(), "note": path, "compressed_at": now,
+                      "enrich_failures": failures})
     raw_store(mem).save(done)
     return done
 

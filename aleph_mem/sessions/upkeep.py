@@ -42,11 +42,15 @@ def waiting(mem: Store, every: bool = False,
     idle = float(mem.settings.session_idle_minutes)
     out = []
     for s, lines in library.raw_store(mem).sessions(every_host=False):
-        if s.compressed_at and s.compressed_at[:19] >= s.ended[:19]:
+        retry = bool(mem.settings.llm_model) and 0 < s.enrich_failures < ENRICH_TRIES
+        if s.compressed_at and s.compressed_at[:19] >= s.ended[:19] and not retry:
             continue
         if every or finished(s, idle, now):
             out.append((s, lines))
     return out
+
+
+ENRICH_TRIES = 3  # a session whose LLM reading failed is tried again on this many runs
 
 
 def compress_one(mem: Store, ref: str, run: str | None = None) -> Compressed:

@@ -268,3 +268,30 @@ def test_the_outcome_says_what_changed(vault: Path) -> None:
         "ran `pytest tests/test_db.py -x -q`: passed"]  # it failed first, then passed
     assert "DB_URL" in d.outcome[-1][0]
     assert _said("**Caching** works now. Read DB_URL. More.") == "Caching works now. Read DB_URL."
+
+
+def test_an_llm_reads_the_whole_session_in_slices_and_a_failure_is_tried_again(
+        vault: Path, stub_llm, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long session reaches the model in slices, its first part included (it used to get
+    only the last 24,000 characters); a failed reading leaves the structure's note and the
+    next run reads it again; a session read fine is not asked again (the control)."""
+    from conftest import use_stub_llm
+
+    from aleph_mem.sessions import llm_summary
+    from aleph_mem.sessions.upkeep import compress_finished
+
+    use_stub_llm(vault, stub_llm)
+    monkeypatch.setattr(llm_summary, "TRANSCRIPT_CHARS", 600)  # a small slice: a long session
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        stub_llm.fail = 1
+        first = compress_one(mem, SID)
+        store = library.raw_store(mem)
+        assert first.written and store.load(store.paths("claude-code", SID)[0]) \
+            .enrich_failures == 1
+        asked = len(stub_llm.requests)
+        again = compress_finished(mem)  # tried again: every slice read this time
+        parts = [r["messages"][1]["content"] for r in stub_llm.requests[asked:]]
+        assert len(parts) > 1 and "(part 1 of" in parts[0] and "[u1]" in parts[0]
+        assert [c.session.enrich_failures for c in again] == [0]
+        assert compress_finished(mem) == []  # read whole: not asked again
