@@ -18,8 +18,8 @@ from aleph_mem.errors import IndexUnavailable
 
 log = logs.get(__name__)
 
-SCHEMA_VERSION = "16"  # 13: captured agent sessions; 14: their chunks' vectors; 15: offsets;
-# 16: the dream's judgments of a person's notes
+SCHEMA_VERSION = "17"  # 13: captured agent sessions; 14: their chunks' vectors; 15: offsets;
+# 16: the dream's judgments of a person's notes; 17: old versions' chunks (--as-of)
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -105,6 +105,14 @@ CREATE INDEX session_chunks_session ON session_chunks(session);
 -- from the open proposals in the dream's journal, so a rebuild recovers it
 CREATE TABLE judgments(path TEXT PRIMARY KEY, status TEXT NOT NULL, reason TEXT NOT NULL,
                        partner TEXT, proposal TEXT NOT NULL);
+-- the chunks of note versions that are no longer current, filled when an --as-of search
+-- first needs them (derived from the pre-images: a rebuild fills them again on demand)
+CREATE TABLE version_chunks(id INTEGER PRIMARY KEY, hash TEXT NOT NULL, title TEXT NOT NULL,
+                            heading_path TEXT NOT NULL, block_id TEXT, line INTEGER NOT NULL);
+CREATE INDEX version_chunks_hash ON version_chunks(hash);
+CREATE TABLE versions_read(hash TEXT PRIMARY KEY);
+CREATE VIRTUAL TABLE version_fts USING fts5(
+    title, heading, body, tokenize='porter unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE session_fts USING fts5(
     text, tokenize='porter unicode61 remove_diacritics 2');
 """

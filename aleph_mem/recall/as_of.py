@@ -10,23 +10,26 @@ another note's present text compete fairly. Every hit says which version it come
 from __future__ import annotations
 
 import datetime as dt
-import functools
+import json
 import re
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import apsw
 
+from aleph_mem import logs
 from aleph_mem.clock import iso
 from aleph_mem.errors import AlephError, BadInput
-from aleph_mem.index.search import Filters, Hit, fts_query, query_terms
+from aleph_mem.index.db import transaction
+from aleph_mem.index.search import Filters, Hit, fts_query
 from aleph_mem.writes.versions import Version, changed_since, dated, memory_starts
 
 if TYPE_CHECKING:
     from aleph_mem.store import Store
 
 CANDIDATES = 200  # present-day hits re-ranked with the old versions
+
+log = logs.get(__name__)
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,12 @@ def state(mem: Store, when: str) -> AsOf:
 def search(mem: Store, query: str, when: str, limit: int = 10,
            filters: Filters | None = None) -> tuple[list[Hit], str]:
     """The best passages of the vault as it was at ``when``, and a notice (where memory
-    starts). Each hit carries ``version``: the date and event of the text it comes from."""
+    starts). Each hit carries ``version``: the date and event of the text it comes from.
+
+    The old texts are searched in the index's ``version_fts`` (each version's chunks, added
+    the first time a search needs them); the best of them and the best present-day passages
+    are then ranked together in one small full-text index, so both compete on the same
+    word statistics."""
     match = fts_query(query)
     if match is None:
         raise BadInput("give words to search for")
@@ -78,6 +86,8 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
     now_hits = [h for h in mem.search(query, limit=CANDIDATES, filters=filters, mode="fts",
                                       wait_for_model=False)
                 if h.path not in then.changed]
+    old = {v.hash: v for v in then.changed.values()
+           if v.hash is not None and _wanted(v.path, filters)}
     con = apsw.Connection(":memory:")
     con.execute("CREATE VIRTUAL TABLE t USING fts5(key UNINDEXED, title, heading, body, "
                 "tokenize='porter unicode61 remove_diacritics 2')")
@@ -87,14 +97,10 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
         con.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (len(rows) - 1, h.title,
                                                           " ".join(h.heading),
                                                           mem.chunk_text(h.chunk_id)))
-    words = [w.strip('"').lower() for w in query_terms(query)]
-    for v in then.changed.values():
-        if v.hash is None or not _wanted(v.path, filters):
-            continue
-        for h, text in _old_chunks(mem, v, words):
-            rows[len(rows)] = (h, {"as": "the text of", "version": v})
-            con.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (len(rows) - 1, h.title,
-                                                              " ".join(h.heading), text))
+    for h, text, v in _old_passages(mem, match, old):
+        rows[len(rows)] = (h, {"as": "the text of", "version": v})
+        con.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (len(rows) - 1, h.title,
+                                                          " ".join(h.heading), text))
     found = con.execute("SELECT key, -bm25(t, 0, 2.0, 1.5, 1.0) AS s, "
                         "snippet(t, 3, '**', '**', '…', 24) FROM t WHERE t MATCH ? "
                         "ORDER BY s DESC LIMIT ?", (match, limit * 5)).fetchall()
@@ -113,6 +119,64 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
         if len(out) == limit:
             break
     return out, then.notice
+
+
+def _old_passages(mem: Store, match: str, old: dict[str, Version]) -> list[
+        tuple[Hit, str, Version]]:
+    """The passages of these old versions that match, best first (CANDIDATES of them)."""
+    if not old:
+        return []
+    _add_versions(mem, [h for h in old if not _known(mem, h)])
+    rows = mem.con.execute(
+        "SELECT c.hash, c.title, c.heading_path, c.block_id, c.line, f.body FROM version_fts f "
+        "JOIN version_chunks c ON c.id = f.rowid WHERE version_fts MATCH ? AND c.hash IN "
+        "(SELECT value FROM json_each(?)) ORDER BY bm25(version_fts, 2.0, 1.5, 1.0) LIMIT ?",
+        (match, json.dumps(sorted(old)), CANDIDATES)).fetchall()
+    out = []
+    for digest, title, heading_json, block_id, line, body in rows:
+        v = old[digest]
+        heading = json.loads(heading_json)
+        anchor = f"#^{block_id}" if block_id else (f"#{heading[-1]}" if heading else "")
+        out.append((Hit(v.path, anchor, title, 0.0, "", line, heading, block_id), body, v))
+    return out
+
+
+def _known(mem: Store, digest: str) -> bool:
+    return mem.con.execute("SELECT 1 FROM versions_read WHERE hash = ?",
+                           (digest,)).fetchone() is not None
+
+
+def _add_versions(mem: Store, digests: list[str]) -> None:
+    """Parse these versions once and keep their chunks in the index (on a read-only disk
+    they cannot be kept, and are not searched)."""
+    from aleph_mem.notes.parser import parse
+
+    if not digests:
+        return
+    rows = []
+    for digest in digests:
+        try:
+            data = mem.objects.get(digest)
+        except AlephError:
+            data = b""  # a version this device never held: nothing to search
+        note = parse(data, "version") if data else None
+        for c in note.chunks if note else []:
+            rows.append((digest, note.title, json.dumps(list(c.heading_path)), c.block_id,
+                         c.line_start, c.text))
+    try:
+        with transaction(mem.con):
+            _insert(mem.con, digests, rows)
+    except (apsw.ReadOnlyError, apsw.CantOpenError) as exc:  # a read-only disk
+        log.info("old versions not added to the index: %s", exc)
+
+
+def _insert(con: apsw.Connection, digests: list[str], rows: list[tuple]) -> None:
+    for digest, title, heading, block_id, line, text in rows:
+        con.execute("INSERT INTO version_chunks(hash, title, heading_path, block_id, line) "
+                    "VALUES (?, ?, ?, ?, ?)", (digest, title, heading, block_id, line))
+        con.execute("INSERT INTO version_fts(rowid, title, heading, body) VALUES "
+                    "(last_insert_rowid(), ?, ?, ?)", (title, heading, text))
+    con.executemany("INSERT OR IGNORE INTO versions_read VALUES (?)", [(d,) for d in digests])
 
 
 def read(mem: Store, ref: str, when: str) -> tuple[str, str, Version]:
@@ -144,36 +208,11 @@ def _path_then(mem: Store, ref: str, then: AsOf) -> str:
     return path
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _stored(root: str, digest: str) -> bytes:
-    """A version's bytes (kept for the process: a version never changes)."""
-    from aleph_mem.files.preimages import ObjectStore
-
-    return ObjectStore(Path(root)).get(digest)
-
-
 def _bytes(mem: Store, v: Version) -> bytes:
     try:
-        return _stored(str(mem.objects.root), v.hash or "")
+        return mem.objects.get(v.hash or "")
     except AlephError as exc:
         raise AlephError(f"the text {v.path} had then is not kept here ({exc})") from None
-
-
-def _old_chunks(mem: Store, v: Version, words: list[str]) -> list[tuple[Hit, str]]:
-    """The chunks of a note's old text, when it holds one of the query's words at all
-    (parsing every changed note of a year would cost seconds a query)."""
-    from aleph_mem.notes.parser import parse
-
-    try:
-        data = _bytes(mem, v)
-    except AlephError:
-        return []  # a version this device never held: not searchable, not an error
-    lowered = data.decode("utf-8", "replace").lower()
-    if not any(w in lowered for w in words):
-        return []
-    note = parse(data, v.path.rsplit("/", 1)[-1][:-3])
-    return [(Hit(v.path, c.anchor, note.title, 0.0, "", c.line_start, list(c.heading_path),
-                 c.block_id), c.text) for c in note.chunks]
 
 
 def _wanted(path: str, f: Filters | None) -> bool:
