@@ -7,7 +7,9 @@ benchmark sets (``ALEPH_MEM_NOW``): each day some notes are edited (a line appen
 the one writer, as an agent would), one is archived and two are created. Then, in one
 process, full-text search latency p50/p95 now and ``--as-of`` one, six and eleven months
 back (the further back, the more notes changed since and are read back from their
-pre-images), with the ratio to a normal search. Prints one JSON object.
+pre-images), with the ratio to a normal search; the first ``--as-of`` query of each date is
+shown apart (it parses the versions that date needs into the index, once). Prints one JSON
+object.
 """
 
 from __future__ import annotations
@@ -98,8 +100,9 @@ def main() -> None:
                 "SELECT DISTINCT path FROM events WHERE at > ?", (when,)).fetchall())
             ms = latencies(lambda q, w=when: mem.search_as_of(q, w), queries)
             result[f"as_of_{months}_months_back"] = {
-                **summary(ms), "notes_changed_since": changed,
-                "ratio_p50": round(statistics.median(ms) / statistics.median(now), 1)}
+                **summary(ms[1:]), "first_query_ms": round(ms[0]),  # it reads the versions in
+                "notes_changed_since": changed,
+                "ratio_p50": round(statistics.median(ms[1:]) / statistics.median(now), 1)}
     print(json.dumps(result, indent=1))
 
 
