@@ -282,7 +282,9 @@ def remember(fact: str, ctx: Context, priority: int = 3) -> WriteOut:
     the lowest-priority facts, so a person can prune them. A fact hot memory already
     states (the same numbers, names and negations, mostly the same words) is not added
     twice: `changed` is false and `same_facts_as` quotes the line that says it (edit
-    MEMORY.md there to refine it). For anything longer, use `write`.
+    MEMORY.md there to refine it). A fact about the same thing with another value ("port
+    5433" beside "port 5432") is added and `warning` names the older line, so you can edit
+    or remove it. For anything longer, use `write`.
     """
     who = actor(ctx)
     return run(ctx, lambda m: written(m.remember(fact, priority, who)))

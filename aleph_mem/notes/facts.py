@@ -138,6 +138,15 @@ def same_short_fact(a: str, b: str) -> bool:
     return jaccard(content_words(a), content_words(b)) >= 0.6
 
 
+def contradicting_short_fact(a: str, b: str) -> bool:
+    """Two one-line facts about the same thing that give it another value: most of the same
+    words (Jaccard >= 0.5 without the small words), other fact tokens (a number, a name, a
+    negation): "the staging db listens on port 5433" against "... on port 5432"."""
+    if fact_tokens_text(a) == fact_tokens_text(b):
+        return False
+    return jaccard(content_words(a), content_words(b)) >= 0.5
+
+
 def differing_table(left_name: str, left: str, right_name: str, right: str, most: int = 8,
                     same: str = "the same text in both notes") -> tuple[str, ...]:
     """The lines that differ (side_by_side) as a Markdown table under the two names, for a

@@ -47,6 +47,14 @@ def said_in(text: str, fact: str) -> list[Fact]:
     return [f for f in facts(text) if same_short_fact(STAMP.sub("", f.text), fact)]
 
 
+def contradicted_in(text: str, fact: str) -> list[Fact]:
+    """The facts of ``MEMORY.md``'s text about the same thing with another value."""
+    from aleph_mem.notes.facts import contradicting_short_fact
+
+    fact = " ".join(fact.split())
+    return [f for f in facts(text) if contradicting_short_fact(STAMP.sub("", f.text), fact)]
+
+
 def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
              today: dt.date | None = None) -> WriteResult:
     from aleph_mem.notes.sections import find_section
@@ -67,6 +75,7 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
     if said:  # said already (maybe in other words): the agent may edit that line instead
         return WriteResult(PATH, None, None, same_as=tuple(
             f"{PATH}:{f.line} [P{f.priority}] {f.text}" for f in said))
+    clash = contradicted_in(body, fact)
     used = used_chars(current)
     if used + len(text) > BUDGET:
         lowest = sorted(current, key=lambda f: (-f.priority, f.line))[:5]
@@ -78,8 +87,17 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
     try:
         find_section(body.split("\n"), HEADING)
     except BadInput:
-        return w.append(PATH, f"## {HEADING}\n\n{line}", ANY, reason="remember")
-    return w.append(PATH, line, ANY, under=HEADING, reason="remember")
+        result = w.append(PATH, f"## {HEADING}\n\n{line}", ANY, reason="remember")
+    else:
+        result = w.append(PATH, line, ANY, under=HEADING, reason="remember")
+    if clash:  # added, and said: the older line may be what is now wrong
+        from dataclasses import replace
+
+        said = "; ".join(f"{PATH}:{f.line} [P{f.priority}] {f.text}" for f in clash)
+        result = replace(result, warning=f"it contradicts {said}: edit or remove that line "
+                         "if it is no longer true" + (f"; {result.warning}"
+                                                      if result.warning else ""))
+    return result
 
 
 def with_fact(text: str, fact: str, priority: int, today: dt.date) -> str | None:

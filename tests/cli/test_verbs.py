@@ -35,3 +35,17 @@ def test_remember_context_reflect_and_graph_from_a_terminal(vault: Path) -> None
     assert links == {"note": "infra/db.md", "links": ["infra/ops.md"]}
     bad = cli(vault, "remember", "x", "--priority", "9")
     assert bad.returncode == 1 and bad.stderr == "error: --priority is 1 (most important) to 5\n"
+
+
+def test_remember_says_when_a_fact_contradicts_one_in_hot_memory(vault: Path) -> None:
+    """"port 5433" beside "port 5432" is added and the older line named; the same fact in
+    another case and punctuation is not added twice; another subject (the near miss) is
+    added without a word."""
+    assert cli(vault, "remember", "The staging database listens on port 5432").returncode == 0
+    clash = cli(vault, "remember", "The staging database listens on port 5433")
+    assert clash.returncode == 0 and clash.stderr.startswith(
+        "warning: it contradicts MEMORY.md:12 [P3] The staging database listens on port 5432 (")
+    same = cli(vault, "remember", "the STAGING database listens on port 5433!")
+    assert same.stdout.startswith("already in hot memory")
+    other = cli(vault, "remember", "The wiki lives on the intranet")
+    assert other.returncode == 0 and other.stderr == ""
