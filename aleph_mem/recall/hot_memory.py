@@ -43,16 +43,21 @@ def said_in(text: str, fact: str) -> list[Fact]:
     another number or a negation is another fact)."""
     from aleph_mem.notes.facts import same_short_fact
 
-    fact = " ".join(fact.split())
-    return [f for f in facts(text) if same_short_fact(STAMP.sub("", f.text), fact)]
+    return [f for f in facts(text) if same_short_fact(_plain(STAMP.sub("", f.text)),
+                                                      _plain(fact))]
+
+
+def _plain(fact: str) -> str:
+    """A fact with case and punctuation set aside ("Markdown." and "markdown" are one)."""
+    return " ".join(re.sub(r"[^\w\s.:/-]|(?<!\d)[.:](?!\d)", " ", fact.casefold()).split())
 
 
 def contradicted_in(text: str, fact: str) -> list[Fact]:
     """The facts of ``MEMORY.md``'s text about the same thing with another value."""
     from aleph_mem.notes.facts import contradicting_short_fact
 
-    fact = " ".join(fact.split())
-    return [f for f in facts(text) if contradicting_short_fact(STAMP.sub("", f.text), fact)]
+    return [f for f in facts(text) if contradicting_short_fact(_plain(STAMP.sub("", f.text)),
+                                                               _plain(fact))]
 
 
 def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
