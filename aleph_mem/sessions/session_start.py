@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 CHARS_PER_TOKEN = 4
 HOT_SHARE = 0.45
-SECTION = re.compile(r"^## (Decisions|Errors and fixes|Outcome)\s*$", re.MULTILINE)
+SECTION = re.compile(r"^## (Decisions|Errors and fixes|Outcome|Procedures that worked)\s*$",
+                     re.MULTILINE)
 UNRESOLVED = "(not resolved in this session)"
 INLINE_FIELD = re.compile(r"^\s*[\w -]+::")  # Dataview's "Attendees:: …": metadata, not prose
 
@@ -85,6 +86,7 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
     lines: list[str] = []
     decided: list[str] = []
     open_: list[str] = []
+    proven: list[str] = []
     for (path,) in sessions:
         body = (mem.vault.read_bytes(path) or b"").decode("utf-8", "replace")
         found = _sections(body)
@@ -92,6 +94,7 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
         lines.append(f"- [[{path[:-3]}]]" + (f": {outcome[:220]}" if outcome else ""))
         decided += found.get("Decisions", [])
         open_ += [e for e in found.get("Errors and fixes", []) if UNRESOLVED in e]
+        proven += found.get("Procedures that worked", [])
     notes = mem.con.execute(
         "SELECT path, title FROM notes WHERE archived = 0 AND "
         "coalesce(json_extract(frontmatter, '$.type'), '') != 'session' AND ("
@@ -103,6 +106,8 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
     for heading, items in (
             (f"## Project {project}: recent decisions", [f"- {d}" for d in decided[:6]]),
             (f"## Project {project}: open problems", [f"- {p}" for p in open_[:4]]),
+            (f"## Project {project}: procedures that worked",
+             [f"- {p}" for p in list(dict.fromkeys(proven))[:4]]),
             (f"## Project {project}: last sessions", lines),
             (f"## Project {project}: notes", [_note_line(mem, p) for p, _ in notes])):
         if not items:

@@ -88,3 +88,23 @@ def test_session_start_lists_the_projects_notes_with_what_each_is_about(vault: P
     assert "- [[projects/heron/2026-11-02 Sync]]: Decided to move the CI database to " \
         "postgres 16." in text
     assert "heron elsewhere" not in text  # the control: a note that only names it
+
+
+def test_a_session_starts_with_the_projects_proven_procedures(vault: Path) -> None:
+    """A session note's "Procedures that worked" reach the next session of its project;
+    another project's (the control) do not."""
+    for project, how in (("heron-api", "`pytest -p no:cacheprovider` worked where `pytest` "
+                                        "failed"),
+                         ("osprey", "`make dev` worked where `npm start` failed")):
+        (vault / "sessions").mkdir(exist_ok=True)
+        (vault / "sessions" / f"2026-11-20 {project}.md").write_text(
+            f"---\ntype: session\nproject: {project}\nstarted: 2026-11-20T09:00:00Z\n---\n"
+            f"# Work on {project}\n\n## Outcome\n\n- done\n\n## Procedures that worked\n\n"
+            f"- {how}\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+    got = hook(vault, "SessionStart", session_id="p1", cwd="/work/projects/heron-api")
+    text = got["hookSpecificOutput"]["additionalContext"]
+    assert "## Project heron-api: procedures that worked\n- `pytest -p no:cacheprovider` " \
+        "worked where `pytest` failed" in text
+    assert "make dev" not in text
