@@ -214,6 +214,13 @@ class Memory(Store):
                 log.info("digest not regenerated after undo: %s", exc)
         return report
 
+    def browse(self, filters: Filters | None = None, project: str | None = None,
+               limit: int = 20) -> list[Any]:
+        """The notes in a folder, with a tag, or of a project, newest first (no query)."""
+        from aleph_mem.index.search import browse
+
+        return browse(self.con, filters or Filters(), project, min(max(limit, 1), 200))
+
     # -- the vault as it was ---------------------------------------------------------------
 
     def search_as_of(self, query: str, as_of: str, limit: int | None = None,

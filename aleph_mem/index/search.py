@@ -112,6 +112,24 @@ def _filter_sql(f: Filters) -> tuple[str, list]:
     return (" AND " + " AND ".join(sql)) if sql else "", args
 
 
+def browse(con: apsw.Connection, filters: Filters, project: str | None = None,
+           limit: int = 20) -> list[Hit]:
+    """The notes the filters (and a ``project`` frontmatter key) select, newest first, with
+    no words to rank by: a folder, a tag or a project looked through."""
+    where, args = _filter_sql(filters)
+    if project:
+        where += " AND lower(json_extract(n.frontmatter, '$.project')) = lower(?)"
+        args.append(project)
+    if not filters.include_archived:
+        where += " AND n.archived = 0"
+    rows = con.execute(
+        "SELECT n.path, n.title, COALESCE(n.note_date, '') FROM notes n WHERE "
+        "n.path NOT LIKE '\\_dream/%' ESCAPE '\\'" + where
+        + " ORDER BY COALESCE(n.note_date, '') DESC, n.mtime_ns DESC LIMIT ?",
+        (*args, limit)).fetchall()
+    return [Hit(path, "", title, 0.0, date[:10], 1) for path, title, date in rows]
+
+
 def like_prefix(s: str) -> str:
     """``s`` for the start of a LIKE pattern (its %, _ and \\ taken literally)."""
     return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

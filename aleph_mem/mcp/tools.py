@@ -175,6 +175,11 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
     that project's sessions. `summarize` (with an LLM configured) adds `session_summary`:
     an answer across the sessions found, each sentence citing them by number.
 
+    An empty `query` (or "*") browses instead: the notes of `folder`, `tags` or `project`
+    (their `project` key), newest first, the `snippet` holding the note's date; with `scope`
+    "sessions", the latest sessions (of `project`). Read a session whole with `read` and
+    `session`.
+
     `as_of` (a date or ISO time) searches the notes as they were then: a note created later
     is absent, a note changed since answers with its text of that day, an archived or
     deleted one with what it said before it went; each hit's `version` says which.
@@ -184,12 +189,14 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
 
     def go(m: Memory) -> SearchOut:
         n = min(max(limit, 1), 50)
-        hits = [] if scope == "sessions" else m.search_as_of(
-            query, as_of, n, filters) if as_of else m.search(
-            query, limit=n, filters=filters, wait_for_model=False)
+        browsing = not query.strip() or query.strip() == "*"
+        hits = [] if scope == "sessions" else m.browse(filters, project, n) if browsing \
+            else m.search_as_of(query, as_of, n, filters) if as_of else m.search(
+                query, limit=n, filters=filters, wait_for_model=False)
         found, summary = [], None
         if scope != "notes":
-            shits = m.session_search(query, n, project)
+            shits = m.session_list(project, n) if browsing else \
+                m.session_search(query, n, project)
             found = [SessionHitOut(**{k: v for k, v in h.as_json().items()
                                       if k in SessionHitOut.model_fields}) for h in shits]
             if summarize:
@@ -203,7 +210,7 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
 
 
 def read(note: str, ctx: Context, heading: str | None = None,
-         as_of: str | None = None) -> NoteOut:
+         as_of: str | None = None, session: bool = False) -> NoteOut:
     """Read one note by path, file name, title or alias (case-insensitive).
 
     Returns its frontmatter, full `content`, its content `hash` (pass it as `expected_hash`
@@ -211,9 +218,19 @@ def read(note: str, ctx: Context, heading: str | None = None,
     resolve to, and `backlinks` (notes linking here). With `heading`, `section` holds just
     that heading's section. An unknown note is an error that lists the closest titles.
     With `as_of` (a date or ISO time), the note as it was then (also one archived, moved or
-    deleted since), and `version` says since when and by whom it read so.
+    deleted since), and `version` says since when and by whom it read so. With `session`
+    true, `note` is a captured session's id (from `search` with `scope` "sessions"): its
+    messages, one per line, in `content`.
     """
     def go(m: Memory) -> NoteOut:
+        if session:
+            view = m.session_show(note)
+            s = view.session
+            lines = [f"[{msg.id}] {msg.line()}" for msg in view.messages]
+            return NoteOut(path=s.note or f"session {s.session_id}", title=s.session_id,
+                           hash="", frontmatter={"client": s.client, "project": s.project,
+                                                 "started": s.started, "ended": s.ended},
+                           content="\n".join(lines), section=None, links=[], backlinks=[])
         if as_of:
             old = m.show_as_of(note, as_of)
             return NoteOut(path=old.path, title=old.title, hash=old.hash,

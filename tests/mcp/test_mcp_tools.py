@@ -367,3 +367,33 @@ def test_as_of_and_a_subjects_timeline_through_the_tools(vault: Path,
             ("2026-01-10", "created"), ("2026-02-11", "updated")]
         assert told["timeline"][1]["lines"] == ["-port 5432", "+port 5433"]
     run(vault, scenario)
+
+
+def test_agents_browse_by_folder_tag_and_project_and_read_sessions(vault: Path) -> None:
+    """An empty query browses (newest first); sessions are listed and read whole; a note
+    outside the folder (the control) is not listed."""
+    from session_helpers import CLAUDE, SID
+
+    from aleph_mem.sessions import library
+
+    write(vault, "projects/heron/plan.md", "---\ndate: 2026-03-01\ntags: [plan]\n"
+          "project: heron\n---\n# Plan\n\nx\n")
+    write(vault, "projects/heron/log.md", "---\ndate: 2026-04-01\n---\n# Log\n\ny\n")
+    write(vault, "notes/other.md", "---\ndate: 2026-05-01\ntags: [plan]\n---\n# Other\n\nz\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+
+    async def scenario(c) -> None:
+        folder = sc(await c.call_tool("search", {"query": "", "folder": "projects/heron"}))
+        assert [(h["path"], h["snippet"]) for h in folder["hits"]] == [
+            ("projects/heron/log.md", "2026-04-01"), ("projects/heron/plan.md", "2026-03-01")]
+        tagged = sc(await c.call_tool("search", {"query": "*", "tags": ["plan"]}))
+        assert [h["path"] for h in tagged["hits"]] == ["notes/other.md", "projects/heron/plan.md"]
+        of = sc(await c.call_tool("search", {"query": "", "project": "heron"}))
+        assert [h["path"] for h in of["hits"]] == ["projects/heron/plan.md"]
+        listed = sc(await c.call_tool("search", {"query": "", "scope": "sessions"}))
+        assert [s["session_id"] for s in listed["sessions"]] == [SID]
+        shown = sc(await c.call_tool("read", {"note": SID, "session": True}))
+        assert shown["content"].startswith("[u1] user: The heron-api tests fail on CI")
+    run(vault, scenario)
