@@ -83,8 +83,7 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
     if match is None:
         raise BadInput("give words to search for")
     then = state(mem, when)
-    now_hits = [h for h in mem.search(query, limit=CANDIDATES, filters=filters, mode="fts",
-                                      wait_for_model=False)
+    now_hits = [(h, text) for h, text in _present_passages(mem, match, filters)
                 if h.path not in then.changed]
     old = {v.hash: v for v in then.changed.values()
            if v.hash is not None and _wanted(v.path, filters)}
@@ -92,11 +91,10 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
     con.execute("CREATE VIRTUAL TABLE t USING fts5(key UNINDEXED, title, heading, body, "
                 "tokenize='porter unicode61 remove_diacritics 2')")
     rows: dict[int, tuple[Hit, dict[str, Any]]] = {}
-    for h in now_hits:
+    for h, text in now_hits:
         rows[len(rows)] = (h, {"as": "unchanged since"})
         con.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (len(rows) - 1, h.title,
-                                                          " ".join(h.heading),
-                                                          mem.chunk_text(h.chunk_id)))
+                                                          " ".join(h.heading), text))
     for h, text, v in _old_passages(mem, match, old):
         rows[len(rows)] = (h, {"as": "the text of", "version": v})
         con.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (len(rows) - 1, h.title,
@@ -121,12 +119,36 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
     return out, then.notice
 
 
+def _present_passages(mem: Store, match: str, filters: Filters | None) -> list[
+        tuple[Hit, str]]:
+    """The best passages of the notes as they are (BM25 alone: the union is ranked again),
+    CANDIDATES of them, with their text."""
+    from aleph_mem.index.search import _filter_sql
+
+    where, args = _filter_sql(filters or Filters())
+    rows = mem.con.execute(
+        "SELECT n.path, n.title, c.heading_path, c.block_id, c.line_start, f.body "
+        "FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id "
+        "WHERE chunks_fts MATCH ? AND n.archived = 0 AND n.path NOT LIKE '\\_dream/%' "
+        "ESCAPE '\\'" + where + " ORDER BY bm25(chunks_fts, 5.0, 2.0, 1.0) LIMIT ?",
+        (match, *args, CANDIDATES)).fetchall()
+    out = []
+    for path, title, heading_json, block_id, line, body in rows:
+        heading = json.loads(heading_json)
+        anchor = f"#^{block_id}" if block_id else (f"#{heading[-1]}" if heading else "")
+        out.append((Hit(path, anchor, title, 0.0, "", line, heading, block_id), body or ""))
+    return out
+
+
 def _old_passages(mem: Store, match: str, old: dict[str, Version]) -> list[
         tuple[Hit, str, Version]]:
     """The passages of these old versions that match, best first (CANDIDATES of them)."""
     if not old:
         return []
-    _add_versions(mem, [h for h in old if not _known(mem, h)])
+    known = {d for (d,) in mem.con.execute(
+        "SELECT hash FROM versions_read WHERE hash IN (SELECT value FROM json_each(?))",
+        (json.dumps(sorted(old)),))}
+    _add_versions(mem, [h for h in old if h not in known])
     rows = mem.con.execute(
         "SELECT c.hash, c.title, c.heading_path, c.block_id, c.line, f.body FROM version_fts f "
         "JOIN version_chunks c ON c.id = f.rowid WHERE version_fts MATCH ? AND c.hash IN "
@@ -139,11 +161,6 @@ def _old_passages(mem: Store, match: str, old: dict[str, Version]) -> list[
         anchor = f"#^{block_id}" if block_id else (f"#{heading[-1]}" if heading else "")
         out.append((Hit(v.path, anchor, title, 0.0, "", line, heading, block_id), body, v))
     return out
-
-
-def _known(mem: Store, digest: str) -> bool:
-    return mem.con.execute("SELECT 1 FROM versions_read WHERE hash = ?",
-                           (digest,)).fetchone() is not None
 
 
 def _add_versions(mem: Store, digests: list[str]) -> None:
