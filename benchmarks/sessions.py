@@ -10,6 +10,12 @@
    how many reach the raw store or the index (the goal: 0).
 3. Import of --sessions transcripts (`aleph-mem sessions import`): total time; an import
    stopped half-way and run again (it resumes); a third run (nothing new).
+4. With --real CLIENT=FILE... (public transcripts, e.g. a log viewer's test data): each is
+   imported and compressed into its session note, and the note is checked beside its
+   transcript: a title from the work (the client's own summary where there is one, never a
+   greeting or the client's boilerplate), an Outcome, the files written and the todo list's
+   state where the transcript has them, no dangling Markdown, and nothing invented (every
+   Asked line is a prompt the person typed).
 """
 
 from __future__ import annotations
@@ -199,6 +205,49 @@ def import_many(args: argparse.Namespace) -> None:
     shutil.rmtree(work)
 
 
+def real_notes(specs: list[str]) -> None:
+    """Section 4: public transcripts compressed, each note checked beside its transcript."""
+    from aleph_mem.install.new_vault import init_vault
+    from aleph_mem.sessions import library
+    from aleph_mem.sessions.transcripts import read
+    from aleph_mem.sessions.upkeep import compress_one
+
+    root = Path(tempfile.mkdtemp(prefix="aleph-real-sessions-")) / "vault"
+    init_vault(root)
+    for spec in specs:
+        client, _, path = spec.partition("=")
+        msgs = read(client, Path(path)).messages
+        with Memory.open(root, {"embed_model": "none", "llm_model": ""}) as mem:
+            report = library.ingest(mem, client, Path(path), closed=True)
+            done = compress_one(mem, report.session.session_id)
+            note = (root / done.path).read_text("utf-8") if done.path else ""
+        print(json.dumps({"transcript": Path(path).name, "note": done.path,
+                          "checks": note_checks(note, msgs)}), flush=True)
+
+
+def note_checks(note: str, msgs: list) -> dict:
+    import re
+
+    title = next((ln[2:] for ln in note.splitlines() if ln.startswith("# ")), "")
+    summary = next((m.text for m in msgs if m.role == "summary"), "")
+    typed = {" ".join(m.text.split()) for m in msgs if m.role == "user"}
+    asked = re.findall(r"^- (.+)$", note.split("## Asked", 1)[-1].split("\n## ", 1)[0], re.M)
+    outcome = note.split("## Outcome", 1)[-1].split("\n## ", 1)[0] if "## Outcome" in note \
+        else ""
+    writes = [m for m in msgs if m.role == "assistant" and m.files and m.tool in (
+        "Edit", "Write", "MultiEdit", "NotebookEdit")]
+    todos = [m for m in msgs if m.tool == "TodoWrite"]
+    return {
+        "title_from_summary": title.rstrip("…")[:40] in summary if summary else "no summary",
+        "title_not_greeting": not re.match(r"(?i)(hello|hi|hey)\b|caveat:", title),
+        "outcome": bool(outcome.strip()),
+        "files_written_said": not writes or "changed " in outcome,
+        "todo_state_said": not todos or "todo list left with" in outcome,
+        "no_dangling_markdown": outcome.count("**") % 2 == 0,
+        "asked_was_typed": all(any(a.rstrip("…")[:60] in t for t in typed) for a in asked),
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     add_vault_args(ap)
@@ -206,8 +255,14 @@ def main() -> None:
     ap.add_argument("--starts", type=int, default=40)
     ap.add_argument("--sessions", type=int, default=1000)
     ap.add_argument("--interrupt-after", type=float, default=4.0)
-    ap.add_argument("--only", choices=["start", "ingest", "import"])
+    ap.add_argument("--only", choices=["start", "ingest", "import", "real"])
+    ap.add_argument("--real", nargs="*", default=[],
+                    help="CLIENT=FILE: public transcripts to compress and check")
     args = ap.parse_args()
+    if args.real:
+        real_notes(args.real)
+    if args.only == "real":
+        return
     if args.only in (None, "start"):
         session_start(args)
     if args.only in (None, "ingest"):
