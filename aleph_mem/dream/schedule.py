@@ -85,3 +85,32 @@ def dream_due(mem: Store, now: dt.datetime, idle_s: float | None) -> bool:
         return True
     decayed = last_success_with(runs, "decay")  # salience falls with time alone
     return decayed is None or now - decayed >= dt.timedelta(days=DECAY_EVERY_DAYS)
+
+
+def next_dream(mem: Store, now: dt.datetime) -> str:
+    """When the scheduled dream will really run, in words: the earliest time the window or a
+    catch-up allows, and the quiet it waits for (not the scheduler's next tick)."""
+    window = mem.settings.dream_window
+    if window == "off":
+        return "never by itself (dream_window is off; `aleph-mem dream` runs it)"
+    quiet = f"once the vault has been quiet {mem.settings.idle_minutes} min"
+    runs = Journal(mem.vault.aleph_dir).runs()
+    local = now.astimezone()
+    spent = any(r["at"][:10] == now.date().isoformat() and r["status"] in
+                ("success", "error", "timeout") for r in runs)
+    start = dt.time.fromisoformat(window.partition("-")[0].strip())
+    day = local.date() + dt.timedelta(days=1 if spent or local.time() >= start and
+                                      not in_window(window, local) else 0)
+    if not spent and in_window(window, local):
+        return f"now, inside its window {window}, {quiet}"
+    opens = dt.datetime.combine(day, start, local.tzinfo)
+    ok = [r for r in runs if r["status"] == "success"]
+    if not spent and ok:
+        catch = parse_iso(ok[-1]["at"]) + dt.timedelta(hours=CATCHUP_HOURS)
+        if catch < opens.astimezone(dt.UTC):
+            return (f"{catch.astimezone().strftime('%Y-%m-%d %H:%M')} to catch up (no run for "
+                    f"{CATCHUP_HOURS} h), once the vault has been quiet "
+                    f"{CATCHUP_IDLE_MINUTES} min; else {opens.strftime('%Y-%m-%d %H:%M')}")
+    if not ok and not spent:
+        return f"now, to catch up (it never ran), once quiet {CATCHUP_IDLE_MINUTES} min"
+    return f"{opens.strftime('%Y-%m-%d %H:%M')} (its window {window}), {quiet}"

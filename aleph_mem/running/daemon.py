@@ -138,10 +138,15 @@ class Daemon:
         self.write_status()
 
     def next_runs(self) -> dict[str, str]:
+        """When each job will really run: the dream by its window, catch-up and quiet rule
+        (its 60 s tick only checks), the others at their next tick."""
+        from aleph_mem.dream.schedule import next_dream
+
         out = {}
         for job in self.jobs:
             base = job.last_run or utc_now()
             out[job.name] = iso(base + dt.timedelta(seconds=job.every))
+        out["dream"] = next_dream(self.mem, utc_now())
         return out
 
     def write_status(self) -> None:

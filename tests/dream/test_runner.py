@@ -301,3 +301,29 @@ def test_a_dream_marker_never_makes_a_persons_note_agent_owned(vault: Path) -> N
     mem.writer(actor="dream:decay").archive("mine/offer.md")
     assert snapshot(mem, NOW).notes["archive/mine/offer.md"].human
     mem.close()
+
+
+def test_status_says_when_the_dream_will_really_run(vault: Path, monkeypatch) -> None:
+    """Not the scheduler's next tick: the window, a catch-up, the quiet it waits for."""
+    import time as time_module
+
+    from aleph_mem.dream.schedule import next_dream
+
+    monkeypatch.setenv("TZ", "UTC")
+    time_module.tzset()
+    noon = dt.datetime(2026, 11, 24, 12, 0, tzinfo=dt.UTC)
+    with open_mem(vault) as mem:
+        mem.reindex()
+        assert next_dream(mem, noon) == "now, to catch up (it never ran), once quiet 60 min"
+        monkeypatch.setenv("ALEPH_MEM_NOW", "2026-11-24T11:00:00Z")
+        Dream(mem, noon, force=True).run()
+        assert next_dream(mem, noon) == ("2026-11-25 02:00 (its window 02:00-06:00), once the "
+                                         "vault has been quiet 15 min")
+        at_three = dt.datetime(2026, 11, 25, 3, 0, tzinfo=dt.UTC)
+        assert next_dream(mem, at_three) == ("now, inside its window 02:00-06:00, once the "
+                                             "vault has been quiet 15 min")
+    (vault / ".aleph" / "config.toml").write_text('dream_window = "off"\n')
+    with open_mem(vault) as mem:
+        assert next_dream(mem, noon).startswith("never by itself")
+    monkeypatch.delenv("TZ")
+    time_module.tzset()
