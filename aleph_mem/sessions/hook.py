@@ -53,8 +53,10 @@ def handle(client: str, raw: bytes, root: Path | None, flags: dict[str, Any]) ->
         payload = json.loads(raw or b"{}")
         if not isinstance(payload, dict):
             raise ValueError("the hook input is not a JSON object")
-    except ValueError as exc:
-        return Answer(stderr=f"aleph-mem hook: could not read the hook input ({exc})")
+    except (ValueError, RecursionError) as exc:  # nested too deeply: not a client's input
+        return Answer(stderr="aleph-mem hook: could not read the hook input ("
+                      + (str(exc) if isinstance(exc, ValueError) else "nested too deeply")
+                      + ")")
     event = str(payload.get("hook_event_name", ""))
     what = EVENTS.get(client, {}).get(event)
     if what is None:

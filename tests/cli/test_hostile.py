@@ -391,3 +391,27 @@ def test_a_torn_dream_record_never_swallows_the_next(vault: Path) -> None:
         fh.write(b'{"id": "R2", "at": "2026-01-02')  # killed mid-line
     journal.record_run({"id": "R3", "at": "2026-01-03T00:00:00Z", "status": "success"})
     assert [r["id"] for r in Journal(vault / ".aleph").runs()] == ["R1", "R3"]
+
+
+def test_a_hook_fed_deeply_nested_json_still_exits_0(vault: Path) -> None:
+    """A hook never fails its client: JSON nested past Python's recursion limit is one line
+    on stderr and exit 0; a well-formed call beside it (the control) answers."""
+    deep = b'{"hook_event_name": "SessionStart", "x": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"
+    r = cli("hook", "claude-code", "--vault", str(vault), stdin=deep)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        0, b"", b"aleph-mem hook: could not read the hook input (nested too deeply)\n")
+    ok = cli("hook", "claude-code", "--vault", str(vault),
+             stdin=b'{"hook_event_name": "SessionStart", "cwd": "/"}')
+    assert ok.returncode == 0 and b'"additionalContext"' in ok.stdout
+
+
+def test_set_refuses_a_recursive_yaml_value_in_one_line(vault: Path) -> None:
+    write(vault, "a.md", "# A\n\nx\n")
+    assert cli("--vault", str(vault), "index").returncode == 0
+    r = cli("--vault", str(vault), "set", "a.md", "k=&a [*a]")
+    assert r.returncode == 1 and r.stderr.startswith(
+        b"error: the value '&a [*a]' is too complex to keep in frontmatter") and \
+        b"Traceback" not in r.stderr
+    assert (vault / "a.md").read_text() == "# A\n\nx\n"
+    fine = cli("--vault", str(vault), "set", "a.md", "k=[a, b]")  # the control
+    assert fine.returncode == 0
