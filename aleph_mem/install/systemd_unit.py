@@ -11,7 +11,7 @@ user namespaces in a user unit; where the kernel has them off, the unit keeps th
 from __future__ import annotations
 
 import os
-import shlex
+import re
 import shutil
 import subprocess
 import sys
@@ -54,7 +54,8 @@ ProtectProc=invisible
 
 
 def render(command: str, vault: str, sandbox: bool = True) -> str:
-    """The unit text: ``command`` starts aleph-mem (an absolute path, or ``%h/...``)."""
+    """The unit text: ``command`` starts aleph-mem (an absolute path, or ``%h/...``), both it
+    and ``vault`` already written as unit words (unit_word)."""
     hardening = ALWAYS + (NAMESPACED.format(vault=vault) if sandbox else "")
     return f"""\
 # aleph-mem daemon for one vault, as a systemd *user* unit (`aleph-mem service install`
@@ -101,10 +102,35 @@ def unit_dir() -> Path:
 def this_install() -> str:
     """How to start this install of aleph-mem from a unit: the absolute command the agent
     clients' configurations and hooks name too (clients.this_command), so a venv, pipx or
-    a user install all work without being on PATH."""
+    a user install all work without being on PATH; each word quoted for a unit file."""
     from aleph_mem.install.clients import this_command
 
-    return shlex.join(this_command())
+    return " ".join(unit_word(w) for w in this_command())
+
+
+def unit_word(text: str) -> str:
+    """One word of a unit's command line or path list, as systemd reads it back: ``%`` is
+    a specifier and ``$`` a variable unless doubled; a word with a space, a quote or a
+    backslash is double-quoted with C escapes. A line break would start a new directive:
+    refused."""
+    if any(ord(c) < 32 or c == "\x7f" for c in text):
+        raise BadInput(f"{text!r} holds a line break or a control character, which a systemd "
+                       "unit cannot carry: move the vault to a path without one")
+    text = text.replace("%", "%%").replace("$", "$$")
+    if re.search(r"[\s\"'\\;]", text):
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return text
+
+
+NAME_RULE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,99}")
+
+
+def check_name(name: str) -> str:
+    """A unit's name stays a file in the unit folder: letters, digits, ``_.@-``."""
+    if not NAME_RULE.fullmatch(name) or ".." in name:
+        raise BadInput(f"--name {name!r} is not a unit name: use letters, digits and _ . @ -"
+                       " (it names a file in ~/.config/systemd/user)")
+    return name
 
 
 @dataclass
@@ -132,9 +158,9 @@ def install(vault: Path, name: str = NAME) -> Outcome:
     if not sys.platform.startswith("linux"):
         raise BadInput("`service install` writes a systemd user unit (Linux); on this system "
                        "start `aleph-mem daemon` from your login items instead")
-    unit = unit_dir() / f"{name}.service"
-    text = render(this_install(), str(vault), sandbox=user_namespaces())
-    if unit.exists() and f"--vault {vault} daemon" not in unit.read_text():
+    unit = unit_dir() / f"{check_name(name)}.service"
+    text = render(this_install(), unit_word(str(vault)), sandbox=user_namespaces())
+    if unit.exists() and f"--vault {unit_word(str(vault))} daemon" not in unit.read_text():
         raise BadInput(f"{unit} runs another vault: `aleph-mem service uninstall` first, or "
                        f"give this one another --name")
     unit.parent.mkdir(parents=True, exist_ok=True)
@@ -157,7 +183,7 @@ def install(vault: Path, name: str = NAME) -> Outcome:
 
 
 def uninstall(name: str = NAME) -> Outcome:
-    unit = unit_dir() / f"{name}.service"
+    unit = unit_dir() / f"{check_name(name)}.service"
     lines = []
     ok, said = _systemctl("disable", "--now", f"{name}.service")
     lines.append("stopped and disabled" if ok else f"systemctl: {said or 'no reply'}")
@@ -171,7 +197,7 @@ def uninstall(name: str = NAME) -> Outcome:
 
 
 def status(name: str = NAME) -> dict[str, object]:
-    unit = unit_dir() / f"{name}.service"
+    unit = unit_dir() / f"{check_name(name)}.service"
     text = unit.read_text() if unit.exists() else ""
     vault = next((ln.split("--vault ", 1)[1].rsplit(" daemon", 1)[0]
                   for ln in text.splitlines() if ln.startswith("ExecStart=")), None)

@@ -87,3 +87,29 @@ def test_service_install_status_uninstall_for_this_install(tmp_path: Path) -> No
     bad = subprocess.run([*cli, "--vault", str(tmp_path / "nowhere"), "service", "install"],
                          capture_output=True, text=True, env=env, timeout=60)
     assert bad.returncode == 1 and "aleph-mem init" in bad.stderr
+
+
+def test_a_vault_path_with_a_space_or_percent_is_quoted_and_a_newline_refused(
+        tmp_path: Path) -> None:
+    """An "Obsidian Vault" folder stays one argument, `%` stays a percent sign (not a
+    specifier), a line break cannot inject a directive, and --name stays in the unit
+    folder; a plain path (the control) is written as it is."""
+    from aleph_mem.errors import BadInput
+    from aleph_mem.install.systemd_unit import check_name, unit_word
+
+    vault = tmp_path / "Obsidian Vault 100%"
+    text = render(unit_word(sys.executable) + " -m aleph_mem.cli", unit_word(str(vault)))
+    assert f'--vault "{tmp_path}/Obsidian Vault 100%%" daemon' in text
+    assert f'ReadWritePaths="{tmp_path}/Obsidian Vault 100%%"' in text
+    assert unit_word(str(tmp_path / "plain")) == str(tmp_path / "plain")
+    with pytest.raises(BadInput, match="line break"):
+        unit_word(str(tmp_path / "a\nExecStartPre=/bin/true"))
+    for bad in ("../..", "a/b", ""):
+        with pytest.raises(BadInput, match="not a unit name"):
+            check_name(bad)
+    assert check_name("aleph-mem-work") == "aleph-mem-work"
+    unit = tmp_path / "aleph-mem.service"
+    unit.write_text(text)
+    if shutil.which("systemd-analyze"):
+        out = analyze("verify", str(unit))
+        assert out.returncode == 0, out.stderr
