@@ -128,7 +128,9 @@ def _save(path: Path, doc: dict[str, Any], before: bytes | None) -> bool:
     path.parent.mkdir(parents=True, exist_ok=True)
     if before is not None:
         write_atomic(path.with_name(path.name + ".aleph-mem.bak"), before)
-    write_atomic(path, data)
+    # a settings file kept in a dotfiles repository is a symlink: write where it points,
+    # so the link (and the repository's copy) stays the person's one file
+    write_atomic(path.resolve() if path.is_symlink() else path, data)
     return True
 
 

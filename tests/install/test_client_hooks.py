@@ -82,3 +82,23 @@ def test_cursor_hooks_install_flat_and_answer_in_its_shape(vault: Path, tmp_path
         "workspace_roots": ["/work/projects/heron-api"]}))
     answer = json.loads(out.stdout)
     assert answer["continue"] is True and answer["additional_context"].startswith("# Memory")
+
+
+def test_hooks_install_writes_through_a_symlinked_settings_file(vault: Path,
+                                                                tmp_path: Path) -> None:
+    """A settings.json kept in a dotfiles repository and linked in stays a link: the
+    entries land in the repository's file; uninstall gives it back byte for byte."""
+    from aleph_mem.install import client_hooks
+
+    dotfiles = tmp_path / "dotfiles" / "claude-settings.json"
+    dotfiles.parent.mkdir()
+    original = b'{\n  "theme": "dark"\n}\n'
+    dotfiles.write_bytes(original)
+    link = tmp_path / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(dotfiles)
+    path, changed = client_hooks.install("claude-code", vault, "project", tmp_path)
+    assert path == link and changed and link.is_symlink()
+    assert b"aleph-mem" in dotfiles.read_bytes() and b'"theme": "dark"' in dotfiles.read_bytes()
+    client_hooks.uninstall("claude-code", "project", tmp_path)
+    assert link.is_symlink() and dotfiles.read_bytes() == original
