@@ -23,10 +23,14 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from aleph_mem.clock import iso, parse_iso
+from aleph_mem import logs
+from aleph_mem.clock import iso, parse_iso, utc_now
 from aleph_mem.files.atomic import write_atomic
 
 FILE = "dreamer.json"
+
+
+log = logs.get(__name__)
 
 
 @dataclass(frozen=True)
@@ -38,10 +42,22 @@ class Lease:
 
 
 def read(aleph_dir: Path) -> Lease | None:
+    """The lease, or None when there is none or it cannot be trusted: unreadable, times that
+    are not ISO times, or times more than a day ahead (a lease from another device's broken
+    clock would otherwise never fall silent, and no device would dream again). A bad one is
+    logged and the next claim replaces it."""
     try:
         raw = json.loads((aleph_dir / FILE).read_bytes())
-        return Lease(str(raw["host"]), str(raw["since"]), str(raw["seen"]), str(raw["how"]))
-    except (OSError, ValueError, KeyError, TypeError):
+        lease = Lease(str(raw["host"]), str(raw["since"]), str(raw["seen"]), str(raw["how"]))
+        ahead = utc_now() + dt.timedelta(days=1)
+        if max(parse_iso(lease.since), parse_iso(lease.seen)) > ahead:
+            raise ValueError(f"its times run ahead ({lease.seen})")
+        return lease
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        log.warning("%s is not a lease to trust (%s): the next dream claims it anew",
+                    aleph_dir / FILE, exc)
         return None
 
 

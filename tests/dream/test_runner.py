@@ -327,3 +327,25 @@ def test_status_says_when_the_dream_will_really_run(vault: Path, monkeypatch) ->
         assert next_dream(mem, noon).startswith("never by itself")
     monkeypatch.delenv("TZ")
     time_module.tzset()
+
+
+@pytest.mark.parametrize("bad", ['{"host": "x", "since": "yesterday", "seen": "soon", '
+                                 '"how": "set"}',
+                                 '{"host": "x", "since": "9999-01-01T00:00:00Z", "seen": '
+                                 '"9999-01-01T00:00:00Z", "how": "set"}', "not json"],
+                         ids=["not-iso", "year-9999", "unreadable"])
+def test_a_bad_dreamer_lease_synced_in_neither_crashes_nor_stops_dreaming(
+        vault: Path, bad: str) -> None:
+    """A dreamer.json another device synced in with times that are not ISO, or in the year
+    9999, or no JSON at all: status and dream go on, and this device dreams (claiming the
+    lease anew); a good lease of another device (the control) still keeps it from dreaming."""
+    (vault / ".aleph" / "dreamer.json").write_text(bad)
+    with open_mem(vault) as mem:
+        mem.reindex()
+        assert mem.full_status()["dreamer"]["host"] is None
+        report = Dream(mem, NOW, force=True).run()
+        assert report.status == "success"
+    (vault / ".aleph" / "dreamer.json").write_text(json.dumps(
+        {"host": "other", "since": NOW.isoformat(), "seen": NOW.isoformat(), "how": "set"}))
+    with open_mem(vault) as mem:
+        assert Dream(mem, NOW, force=True).run().status == "not the dreamer"
