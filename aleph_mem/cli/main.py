@@ -345,8 +345,17 @@ def cmd_log(args: argparse.Namespace) -> int:
         extra = f"  run {e.run}" if e.run else ""
         why = f"  ({e.reason})" if e.reason else ""
         where = f"  on {e.host}" if e.host else ""
-        print(f"{e.id}  {e.at}  {e.actor:<12} {e.kind:<14} {src}{e.path}{why}{extra}{where}")
+        print(printable(f"{e.id}  {e.at}  {e.actor:<12} {e.kind:<14} {src}{e.path}{why}"
+                        f"{extra}{where}"))
     return 0
+
+
+def printable(line: str) -> str:
+    """A line as the terminal should show it: an event synced in from another device may
+    hold line breaks or escape sequences (a forged line, a recoloured screen); they are
+    shown as escapes, never acted on."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in line)
 
 
 @command("undo")

@@ -415,3 +415,23 @@ def test_set_refuses_a_recursive_yaml_value_in_one_line(vault: Path) -> None:
     assert (vault / "a.md").read_text() == "# A\n\nx\n"
     fine = cli("--vault", str(vault), "set", "a.md", "k=[a, b]")  # the control
     assert fine.returncode == 0
+
+
+def test_log_never_prints_a_forged_line_or_an_escape_sequence(vault: Path) -> None:
+    """An event another device synced in with a line break and ANSI escapes in its actor
+    and path prints as one line with the escapes shown; a plain event (the control) prints
+    as it is."""
+    other = vault / ".aleph" / "events" / "other-device"
+    other.mkdir(parents=True)
+    forged = {"id": "01M86X1PEJE7MJ2MPEWJHXFE9J", "at": "2026-11-24T10:00:00.000Z",
+              "actor": "human\n01M86X1PEJE7MJ2MPEWJHXFE9K  2026  cli  note-deleted  all.md",
+              "kind": "note-created", "path": "a\x1b[2J.md", "after": "0" * 64}
+    plain = {"id": "01M86X1PEJE7MJ2MPEWJHXFE9M", "at": "2026-11-24T10:01:00.000Z",
+             "actor": "human", "kind": "note-created", "path": "b.md", "after": "1" * 64}
+    (other / "2026-11.jsonl").write_text(json.dumps(forged) + "\n" + json.dumps(plain) + "\n")
+    r = cli("--vault", str(vault), "log")
+    assert r.returncode == 0
+    lines = r.stdout.decode().splitlines()
+    assert len([ln for ln in lines if ln.startswith("01M86X1PEJE7MJ2MPEWJHXFE9")]) == 2
+    assert b"\x1b" not in r.stdout and "a\\x1b[2J.md" in r.stdout.decode()
+    assert any(ln.endswith(" b.md  on other-device") or " b.md" in ln for ln in lines)
