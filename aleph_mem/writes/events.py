@@ -145,7 +145,17 @@ class EventLog:
         note_changed(event)
 
     def files(self) -> list[Path]:
-        return sorted(self.root.glob("*/*.jsonl")) if self.root.is_dir() else []
+        """The event files: regular files only. A folder or other odd thing where one
+        belongs (synced in from elsewhere) is reported and skipped, never a stop."""
+        if not self.root.is_dir():
+            return []
+        out = []
+        for path in sorted(self.root.glob("*/*.jsonl")):
+            if path.is_file():
+                out.append(path)
+            else:
+                log.warning("%s is not a file of events: skipped", path)
+        return out
 
     def read(self) -> Iterator[Event]:
         for path in self.files():
@@ -167,9 +177,13 @@ class EventLog:
             if path.stat().st_size <= start:
                 continue
             rows, end = [], start
-            for event, offset in read_lines(path, start):
-                rows.append(event)
-                end = offset
+            try:
+                for event, offset in read_lines(path, start):
+                    rows.append(event)
+                    end = offset
+            except OSError as exc:  # unreadable (another user's, a damaged disk): skipped
+                log.warning("events in %s could not be read: %s", path, exc)
+                continue
             con.executemany(
                 "INSERT OR IGNORE INTO events(id, at, actor, kind, path, before, after, run, "
                 "reason, data, host) VALUES (?,?,?,?,?,?,?,?,?,?,?)",

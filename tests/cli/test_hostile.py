@@ -435,3 +435,17 @@ def test_log_never_prints_a_forged_line_or_an_escape_sequence(vault: Path) -> No
     assert len([ln for ln in lines if ln.startswith("01M86X1PEJE7MJ2MPEWJHXFE9")]) == 2
     assert b"\x1b" not in r.stdout and "a\\x1b[2J.md" in r.stdout.decode()
     assert any(ln.endswith(" b.md  on other-device") or " b.md" in ln for ln in lines)
+
+
+def test_a_folder_where_an_event_file_belongs_is_skipped_not_a_stop(vault: Path) -> None:
+    """Synced in from elsewhere, a folder named like an event file: status, log and a hook
+    go on (one warning); the events beside it (the control) are still read."""
+    assert cli("--vault", str(vault), "write", "a.md", stdin=b"# A\n\nx\n").returncode == 0
+    (vault / ".aleph" / "events" / "other" / "2026-11.jsonl").mkdir(parents=True)
+    status = cli("--vault", str(vault), "status")
+    assert status.returncode == 0 and b"is not a file of events: skipped" in status.stderr
+    logged = cli("--vault", str(vault), "log")
+    assert logged.returncode == 0 and b"a.md" in logged.stdout
+    hooked = cli("hook", "claude-code", "--vault", str(vault),
+                 stdin=b'{"hook_event_name": "SessionStart", "cwd": "/"}')
+    assert hooked.returncode == 0 and b'"additionalContext"' in hooked.stdout
