@@ -110,6 +110,9 @@ class Vault:
                 if d in ALWAYS_IGNORED_DIRS or d.startswith("."):
                     continue
                 rel_d = prefix + d
+                if not _utf8(d):
+                    out.skipped.append((_shown(rel_d), NOT_UTF8))
+                    continue
                 if patterns and _ignored(rel_d + "/", patterns):
                     continue
                 if os.path.islink(os.path.join(dirpath, d)):
@@ -120,6 +123,10 @@ class Vault:
             for name in filenames:
                 rel_f = prefix + name
                 if name.startswith(".") or (patterns and _ignored(rel_f, patterns)):
+                    continue
+                if not _utf8(name):  # one odd name never stops the rest of the vault
+                    if name.lower().endswith(".md"):
+                        out.skipped.append((_shown(rel_f), NOT_UTF8))
                     continue
                 full = os.path.join(dirpath, name)
                 try:
@@ -132,6 +139,11 @@ class Vault:
                         st = os.stat(full)
                 except OSError as exc:
                     out.skipped.append((rel_f, f"cannot stat: {exc.strerror}"))
+                    continue
+                if not stat.S_ISREG(st.st_mode):  # a FIFO would hang the read, a device never end
+                    if name.lower().endswith(".md"):
+                        out.skipped.append((rel_f, "not a regular file (a pipe, a device or "
+                                            "a socket): not read"))
                     continue
                 if name.lower().endswith(".md"):
                     out.notes[rel_f] = FileStat(st.st_mtime_ns, st.st_size)
@@ -167,6 +179,9 @@ class Vault:
         for rel in paths:
             if not self.is_note_path(rel, ignore):
                 continue
+            if not _utf8(rel):
+                out.skipped.append((_shown(rel), NOT_UTF8))
+                continue
             full = self.root / rel
             try:
                 problem = self.symlink_problem(full) if full.is_symlink() else None
@@ -182,6 +197,22 @@ class Vault:
             if stat.S_ISREG(st.st_mode):
                 out.notes[rel] = FileStat(st.st_mtime_ns, st.st_size)
         return out
+
+
+NOT_UTF8 = "a file name that is not UTF-8: not indexed (rename it to read it)"
+
+
+def _utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # os.walk hands undecodable bytes back as surrogates
+        return False
+    return True
+
+
+def _shown(rel: str) -> str:
+    """A path that is not UTF-8, as it can be stored and printed (its odd bytes escaped)."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _ignored(rel: str, patterns: list[str]) -> bool:

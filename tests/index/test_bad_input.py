@@ -95,3 +95,27 @@ def test_init_on_an_existing_obsidian_vault_adds_only_what_is_missing(tmp_path: 
     assert (root / "MEMORY.md").exists()
     assert {p: p.read_bytes() for p in before if p.name != ".gitignore"} == {
         p: b for p, b in before.items() if p.name != ".gitignore"}
+
+
+def test_a_pipe_a_name_not_utf8_are_reported_and_the_rest_indexes(vault: Path) -> None:
+    """A FIFO named like a note would hang the read, a file name that is not UTF-8 stopped
+    every index: both are reported and skipped; the note beside them (the control) is
+    found."""
+    import os
+    import subprocess
+    import sys
+
+    os.mkfifo(vault / "pipe.md")
+    with open(os.fsencode(vault) + b"/bad\xff name.md", "wb") as f:
+        f.write(b"# Bad\n\nbadword\n")
+    (vault / "fine.md").write_text("# Fine\n\nfineword\n")
+    cli = [sys.executable, "-m", "aleph_mem.cli", "--vault", str(vault)]
+    env = {**os.environ, "ALEPH_MEM_EMBED_MODEL": "none"}
+    r = subprocess.run([*cli, "index"], capture_output=True, text=True, timeout=60, env=env)
+    assert r.returncode == 0, r.stderr
+    with open_mem(vault) as mem:
+        problems = {p["path"]: p["reason"] for p in mem.status()["problems"]}
+        assert [h.path for h in mem.search("fineword", mode="fts")] == ["fine.md"]
+    assert problems["pipe.md"] == "not a regular file (a pipe, a device or a socket): not read"
+    assert problems["bad\\xff name.md"] == ("a file name that is not UTF-8: not indexed "
+                                           "(rename it to read it)")
