@@ -103,6 +103,8 @@ class Memory(Store):
         one given the hash it was read with."""
         from aleph_mem.notes import compose
 
+        content, said = _no_secrets(content)
+        frontmatter, said_fm = _no_secrets_in(frontmatter)
         target = path or compose.note_path(folder, title, content)
         related = None
         if related_files:
@@ -110,7 +112,8 @@ class Memory(Store):
             related = compose.file_hashes(related_files, (frontmatter or {}).get(
                 "project_root"), allowed)
         data = compose.note_bytes(content, frontmatter, related)
-        return self.writer(actor=actor).write(target, data, expected_hash)
+        return _told(self.writer(actor=actor).write(target, data, expected_hash),
+                     said + said_fm)
 
     def same_facts(self, path: str, limit: int = 3) -> list[str]:
         """Other notes that already state what the note at ``path`` states (the same facts,
@@ -133,8 +136,11 @@ class Memory(Store):
 
     def write_bytes(self, path: str, data: bytes, expected_hash: str | None = None,
                     actor: str | None = None) -> WriteResult:
-        """Create or replace a note with exactly these bytes (the CLI's stdin)."""
-        return self.writer(actor=actor).write(path, data, expected_hash)
+        """Create or replace a note with these bytes (the CLI's stdin), secrets taken out."""
+        text, said = _no_secrets(data.decode("utf-8", "surrogateescape"))
+        if said:
+            data = text.encode("utf-8", "surrogateescape")
+        return _told(self.writer(actor=actor).write(path, data, expected_hash), said)
 
     def edit_note(self, path: str, expected_hash: str | None = None,
                   append: str | None = None, under: str | None = None,
@@ -147,13 +153,16 @@ class Memory(Store):
         w = self.writer(actor=actor)
         expected = expected_hash or unchecked()
         result = None
+        set_keys, said = _no_secrets_in(set_keys)
         if set_keys or unset:
             result = w.set_frontmatter(path, set_keys or {}, unset or [], expected)
             expected = result.hash or expected
         if append is not None:
+            append, more = _no_secrets(append)
+            said += more
             result = w.append(path, append, expected, under)
         assert result is not None
-        return result
+        return _told(result, said)
 
     def move_note(self, old: str, new: str, expected_hash: str | None = None,
                   actor: str | None = None) -> WriteResult:
@@ -169,10 +178,12 @@ class Memory(Store):
         return self.writer(actor=actor).restore(path, expected_hash or unchecked())
 
     def remember(self, fact: str, priority: int = 3, actor: str | None = None) -> WriteResult:
-        """One durable fact into hot memory (MEMORY.md), within its budget."""
+        """One durable fact into hot memory (MEMORY.md), within its budget; a secret in it
+        is taken out first (hot memory is handed to every session)."""
         from aleph_mem.recall.hot_memory import remember
 
-        return remember(self, fact, priority, actor)
+        fact, said = _no_secrets(fact)
+        return _told(remember(self, fact, priority, actor), said)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -420,6 +431,44 @@ class Memory(Store):
 
         return [p for p in Journal(self.vault.aleph_dir).proposals().values()
                 if p["state"] == "open"]
+
+
+def _no_secrets(text: str) -> tuple[str, list[str]]:
+    """The text with every secret replaced by ``[REDACTED:kind]``, and the kinds taken out:
+    no secret is stored, whoever writes it (docs/agents.md)."""
+    import re
+
+    from aleph_mem.sessions.redact import redact
+
+    out, n = redact(text)
+    return out, re.findall(r"\[REDACTED:([a-z-]+)\]", out)[-n:] if n else []
+
+
+def _no_secrets_in(values: dict[str, Any] | None) -> tuple[dict[str, Any] | None, list[str]]:
+    if not values:
+        return values, []
+    said: list[str] = []
+    out = {}
+    for key, value in values.items():
+        if isinstance(value, str):
+            value, kinds = _no_secrets(f"{key}: {value}")
+            value = value.split(": ", 1)[1]
+            said += kinds
+        out[key] = value
+    return out, said
+
+
+def _told(result: WriteResult, said: list[str]) -> WriteResult:
+    """The write's result, saying what was taken out and why, so an agent does not retry."""
+    if not said:
+        return result
+    from dataclasses import replace
+
+    kinds = ", ".join(sorted(set(said)))
+    note = (f"{len(said)} secret(s) taken out ({kinds}) and stored as [REDACTED:…]: aleph-mem "
+            "never stores secrets (they would sync and reach every session); keep them in "
+            "the environment or a secret store, and write the note without them")
+    return replace(result, warning=f"{note}; {result.warning}" if result.warning else note)
 
 
 def unchecked() -> Any:

@@ -30,8 +30,9 @@ def _rule(kind: str, pattern: str, keep: int = 0, flags: int = 0,
 
 
 KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|"
-             r"access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|credentials?|"
-             r"auth[_-]?token|session[_-]?key|signing[_-]?key)")
+             r"access[_-]?key|secret[_-]?key(?:[_-]?base)?|private[_-]?key|client[_-]?secret|"
+             r"credentials?|creds|auth[_-]?token|session[_-]?key|signing[_-]?key|"
+             r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])pass)")
 # a value that is no secret: a number, a boolean, a placeholder, a variable or a lookup
 NOT_A_SECRET = re.compile(
     r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
@@ -42,8 +43,25 @@ NOT_A_SECRET = re.compile(
 
 RULES: tuple[Rule, ...] = (
     _rule("private-key", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
-          r"(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,-]*)",
+          r"(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,\\-]*)",
           flags=re.DOTALL, hints=('private key',)),
+    # the tail of a key whose BEGIN line was cut off (a clipped tool output)
+    _rule("private-key", r"(?:[A-Za-z0-9+/=]{24,}(?:\\n|\s)+)+[A-Za-z0-9+/=]*(?:\\n|\s)*"
+          r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", hints=('private key',)),
+    _rule("azure-key", r"((?:AccountKey|SharedAccessKey)=)[A-Za-z0-9+/=]{20,}", keep=1,
+          flags=re.IGNORECASE, hints=('accountkey', 'sharedaccesskey')),
+    _rule("discord-webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
+          r"\d+/[A-Za-z0-9_-]+", hints=('discord',)),
+    _rule("sentry-dsn", r"(https?://)[0-9a-f]{32}(?::[0-9a-f]{32})?(?=@[^\s/]*sentry)", keep=1,
+          hints=('sentry',)),
+    _rule("cookie", r"((?:^|[\s\"'])(?:set-)?cookie\s*:\s*)[^\n\"']{8,}", keep=1,
+          flags=re.IGNORECASE, hints=('cookie',)),
+    # curl -u user:pw, --user user:pw: the user stays
+    _rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:)[^\s\"']+", keep=1,
+          hints=(' -u', '--user')),
+    _rule("mysql-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
+          hints=('mysql',)),
+    _rule("sshpass", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',)),
     _rule("aws-key-id", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b",
           hints=('akia', 'asia', 'agpa', 'aida', 'aroa', 'aipa', 'anpa', 'anva')),
     _rule("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
@@ -68,27 +86,27 @@ RULES: tuple[Rule, ...] = (
     _rule("bearer", r"(\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}", keep=1, flags=re.IGNORECASE,
           hints=('bearer',)),
     # scheme://user:password@host
-    _rule("url-password", r"(\b[a-z][a-z0-9+.-]*://[^/\s:@\"']+:)[^@\s/\"']+(?=@)", keep=1,
-          flags=re.IGNORECASE, hints=('://',)),
+    _rule("url-password", r"(\b[a-z][a-z0-9+.-]*://[^/\s:@\"'\[]*:)(?!\d+/)[^@\s\"']+(?=@)",
+          keep=1, flags=re.IGNORECASE, hints=('://',)),
     # --password hunter2, --api-key=abc, -p 'x' is too short a flag to trust
     _rule("flag", r"(--(?:password|passwd|token|api-key|apikey|secret|client-secret|"
           r"access-key|secret-key|auth-token)(?:=|\s+))(?:\"[^\"]+\"|'[^']+'|[^\s\"']+)",
           keep=1, flags=re.IGNORECASE, hints=('--',)),
 )
 
-ASSIGNMENT_HINTS = ("pass", "pwd", "secret", "token", "key", "credential")
+ASSIGNMENT_HINTS = ("pass", "pwd", "secret", "token", "key", "credential", "creds")
 # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
 # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
 # ``secret_name`` are not secrets' names). Matched from the word on (whatever comes before
 # it is part of the name), which is what keeps a 5 MB transcript's redaction under a second.
 ASSIGNMENT = re.compile(
-    r"(" + KEY_WORDS + r"[\"']?\s*(?::=|=>|=|:)\s*)(?![\"']?\[REDACTED:)"
-    r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s,;}\])]+)", re.IGNORECASE)
+    r"(" + KEY_WORDS + r"\\?[\"']?\s*(?::=|=>|=|:)\s*)(?!\\?[\"']?\[REDACTED:)"
+    r"(\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s,;}\])]+)", re.IGNORECASE)
 
 
 def _assignment(match: re.Match[str], counter: list[int]) -> str:
     value = match.group(2)
-    bare = value.strip("\"'").strip()
+    bare = value.strip("\\\"'").strip()
     if len(bare) < 6 or NOT_A_SECRET.match(bare):
         return match.group(0)
     counter[0] += 1

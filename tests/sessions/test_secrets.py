@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import open_mem, use_stub_llm
 
 from aleph_mem.sessions import library
@@ -132,3 +133,70 @@ def test_no_secret_reaches_raw_index_notes_or_llm(vault: Path, tmp_path: Path,
     raw = b"".join(p.read_bytes() for p in (vault / ".aleph" / "raw").rglob("*.jsonl"))
     for text in CONTROLS:  # the near misses are kept as they were
         assert json.dumps(text)[1:-1].encode() in raw, text
+
+
+SHAPES = {  # each a credential shape that used to get past the redactor (fake values)
+    "key tail": "clipped...\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n"
+                "AoIBAQC7MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSj\n-----END PRIVATE KEY-----\n",
+    "key in JSON": '{"content": "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEAabcdef'
+                   'ghijklmnop\\nqrstuvwx\\n-----END RSA PRIVATE KEY-----\\n"}',
+    "double JSON": '{\\"password\\": \\"hunter2secret\\"}',
+    "SECRET_KEY_BASE": "SECRET_KEY_BASE=9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    "ENCRYPTION_KEY": "ENCRYPTION_KEY=Zm9vYmFyYmF6cXV4cXV1eA==",
+    "DATABASE_PASS": "DATABASE_PASS=s3cr3tpassw0rd",
+    "APP_KEY": "APP_KEY=base64:abcdEFGHijklMNOPqrstUVWXyz0123456789abcd=",
+    "SERVICE_CREDS": "SERVICE_CREDS=admin:Sup3rS3cret!",
+    "redis": "redis://:myRedisPassw0rd@cache.internal:6379/0",
+    "slash": "postgres://app:pa/ss/word@db.internal/app",
+    "curl -u": "curl -u deploy:Tr0ub4dor3 https://api.example.com",
+    "mysql -p": "mysql -u root -pS3cretPw -h db",
+    "sshpass": "sshpass -p 'Hunter22!' ssh pi@host",
+    "azure": "AccountName=x;AccountKey=abcdefghijklmnopqrstuvwxyz0123456789ABCD==;",
+    "discord": "https://discord.com/api/webhooks/123456789012345678/abcDEF_ghiJKL-mnoPQR",
+    "sentry": "https://0123456789abcdef0123456789abcdef@o123.ingest.sentry.io/456",
+    "cookie": "Cookie: session=eyJhbGciOiJIUzI1NiJ9abcdef; theme=dark",
+}
+SECRETS = ("AoIBAQC7MIIE", "abcdefghijklmnop", "hunter2secret", "9f8e7d6c5b4a", "Zm9vYmFy",
+           "s3cr3tpassw0rd", "abcdEFGH", "Sup3rS3cret", "myRedisPassw0rd", "pa/ss/word",
+           "Tr0ub4dor3", "S3cretPw", "Hunter22", "abcdefghijklmnopqrstuvwxyz0123",
+           "abcDEF_ghiJKL", "0123456789abcdef0123", "eyJhbGciOiJIUzI1NiJ9")
+NEAR_MISSES = ("the password policy wants 12 characters", "bypass = true", "compass: north",
+               "http://localhost:8080/path@v2", "mysql -p to be asked for the password",
+               "a cookie policy", "secret_name = prod-db", "max_tokens = 4000",
+               "https://example.com/docs/page")
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_each_credential_shape_is_redacted(name: str) -> None:
+    out, n = redact(SHAPES[name])
+    assert n >= 1 and "[REDACTED:" in out
+    assert not [s for s in SECRETS if s in out], out
+
+
+@pytest.mark.parametrize("text", NEAR_MISSES)
+def test_near_misses_stay_byte_exact(text: str) -> None:
+    assert redact(text) == (text, 0)
+
+
+def test_an_agents_writes_and_remember_store_no_secret(vault: Path) -> None:
+    """MCP write, edit and remember (and the CLI's) take a secret out and say so; a note
+    about passwords without one (the control) is stored as written, with no warning."""
+    with open_mem(vault) as mem:
+        mem.reindex()
+        w = mem.write_note("Deploy with -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk"
+                           "tdjEAAAAABG5vbmU\n-----END OPENSSH PRIVATE KEY-----\n",
+                           path="ops/deploy.md", actor="mcp:agent")
+        assert "PRIVATE KEY" not in (vault / "ops/deploy.md").read_text().split("[REDACTED")[0]
+        assert "b3BlbnNzaC1rZXk" not in (vault / "ops/deploy.md").read_text()
+        assert w.warning.startswith("1 secret(s) taken out (private-key)")
+        e = mem.edit_note("ops/deploy.md", append="db: postgres://app:hunter2xyz@db/app\n",
+                          actor="mcp:agent")
+        assert "hunter2xyz" not in (vault / "ops/deploy.md").read_text() and e.warning
+        r = mem.remember("The CI token is ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+                         actor="mcp:agent")
+        assert "ghp_" not in (vault / "MEMORY.md").read_text() and "github-token" in r.warning
+        fine = mem.write_note("The password policy wants 12 characters.\n",
+                              path="ops/policy.md", actor="mcp:agent")
+        assert fine.warning is None
+        assert (vault / "ops/policy.md").read_text().endswith(
+            "The password policy wants 12 characters.\n")
