@@ -16,7 +16,7 @@ from aleph_mem import logs
 from aleph_mem.embed.model_slot import VECTORS_OFF, ModelSlot, daemon_query, kept_problem
 from aleph_mem.errors import NoteNotFound, ReadOnlyVault
 from aleph_mem.files.preimages import ObjectStore
-from aleph_mem.files.vault import Vault
+from aleph_mem.files.vault import Vault, make_private
 from aleph_mem.index import db, graph
 from aleph_mem.index.search import Filters, Fusion, Hit, search
 from aleph_mem.index.timespec import check_limit, parse_when
@@ -92,6 +92,7 @@ class Store:
         self._open_index()
 
     def _open_index(self) -> None:
+        make_private(self.vault.aleph_dir)
         self.con, self.created, self.readonly = db.open_index(self.vault.index_path)
         self.vec = VectorReader(self.con)
         self.vec.one_shot = self._one_shot

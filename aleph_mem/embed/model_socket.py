@@ -17,6 +17,7 @@ import json
 import os
 import socket
 import socketserver
+import stat
 import tempfile
 import threading
 from collections.abc import Callable
@@ -35,12 +36,35 @@ SOCKET_PATH_MAX = 100  # bytes; AF_UNIX allows 104-108
 
 
 def socket_path(local_dir: Path) -> Path:
-    """Where this vault's daemon listens."""
+    """Where this vault's daemon listens: in the vault's private ``.aleph/local``, or, when
+    that path is too long for a socket, in a folder of the shared temp folder only this
+    user can enter (made so, and refused when another user made it first)."""
     here = local_dir / "embed.sock"
     if len(os.fsencode(here)) < SOCKET_PATH_MAX:
         return here
     digest = hashlib.sha1(os.fsencode(local_dir)).hexdigest()[:12]
-    return Path(tempfile.gettempdir()) / f"aleph-mem-{os.getuid()}-{digest}.sock"
+    return private_dir() / f"{digest}.sock"
+
+
+def private_dir() -> Path:
+    folder = Path(tempfile.gettempdir()) / f"aleph-mem-{os.getuid()}"
+    with contextlib.suppress(FileExistsError):
+        folder.mkdir(mode=0o700)
+    st = folder.lstat()
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        raise OSError(f"{folder} is not this user's private folder (another user may have "
+                      "made it): the model is not lent through it")
+    return folder
+
+
+def owned(path: Path) -> bool:
+    """The socket is this user's: another user's socket at that name gets no query (a
+    squatter would read every search and prompt)."""
+    try:
+        st = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISSOCK(st.st_mode) and st.st_uid == os.getuid()
 
 
 def available() -> bool:
@@ -108,7 +132,7 @@ class Server:
 def query(path: Path, text: str, timeout: float = 2.0) -> tuple[str, np.ndarray] | None:
     """The daemon's vector for ``text`` and its model's "name:dim", or None (no daemon,
     not this user's, busy, or anything else: the caller loads the model)."""
-    if not available() or not path.exists() or len(text) > MAX_TEXT:
+    if not available() or not owned(path) or len(text) > MAX_TEXT:
         return None
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:

@@ -215,6 +215,19 @@ def _shown(rel: str) -> str:
     return rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
+def make_private(folder: Path) -> None:
+    """``.aleph`` is its owner's: the index, captured transcripts, pre-images, locks and the
+    model socket inside it are out of other local users' reach (a folder they cannot enter
+    hides every file in it, whatever the file's own mode). Left alone when another user
+    owns it or the disk is read-only."""
+    try:
+        st = folder.stat()
+        if st.st_uid == os.getuid() and st.st_mode & 0o077:
+            os.chmod(folder, stat.S_IMODE(st.st_mode) & 0o700)
+    except OSError:
+        pass
+
+
 def _ignored(rel: str, patterns: list[str]) -> bool:
     return any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(rel.rstrip("/"), p) for p in patterns)
 

@@ -70,6 +70,9 @@ def init_vault(root: Path) -> list[str]:
                 not persons or rel.startswith(".aleph/")):
             _create(target, src.read_bytes())  # a person's vault: no welcome, no hot memory
             added.append(rel)
+    from aleph_mem.files.vault import make_private
+
+    make_private(root / ".aleph")  # its owner's: index, transcripts, pre-images, locks
     return added
 
 

@@ -234,8 +234,13 @@ class Daemon:
         with watcher_lock(self.local):
             self._install_signals()
             self.watcher.start(self.progress("indexing"))
-            lend = model_socket.Server(model_socket.socket_path(self.local), self._embed_query)
-            self.socket = str(lend.path) if lend.start() else None
+            try:
+                lend = model_socket.Server(model_socket.socket_path(self.local),
+                                           self._embed_query)
+                self.socket = str(lend.path) if lend.start() else None
+            except OSError as exc:  # no private place for it: searches load the model
+                log.warning("the warm model is not lent to other processes: %s", exc)
+                self.socket = None
             print(start_line(self.mem, self.socket), file=sys.stderr, flush=True)
             embedder = threading.Thread(target=self._embed_loop, name="aleph-embed",
                                         daemon=True)

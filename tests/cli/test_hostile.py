@@ -449,3 +449,33 @@ def test_a_folder_where_an_event_file_belongs_is_skipped_not_a_stop(vault: Path)
     hooked = cli("hook", "claude-code", "--vault", str(vault),
                  stdin=b'{"hook_event_name": "SessionStart", "cwd": "/"}')
     assert hooked.returncode == 0 and b'"additionalContext"' in hooked.stdout
+
+
+def test_aleph_is_private_and_a_squatted_socket_gets_no_query(
+        vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """.aleph (index, transcripts, pre-images, locks) is its owner's alone; the model
+    socket's folder in the shared temp folder must be this user's and private, and a
+    socket that is not this user's (or not a socket) gets no query; this user's own
+    socket (the control) is trusted."""
+    import socket
+    import stat
+    import tempfile
+
+    from aleph_mem.embed import model_socket
+
+    os.chmod(vault / ".aleph", 0o755)
+    assert cli("--vault", str(vault), "index").returncode == 0
+    assert stat.S_IMODE((vault / ".aleph").stat().st_mode) == 0o700
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    squat = tmp_path / f"aleph-mem-{os.getuid()}"
+    squat.mkdir(mode=0o755)
+    os.chmod(squat, 0o755)  # as another user would leave it: enterable by all
+    with pytest.raises(OSError, match="not this user's private folder"):
+        model_socket.socket_path(tmp_path / ("x" * 120) / "local")
+    fake = tmp_path / "fake.sock"
+    fake.write_text("not a socket")
+    assert not model_socket.owned(fake) and model_socket.query(fake, "hello") is None
+    real = tmp_path / "real.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.bind(str(real))
+        assert model_socket.owned(real)
