@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from aleph_mem import logs
-from aleph_mem.errors import AlephError, BadInput
+from aleph_mem.errors import AlephError, BadInput, FrontmatterTooComplex
 from aleph_mem.files.locks import watcher_running
 from aleph_mem.index import graph
 from aleph_mem.index.search import Filters
@@ -155,7 +155,12 @@ class Memory(Store):
         result = None
         set_keys, said = _no_secrets_in(set_keys)
         if set_keys or unset:
-            result = w.set_frontmatter(path, set_keys or {}, unset or [], expected)
+            try:
+                result = w.set_frontmatter(path, set_keys or {}, unset or [], expected)
+            except (FrontmatterTooComplex, RecursionError) as exc:
+                why = str(exc) or "nested too deeply"
+                raise BadInput(f"a value is too complex to keep in frontmatter ({why}): give "
+                               "it as plain text (quoted)") from None
             expected = result.hash or expected
         if append is not None:
             append, more = _no_secrets(append)

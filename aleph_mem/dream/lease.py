@@ -43,13 +43,14 @@ class Lease:
 
 def read(aleph_dir: Path) -> Lease | None:
     """The lease, or None when there is none or it cannot be trusted: unreadable, times that
-    are not ISO times, or times more than a day ahead (a lease from another device's broken
-    clock would otherwise never fall silent, and no device would dream again). A bad one is
-    logged and the next claim replaces it."""
+    are not ISO times, or times more than a year ahead (a lease from another device's broken
+    clock would otherwise never fall silent, and no device would dream again; a replay on a
+    clock set ahead stays within a year). A bad one is logged and the next claim replaces
+    it."""
     try:
         raw = json.loads((aleph_dir / FILE).read_bytes())
         lease = Lease(str(raw["host"]), str(raw["since"]), str(raw["seen"]), str(raw["how"]))
-        ahead = utc_now() + dt.timedelta(days=1)
+        ahead = utc_now() + dt.timedelta(days=366)
         if max(parse_iso(lease.since), parse_iso(lease.seen)) > ahead:
             raise ValueError(f"its times run ahead ({lease.seen})")
         return lease

@@ -410,7 +410,7 @@ def test_set_refuses_a_recursive_yaml_value_in_one_line(vault: Path) -> None:
     assert cli("--vault", str(vault), "index").returncode == 0
     r = cli("--vault", str(vault), "set", "a.md", "k=&a [*a]")
     assert r.returncode == 1 and r.stderr.startswith(
-        b"error: the value '&a [*a]' is too complex to keep in frontmatter") and \
+        b"error: a value is too complex to keep in frontmatter") and \
         b"Traceback" not in r.stderr
     assert (vault / "a.md").read_text() == "# A\n\nx\n"
     fine = cli("--vault", str(vault), "set", "a.md", "k=[a, b]")  # the control
