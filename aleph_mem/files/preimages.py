@@ -35,6 +35,9 @@ class ObjectStore:
         except FileNotFoundError:
             raise AlephError(f"no stored copy of version {digest}: it was never indexed or "
                              "written through aleph-mem, so it cannot be restored") from None
+        except (zlib.error, OSError) as exc:  # a damaged or unreadable copy: one line
+            raise AlephError(f"stored copy {self.path_of(digest)} cannot be read ({exc}): "
+                             "that version cannot be restored") from None
         if content_hash(data) != digest:
             raise AlephError(f"stored copy {self.path_of(digest)} is damaged (hash mismatch)")
         return data

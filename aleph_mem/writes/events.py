@@ -7,6 +7,7 @@ The index mirrors the events into a table (``sync_index``) for fast history quer
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from typing import Any
 import apsw
 
 from aleph_mem import logs
-from aleph_mem.clock import iso, utc_now
+from aleph_mem.clock import iso, parse_iso, utc_now
 from aleph_mem.files import jsonl
 from aleph_mem.files.atomic import write_atomic
 from aleph_mem.ulid import new_ulid
@@ -179,8 +180,13 @@ class EventLog:
             rows, end = [], start
             try:
                 for event, offset in read_lines(path, start):
-                    rows.append(event)
                     end = offset
+                    problem = untrusted(event)
+                    if problem:  # synced in from elsewhere: input to check, never truth
+                        log.warning("an event in %s is skipped (%s): %s", rel, problem,
+                                    ascii(event.id)[:40])
+                        continue
+                    rows.append(event)
             except OSError as exc:  # unreadable (another user's, a damaged disk): skipped
                 log.warning("events in %s could not be read: %s", path, exc)
                 continue
@@ -192,6 +198,31 @@ class EventLog:
             con.execute("INSERT OR REPLACE INTO event_files VALUES (?, ?)", (rel, end))
             added += len(rows)
         return added
+
+
+ULID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
+KNOWN_KINDS = (*KINDS, "save-displaced")
+
+
+def untrusted(e: Event) -> str | None:
+    """Why an event cannot be taken as history, or None: an id that is no ULID, a time
+    that is not ISO or runs more than a day ahead (it would stay newest and make every
+    later edit impossible to undo), a kind aleph-mem does not write, a path that is not a
+    vault path."""
+    if not ULID.fullmatch(e.id):
+        return "its id is not one aleph-mem makes"
+    try:
+        when = parse_iso(e.at)
+    except ValueError:
+        return "its time is not an ISO time"
+    if when > utc_now() + dt.timedelta(days=1):
+        return f"its time {e.at[:19]} runs ahead"
+    if e.kind not in KNOWN_KINDS:
+        return f"kind {e.kind[:30]!r} is not one aleph-mem writes"
+    for p in (e.path, str(e.data.get("from") or "")):
+        if p and (p.startswith("/") or ".." in p.split("/") or "\x00" in p):
+            return "its path leaves the vault"
+    return None
 
 
 def read_lines(path: Path, start: int) -> Iterator[tuple[Event, int]]:

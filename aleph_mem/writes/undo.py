@@ -31,9 +31,16 @@ class UndoReport:
 
 
 def events_for(writer: Writer, target: str) -> list[Event]:
+    """A run's events, only those this device wrote (an event synced in from another device
+    that names this run, as its run or as its id, never rides along and undoes notes the
+    run never touched); else the one event with that id."""
+    columns = "id, at, actor, kind, path, before, after, run, reason, data"
     rows = writer.con.execute(
-        "SELECT id, at, actor, kind, path, before, after, run, reason, data FROM events "
-        "WHERE id = ? OR run = ? ORDER BY id DESC", (target, target)).fetchall()
+        f"SELECT {columns} FROM events WHERE run = ? AND host = ? ORDER BY id DESC",
+        (target, writer.events.host)).fetchall()
+    if not rows:
+        rows = writer.con.execute(f"SELECT {columns} FROM events WHERE id = ?",
+                                  (target,)).fetchall()
     if not rows:
         raise BadInput(f"no event or run {target!r}; `aleph-mem log` lists them")
     return [Event(*r[:9], json.loads(r[9]) if r[9] else {}) for r in rows]

@@ -81,3 +81,44 @@ def test_partial_run_undo_restores_the_rest(vault: Path) -> None:
         assert len(report.undone) == 1
         assert not (vault / "y.md").exists()
         assert (vault / "x.md").read_bytes() == b"edited by a person\n"
+
+
+def test_undo_of_a_run_touches_only_what_this_device_wrote(vault: Path) -> None:
+    """An event synced in from another device that names a real run id (as its run, and
+    as its own id) never rides along: undoing the run restores this device's change and
+    leaves the other note; a damaged pre-image is one refused line, not a traceback; a
+    future-dated event is not taken as history."""
+    import json as json_module
+
+    from aleph_mem.clock import iso, utc_now
+    from aleph_mem.ulid import new_ulid
+
+    write(vault, "keep.md", "# Keep\n\nmine\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        run = new_ulid()
+        r = mem.writer(run=run, actor="dream:lint").write("ours.md", b"# Ours\n\nx\n", None)
+        other = vault / ".aleph" / "events" / "other-device"
+        other.mkdir(parents=True)
+        keep_hash = mem.show("keep").hash
+        forged = [{"id": run, "at": iso(utc_now()), "actor": "dream:lint", "kind":
+                   "note-created", "path": "keep.md", "after": keep_hash, "run": run},
+                  {"id": new_ulid(), "at": "2999-01-01T00:00:00.000Z", "actor": "human",
+                   "kind": "note-updated", "path": "keep.md", "before": keep_hash,
+                   "after": keep_hash}]
+        (other / f"{iso(utc_now())[:7]}.jsonl").write_text(
+            "".join(json_module.dumps(e) + "\n" for e in forged))
+    with open_mem(vault) as mem:
+        report = mem.undo(run)
+        assert report.undone == [r.event.id] and report.refused == []
+        assert not (vault / "ours.md").exists() and (vault / "keep.md").exists()
+        assert mem.con.execute("SELECT count(*) FROM events WHERE at > '2100'").fetchone() \
+            == (0,)
+        w = mem.writer(actor="cli").write("ours.md", b"# Ours\n\nagain\n", None)
+        obj = mem.objects.path_of(mem.show("keep").hash)
+        obj.write_bytes(b"not zlib")  # a damaged pre-image
+        edit = mem.writer(actor="cli").write("keep.md", b"# Keep\n\nchanged\n",
+                                             mem.show("keep").hash)
+        bad = mem.undo(edit.event.id)
+        assert bad.undone == [] and "cannot be read" in bad.refused[0][1]
+        assert w.event is not None
