@@ -20,6 +20,7 @@ from aleph_mem.errors import BadInput
 from aleph_mem.sessions.transcripts import Batch, Message
 
 EXPORTS = ("chatgpt", "claude-ai")
+MAX_EXPORT = 1 << 30  # bytes of conversations.json read at most (a real one: tens of MB)
 
 
 def load(path: Path) -> list[Any]:
@@ -33,7 +34,15 @@ def load(path: Path) -> list[Any]:
                 if name is None:
                     raise BadInput(f"{path} holds no conversations.json; give the export's "
                                    "zip as downloaded, or the conversations.json in it")
-                data = z.read(name)
+                if z.getinfo(name).file_size > MAX_EXPORT:  # a zip bomb is not inflated
+                    raise BadInput(f"{name} in {path} would inflate to "
+                                   f"{z.getinfo(name).file_size:,} bytes, over "
+                                   f"{MAX_EXPORT:,}: too large to read")
+                with z.open(name) as f:
+                    data = f.read(MAX_EXPORT + 1)
+                if len(data) > MAX_EXPORT:
+                    raise BadInput(f"{name} in {path} inflates past {MAX_EXPORT:,} bytes: "
+                                   "too large to read")
         else:
             data = path.read_bytes()
         value = json.loads(data)
@@ -47,12 +56,22 @@ def load(path: Path) -> list[Any]:
     return value
 
 
-def conversations(client: str, path: Path) -> Iterator[tuple[str, Batch]]:
+def conversations(client: str, path: Path,
+                  failed: list[str] | None = None) -> Iterator[tuple[str, Batch]]:
+    """Each conversation as (its id, its messages); one that cannot be read is counted in
+    ``failed`` (with why) and the import goes on."""
     read = {"chatgpt": _chatgpt, "claude-ai": _claude_ai}[client]
-    for conv in load(path):
+    for n, conv in enumerate(load(path)):
         if not isinstance(conv, dict):
             continue
-        found = read(conv)
+        try:
+            found = read(conv)
+        except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+            if failed is not None:
+                name = str(conv.get("id") or conv.get("uuid") or "?")[:40]
+                failed.append(f"conversation {n + 1} ({name}): not read "
+                              f"({type(exc).__name__})")
+            continue
         if found is not None:
             yield found
 

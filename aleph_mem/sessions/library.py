@@ -247,7 +247,8 @@ def _import_export(mem: Store, client: str, path: Path,
     from aleph_mem.sessions.chat_exports import conversations
 
     store = raw_store(mem)
-    found = list(conversations(client, path))
+    failed: list[str] = []
+    found = list(conversations(client, path, failed))
     sessions = added = unchanged = skipped = redacted = 0
     for n, (cid, batch) in enumerate(found, 1):
         report = store.add(client, cid, batch, str(path.resolve()))
@@ -263,4 +264,4 @@ def _import_export(mem: Store, client: str, path: Path,
         redacted += report.redacted
         if progress:
             progress(n, len(found))
-    return ImportReport(len(found), sessions, added, unchanged, skipped, redacted, [])
+    return ImportReport(len(found), sessions, added, unchanged, skipped, redacted, failed)

@@ -4,12 +4,15 @@ the real CLI."""
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
+import pytest
 from conftest import open_mem
 from session_helpers import CLAUDE, CODEX, DATA, GEMINI, SID, cli
 
-from aleph_mem.sessions import library
+from aleph_mem.errors import BadInput
+from aleph_mem.sessions import chat_exports, library
 from aleph_mem.sessions.chunk_index import chunks
 from aleph_mem.sessions.raw_store import messages
 from aleph_mem.sessions.transcripts import Message, read
@@ -201,3 +204,27 @@ def test_a_huge_backlog_is_read_in_slices_and_caught_up(vault: Path) -> None:
         assert kept == [m.id for m in read("claude-code", CLAUDE).messages]
         assert done.session.offset == CLAUDE.stat().st_size
         assert "Let's use environment variables" in (vault / done.path).read_text()
+
+
+def test_one_malformed_conversation_is_counted_and_the_import_goes_on(
+        vault: Path, tmp_path: Path) -> None:
+    """An export whose second conversation is malformed imports the good one (the control)
+    and reports the bad one; a zip that would inflate past the limit is refused in one
+    line, not inflated."""
+    good = json.loads((DATA / "chatgpt_conversations.json").read_text())
+    broken = {"id": "broken-1", "mapping": {"x": {"message": {"author": 7, "content": 3}}},
+              "current_node": "x"}
+    export = tmp_path / "conversations.json"
+    export.write_text(json.dumps(good + [broken]))
+    with open_mem(vault) as mem:
+        report = library.import_sessions(mem, "chatgpt", export)
+    assert report.sessions == 1 and len(report.failed) == 1
+    assert report.failed[0].startswith(f"conversation {len(good) + 1} (broken-1): not read")
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
+        with z.open("conversations.json", "w", force_zip64=True) as f:
+            block = b" " * (1 << 24)
+            for _ in range(chat_exports.MAX_EXPORT // len(block) + 1):
+                f.write(block)
+    with pytest.raises(BadInput, match="too large to read"):
+        chat_exports.load(bomb)
