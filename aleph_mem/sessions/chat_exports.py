@@ -88,13 +88,13 @@ def _chatgpt(conv: dict[str, Any]) -> tuple[str, Batch] | None:
     if not isinstance(mapping, dict) or not cid:
         return None
     chain, node = [], conv.get("current_node")
-    while node in mapping and len(chain) < 100_000:
-        chain.append(mapping[node])
+    while node in mapping and isinstance(mapping[node], dict) and len(chain) < 100_000:
+        chain.append((str(node), mapping[node]))
         node = mapping[node].get("parent")
     batch = Batch(meta={"session_id": cid, "started": _time(conv.get("create_time")),
                         "ended": _time(conv.get("update_time"))})
-    for item in reversed(chain):
-        msg = item.get("message") if isinstance(item, dict) else None
+    for key, item in reversed(chain):
+        msg = item.get("message")
         if not isinstance(msg, dict):
             continue
         role = (msg.get("author") or {}).get("role")
@@ -106,7 +106,7 @@ def _chatgpt(conv: dict[str, Any]) -> tuple[str, Batch] | None:
         if role not in ("user", "assistant", "tool") or not text:
             continue
         tool = str((msg.get("author") or {}).get("name") or "") if role == "tool" else ""
-        batch.messages.append(Message(str(msg.get("id") or item.get("id")),
+        batch.messages.append(Message(str(msg.get("id") or item.get("id") or key),
                                       _time(msg.get("create_time")), role, text, tool=tool))
     return cid, batch
 
@@ -118,7 +118,7 @@ def _claude_ai(conv: dict[str, Any]) -> tuple[str, Batch] | None:
         return None
     batch = Batch(meta={"session_id": cid, "started": _time(conv.get("created_at")),
                         "ended": _time(conv.get("updated_at"))})
-    for m in msgs:
+    for n, m in enumerate(msgs):
         if not isinstance(m, dict):
             batch.skipped += 1
             continue
@@ -127,6 +127,6 @@ def _claude_ai(conv: dict[str, Any]) -> tuple[str, Batch] | None:
             if isinstance(c, dict) and c.get("type") == "text").strip()
         role = {"human": "user", "assistant": "assistant"}.get(str(m.get("sender")))
         if role and text:
-            batch.messages.append(Message(str(m.get("uuid")), _time(m.get("created_at")),
+            batch.messages.append(Message(str(m.get("uuid") or f"#{n}"), _time(m.get("created_at")),
                                           role, text))
     return cid, batch

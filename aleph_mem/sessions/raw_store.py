@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -74,7 +75,12 @@ class IngestReport:
 
 
 def file_name(session_id: str) -> str:
-    return SAFE.sub("-", session_id).strip(".-")[:120] or "session"
+    """A file name for a session id: the id itself where it is safe; otherwise its safe
+    letters and a digest of the whole id, so ``a/b`` and ``a:b`` never share a file."""
+    name = SAFE.sub("-", session_id).strip(".-")[:120] or "session"
+    if name == session_id:
+        return name
+    return f"{name[:100]}-{hashlib.sha256(session_id.encode()).hexdigest()[:12]}"
 
 
 def project_of(cwd: str, roots: list[str] | None = None) -> str:

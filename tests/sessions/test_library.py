@@ -228,3 +228,27 @@ def test_one_malformed_conversation_is_counted_and_the_import_goes_on(
                 f.write(block)
     with pytest.raises(BadInput, match="too large to read"):
         chat_exports.load(bomb)
+
+
+def test_ids_that_share_safe_letters_keep_their_own_files_and_messages(
+        vault: Path, tmp_path: Path) -> None:
+    """Conversation ids ``a/b`` and ``a:b`` are two sessions, not one file; messages an
+    export gives without an id stay apart. Control: a safe id keeps its own name."""
+    from aleph_mem.sessions.raw_store import file_name
+
+    assert file_name("5f3c-uuid") == "5f3c-uuid"
+    assert file_name("a/b") != file_name("a:b")
+    assert "/" not in file_name("../../etc") and not file_name("../../etc").startswith(".")
+    convs = json.loads((DATA / "claude_ai_conversations.json").read_text())
+    first, second = json.loads(json.dumps(convs[0])), json.loads(json.dumps(convs[0]))
+    first["uuid"], second["uuid"] = "a/b", "a:b"
+    second["chat_messages"][1]["content"][0]["text"] = "Close them when frost is due."
+    for m in first["chat_messages"]:
+        del m["uuid"]
+    export = tmp_path / "claude.json"
+    export.write_text(json.dumps([first, second]))
+    with open_mem(vault) as mem:
+        report = library.import_sessions(mem, "claude-ai", export)
+        assert (report.sessions, report.messages) == (2, 4)
+        assert len(library.show(mem, "a/b").messages) == 2
+        assert "frost" in library.show(mem, "a:b").messages[1].text
