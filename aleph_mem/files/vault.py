@@ -82,9 +82,13 @@ class Vault:
         return target
 
     def normalise(self, rel: str) -> str:
-        """A clean vault-relative posix path for a note (adds .md when missing)."""
+        """A clean vault-relative posix path for a note (adds .md when missing). A folder
+        on the way that is a symlink within the vault is followed: the note is written,
+        logged and indexed once, under the path the index knows it by (the scan does not
+        follow symlinked folders)."""
         target = self.abs(rel)
-        out = self.rel(target)
+        folder = target.parent.resolve()
+        out = self.rel(folder / target.name) if folder != target.parent else self.rel(target)
         return out if out.lower().endswith(".md") else out + ".md"
 
     def read_bytes(self, rel: str) -> bytes | None:

@@ -202,7 +202,9 @@ def test_a_synced_change_waits_for_its_event_and_a_persons_edit_is_logged_after(
     with open_mem(vault) as desk:  # the desktop's agent writes again; only the note syncs
         x = desk.show("notes/x.md")
         desk.writer(actor="mcp:agent").write("notes/x.md", b"# X\n\nsecond\n", x.hash)
+        desk.writer(actor="mcp:agent").write("notes/y.md", b"# Y\n\ncreated there\n", None)
     shutil.copy(vault / "notes/x.md", laptop / "notes/x.md")
+    shutil.copy(vault / "notes/y.md", laptop / "notes/y.md")  # a creation, before its event
     write(laptop, "notes/shared.md", "# Shared\n\nedited on the laptop\n")  # a person
     with open_mem(laptop) as lap:
         lap.reindex()
@@ -212,7 +214,9 @@ def test_a_synced_change_waits_for_its_event_and_a_persons_edit_is_logged_after(
         time.sleep(1.2)
         lap.reindex()
         mine = [(e.path, e.kind, e.actor) for e in lap.log() if e.host == lap_host]
+        theirs = [(e.path, e.kind) for e in lap.log("notes/y.md")]
     assert mine == [("notes/shared.md", "note-updated", "human")]  # x.md was the desktop's
+    assert theirs == [("notes/y.md", "note-created")]  # logged once, by its own device
 
 
 def test_the_older_copy_is_told_by_the_synced_history_not_by_file_times(vault: Path) -> None:

@@ -59,6 +59,23 @@ def test_paths_that_leave_the_vault_are_refused(mem, tmp_path: Path, bad: str) -
     assert not (tmp_path / "escape.md").exists()
 
 
+def test_a_write_through_a_symlinked_folder_is_logged_once_under_the_indexed_path(
+        mem) -> None:
+    """``linked/`` points at ``notes/`` inside the vault: the note is written, logged and
+    indexed once, as ``notes/a.md``; a reindex invents no person's create for it. Control:
+    a plain folder keeps its own path."""
+    (mem.vault.root / "notes").mkdir(exist_ok=True)
+    os.symlink("notes", mem.vault.root / "linked")
+    agent = mem.writer(actor="mcp:agent")
+    done = agent.write("linked/a.md", b"# A\n\nmarmalade through a link\n", None)
+    plain = agent.write("notes/b.md", b"# B\n\nplain\n", None)
+    assert (done.path, plain.path) == ("notes/a.md", "notes/b.md")
+    mem.reindex()
+    assert sorted((e["kind"], e["path"], e["actor"]) for e in events(mem)) == [
+        ("note-created", "notes/a.md", "mcp:agent"), ("note-created", "notes/b.md", "mcp:agent")]
+    assert [h.path for h in mem.search("marmalade")] == ["notes/a.md"]
+
+
 FM = b"""---
 # a comment the person wrote
 title: Plans
