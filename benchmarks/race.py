@@ -1,16 +1,23 @@
 """An editor saving while aleph-mem writes the same note: is any save lost?
 
     python benchmarks/race.py [--saves 1000] [--mode append|edit|cli|all]
+                              [--cadence 2-5|4-16|20|all]
 
 An editor process saves the note the way editors do (write a temp file, rename it over the
-note) every ~10 ms, each save adding one marked line to what it last read from disk. At the
+note) every few milliseconds (``--cadence``, in ms: 2-5 is a save-on-keystroke editor at
+full speed, 4-16 the default, 20 a fast typist's autosave), each save adding one marked
+line to what it last read from disk. At the
 same time aleph-mem writes the same note: `append` (Writer.append, what `write --append`
 and MCP `edit` without a hash do), `edit` (read, then edit with the hash read, what MCP
 `edit` with `expected_hash` does) or `cli` (real `aleph-mem write --append` processes).
 
 A save is lost when its marked line is neither in the final note nor in any version kept in
-the object store (where undo could bring it back). Prints one JSON line per mode: saves,
-aleph-mem writes done, conflicts reported, saves lost. Exits 1 if any save was lost.
+the object store (where undo could bring it back). A save is *displaced* when its line is not
+in the final note (a later write replaced it) and *named* when a version holding it is the
+before or after of a logged event (so `log` and `undo` can find it, not only a search of the
+object store). Prints one JSON line per mode and cadence: saves, aleph-mem writes done,
+conflicts reported, saves lost, displaced, displaced but named by no event. Exits 1 if any
+save was lost.
 """
 
 from __future__ import annotations
@@ -29,8 +36,11 @@ from pathlib import Path
 NOTE = "notes/race.md"
 
 
-def editor(root: Path, saves: int, seed: int) -> None:
-    """Save like an editor: read, add a line, temp file + rename, every ~10 ms."""
+CADENCES = {"2-5": (0.002, 0.005), "4-16": (0.004, 0.016), "20": (0.020, 0.020)}
+
+
+def editor(root: Path, saves: int, seed: int, pause: tuple[float, float]) -> None:
+    """Save like an editor: read, add a line, temp file + rename, every few ms."""
     rng = random.Random(seed)
     target = root / NOTE
     for k in range(saves):
@@ -38,7 +48,7 @@ def editor(root: Path, saves: int, seed: int) -> None:
         tmp = target.parent / f".race.md.editor-{k}"
         tmp.write_bytes(data + f"editor save {k}\n".encode())
         os.replace(tmp, target)
-        time.sleep(rng.uniform(0.004, 0.016))
+        time.sleep(rng.uniform(*pause))
 
 
 def writer(root: Path, mode: str, stop: Path) -> None:
@@ -77,16 +87,24 @@ def cli_writer(root: Path, stop: Path) -> None:
     print(json.dumps({"done": done, "conflicts": conflicts}))
 
 
-def kept_text(root: Path) -> str:
-    """The final note plus every version in the object store."""
-    parts = [(root / NOTE).read_text()]
+def kept_versions(root: Path) -> dict[str, str]:
+    """Every version in the object store, by its hash."""
+    out = {}
     for obj in (root / ".aleph" / "objects").glob("*/*"):
         if not obj.name.startswith("."):
-            parts.append(zlib.decompress(obj.read_bytes()).decode("utf-8", "replace"))
-    return "\n".join(parts)
+            out[obj.name] = zlib.decompress(obj.read_bytes()).decode("utf-8", "replace")
+    return out
 
 
-def run(mode: str, saves: int, seed: int) -> dict:
+def named_hashes(root: Path) -> set[str]:
+    """The versions some logged event names (as its before or after)."""
+    from aleph_mem.memory import Memory
+
+    with Memory.open(root) as mem:
+        return {h for e in mem.log(NOTE, limit=100_000) for h in (e.before, e.after) if h}
+
+
+def run(mode: str, saves: int, seed: int, cadence: str) -> dict:
     from aleph_mem.install.new_vault import init_vault
     from aleph_mem.memory import Memory
 
@@ -102,13 +120,28 @@ def run(mode: str, saves: int, seed: int) -> dict:
         w = subprocess.Popen([sys.executable, __file__, "--child", *args],
                              stdout=subprocess.PIPE, text=True)
         start = time.monotonic()
-        editor(root, saves, seed)
+        editor(root, saves, seed, CADENCES[cadence])
         stop.touch()
         out = json.loads(w.communicate(timeout=120)[0].strip().splitlines()[-1])
-        text = kept_text(root)
-        lost = [k for k in range(saves) if f"editor save {k}\n" not in text]
-        return {"mode": mode, "editor_saves": saves, "aleph_writes": out["done"],
-                "conflicts": out["conflicts"], "saves_lost": len(lost),
+        with Memory.open(root) as mem:
+            mem.reindex()  # what the daemon does next: the editor's last save is logged
+        final = (root / NOTE).read_text()
+        versions = kept_versions(root)
+        named = named_hashes(root)
+        lost = displaced = unnamed = 0
+        for k in range(saves):
+            line = f"editor save {k}\n"
+            if line in final:
+                continue
+            holders = [h for h, text in versions.items() if line in text]
+            if not holders:
+                lost += 1
+                continue
+            displaced += 1
+            unnamed += not any(h in named for h in holders)
+        return {"mode": mode, "cadence_ms": cadence, "editor_saves": saves,
+                "aleph_writes": out["done"], "conflicts": out["conflicts"],
+                "saves_lost": lost, "displaced": displaced, "displaced_unnamed": unnamed,
                 "seconds": round(time.monotonic() - start, 1)}
 
 
@@ -120,13 +153,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--saves", type=int, default=1000)
     ap.add_argument("--mode", choices=["append", "edit", "cli", "all"], default="all")
+    ap.add_argument("--cadence", choices=[*CADENCES, "all"], default="4-16")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     lost = 0
-    for mode in (["append", "edit", "cli"] if args.mode == "all" else [args.mode]):
-        result = run(mode, args.saves, args.seed)
-        lost += result["saves_lost"]
-        print(json.dumps(result), flush=True)
+    for cadence in (list(CADENCES) if args.cadence == "all" else [args.cadence]):
+        for mode in (["append", "edit", "cli"] if args.mode == "all" else [args.mode]):
+            result = run(mode, args.saves, args.seed, cadence)
+            lost += result["saves_lost"]
+            print(json.dumps(result), flush=True)
     return 1 if lost else 0
 
 

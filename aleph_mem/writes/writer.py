@@ -347,6 +347,9 @@ class Writer:
                     self.events.append(event)
                     done += 1
                 intent.unlink()
+            if done:  # what is logged now is the state a person's edit is judged against
+                with db.transaction(self.con):
+                    self.events.sync_index(self.con)
         return done
 
     # -- operations ------------------------------------------------------------------------

@@ -206,3 +206,28 @@ def test_append_without_hash_applies_to_current_content(mem) -> None:
     (mem.vault.root / "j.md").write_bytes(b"# J\n\nperson line\n")
     w.append("j.md", "agent line", ANY)
     assert (mem.vault.root / "j.md").read_bytes() == b"# J\n\nperson line\n\nagent line\n"
+
+
+def test_a_writer_killed_between_its_swap_and_its_event_is_logged_once(mem) -> None:
+    """The note holds the killed writer's bytes and its intent is left: the next writer logs
+    that change once (as the writer's, recovered), not again as a person's edit."""
+    from aleph_mem.writes.events import make_event
+
+    first = mem.writer(actor="mcp:agent").write("notes/k.md", b"# K\n\none\n", None)
+    new = b"# K\n\ntwo\n"
+    event = make_event("mcp:agent", "note-updated", "notes/k.md", first.hash,
+                       content_hash(new), None, None, None)
+    pending = mem.vault.local_dir / "pending"
+    pending.mkdir(exist_ok=True)
+    (pending / f"{event.id}.json").write_text(json.dumps(
+        {"event": event.as_json(), "changes": [
+            {"path": "notes/k.md", "expected": first.hash, "after": content_hash(new)}]}))
+    (mem.vault.root / "notes/k.md").write_bytes(new)  # swapped in; then killed
+    with open_mem(mem.vault.root) as again:
+        again.writer(actor="cli").write("notes/k.md", b"# K\n\nthree\n", content_hash(new))
+        logged = [(e["kind"], e["actor"], e.get("before"), e["after"]) for e in events(again)]
+    assert logged == [
+        ("note-created", "mcp:agent", None, first.hash),
+        ("note-updated", "mcp:agent", first.hash, content_hash(new)),
+        ("note-updated", "cli", content_hash(new), content_hash(b"# K\n\nthree\n"))]
+    assert list(pending.glob("*.json")) == []
