@@ -16,7 +16,9 @@ the object store (where undo could bring it back). A save is *displaced* when it
 in the final note (a later write replaced it) and *named* when a version holding it is the
 before or after of a logged event (so `log` and `undo` can find it, not only a search of the
 object store). Prints one JSON line per mode and cadence: saves, aleph-mem writes done,
-conflicts reported, saves lost, displaced, displaced but named by no event. Exits 1 if any
+conflicts reported, saves lost, displaced, displaced but named by no event, and writes
+reported as conflicts whose text is in the final note all the same (an editor read it
+before it was taken back). Exits 1 if any
 save was lost.
 """
 
@@ -57,19 +59,22 @@ def writer(root: Path, mode: str, stop: Path) -> None:
     from aleph_mem.memory import Memory
 
     done = conflicts = 0
+    refused = []
     with Memory.open(root, actor="mcp:race") as mem:
         w = mem.writer()
         while not stop.exists():
+            tag = f"aleph {mode} {done}.{conflicts}"
             try:
                 if mode == "append":
-                    w.append(NOTE, f"aleph append {done}")
+                    w.append(NOTE, tag)
                 else:
                     seen = mem.vault.read_bytes(NOTE) or b""
-                    w.append(NOTE, f"aleph edit {done}", content_hash(seen))
+                    w.append(NOTE, tag, content_hash(seen))
                 done += 1
             except ConflictError:
                 conflicts += 1
-    print(json.dumps({"done": done, "conflicts": conflicts}))
+                refused.append(tag)
+    print(json.dumps({"done": done, "conflicts": conflicts, "refused": refused}))
 
 
 def cli_writer(root: Path, stop: Path) -> None:
@@ -126,6 +131,7 @@ def run(mode: str, saves: int, seed: int, cadence: str) -> dict:
         with Memory.open(root) as mem:
             mem.reindex()  # what the daemon does next: the editor's last save is logged
         final = (root / NOTE).read_text()
+        landed = sum(f"{tag}\n" in final for tag in out.get("refused", []))
         versions = kept_versions(root)
         named = named_hashes(root)
         lost = displaced = unnamed = 0
@@ -142,6 +148,7 @@ def run(mode: str, saves: int, seed: int, cadence: str) -> dict:
         return {"mode": mode, "cadence_ms": cadence, "editor_saves": saves,
                 "aleph_writes": out["done"], "conflicts": out["conflicts"],
                 "saves_lost": lost, "displaced": displaced, "displaced_unnamed": unnamed,
+                "conflicts_that_landed": landed,
                 "seconds": round(time.monotonic() - start, 1)}
 
 

@@ -57,6 +57,7 @@ from aleph_mem.writes.outside_changes import human_events, last_logged, outside_
 log = logs.get(__name__)
 
 ANY = "*"  # expected hash meaning "whatever is there now" (appends, patches by hand)
+APPEND_TRIES = 5  # an append without a hash is tried again this often when a save races it
 ARCHIVE = "archive"
 
 
@@ -206,10 +207,10 @@ class Writer:
             displaced = read_or_none(tmp)
             if displaced == expected:
                 return _SAME
-            if displaced is not None:  # an editor may read our bytes before they are taken
-                self.objects.put(displaced)  # back and save over its own: keep its bytes
-            swap(tmp, target)  # put the save back where it was
-            back = read_or_none(tmp)
+            swap(tmp, target)  # put the save back at once: the shorter our bytes show, the
+            back = read_or_none(tmp)  # fewer editors read them and save them with their own
+            if displaced is not None:  # an editor may have done so: keep the save we took
+                self.objects.put(displaced)
             if back != new:  # yet another save landed between the two swaps
                 self._keep_displaced(target, back)
             return displaced
@@ -375,7 +376,31 @@ class Writer:
 
     def append(self, path: str, text: str, expected: str = ANY, under: str | None = None,
                reason: str | None = None) -> WriteResult:
-        return self.edit(path, expected, lambda old: append_text(old, text, under), reason)
+        """Append ``text``. Without an ``expected`` hash, a save that races the append is
+        not the caller's problem: the append is tried again on what is there now. If the
+        racing editor read our bytes before they were taken back and saved them with its
+        own, the text is in the note: that is reported as done, never as a conflict (a
+        conflict means nothing changed), and never appended twice."""
+        def add(old: bytes) -> bytes:
+            return append_text(old, text, under)
+
+        if expected != ANY:
+            return self.edit(path, expected, add, reason)
+        path = self.vault.normalise(path)
+        start = self.vault.read_bytes(path)
+        had = _occurrences(start, text)
+        for attempt in range(APPEND_TRIES):
+            try:
+                return self.edit(path, ANY, add, reason)
+            except ConflictError:
+                now = self.vault.read_bytes(path)
+                if now is not None and _occurrences(now, text) > had:
+                    return WriteResult(path, _hash(now), None, (
+                        "an editor saved this note while the text was being appended and "
+                        "kept the text in its own save; it is in the note once"))
+                if attempt == APPEND_TRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
 
     def set_frontmatter(self, path: str, set_keys: dict[str, Any], unset: list[str],
                         expected: str = ANY, reason: str | None = None) -> WriteResult:
@@ -453,6 +478,16 @@ def _frontmatter(data: bytes) -> dict[str, Any]:
     from aleph_mem.notes.parser import decode, parse_frontmatter
 
     return parse_frontmatter(decode(data)[0])[0]
+
+
+def _occurrences(data: bytes | None, text: str) -> int:
+    """How often the appended ``text`` (as append_text would lay it out) is in ``data``."""
+    if not data:
+        return 0
+    lines = text.strip("\r\n").replace("\r\n", "\n").split("\n")
+    nl = b"\r\n" if b"\r\n" in data else b"\n"
+    marker = nl.join(x.encode("utf-8") for x in lines)
+    return data.count(marker) if marker.strip() else 0
 
 
 def append_text(old: bytes, text: str, under: str | None = None) -> bytes:
