@@ -236,6 +236,17 @@ class Writer:
         tmp.unlink(missing_ok=True)
         return displaced
 
+    def _name_displaced(self, path: str, digest: str) -> None:
+        """The save put back after a conflict was then saved over by an editor that had
+        read our bytes (the note holds our text, not that save): name it in the log."""
+        if not self.objects.has(digest):
+            return
+        with write_lock(self.vault.local_dir):
+            self.events.append(make_event(
+                "human", "save-displaced", path, None, digest,
+                reason=f"an editor saved over this save with bytes it read from an aleph-mem "
+                f"write; its bytes are kept as object {digest} (restore them by hand)"))
+
     def _keep_displaced(self, target: Path, data: bytes | None) -> None:
         """Bytes that a concurrent save put in our way and that are no longer at their
         path: kept in the object store with an event, so no save vanishes without a trace."""
@@ -392,9 +403,11 @@ class Writer:
         for attempt in range(APPEND_TRIES):
             try:
                 return self.edit(path, ANY, add, reason)
-            except ConflictError:
+            except ConflictError as exc:
                 now = self.vault.read_bytes(path)
                 if now is not None and _occurrences(now, text) > had:
+                    if exc.actual and exc.actual != _hash(now):
+                        self._name_displaced(path, exc.actual)
                     return WriteResult(path, _hash(now), None, (
                         "an editor saved this note while the text was being appended and "
                         "kept the text in its own save; it is in the note once"))
