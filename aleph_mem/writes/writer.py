@@ -388,21 +388,20 @@ class Writer:
     def append(self, path: str, text: str, expected: str = ANY, under: str | None = None,
                reason: str | None = None) -> WriteResult:
         """Append ``text``. Without an ``expected`` hash, a save that races the append is
-        not the caller's problem: the append is tried again on what is there now. If the
-        racing editor read our bytes before they were taken back and saved them with its
-        own, the text is in the note: that is reported as done, never as a conflict (a
-        conflict means nothing changed), and never appended twice."""
+        not the caller's problem: the append is tried again on what is there now. With or
+        without a hash, if the racing editor read our bytes before they were taken back and
+        saved them with its own, the text is in the note: that is reported as done, never
+        as a conflict (a conflict means nothing changed), and never appended twice."""
         def add(old: bytes) -> bytes:
             return append_text(old, text, under)
 
-        if expected != ANY:
-            return self.edit(path, expected, add, reason)
         path = self.vault.normalise(path)
         start = self.vault.read_bytes(path)
         had = _occurrences(start, text)
-        for attempt in range(APPEND_TRIES):
+        tries = APPEND_TRIES if expected == ANY else 1  # a hash means: only onto that state
+        for attempt in range(tries):
             try:
-                return self.edit(path, ANY, add, reason)
+                return self.edit(path, expected, add, reason)
             except ConflictError as exc:
                 now = self.vault.read_bytes(path)
                 if now is not None and _occurrences(now, text) > had:
@@ -411,7 +410,7 @@ class Writer:
                     return WriteResult(path, _hash(now), None, (
                         "an editor saved this note while the text was being appended and "
                         "kept the text in its own save; it is in the note once"))
-                if attempt == APPEND_TRIES - 1:
+                if attempt == tries - 1:
                     raise
         raise AssertionError("unreachable")
 
