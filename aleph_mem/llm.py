@@ -20,7 +20,18 @@ def configured(settings: Settings) -> bool:
 
 def complete(settings: Settings, messages: list[dict[str, str]], max_tokens: int = 600,
              timeout: float = 60.0) -> str:
-    """One chat completion; raises LLMError with the provider's reason."""
+    """One chat completion; raises LLMError with the provider's reason. Every message is
+    redacted first: a secret in a person's note or a transcript never leaves the machine."""
+    from aleph_mem.redaction import redact
+
+    sent, hidden = [], 0
+    for m in messages:
+        text, n = redact(m.get("content", ""))
+        sent.append({**m, "content": text})
+        hidden += n
+    if hidden:
+        log.info("%d secret(s) redacted from an LLM request", hidden)
+    messages = sent
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import litellm
 

@@ -2,7 +2,8 @@
 
 Open ``library`` first (ingest, list, show, search, import). Capture: ``hook`` (one hook call
 of a client), ``transcripts`` (each client's format read into messages), ``chat_exports``
-(ChatGPT's and Claude.ai's exports), ``redact`` (secrets out), ``raw_store`` (this device's
+(ChatGPT's and Claude.ai's exports; secrets are taken out by ``aleph_mem.redaction``),
+``raw_store`` (this device's
 captured sessions on disk). Search: ``chunk_index`` and ``chunk_vectors``. Distilling:
 ``upkeep`` (which sessions are finished, compression, retention), ``summary`` (what a session
 did, without an LLM), ``llm_summary`` (with one), ``session_note`` (the note written). What an

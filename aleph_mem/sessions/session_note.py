@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from aleph_mem.notes.compose import note_bytes, note_path
 from aleph_mem.recall import hot_memory
+from aleph_mem.redaction import clean
 from aleph_mem.sessions.raw_store import Session, messages
-from aleph_mem.sessions.redact import clean
 from aleph_mem.sessions.summary import Digest, extract
 
 if TYPE_CHECKING:

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from conftest import open_mem, use_stub_llm
 
+from aleph_mem.redaction import redact
 from aleph_mem.sessions import library
-from aleph_mem.sessions.redact import redact
 from aleph_mem.sessions.upkeep import compress_one
 
 rng = random.Random(20261123)
@@ -200,3 +200,20 @@ def test_an_agents_writes_and_remember_store_no_secret(vault: Path) -> None:
         assert fine.warning is None
         assert (vault / "ops/policy.md").read_text().endswith(
             "The password policy wants 12 characters.\n")
+
+
+def test_an_llm_request_carries_no_secret_whatever_sent_it(vault: Path, stub_llm) -> None:
+    """A person's note may hold a credential (they may keep a vault that way); the dream or
+    a summary quoting it to the LLM sends it redacted. Control: the words around it go."""
+    from aleph_mem import llm
+    from aleph_mem.settings import load_settings
+
+    use_stub_llm(vault, stub_llm)
+    stub_llm.replies = ["ok"]
+    token = "ghp_" + "".join(rng.choice(string.ascii_letters) for _ in range(36))
+    note = f"Deploy notes: the CI bot uses {token} for the mirror.\nmax_tokens = 400"
+    settings = load_settings(vault)
+    assert llm.complete(settings, [{"role": "user", "content": note}]) == "ok"
+    sent = json.dumps(stub_llm.requests)
+    assert token not in sent and "[REDACTED:github-token]" in sent
+    assert "Deploy notes: the CI bot uses" in sent and "max_tokens = 400" in sent

@@ -1,5 +1,6 @@
-"""Secrets out of captured sessions: every text a transcript brings in passes ``redact``
-before it is written to the raw store, indexed, put in a note or sent to an LLM.
+"""Secrets out: every text a transcript brings in, an agent or a person writes through
+aleph-mem, or a request sends to the LLM passes ``redact`` before it is written to the raw
+store or a note, indexed, or sent.
 
 A rule set rather than a scanner: each rule names a credential by its shape (a provider's
 key prefix, a private-key block, a password in an assignment, a URL or a header) and keeps
