@@ -34,8 +34,13 @@ def append(path: Path, record: dict[str, Any], **dumps: Any) -> None:
         os.fsync(fh.fileno())
 
 
+MAX_LINE = 8 << 20  # bytes: an event or journal line is a few hundred
+
+
 def read(path: Path, start: int = 0) -> Iterator[tuple[Any, int]]:
-    """Each complete line's JSON value from byte ``start``, with the offset after it."""
+    """Each complete line's JSON value from byte ``start``, with the offset after it. A line
+    longer than ``MAX_LINE`` (no writer of ours makes one; a file synced in might) is skipped
+    with a warning, read in bounded pieces, never held whole."""
     try:
         fh = open(path, "rb")
     except FileNotFoundError:
@@ -43,9 +48,20 @@ def read(path: Path, start: int = 0) -> Iterator[tuple[Any, int]]:
     with fh:
         fh.seek(start)
         offset = start
-        for raw in fh:
+        while raw := fh.readline(MAX_LINE + 1):
             if not raw.endswith(b"\n"):
-                return
+                if len(raw) <= MAX_LINE:
+                    return  # a torn last line: the next append closes it off
+                size = len(raw)
+                while not raw.endswith(b"\n"):
+                    raw = fh.readline(MAX_LINE)
+                    if not raw:
+                        return
+                    size += len(raw)
+                log.warning("skipping a line of %d bytes in %s at byte %d: too large to be "
+                            "one of ours", size, path, offset)
+                offset += size
+                continue
             offset += len(raw)
             if not raw.strip():
                 continue
