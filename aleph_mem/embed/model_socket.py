@@ -67,6 +67,19 @@ def owned(path: Path) -> bool:
     return stat.S_ISSOCK(st.st_mode) and st.st_uid == os.getuid()
 
 
+def _peer_is_me(s: socket.socket) -> bool:
+    """The process at the other end runs as this user (Linux tells the kernel's view:
+    SO_PEERCRED), so a query never reaches another user's listener, whatever the name."""
+    cred = getattr(socket, "SO_PEERCRED", None)
+    if cred is None:
+        return True  # no such call here: the owner checks on the name and folder stand
+    import struct
+
+    _pid, uid, _gid = struct.unpack("3i", s.getsockopt(socket.SOL_SOCKET, cred,
+                                                        struct.calcsize("3i")))
+    return uid == os.getuid()
+
+
 def available() -> bool:
     return hasattr(socket, "AF_UNIX")
 
@@ -138,6 +151,8 @@ def query(path: Path, text: str, timeout: float = 2.0) -> tuple[str, np.ndarray]
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
             s.settimeout(timeout)
             s.connect(str(path))
+            if not _peer_is_me(s):
+                return None
             s.sendall(json.dumps({"text": text}).encode() + b"\n")
             data = b""
             while not data.endswith(b"\n"):

@@ -479,3 +479,42 @@ def test_aleph_is_private_and_a_squatted_socket_gets_no_query(
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.bind(str(real))
         assert model_socket.owned(real)
+
+
+LISTENER = """
+import base64, json, os, socket, sys
+uid = int(sys.argv[2])
+if uid != os.getuid():
+    os.setuid(uid)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1]); s.listen(1); print("ready", flush=True)
+c, _ = s.accept(); c.recv(65536)
+c.sendall(json.dumps({"model": "squat:2", "vector": base64.b64encode(bytes(8)).decode()})
+          .encode() + b"\\n")
+"""
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="needs root to run a listener as another user")
+@pytest.mark.parametrize("uid", [65534, 0])
+def test_a_query_goes_only_to_a_listener_of_this_user(tmp_path: Path, uid: int) -> None:
+    """A socket file this user owns, with another user's process listening on it, gets no
+    query (the kernel names the peer); this user's own listener (the control) is asked."""
+    import shutil
+    import tempfile
+
+    from aleph_mem.embed import model_socket
+
+    folder = Path(tempfile.mkdtemp(prefix="aleph-peer-"))  # one both users can enter
+    os.chmod(folder, 0o777)
+    path = folder / "embed.sock"
+    proc = subprocess.Popen([sys.executable, "-c", LISTENER, str(path), str(uid)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        os.chown(path, os.getuid(), os.getgid())  # the name looks like ours either way
+        answer = model_socket.query(path, "hello")
+    finally:
+        proc.kill()
+        proc.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+    assert (answer is None) == (uid != 0)
