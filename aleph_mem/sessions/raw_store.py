@@ -26,7 +26,7 @@ from typing import Any
 from aleph_mem.clock import iso, utc_now
 from aleph_mem.files.atomic import write_atomic
 from aleph_mem.redaction import redact
-from aleph_mem.sessions.transcripts import Batch, Message, read
+from aleph_mem.sessions.transcripts import READ_MAX, Batch, Message, read
 
 SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -74,6 +74,14 @@ class IngestReport:
     files: list[str] = field(default_factory=list)
 
 
+def _more(transcript: Path, read_to: int, read_from: int) -> bool:
+    """A bounded read stopped before the end of a transcript and made progress."""
+    try:
+        return read_from < read_to < transcript.stat().st_size
+    except OSError:
+        return False
+
+
 def file_name(session_id: str) -> str:
     """A file name for a session id: the id itself where it is safe; otherwise its safe
     letters and a digest of the whole id, so ``a/b`` and ``a:b`` never share a file."""
@@ -118,10 +126,10 @@ class RawStore:
 
     def ingest(self, client: str, transcript: Path, session_id: str = "", cwd: str = "",
                closed: bool = False, roots: list[str] | None = None,
-               limit: int | None = None) -> IngestReport:
-        """Read what is new in ``transcript`` (at most ``limit`` bytes of it) into this
-        device's raw store."""
-        first = read(client, transcript, 0) if not session_id else None
+               limit: int | None = None, piece: int = READ_MAX) -> IngestReport:
+        """Read what is new in ``transcript`` (at most ``limit`` bytes of it; without a
+        limit, all of it, ``piece`` bytes at a time) into this device's raw store."""
+        first = read(client, transcript, 0, limit or piece) if not session_id else None
         session_id = session_id or (first.meta.get("session_id") if first else "") or \
             transcript.stem
         meta_path, _ = self.paths(client, session_id)
@@ -131,9 +139,20 @@ class RawStore:
             source = str(transcript.resolve())
             offset = old.offset if old.source == source else 0
             batch = first if first is not None and offset == 0 else read(
-                client, transcript, offset, limit)
-            return self._keep(old, batch, source, cwd, closed, roots,
-                              known=offset == 0 or batch.offset < offset)
+                client, transcript, offset, limit or piece)
+            report = self._keep(old, batch, source, cwd, closed, roots,
+                                known=offset == 0 or batch.offset < offset)
+            while limit is None and _more(transcript, batch.offset, offset):
+                offset = batch.offset  # a read is bounded: go on from where it stopped
+                batch = read(client, transcript, offset, piece)
+                more = self._keep(self.load(meta_path) or old, batch, source, cwd, closed,
+                                  roots, known=False)
+                report = replace(report, session=more.session,
+                                 added=report.added + more.added,
+                                 skipped=report.skipped + more.skipped,
+                                 redacted=report.redacted + more.redacted,
+                                 files=report.files + more.files)
+            return report
 
     def add(self, client: str, session_id: str, batch: Batch, source: str,
             closed: bool = True, roots: list[str] | None = None) -> IngestReport:

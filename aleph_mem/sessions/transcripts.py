@@ -17,8 +17,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from aleph_mem.errors import BadInput
+
 TOOL_TEXT_MAX = 1500  # characters of a tool's output kept (the start, and the last lines)
 INPUT_TEXT_MAX = 600
+READ_MAX = 256 << 20  # bytes of a line-based transcript read at once (the rest: next read)
+GEMINI_MAX = 256 << 20  # bytes of a Gemini session file (one JSON document) read at most
 CLIENTS = ("claude-code", "codex", "gemini", "cursor")
 FILE_KEYS = ("file_path", "path", "notebook_path", "filename", "absolute_path")
 REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>\s*", re.DOTALL)
@@ -103,6 +107,7 @@ def read(client: str, path: Path, offset: int = 0, limit: int | None = None) -> 
 
 
 def _read_lines(path: Path, offset: int, parse: Any, limit: int | None = None) -> Batch:
+    limit = min(limit or READ_MAX, READ_MAX)  # a read is bounded; the caller goes on after
     batch = Batch(offset=offset)
     with path.open("rb") as f:
         if offset > path.stat().st_size:  # rewritten from scratch: read it all again
@@ -327,6 +332,10 @@ def _codex_output(out: str) -> tuple[str, bool]:
 
 def _read_gemini(path: Path) -> Batch:
     batch = Batch()
+    size = path.stat().st_size
+    if size > GEMINI_MAX:  # one JSON document: read whole or not at all
+        raise BadInput(f"{path} is {size:,} bytes, more than the {GEMINI_MAX:,} a Gemini "
+                       "session file is read up to: too large to read")
     try:
         doc = json.loads(path.read_bytes())
     except ValueError:

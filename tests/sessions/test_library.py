@@ -252,3 +252,26 @@ def test_ids_that_share_safe_letters_keep_their_own_files_and_messages(
         assert (report.sessions, report.messages) == (2, 4)
         assert len(library.show(mem, "a/b").messages) == 2
         assert "frost" in library.show(mem, "a:b").messages[1].text
+
+
+def test_a_transcript_is_read_in_bounded_pieces_to_the_same_messages(
+        vault: Path, tmp_path: Path) -> None:
+    """Without a deadline a transcript is read whole, but in pieces (2 KiB here, 256 MiB by
+    default): the same messages as one read (the control), nothing twice; a Gemini file,
+    one JSON document, is refused past its bound in one line instead of being read."""
+    from aleph_mem.sessions.raw_store import RawStore
+
+    one = RawStore(tmp_path / "a", "h").ingest("claude-code", CLAUDE)
+    pieces = RawStore(tmp_path / "b", "h").ingest("claude-code", CLAUDE, piece=2048)
+    whole = [m.id for m in messages(RawStore(tmp_path / "a", "h").paths(
+        "claude-code", one.session.session_id)[1])]
+    cut = [m.id for m in messages(RawStore(tmp_path / "b", "h").paths(
+        "claude-code", pieces.session.session_id)[1])]
+    assert CLAUDE.stat().st_size > 4 * 2048 and len(whole) > 5
+    assert cut == whole and pieces.added == one.added == len(whole)
+    assert pieces.session.offset == one.session.offset == CLAUDE.stat().st_size
+    huge = tmp_path / "session-huge.json"
+    with huge.open("wb") as f:
+        f.truncate(300 << 20)  # sparse: 300 MiB on paper, nothing on disk
+    with pytest.raises(BadInput, match="too large to read"):
+        read("gemini", huge)
