@@ -44,6 +44,10 @@ def load(path: Path) -> list[Any]:
                     raise BadInput(f"{name} in {path} inflates past {MAX_EXPORT:,} bytes: "
                                    "too large to read")
         else:
+            size = path.stat().st_size
+            if size > MAX_EXPORT:
+                raise BadInput(f"{path} is {size:,} bytes, over {MAX_EXPORT:,}: too large "
+                               "to read")
             data = path.read_bytes()
         value = json.loads(data)
     except FileNotFoundError as exc:

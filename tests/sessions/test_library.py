@@ -228,6 +228,11 @@ def test_one_malformed_conversation_is_counted_and_the_import_goes_on(
                 f.write(block)
     with pytest.raises(BadInput, match="too large to read"):
         chat_exports.load(bomb)
+    plain = tmp_path / "conversations.json"
+    with plain.open("r+b") as f:
+        f.truncate(chat_exports.MAX_EXPORT + 1)  # sparse: nothing written to disk
+    with pytest.raises(BadInput, match="too large to read"):
+        chat_exports.load(plain)
 
 
 def test_ids_that_share_safe_letters_keep_their_own_files_and_messages(
