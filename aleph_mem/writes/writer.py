@@ -242,21 +242,23 @@ class Writer:
         if not self.objects.has(digest):
             return
         with write_lock(self.vault.local_dir):
-            self.events.append(make_event(
-                "human", "save-displaced", path, None, digest,
-                reason=f"an editor saved over this save with bytes it read from an aleph-mem "
-                f"write; its bytes are kept as object {digest} (restore them by hand)"))
+            self._log_displaced(path, digest, "an editor saved over this save with bytes it "
+                                "read from an aleph-mem write")
 
     def _keep_displaced(self, target: Path, data: bytes | None) -> None:
         """Bytes that a concurrent save put in our way and that are no longer at their
         path: kept in the object store with an event, so no save vanishes without a trace."""
         if data is None:
             return
-        digest = self.objects.put(data)
+        self._log_displaced(self.vault.rel(target), self.objects.put(data),
+                            "a save raced with an aleph-mem write")
+
+    def _log_displaced(self, path: str, digest: str, why: str) -> None:
+        """The ``save-displaced`` event naming kept bytes (under the write lock)."""
         self.events.append(make_event(
-            "human", "save-displaced", self.vault.rel(target), None, digest,
-            reason=f"a save raced with an aleph-mem write; its bytes are kept as object "
-            f"{digest} (`aleph-mem` undo cannot place them, restore them by hand)"))
+            "human", "save-displaced", path, None, digest,
+            reason=f"{why}; its bytes are kept as object {digest} (`aleph-mem` undo cannot "
+            "place them, restore them by hand)"))
 
     def _record_outside_edits(self, current: dict[str, bytes | None]) -> None:
         """A file that differs from its last recorded state was changed by a person: log
@@ -492,13 +494,17 @@ def _frontmatter(data: bytes) -> dict[str, Any]:
     return parse_frontmatter(decode(data)[0])[0]
 
 
+def _lines_added(text: str) -> list[str]:
+    """The lines an append lays out for ``text`` (joined by the note's own line break)."""
+    return text.strip("\r\n").replace("\r\n", "\n").split("\n")
+
+
 def _occurrences(data: bytes | None, text: str) -> int:
     """How often the appended ``text`` (as append_text would lay it out) is in ``data``."""
     if not data:
         return 0
-    lines = text.strip("\r\n").replace("\r\n", "\n").split("\n")
     nl = b"\r\n" if b"\r\n" in data else b"\n"
-    marker = nl.join(x.encode("utf-8") for x in lines)
+    marker = nl.join(x.encode("utf-8") for x in _lines_added(text))
     return data.count(marker) if marker.strip() else 0
 
 
@@ -510,7 +516,7 @@ def append_text(old: bytes, text: str, under: str | None = None) -> bytes:
     except UnicodeDecodeError as exc:
         raise BadInput("this note is not valid UTF-8; fix its encoding before appending") from exc
     nl = "\r\n" if "\r\n" in body else "\n"
-    add = text.strip("\r\n").replace("\r\n", "\n").split("\n")
+    add = _lines_added(text)
     if under is None:
         if not body:
             return (nl.join(add) + nl).encode("utf-8")
