@@ -87,7 +87,7 @@ def slices(msgs: list[Message]) -> list[str]:
         used += len(ln) + 1
     if len(out) > MAX_SLICES:
         out = out[:MAX_SLICES // 2] + out[-(MAX_SLICES - MAX_SLICES // 2):]
-    return [clean("\n".join(part)) for part in out if part]
+    return ["\n".join(part) for part in out if part]  # llm.complete redacts what it sends
 
 
 def parse(reply: str) -> dict[str, Any]:
