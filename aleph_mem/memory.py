@@ -221,9 +221,10 @@ class Memory(Store):
 
     def undo(self, target: str, actor: str | None = None) -> UndoReport:
         """Undo an event or a whole run. A dream run's own pages (the digest) are not
-        restored but written anew from the history as it now stands."""
+        restored but written anew from the history as it now stands, after any undo of
+        the dream's changes (so the digest never says the dream changed a note it gave back)."""
         report = super().undo(target, actor)
-        if report.regenerate and not self.readonly:
+        if (report.regenerate or report.dreamt) and not self.readonly:
             try:
                 self.dream(("digest",), force=True)
             except AlephError as exc:  # a dream running now: its digest covers the undo

@@ -63,7 +63,7 @@ def plan_digest(mem: Store, now: dt.datetime, report: RunReport, journal: Journa
     proposals = [p for p in journal.proposals().values() if p["state"] == "open"]
     first = not mem.con.execute("SELECT 1 FROM notes WHERE path LIKE '\\_dream/digests/%' "
                                 "ESCAPE '\\' LIMIT 1").fetchone()
-    if not people and not dreamt and not proposals and not report.said and not (
+    if not people and not dreamt and not taken_back and not proposals and not report.said and not (
             first and (report.issues or snap.notes)) and not report.withdrawn \
             and not report.answered:
         return None  # a quiet day; the first run on a vault always says what it found

@@ -20,6 +20,7 @@ from aleph_mem.dream.view import Action, NoteInfo, Snapshot
 from aleph_mem.files.vault import content_hash
 from aleph_mem.notes.parser import declared_title
 from aleph_mem.store import Store
+from aleph_mem.writes.events import by_person, undone_event
 
 
 def generated(mem: Store, pass_name: str, path: str, content: str,
@@ -196,20 +197,24 @@ def _head(mem: Store, path: str, limit: int = 1_000_000) -> bytes:
 def _human_paths(mem: Store) -> set[str]:
     """Notes a person owns (R2): no event explains the current bytes (a person's edit not
     yet logged, or a note indexed before aleph-mem wrote it), or the last writer other than
-    the dream was a person. The dream's own writes (a status marker, an approved merge)
-    never make a person's note agent-owned: ownership follows the note through moves."""
+    the dream was a person (an editor or the CLI). The dream's own writes (a status marker,
+    an approved merge), and an undo of them, never change who owns a note: undoing a run
+    gives the note back to its owner. Ownership follows the note through moves."""
     last_hash: dict[str, str | None] = {}
     owner: dict[str, str] = {}
-    for path, actor, kind, after, data in mem.con.execute(
-            "SELECT path, actor, kind, after, data FROM events ORDER BY id"):
+    dreamt: set[str] = set()
+    for eid, path, actor, kind, after, reason, data in mem.con.execute(
+            "SELECT id, path, actor, kind, after, reason, data FROM events ORDER BY id"):
         moved_from = json.loads(data).get("from") if data else None
         if moved_from and moved_from in owner:
             owner[path] = owner[moved_from]
         elif path not in owner and path not in last_hash and kind != "note-created":
             owner[path] = "human"  # it was there before aleph-mem logged any write to it
         last_hash[path] = after
-        if not actor.startswith("dream:"):
-            owner[path] = actor
+        if actor.startswith("dream:"):
+            dreamt.add(eid)
+        elif undone_event(reason) not in dreamt:
+            owner[path] = "human" if by_person(actor) else actor
     out = set()
     for path, digest in mem.con.execute("SELECT path, hash FROM notes"):
         if path not in last_hash or last_hash[path] != digest or owner.get(path) == "human":

@@ -28,6 +28,20 @@ log = logs.get(__name__)
 _HASH = re.compile(r"[0-9a-f]{64}")
 KINDS = ("note-created", "note-updated", "note-moved", "note-archived", "note-restored",
          "note-deleted")
+PERSON_ACTORS = ("human", "cli")  # an editor's save, or a person's own command
+
+
+def by_person(actor: str) -> bool:
+    """A person wrote it: through an editor (``human``) or the CLI (``cli``: ``set``,
+    ``write``, ``mv``, ``undo``). Agents write as ``mcp:*``, ``hook:*``, ``sessions:*``."""
+    return actor in PERSON_ACTORS
+
+
+def undone_event(reason: str | None) -> str | None:
+    """The id of the event an undo event took back (its reason is ``undo <id>``)."""
+    if reason and reason.startswith("undo ") and len(reason.split()) == 2:
+        return reason.split()[1]
+    return None
 
 
 @dataclass(frozen=True)

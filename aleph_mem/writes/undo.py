@@ -23,6 +23,7 @@ class UndoReport:
     refused: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
     run: str | None = None
     regenerate: list[str] = field(default_factory=list)  # the dream's pages to write anew
+    dreamt: bool = False  # a change the dream made was taken back: its digest is rewritten
 
     def as_json(self) -> dict:
         return {"target": self.target, "run": self.run, "undone": self.undone,
@@ -57,6 +58,7 @@ def undo(writer: Writer, target: str) -> UndoReport:
         try:
             _revert(writer, event)
             report.undone.append(event.id)
+            report.dreamt = report.dreamt or event.actor.startswith("dream:")
         except AlephError as exc:
             report.refused.append((event.path, str(exc)))
     return report

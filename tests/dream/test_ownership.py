@@ -1,0 +1,128 @@
+"""Who owns a note is who last wrote it, the dream aside (docs/dream.md): a person through
+an editor or the CLI, an agent through MCP or a hook. Every path by which a note changes
+hands, each followed by a dream that may write only to an agent's note; the near-miss
+control on each is the same note last written by an agent, which the dream marks itself."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import open_mem, write
+from dream_helpers import NOW
+
+from aleph_mem.dream.journal import Journal
+from aleph_mem.dream.runner import Dream
+from aleph_mem.memory import Memory
+
+EXPIRED = "---\nstatus: running\nexpires: 2020-01-01\n---\n# Build\n\nThe nightly build.\n"
+
+
+def cli(vault: Path, *args: str, stdin: str | None = None) -> str:
+    done = subprocess.run([sys.executable, "-m", "aleph_mem.cli", "--vault", str(vault), *args],
+                          capture_output=True, text=True, timeout=120, input=stdin,
+                          env={"ALEPH_MEM_EMBED_MODEL": "none", "PATH": "/usr/bin:/bin",
+                               "HOME": str(vault.parent)})
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def agents_note(vault: Path, path: str = "build.md", text: str = EXPIRED) -> None:
+    with Memory.open(vault, actor="mcp:agent") as mem:
+        mem.reindex()
+        mem.writer(actor="mcp:agent").write(path, text.encode(), None)
+
+
+def dream_writes(vault: Path, path: str) -> tuple[bytes, bytes, list[str]]:
+    """The note's bytes before and after a drift run, and what the run proposed."""
+    with open_mem(vault) as mem:
+        mem.reindex()
+        before = (vault / path).read_bytes()
+        report = Dream(mem, NOW, force=True).run(("drift",))
+    return before, (vault / path).read_bytes(), [p["what"] for p in report.proposed]
+
+
+def test_the_control_an_agents_note_is_marked_by_the_dream(vault: Path) -> None:
+    agents_note(vault)
+    before, after, proposed = dream_writes(vault, "build.md")
+    assert before == EXPIRED.encode() and b"stale_reason: expired" in after
+    assert proposed == []
+
+
+def test_an_editor_save_makes_the_note_the_persons(vault: Path) -> None:
+    agents_note(vault)
+    write(vault, "build.md", EXPIRED.replace("nightly", "nightly release"))
+    before, after, proposed = dream_writes(vault, "build.md")
+    assert after == before and len(proposed) == 1
+
+
+def test_set_through_the_cli_makes_the_note_the_persons(vault: Path) -> None:
+    agents_note(vault)
+    cli(vault, "set", "build.md", "owner=me")
+    before, after, proposed = dream_writes(vault, "build.md")
+    assert b"owner: me" in before and after == before
+    assert proposed == ["[[build]]: stale_reason: expired (expired: expires 2020-01-01 has "
+                        "passed; your status: running is kept)"]
+
+
+def test_write_through_the_cli_makes_the_note_the_persons(vault: Path) -> None:
+    agents_note(vault)
+    from aleph_mem.files.vault import content_hash
+
+    cli(vault, "write", "build.md", "--expect-hash", content_hash(EXPIRED.encode()),
+        stdin=EXPIRED.replace("nightly", "weekly"))
+    before, after, proposed = dream_writes(vault, "build.md")
+    assert b"weekly" in before and after == before and len(proposed) == 1
+
+
+def test_mv_through_the_cli_makes_the_note_the_persons(vault: Path) -> None:
+    agents_note(vault)
+    cli(vault, "mv", "build.md", "work/build.md")
+    before, after, proposed = dream_writes(vault, "work/build.md")
+    assert before == EXPIRED.encode() and after == before and len(proposed) == 1
+
+
+def test_undo_of_one_agent_event_makes_the_note_the_persons(vault: Path) -> None:
+    agents_note(vault)
+    with Memory.open(vault, actor="mcp:agent") as mem:
+        event = mem.writer(actor="mcp:agent").append("build.md", "Runs at two.\n").event
+    cli(vault, "undo", event.id)
+    before, after, proposed = dream_writes(vault, "build.md")
+    assert before == EXPIRED.encode() and after == before and len(proposed) == 1
+
+
+def test_an_mcp_edit_hands_a_persons_note_to_the_agent(vault: Path) -> None:
+    """The near miss of the person's paths: an agent's edit through MCP makes the note the
+    agent's, and the dream marks it itself."""
+    write(vault, "build.md", EXPIRED)
+    with Memory.open(vault, actor="mcp:client") as mem:
+        mem.reindex()
+        mem.edit_note("build.md", append="Runs at two.\n")
+    before, after, proposed = dream_writes(vault, "build.md")
+    assert b"Runs at two." in before and b"stale_reason: expired" in after
+    assert proposed == []
+
+
+def test_undoing_a_dream_run_gives_the_note_back_to_its_owner(vault: Path) -> None:
+    """A person ticks the proposal, the dream applies it, the person undoes that run (as
+    the digest offers): the note is theirs again, and the next dream writes nothing to it."""
+    write(vault, "build.md", EXPIRED)
+    with open_mem(vault) as mem:
+        mem.reindex()
+        first = Dream(mem, NOW, force=True).run(("drift", "digest"))
+        page = vault / "_dream/proposals.md"
+        page.write_text(page.read_text().replace("- [ ]", "- [x]"))
+        mem.reindex()
+        applied = Dream(mem, NOW, force=True).run(("drift",))  # no digest of its own
+        assert b"stale_reason: expired" in (vault / "build.md").read_bytes()
+    digest = vault / first.digest
+    assert "undone" not in digest.read_text()
+    cli(vault, "undo", applied.run_id)
+    assert (vault / "build.md").read_text() == EXPIRED
+    # the digest is written anew at once: the run is listed as taken back
+    assert f"run `{applied.run_id}`: 1 change(s) undone" in digest.read_text()
+    before, after, proposed = dream_writes(vault, "build.md")
+    assert before == after == EXPIRED.encode()
+    assert proposed == []  # the undo answered the question: it is not asked again
+    assert [p["state"] for p in Journal(vault / ".aleph").proposals().values()] == ["applied"]
