@@ -37,7 +37,8 @@ def churn_guard(planned: list[Action], ctx: PassContext) -> list[Action]:
     """A pair merged in 3 of the last 5 runs (a person keeps taking it back, whichever note
     was kept) is left alone: the dream must not oscillate with a person (Aleph's
     MutationGate)."""
-    recent = [r for r in ctx.journal.runs() if r.get("status") == "success"][-CHURN_RUNS:]
+    recent = [r for r in ctx.journal.runs() if r.get("status") == "success" and
+              "consolidate" in (r.get("passes") or ())][-CHURN_RUNS:]
     counts: dict[str, int] = {}
     for r in recent:
         for pair in r.get("merged", []):

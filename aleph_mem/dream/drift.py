@@ -102,8 +102,9 @@ def plan_drift(snap: Snapshot) -> list[Action]:
             actions.append(Action("drift", "set", n.path, n.hash, "no longer expired", {},
                                   ("status", "stale_reason")))
             continue
-        elif until is None and not settled and not in_templates(n, snap):
-            stated = validity_end(body_of(n), _written(n))
+        elif until is None and not settled and not in_templates(n, snap) and \
+                not snap.dated(n):  # a day's or a meeting's record: what held then
+            stated = validity_end(body_of(n), _written(n), as_date(fm.get("created")))
             if stated and stated[0] < today:  # a fact whose stated end has passed
                 keys = {"status": "stale", "stale_reason": "expired",
                         "valid_until": stated[0].isoformat()}

@@ -70,12 +70,10 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
                 and not _disabled(n, "L032"):
             out.append(Issue("L032", n.path, "file name with characters links and other "
                              "systems trip over (#^[]|\\:*?\"<>) or a doubled .md"))
-        age = (snap.now - n.changed_at).days
-        phrase = None if clipped(n.path, n.frontmatter, n.tags) else \
-            RELATIVE_TIME.search(own_prose(body_of(n)))  # the person's words, not a quote
-        if phrase and age > 2 and not dated(n) and not _disabled(n, "L042"):
-            out.append(Issue("L042", n.path, f"relative time \"{phrase.group()}\" in a note "
-                             f"last changed {age} days ago: write the date instead"))
+        phrase = aged_relative_time(n, snap)
+        if phrase and not _disabled(n, "L042"):
+            out.append(Issue("L042", n.path, f"relative time \"{phrase}\" in a note its name "
+                             "does not date: write the date instead"))
         stem = name[:-3]
         if not generic_name(stem):  # six projects' Overview.md are named by their folders
             titles.setdefault(stem.casefold(), []).append(n.path)
@@ -89,13 +87,34 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
                                                                        i.message))
 
 
-DATED_NAME = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{4}-W\d{2}\b")
+def aged_relative_time(n: NoteInfo, snap: Snapshot) -> str | None:
+    """A relative time a person wrote of their own doings ("I'll call them tomorrow", "we
+    met last week") in a note that no name, folder or ``date`` dates, changed more than two
+    days ago: the day it meant is lost. Not a quote, code, a link or a clipped page; not a
+    name ("the Tomorrow theme", "Today view"); not prose addressed to a reader or general
+    ("you can open today's note", "today is a good day to start")."""
+    if (snap.now - n.changed_at).days <= 2 or snap.dated(n) or \
+            clipped(n.path, n.frontmatter, n.tags):
+        return None
+    for line in own_prose(body_of(n)).splitlines():
+        if line.lstrip().startswith(("#", "|")):
+            continue  # a heading names a section; a table cell is data
+        for sentence in SENTENCE_END.split(line):
+            m = RELATIVE_TIME.search(sentence)
+            if m is None or READER.search(sentence) or GENERAL.search(sentence):
+                continue
+            starts = not sentence[:m.start()].strip(" -*>[]0123456789.)")
+            if m.group()[0].isupper() and not starts:
+                continue  # a name in mid-sentence
+            return m.group()
+    return None
 
 
-def dated(n: NoteInfo) -> bool:
-    """A daily, weekly or meeting note: its name or its `date` says when it was written,
-    so its "next week" reads against that day and has not aged."""
-    return bool(DATED_NAME.search(n.path.rsplit("/", 1)[-1]) or n.frontmatter.get("date"))
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+READER = re.compile(r"\b(?:you|your|you'll|you're|yourself|one can|users?)\b", re.I)
+GENERAL = re.compile(r"\b(?:today|tomorrow|yesterday)(?:'s)?\s+(?:is|are|was|will be)\s+"
+                     r"(?:a|an|the|not|never|always|just|another)\b|\b(?:is|was|for|of|until)\s+"
+                     r"today\b", re.I)
 
 
 QUOTED_LINK = re.compile(r"^(broken link |ambiguous link |broken heading or block anchor |"

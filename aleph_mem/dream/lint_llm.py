@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from aleph_mem.dream.judge import Judge, fence
-from aleph_mem.dream.lint import RELATIVE_TIME, _disabled, dated, vault_off
+from aleph_mem.dream.lint import RELATIVE_TIME, _disabled, vault_off
 from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of
 from aleph_mem.files.vault import content_hash
 from aleph_mem.index.indexer import note_date
@@ -82,7 +82,7 @@ def dates(snap: Snapshot, judge: Judge) -> list[Action]:
             continue
         body = body_of(n)
         if not RELATIVE_TIME.search(own_prose(body)) or clipped(n.path, n.frontmatter, n.tags) \
-                or (snap.now - n.changed_at).days <= 2 or not n.whole or dated(n):
+                or (snap.now - n.changed_at).days <= 2 or not n.whole or snap.dated(n):
             continue  # only the person's own words, in a note whose date does not anchor them
         verdict = judge.ask("dates", [n.hash], DATES_SYSTEM,
                             fence(1, n.display, body, _valid_at(n)),

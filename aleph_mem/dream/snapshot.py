@@ -97,6 +97,7 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
     snap = Snapshot(now, notes, links, refs, first, mem.settings, [], mem.vault.root,
                     lambda: note_vectors(mem), watched_since=parse_iso(watched) if watched
                     else None, template_folders=template_folders(mem.vault.root),
+                    daily_formats=daily_formats(mem.vault.root),
                     drift_marked=marked)
     return with_soft(snap, load_soft(mem.vault.local_dir))
 
@@ -147,6 +148,27 @@ def template_folders(root: Path) -> tuple[str, ...]:
             continue
         if isinstance(value, str) and value.strip("/ "):
             found.add(value.strip("/ "))
+    return tuple(sorted(found))
+
+
+def daily_formats(root: Path) -> tuple[tuple[str, str], ...]:
+    """(folder, moment.js format) of the vault's dated notes, as Obsidian's core Daily
+    notes and the Periodic Notes plugin (daily, weekly, monthly) are set; the core
+    plugin's default format when it is on without one."""
+    found: set[tuple[str, str]] = set()
+    sources: list[tuple[str, tuple[str, ...]]] = [(".obsidian/daily-notes.json", ()), (
+        ".obsidian/plugins/periodic-notes/data.json", ("daily", "weekly", "monthly"))]
+    for rel, kinds in sources:
+        try:
+            data = json.loads((root / rel).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for entry in [data.get(k) for k in kinds] if kinds else [data]:
+            if not isinstance(entry, dict) or entry.get("enabled") is False:
+                continue
+            fmt, folder = entry.get("format"), entry.get("folder")
+            found.add((folder.strip("/ ") if isinstance(folder, str) else "",
+                       fmt if isinstance(fmt, str) and fmt.strip() else "YYYY-MM-DD"))
     return tuple(sorted(found))
 
 

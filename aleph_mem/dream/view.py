@@ -127,6 +127,7 @@ class Snapshot:
     _vectors: dict[str, np.ndarray] | None = None
     watched_since: dt.datetime | None = None  # the first event in the log (any device)
     template_folders: tuple[str, ...] = ()  # Obsidian's and Templater's templates folders
+    daily_formats: tuple[tuple[str, str], ...] = ()  # (folder, moment format) of dated notes
     drift_marked: dict[str, str] = field(default_factory=dict)  # path -> drift's last write
     # (src, raw) -> the note aleph-mem reaches only through its first heading: Obsidian
     # leaves such a link unresolved, so for the person it is broken (a `title:` a person or
@@ -138,6 +139,17 @@ class Snapshot:
         if self._vectors is None:
             self._vectors = self.load_vectors() if self.load_vectors else {}
         return self._vectors
+
+    def dated(self, n: NoteInfo) -> bool:
+        """A daily, weekly or meeting note: its name (in the vault's own daily-note format
+        or a common one), its folder (the daily notes' folder) or its ``date`` says when
+        it was written: a record of that day."""
+        from aleph_mem.notes.note_dates import dated_name
+
+        if n.frontmatter.get("date") or dated_name(n.path, [f for _, f in self.daily_formats]):
+            return True
+        return any(folder and n.path.startswith(folder + "/") for folder, _ in
+                   self.daily_formats)
 
     def active(self) -> list[NoteInfo]:
         return [n for p, n in sorted(self.notes.items()) if not n.opted_out]

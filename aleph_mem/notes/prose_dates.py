@@ -3,7 +3,13 @@
 taken (March 2021 -> 2021-03-31, Q3 2023 -> 2023-09-30, 2024 -> 2024-12-31); a month
 without a year is the first such month ending on or after the note's own date. A sentence
 that tells history ("we used X until 2021, now Y") ends nothing, and neither does a time
-of day ("open until 5 pm")."""
+of day ("open until 5 pm").
+
+Only a statement of validity counts: something valid, good, available, open, running or
+lasting until a date, or expiring or ending on one. A bare "until" ("kept the policy until
+1914", "limited until Dec.", "no plan until March") tells history or a plan, not that the
+note stops holding; a quoted line (``>``) is someone else's words; and an end before the
+note was first written (``since``) is history."""
 
 from __future__ import annotations
 
@@ -17,9 +23,9 @@ NAMES["Sept"] = 9
 MONTHS = {name.casefold(): i for name, i in NAMES.items()}
 # a month is capitalised ("until May 2021"; "until may be" is a verb)
 MONTH = r"(?P<month>(?-i:" + "|".join(sorted(NAMES, key=len, reverse=True)) + r"))\.?"
-TRIGGER = (r"\b(?:valid|good|available|open|runs?|lasts?|offer|contract|licen[cs]e)?\s*"
-           r"(?:until|till|til|through|thru|expires?(?:\s+on)?|expiring(?:\s+on)?|"
-           r"ends?\s+on|no\s+longer\s+after)\s+(?:in\s+|at\s+)?(?:the\s+)?(?P<end>end\s+of\s+)?")
+TRIGGER = (r"\b(?:(?:valid|good|available|open|runs?|lasts?|in\s+effect|in\s+force)\s+"
+           r"(?:until|till|til|through|thru)|expires?(?:\s+on)?|expiring(?:\s+on)?|ends?\s+on|"
+           r"no\s+longer\s+valid\s+after)\s+(?:in\s+|at\s+)?(?:the\s+)?(?P<end>end\s+of\s+)?")
 DATE = (r"(?:(?P<iso>\d{4}-\d{2}-\d{2})"
         r"|(?P<day1>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + MONTH + r",?\s+(?P<year1>\d{4})"
         r"|" + MONTH.replace("month", "month2") + r"\s+(?P<day2>\d{1,2})(?:st|nd|rd|th)?,?\s+"
@@ -33,16 +39,19 @@ HISTORY = re.compile(r"\b(?:used|was|were|had|did|worked|lived|stayed|since then
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
-def validity_end(text: str, written: dt.date) -> tuple[dt.date, str] | None:
+def validity_end(text: str, written: dt.date, since: dt.date | None = None
+                 ) -> tuple[dt.date, str] | None:
     """The earliest end of validity the text states (and the words that state it), or
-    None. ``written`` is the note's own date (for a month named without a year)."""
+    None. ``written`` is the note's own date (for a month named without a year); ``since``
+    when it was first written, if known (an end before it is history)."""
     found: list[tuple[dt.date, str]] = []
-    for sentence in SENTENCE.split(text):
+    own = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith(">"))
+    for sentence in SENTENCE.split(own):
         if HISTORY.search(sentence):
             continue
         for m in PHRASE.finditer(sentence):
             end = _period_end(m, written)
-            if end is not None:
+            if end is not None and (since is None or end >= since):
                 found.append((end, m.group(0).strip()))
     return min(found) if found else None
 
