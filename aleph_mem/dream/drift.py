@@ -31,14 +31,15 @@ from aleph_mem.notes.prose_dates import validity_end
 CODE_PATH = re.compile(r"(?<!`)`([^`\s]*/[^`\s]*\.[A-Za-z0-9]{1,6})`(?!`)")
 
 
-def missing_files(snap: Snapshot, n: NoteInfo, unresolved: list[str]) -> list[str]:
-    """Files the note refers to that are not there (docs/dream.md, drift): its Markdown links
-    to files inside the vault (the indexer found no such attachment), and, where the note
+def missing_files(snap: Snapshot, n: NoteInfo) -> list[str]:
+    """Files the note declares that are not there (docs/dream.md, drift): where the note
     declares a project (its ``project_root``, or the ``project_roots`` setting), path-like
-    code spans relative to it. A path the prose merely mentions (``~/.zshrc``, ``/rss.xml``,
-    a ``file://`` address) names something on some other machine and is never checked; the
-    files a note declares are ``related_files`` (related_state). URLs are never fetched."""
-    out = [t for t in unresolved if not t.startswith(("/", "~", "..")) and "://" not in t]
+    code spans relative to it. A file the note only links or embeds (an image in a pasted
+    README, ``[site](example.com)``) is a broken link for lint, never a stale note; a path
+    the prose merely mentions (``~/.zshrc``, ``/rss.xml``, a ``file://`` address) names
+    something on some other machine; the files a note lists are ``related_files``
+    (related_state). URLs are never fetched."""
+    out: list[str] = []
     roots = [Path(r).expanduser() for r in getattr(snap.settings, "project_roots", []) or []]
     own = n.frontmatter.get("project_root")
     if isinstance(own, str) and own.strip():
@@ -80,12 +81,6 @@ def related_state(snap: Snapshot, n: NoteInfo) -> str | None:
 def plan_drift(snap: Snapshot) -> list[Action]:
     today = snap.now.date()
     resolved = {(src, raw): target for src, target, _, raw, _, _ in snap.links}
-    unresolved: dict[str, list[str]] = {}
-    for src, _resolved, status, raw, _, _ in snap.links:
-        target = re.sub(r"^!?\[[^\]]*\]\((.*)\)$", r"\1", raw)
-        if status == "unresolved" and raw.startswith(("[", "![")) and "](" in raw \
-                and re.search(r"\.\w{1,5}$", target) and not target.endswith(".md"):
-            unresolved.setdefault(src, []).append(target)
     actions = []
     for n in snap.active():
         fm = n.frontmatter
@@ -114,7 +109,7 @@ def plan_drift(snap: Snapshot) -> list[Action]:
             target = resolved.get((n.path, sup.strip()))  # a frontmatter [[link]]
             if target in snap.notes and target != n.path:
                 keys = {"status": "superseded"}
-        refs = [] if in_templates(n, snap) else missing_files(snap, n, unresolved.get(n.path, []))
+        refs = [] if in_templates(n, snap) else missing_files(snap, n)
         if refs and fm.get("stale_refs") != refs:
             keys = {**keys, "stale_refs": refs}
             if "status" not in keys and n.status not in ("stale", "superseded", "contradicted"):

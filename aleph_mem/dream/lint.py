@@ -39,6 +39,8 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
         if note is None or note.opted_out or _disabled(note, "L010") or \
                 in_templates(note, snap) or templated(note):
             continue  # a template's links are placeholders for the notes made from it
+        if status == "unresolved" and HOST.match(raw):
+            continue  # [site](example.com): a web address without its scheme, not a file
         if status == "unresolved":
             out.append(Issue("L010", src, f"broken link {raw}{suggest.fix(raw)}"))
         elif status == "ambiguous":
@@ -110,6 +112,9 @@ def aged_relative_time(n: NoteInfo, snap: Snapshot) -> str | None:
     return None
 
 
+HOST = re.compile(r"^!?\[[^\]]*\]\(<?(?:www\.|(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|ai|"
+                  r"co|me|edu|gov|info|xyz|so|gg|tv|fm|sh|ly|to|us|uk|de|fr|jp|cn|ru|ca|au|in|"
+                  r"nl|eu|ch|se|es|it|br|kr|tw|vn)(?:[/?#:][^)\s]*)?[>)\s])", re.I)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 READER = re.compile(r"\b(?:you|your|you'll|you're|yourself|one can|users?)\b", re.I)
 GENERAL = re.compile(r"\b(?:today|tomorrow|yesterday)(?:'s)?\s+(?:is|are|was|will be)\s+"

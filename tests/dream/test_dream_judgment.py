@@ -11,6 +11,7 @@ from pathlib import Path
 from conftest import open_mem, write
 
 from aleph_mem.dream.decay import plan_decay
+from aleph_mem.dream.lint import lint_issues
 from aleph_mem.dream.snapshot import snapshot
 
 NOW = dt.datetime.now(dt.UTC)
@@ -201,19 +202,26 @@ def test_consolidate_merges_the_same_facts_only_and_loses_no_line(vault: Path) -
     assert all(a.propose for a in planned)  # a person's notes: only ever proposed
 
 
-def test_a_missing_file_on_a_persons_note_is_asked_and_templates_are_left(vault: Path) -> None:
+def test_a_missing_attachment_is_a_broken_link_never_a_stale_note(vault: Path) -> None:
+    """An image in a pasted README or a linked file that is gone: a broken link (L010) on
+    the note, which stays fresh; a web address without its scheme is neither (the near
+    miss); a template's placeholders are left alone."""
     from aleph_mem.dream.drift import plan_drift
 
-    write(vault, "README.md", "# My vault\n\nImport [the snippets](snippets/admon.json).\n")
+    write(vault, "README.md", "# My vault\n\nImport [the snippets](snippets/admon.json).\n"
+          "![shot](assets/screenshot.png) from [the site](example.com) and [docs](www.x.org/a)\n")
     write(vault, "Templates/NPC.md", "# {{name}}\n\n![portrait](images/{{name}}.png)\n")
     with open_mem(vault) as mem:
         mem.reindex()
         mem.writer(actor="mcp:agent").write(
             "notes/agent.md", b"# Agent\n\nSee [the log](logs/gone.txt).\n", None)
-        planned = {a.path: a for a in plan_drift(snapshot(mem, NOW))}
-    assert set(planned) == {"README.md", "notes/agent.md"}
-    assert planned["README.md"].propose and not planned["notes/agent.md"].propose
-    assert planned["README.md"].set_keys["stale_refs"] == ["snippets/admon.json"]
+        snap = snapshot(mem, NOW)
+        planned = plan_drift(snap)
+        broken = sorted((i.path, i.message) for i in lint_issues(snap) if i.rule == "L010")
+    assert planned == []
+    assert broken == [("README.md", "broken link ![shot](assets/screenshot.png)"),
+                      ("README.md", "broken link [the snippets](snippets/admon.json)"),
+                      ("notes/agent.md", "broken link [the log](logs/gone.txt)")]
 
 
 def test_stale_facts_stated_in_prose_take_the_periods_end(vault: Path) -> None:

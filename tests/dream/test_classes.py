@@ -1,0 +1,80 @@
+"""Each alarm class earns its place (docs/dream.md): relative time read against the vault's
+own daily-note format, expiry only from statements of validity, never from history. Every
+planted case beside its near-miss control."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+from conftest import open_mem, write
+from dream_helpers import NOW
+
+from aleph_mem.dream.drift import plan_drift
+from aleph_mem.dream.lint import lint_issues
+from aleph_mem.dream.snapshot import snapshot
+from aleph_mem.notes.note_dates import dated_name, moment_pattern
+
+YEAR_AGO = (NOW - dt.timedelta(days=400)).timestamp()
+
+
+def old(vault: Path, rel: str, text: str) -> None:
+    write(vault, rel, text)
+    os.utime(vault / rel, (YEAR_AGO, YEAR_AGO))
+
+
+def test_names_are_dated_in_the_vaults_format_and_common_shapes() -> None:
+    fmt = "D MMMM YYYY dddd"
+    assert moment_pattern(fmt).fullmatch("25 November 2025 Tuesday")
+    assert dated_name("Journal/25 November 2025 Tuesday.md", [fmt])
+    assert dated_name("journals/2024_01_23.md") and dated_name("Log/20240123.md")
+    assert dated_name("日记/2024年1月23日.md") and dated_name("Nov 25, 2025 standup.md")
+    assert dated_name("2024/01/Notes.md", ["YYYY/MM/[Notes]"])
+    for plain in ("Plan.md", "Release 2.0.md", "Room 101.md", "Tuesday ideas.md",
+                  "Top 1000 words.md", "iPhone 15.md"):
+        assert not dated_name(plain, [fmt]), plain
+
+
+def test_relative_time_reads_against_the_vaults_daily_format(vault: Path) -> None:
+    (vault / ".obsidian").mkdir(exist_ok=True)
+    (vault / ".obsidian" / "daily-notes.json").write_text(json.dumps(
+        {"format": "D MMMM YYYY dddd", "folder": "Journal"}))
+    said = "# Bank\n\nI'll call the bank tomorrow about the card.\n"
+    old(vault, "Journal/25 November 2025 Tuesday.md", said)  # dated by the vault's format
+    old(vault, "Journal/Gratitude.md", said)  # in the daily notes' folder
+    old(vault, "notes/call.md", said)  # the control: undated, it aged
+    old(vault, "notes/essay.md", "# Habits\n\nToday is a good day to start a habit.\n")
+    old(vault, "notes/themes.md", "# Themes\n\nI switched to the Tomorrow Night theme.\n")
+    old(vault, "notes/howto.md", "# How to\n\nYou can open today's note from the ribbon.\n")
+    old(vault, "notes/todo.md", "# Todo\n\n- [ ] ask Sam about the flat next week\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        first = {i.id for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L042"}
+        later = {i.id for i in lint_issues(snapshot(mem, NOW + dt.timedelta(days=9)))
+                 if i.rule == "L042"}
+    assert first == later == {
+        'L042:notes/call.md:relative time "tomorrow" in a note its name does not date: '
+        'write the date instead',
+        'L042:notes/todo.md:relative time "next week" in a note its name does not date: '
+        'write the date instead'}
+
+
+def test_expiry_comes_from_validity_never_from_history(vault: Path) -> None:
+    old(vault, "books/Empire.md", "---\ncreated: 2024-02-01\n---\n# Empire\n\n"
+        "France kept the policy until 1914. The treaty was valid until 1920.\n")
+    old(vault, "books/Charter.md", "---\ncreated: 2024-02-01\n---\n# Charter\n\n"
+        "The charter is valid until 1920 in the book's world.\n")  # before it was written
+    old(vault, "work/Budget.md", "# Budget\n\nTravel is limited until Dec. No plan until "
+        "March.\n")
+    old(vault, "meetings/2025-01-10 Vendor.md", "# Vendor\n\nTheir offer is valid until "
+        "March 2025.\n")  # a meeting's record: what held that day
+    old(vault, "work/Quote.md", "> The discount is valid until March 2025.\n")  # a quote
+    old(vault, "home/Offer.md", "---\ncreated: 2024-02-01\n---\n# Offer\n\nTheir offer is "
+        "valid until March 2025.\n")  # the planted one: it stopped holding
+    with open_mem(vault) as mem:
+        mem.reindex()
+        planned = {a.path: a.set_keys for a in plan_drift(snapshot(mem, NOW))}
+    assert planned == {"home/Offer.md": {"status": "stale", "stale_reason": "expired",
+                                         "valid_until": "2025-03-31"}}
