@@ -82,6 +82,9 @@ def plan_digest(mem: Store, now: dt.datetime, report: RunReport, journal: Journa
 
 
 SHOWN = 8  # items a digest section shows; the rest wait in the linked page
+# lint rules a digest shows one by one: what an owner acts on, each precise on vaults nobody
+# here wrote (docs/benchmarks.md); the rest are counted on one line that links the lint page
+DIGEST_RULES = frozenset({"L002", "L010", "L011", "L012", "L013", "L050"})
 RULE_NAMES = {"L001": "no frontmatter", "L002": "frontmatter that cannot be read",
               "L003": "missing keys", "L004": "tags as one string", "L006": "duplicate entries",
               "L010": "broken links", "L011": "ambiguous links", "L012": "broken anchors",
@@ -107,20 +110,20 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
     summary = summarise(mem, sorted(seen), judge) if judge is not None else None
     if summary:
         out += ["", "## Summary", "", summary]
-    out += ["", "## New and updated notes", ""]
-    out += _capped([f"- {link(p)}: {what}" for p, what in sorted(seen.items())], "notes")
-    out += ["", "## What the dream changed", "", *_dreamt(dreamt, link)]
-    if taken_back:
-        out += ["", "Undone since:", "", *taken_back]
-    out += ["", "## Needs attention", "", *_attention(issues, link, day)]
+    if report.withdrawn or report.answered:  # first: the answers to what the person did
+        out += ["", "## Your ticks answered, proposals withdrawn", ""]
+        out += [f"- your tick on {a['id']} ({a['what']}): {a['why']}" for a in report.answered]
+        out += [f"- withdrawn {w['id']}: {w['what']}: {w['why']}" for w in report.withdrawn]
     out += ["", "## Proposals", "",
             "Tick a box (`- [x]`) and the next run applies it if it still holds; mark it "
             "`- [-]` and it is not raised again.", ""]
     out += _proposals_shown(proposals)
-    if report.withdrawn or report.answered:
-        out += ["", "## Withdrawn and answered", ""]
-        out += [f"- withdrawn {w['id']}: {w['what']}: {w['why']}" for w in report.withdrawn]
-        out += [f"- your tick on {a['id']} ({a['what']}): {a['why']}" for a in report.answered]
+    out += ["", "## What the dream changed", "", *_dreamt(dreamt, link)]
+    if taken_back:
+        out += ["", "Undone since:", "", *taken_back]
+    out += ["", "## Needs attention", "", *_attention(issues, link, day)]
+    out += ["", "## New and updated notes", ""]
+    out += _capped([f"- {link(p)}: {what}" for p, what in sorted(seen.items())], "notes")
     for name, lines in report.said.items():
         out += ["", f"## From the {name} pass", "", *[f"- {line}" for line in lines]]
     if report.skipped:
@@ -146,14 +149,14 @@ def _summary(mem: Store, seen: dict[str, str], dreamt: list, proposals: list,
              issues: list[dict[str, str]]) -> list[str]:
     hot = (mem.vault.read_bytes("MEMORY.md") or b"").decode("utf-8", "replace")
     used = sum(len(f.text) for f in facts(hot))
-    counts = Counter(i["rule"] for i in issues)
+    counts = Counter(i["rule"] for i in issues if i["rule"] in DIGEST_RULES)
     top = ", ".join(f"{n} {RULE_NAMES.get(r, r)}"
                     for r, n in sorted(counts.items(), key=lambda rn: (-rn[1], rn[0]))[:3])
     return [f"> In the last 24 hours you (and your agents) changed {len(seen)} notes and the "
             f"dream changed {len({e.path for e in dreamt})}; {len(grouped(proposals))} "
             "proposals wait "
             "for your tick.",
-            f"> {len(issues)} things need attention" + (f" ({top})." if top else "."),
+            f"> {sum(counts.values())} things need attention" + (f" ({top})." if top else "."),
             f"> Hot memory uses {used} of {BUDGET} characters."]
 
 
@@ -171,18 +174,26 @@ def _dreamt(dreamt: list, link: Callable[[str], str]) -> list[str]:
 
 
 def _attention(issues: list[dict[str, str]], link: Callable[[str], str], day: str) -> list[str]:
-    """Lint grouped by rule, with counts; each rule shows a few, the rest in the lint page."""
+    """Lint grouped by rule, with counts; each rule shows a few, the rest in the lint page.
+    Rules outside DIGEST_RULES (orphans, shared names, aged relative times) are one line of
+    counts that links the lint page: never what the digest leads with."""
     by_rule: dict[str, list[dict[str, str]]] = {}
     for i in sorted(issues, key=lambda i: (i["since"] != day, i["path"])):
         by_rule.setdefault(i["rule"], []).append(i)
     out = []
-    for rule, group in sorted(by_rule.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+    shown = {r: g for r, g in by_rule.items() if r in DIGEST_RULES}
+    for rule, group in sorted(shown.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         new = sum(1 for i in group if i["since"] == day)
         out.append(f"- **{rule} {RULE_NAMES.get(rule, '')}**: {len(group)}"
                    + (f" ({new} new)" if new and new < len(group) else ""))
         out += [f"  - {link(i['path'])}: {as_read(i['message'])}" for i in group[:3]]
         if len(group) > 3:
             out.append(f"  - … {len(group) - 3} more in [[_dream/lint]]")
+    quiet = sorted(((r, len(g)) for r, g in by_rule.items() if r not in DIGEST_RULES),
+                   key=lambda rn: (-rn[1], rn[0]))
+    if quiet:
+        out.append("- also on [[_dream/lint]]: " + ", ".join(
+            f"{n} {RULE_NAMES.get(r, r)}" for r, n in quiet))
     return out or ["- nothing"]
 
 

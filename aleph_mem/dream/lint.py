@@ -55,6 +55,7 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
             if not n.path.startswith("archive/") and n.in_conflict
             for problem in n.issues if problem.startswith(CONFLICT_ISSUE)]
     titles: dict[str, list[str]] = {}
+    queried = queried_sources(snap)
     for n in snap.active():
         if in_templates(n, snap) or templated(n):
             continue  # a template: placeholders, unlinked, "{{date}}", "Tomorrow", not a note
@@ -62,7 +63,9 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
             if "frontmatter" in problem or "YAML" in problem:
                 out.append(Issue("L002", n.path, problem))
         if n.inbound == 0 and n.outbound == 0 and not _disabled(n, "L020") and \
-                n.frontmatter.get("type") != "session":  # a record of a session, like a day's
+                n.frontmatter.get("type") != "session" and not n.tags and \
+                not reached_by_query(n, queried) and not QUERY.search(n.body):
+            # tags and queries reach a note too, and a note of queries reaches others
             out.append(Issue("L020", n.path, "orphan: no links in or out"))
         if not body_of(n).strip() and not n.frontmatter and not n.issues_frontmatter \
                 and not _disabled(n, "L040"):  # a note of properties is a record
@@ -87,6 +90,35 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
     off = vault_off(snap)
     return sorted((i for i in out if i.rule not in off), key=lambda i: (i.path, i.rule,
                                                                        i.message))
+
+
+QUERY = re.compile(r"^```(?:dataview|dataviewjs|query|tasks)\b|\bdv\.pages\(", re.M)
+DATAVIEW_FROM = re.compile(r"\bFROM\s+(.+)$", re.I | re.M)
+DV_PAGES = re.compile(r"dv\.pages\(\s*['\"]([^'\"]+)['\"]")
+SOURCE = re.compile(r"#([\w/-]+)|\"([^\"\n]+)\"")
+
+
+def queried_sources(snap: Snapshot) -> tuple[set[str], set[str]]:
+    """(tags, folders) that Dataview queries in the vault list pages from (``FROM #book``,
+    ``FROM "Projects"``, ``dv.pages('"Projects"')``): a page they list is reached."""
+    tags: set[str] = set()
+    folders: set[str] = set()
+    for n in snap.notes.values():
+        if "dataview" not in n.body and "dv." not in n.body:
+            continue
+        for source in [*DATAVIEW_FROM.findall(n.body), *DV_PAGES.findall(n.body)]:
+            for tag, folder in SOURCE.findall(source):
+                if tag:
+                    tags.add(tag.casefold())
+                elif folder:
+                    folders.add(folder.strip("/"))
+    return tags, folders
+
+
+def reached_by_query(n: NoteInfo, queried: tuple[set[str], set[str]]) -> bool:
+    tags, folders = queried
+    return any(t.casefold().lstrip("#") in tags for t in n.tags) or \
+        any(n.path.startswith(f + "/") for f in folders if f)
 
 
 def aged_relative_time(n: NoteInfo, snap: Snapshot) -> str | None:

@@ -3,7 +3,10 @@
 A soft link is index-side only (never a body edit): decay counts it as half an inbound link
 and the weekly clusters as half an edge. Names must be unambiguous (owned by one note) and
 long enough to mean something: four letters or more in alphabetic scripts, two in CJK.
-At most five per note. The original design also capped new ones at 200 a run; that cap
+At most five per note, and only for distinctive names: a name mentioned in more than
+COMMON_SHARE of the notes (at least COMMON_MIN) is a common word of this vault ("Links",
+"Summary", "Today"), not a reference to one note; nor is a generic page name ("Overview",
+a date). The original design also capped new ones at 200 a run; that cap
 made every run find more, so a second run right after the first changed the weekly
 clusters and the lint report (against docs/design.md 4.9): all are kept at once instead
 (they are never written into notes).
@@ -13,17 +16,19 @@ Kept in ``.aleph/local/soft-links.json``: derived, rebuilt by any run.
 from __future__ import annotations
 
 import json
-import os
 import re
 import unicodedata
 from pathlib import Path
 
-from aleph_mem.dream.view import Snapshot, body_of
+from aleph_mem.dream.view import Snapshot, body_of, generic_name
+from aleph_mem.files.atomic import write_atomic
 
 FILE_NAME = "soft-links.json"
 PER_NOTE = 5
 MAX_WORDS = 6
 CONFIDENCE = 0.35
+COMMON_SHARE = 0.02
+COMMON_MIN = 5
 WORD = re.compile(r"\w+")
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 LINK_OR_CODE = re.compile(r"`[^`]*`|\[\[[^\]]*\]\]|\]\([^)]*\)")
@@ -45,6 +50,8 @@ def names(snap: Snapshot) -> tuple[dict[str, set[int]], dict[tuple[str, ...], tu
         for name in dict.fromkeys([*n.names, *n.aliases]):
             key = " ".join(WORD.findall(_fold(name)))
             cjk = bool(CJK.search(name))
+            if generic_name(name):
+                continue
             if (cjk and len(key.replace(" ", "")) >= 2) or (not cjk and len(key) >= 4):
                 owners.setdefault(key, set()).add(n.path)
                 shown.setdefault(key, name)
@@ -68,7 +75,7 @@ def find(snap: Snapshot) -> list[SoftLink]:
     """Every unlinked mention, at most PER_NOTE per note, in a stable order."""
     lengths, by_words, cjk_names = names(snap)
     linked = {(s, d) for s, d, st, _, _, _ in snap.links if st == "resolved" and d}
-    out: list[SoftLink] = []
+    found_in: dict[str, dict[str, str]] = {}
     for n in snap.active():
         text = _fold(LINK_OR_CODE.sub(" ", body_of(n)))
         words = WORD.findall(text)
@@ -82,9 +89,17 @@ def find(snap: Snapshot) -> list[SoftLink]:
             for key, path in cjk_names.items():
                 if key in text:
                     found.setdefault(path, key)
-        picks = [(p, s) for p, s in sorted(found.items())
-                 if p != n.path and (n.path, p) not in linked][:PER_NOTE]
-        out += [(n.path, p, s) for p, s in picks]
+        found_in[n.path] = found
+    mentioned: dict[str, int] = {}
+    for found in found_in.values():
+        for path in found:
+            mentioned[path] = mentioned.get(path, 0) + 1
+    common = max(COMMON_MIN, COMMON_SHARE * len(found_in))
+    out: list[SoftLink] = []
+    for src, found in found_in.items():
+        picks = [(p, s) for p, s in sorted(found.items()) if p != src and
+                 (src, p) not in linked and mentioned[p] <= common][:PER_NOTE]
+        out += [(src, p, s) for p, s in picks]
     return out
 
 
@@ -103,7 +118,5 @@ def refresh(local_dir: Path, snap: Snapshot, save: bool = True) -> tuple[list[So
     new = [s for s in links if s not in known]
     if save:
         local_dir.mkdir(parents=True, exist_ok=True)
-        tmp = local_dir / (FILE_NAME + ".tmp")
-        tmp.write_text(json.dumps([list(s) for s in links]), encoding="utf-8")
-        os.replace(tmp, local_dir / FILE_NAME)
+        write_atomic(local_dir / FILE_NAME, json.dumps([list(s) for s in links]).encode())
     return links, len(new)

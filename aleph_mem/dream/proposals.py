@@ -31,10 +31,11 @@ OWN_KEYS = ("status",)  # keys a person's vault often uses for its own vocabular
 WITHDRAWABLE = frozenset({"consolidate", "drift", "lint", "decay"})
 
 
-def for_person(action: Action, note: NoteInfo | None) -> Action:
+def for_person(action: Action, note: NoteInfo | None) -> Action | None:
     """On a person's note every change is a proposal, and a proposal keeps every value the
     person set (a key already there with another value is left out, and the proposal says
-    so). Generated pages and hot memory (only ``remember`` writes it) are not notes."""
+    so); one with nothing left to change is not asked (None). Generated pages and hot
+    memory (only ``remember`` writes it) are not notes."""
     if note is None or not note.human or action.op in ("generate", "remember"):
         return action
     if action.op != "set":
@@ -44,6 +45,8 @@ def for_person(action: Action, note: NoteInfo | None) -> Action:
     if not kept:
         return replace(action, propose=True)
     keys = {k: v for k, v in action.set_keys.items() if k not in kept}
+    if not keys and not action.unset:
+        return None  # the person's value kept, nothing is left to ask
     said = ", ".join(f"{k}: {_plain(fm[k])}" for k in kept)
     return replace(action, set_keys=keys, propose=True,
                    judged=action.judged or str(action.set_keys.get("status") or ""),

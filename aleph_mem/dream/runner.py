@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+from dataclasses import replace
 
 from aleph_mem import logs
 from aleph_mem.clock import iso, utc_now
@@ -54,6 +55,8 @@ class Dream:
         self.writes = 0  # notes written by this run (a new snapshot is read after one)
         self._snap: tuple[int, Snapshot] | None = None
         self.judge = Judge(mem.settings, mem.vault.aleph_dir)
+        self._outdated: dict[str, dict] = {}  # open proposals whose note changed since
+        self._reticked: set[str] = set()  # ... of them, those the person had ticked
 
     def run(self, passes: tuple[str, ...] | None = None, trigger: str = "manual",
             weekly: bool = False) -> RunReport:
@@ -93,8 +96,11 @@ class Dream:
                 self._apply_ticked(report)
             for name in (p for p in passes if p not in self.mem.settings.dream_off
                          and p not in report.resumed):
+                if name == "digest":
+                    self._settle_outdated(report)
                 self._run_pass(registered[name], report, trigger)
                 report.done.append(name)
+            self._settle_outdated(report)
             report.status = "success"
         except Interrupted:
             report.status = "interrupted"
@@ -134,7 +140,8 @@ class Dream:
                           dream_pass.name)
         self._check_idle(trigger)
         snap = self._snapshot()
-        planned = [for_person(a, snap.notes.get(a.path)) for a in dream_pass.plan(snap, ctx)]
+        planned = [a for a in (for_person(a, snap.notes.get(a.path))
+                               for a in dream_pass.plan(snap, ctx)) if a is not None]
         self._withdraw(dream_pass.name, {a.key for a in planned}, report)
         for action in planned:
             self._check_idle(trigger)
@@ -269,7 +276,44 @@ class Dream:
                 report.withdrawn.append({"id": pid, "pass": name, "what": action.describe(),
                                          "why": "no longer true: the dream no longer finds it"})
 
+    def _set_aside(self, pid: str, p: dict, ticked: bool, report: RunReport) -> None:
+        """An open proposal whose note changed since it was asked: its pass judges the note
+        again this run; what it no longer finds is said (withdrawn, or a tick answered)."""
+        self.journal.settle(pid, "outdated", iso(self.now), report.run_id)
+        self._outdated[pid] = p
+        if ticked:
+            self._reticked.add(pid)
+
+    def _settle_outdated(self, report: RunReport) -> None:
+        """Proposals set aside this run that their pass, run since, did not raise again:
+        never gone without a word."""
+        for pid, p in list(self._outdated.items()):
+            action = action_from(p["action"])
+            if action.pass_name not in report.done:
+                continue
+            del self._outdated[pid]
+            if pid in self._reticked:
+                self.journal.settle(pid, "answered", iso(self.now), report.run_id)
+                report.answered.append({"id": pid, "what": action.describe(), "why": "the "
+                                        "note changed after your tick and it no longer "
+                                        "holds: nothing was changed"})
+            else:
+                report.withdrawn.append({"id": pid, "pass": action.pass_name,
+                                         "what": action.describe(), "why": "the note changed "
+                                         "since and the dream no longer finds it"})
+
     def _propose(self, action: Action, report: RunReport) -> None:
+        if action.key in self._outdated:  # judged again after the note changed: still holds
+            self._outdated.pop(action.key)
+            if action.key in self._reticked and not action.group and not self.dry_run:
+                before = len(report.applied)
+                self._apply(replace(action, propose=False), report)
+                state = "applied" if len(report.applied) > before else "failed"
+                self.journal.settle(action.key, state, iso(self.now), report.run_id)
+                report.answered.append({"id": action.key, "what": action.describe(), "why": (
+                    "applied: the note changed after your tick and it still holds") if state
+                    == "applied" else "it could not be applied; the digest says why"})
+                return
         known = self.journal.proposals()
         if action.key in known and known[action.key]["state"] in BLOCKING:
             return  # waiting, done, or dismissed by the person: never raised again as-is
@@ -307,25 +351,31 @@ class Dream:
                 fresh = not said_in((current or b"").decode("utf-8", "replace"),
                                     action.content)
             if not fresh and (current is None or content_hash(current) != action.base):
-                self.journal.settle(pid, "outdated", iso(self.now), report.run_id)
+                self._set_aside(pid, p, pid in ticked, report)
                 stale_groups.add(action.group)
             else:
                 open_[pid] = p
         for pid, p in list(open_.items()):  # one part of a merge is outdated: all of it is
             if p["action"].get("group") and p["action"]["group"] in stale_groups:
-                self.journal.settle(pid, "outdated", iso(self.now), report.run_id)
+                self._set_aside(pid, p, pid in ticked, report)
                 del open_[pid]
         for group in grouped(list(open_.values())):
             if not ticked & {p["id"] for p in group}:
                 continue
             state = "applied"  # a group (a merge) is applied in order, and stops at a failure
+            why = "applied"
             for p in group:
                 if state == "applied":
                     action = Action(**{**action_from(p["action"]).__dict__, "propose": False})
-                    before = len(report.applied)
+                    before, skipped = len(report.applied), len(report.skipped)
                     self._apply(action, report)
                     state = "applied" if len(report.applied) > before else "failed"
+                    if state == "failed":
+                        why = "not applied: " + (report.skipped[-1]["reason"] if len(
+                            report.skipped) > skipped else "nothing to change")
                 self.journal.settle(p["id"], state, iso(self.now), report.run_id)
+            report.answered.append({"id": group[0]["id"], "what": action_from(
+                group[0]["action"]).describe(), "why": why})
 
     def _diff(self, action: Action, note: bytes | None) -> str:
         old = (note or b"").decode("utf-8", "replace")

@@ -78,3 +78,32 @@ def test_expiry_comes_from_validity_never_from_history(vault: Path) -> None:
         planned = {a.path: a.set_keys for a in plan_drift(snapshot(mem, NOW))}
     assert planned == {"home/Offer.md": {"status": "stale", "stale_reason": "expired",
                                          "valid_until": "2025-03-31"}}
+
+
+def test_pages_a_query_or_a_tag_reaches_are_not_orphans(vault: Path) -> None:
+    write(vault, "Books.md", "# Books\n\n```dataview\nTABLE author FROM #book OR \"Reading\"\n"
+          "```\n")
+    write(vault, "Reading/Dune.md", "# Dune\n\nSand.\n")  # its folder is queried
+    write(vault, "Notes/Emma.md", "---\ntags: [book]\n---\n# Emma\n\nManners.\n")  # its tag
+    write(vault, "Notes/Lone.md", "# Lone\n\nNothing reaches it.\n")  # the control
+    with open_mem(vault) as mem:
+        mem.reindex()
+        orphans = {i.path for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L020"}
+    assert orphans == {"Notes/Lone.md"}  # Books.md reaches pages through its query
+
+
+def test_soft_mentions_only_for_distinctive_names(vault: Path) -> None:
+    """A note named like a common word of the vault ("Links", in most notes) gets no soft
+    links; a distinctive name mentioned twice does (the near miss)."""
+    from aleph_mem.dream.mentions import find
+
+    write(vault, "Links.md", "# Links\n\nSites.\n")
+    write(vault, "Harbour Ferry.md", "# Harbour Ferry\n\nBoats.\n")
+    for i in range(8):
+        extra = " We took the harbour ferry." if i < 2 else ""
+        write(vault, f"notes/n{i}.md", f"# Note {i}\n\nUseful links below.{extra}\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        soft = find(snapshot(mem, NOW))
+    assert sorted(soft) == [("notes/n0.md", "Harbour Ferry.md", "Harbour Ferry"),
+                            ("notes/n1.md", "Harbour Ferry.md", "Harbour Ferry")]
