@@ -53,7 +53,7 @@ from aleph_mem.install.new_vault import init_vault
 from aleph_mem.memory import Memory
 
 YEAR_AGO = 365
-SKIP_DIRS = {".git", ".obsidian", ".trash", ".aleph", "_dream", "node_modules", ".github"}
+SKIP_DIRS = {".git", ".trash", ".aleph", "_dream", "node_modules", ".github"}
 RELATIVE = re.compile(r"\b(today|yesterday|tomorrow|tonight|this (?:morning|week|month)|"
                       r"last (?:night|week|month|year)|next (?:week|month|year|monday|tuesday|"
                       r"wednesday|thursday|friday|saturday|sunday))\b", re.I)
@@ -65,7 +65,9 @@ EVIDENCE_WORDS = re.compile(r"\b(deprecated|obsolete|outdated|superseded|no long
 
 def copy_vault(src: Path, dst: Path, now: dt.datetime) -> None:
     def ignore(folder: str, names: list[str]) -> set[str]:
-        return {n for n in names if n in SKIP_DIRS}
+        settings = ".obsidian" in Path(folder).parts  # only its settings, not plugins' code
+        return {n for n in names if n in SKIP_DIRS or (settings and not n.endswith(".json")
+                                                        and not Path(folder, n).is_dir())}
     shutil.copytree(src, dst, ignore=ignore, symlinks=False)
     base = (now - dt.timedelta(days=YEAR_AGO)).timestamp()
     for i, p in enumerate(sorted(dst.rglob("*"))):
@@ -251,6 +253,7 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
         day0 = Dream(mem, now, force=True).run()
+    texts31 = {"day0": (root / day0.digest).read_text("utf-8") if day0.digest else ""}
     after0 = notes_of(root)
     edited = person_edits(root, now + dt.timedelta(days=1))
     person = notes_of(root)
@@ -260,6 +263,9 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
         day31 = Dream(mem, later, force=True).run()
         journal = {p["id"]: p for p in _proposals(mem)}
     after31 = notes_of(root)
+    if day31.digest:
+        texts31["day31"] = (root / day31.digest).read_text("utf-8")
+    follow = answer_and_undo(root, now, after31)
     n_notes = len(person)
     unticked0 = sorted(r for r, b in before.items() if after0.get(r) != b)
     changed = sorted(r for r, b in person.items() if after31.get(r) != b)
@@ -298,8 +304,8 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
     vanished = [pid for pid, p in journal.items() if pid in {x["id"] for x in day0.proposed}
                 and p["state"] in ("expired",)]
     flagged = _flagged(root, day31, journal)
-    digest0 = _digest_lines(root, now)
-    digest31 = _digest_lines(root, later)
+    digest0 = texts31["day0"].count("\n")  # as written that day (an undo rewrites today's)
+    digest31 = texts31.get("day31", "").count("\n")
     out = {
         "vault": name, "notes": n_notes, "person_edited": len(edited),
         "changed_without_tick": {"day0": len(unticked0), "day31": len(changed)},
@@ -321,10 +327,142 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
         "older_note_flagged": int("aleph-bench/Kafka sync.md" in flagged),
         "digest_lines_per_100": {"day0": round(100 * digest0 / n_notes, 1),
                                  "day31": round(100 * digest31 / n_notes, 1)},
+        **follow["figures"],
     }
+    lines = judged_lines({**texts31, **follow["digests"]}, name)
+    out["lines_to_judge"] = len(lines)
+    if keep:
+        (base / "lines.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n"
+                                                  for x in lines), "utf-8")
     if not keep:
         shutil.rmtree(base, ignore_errors=True)
     return out
+
+
+# -- the person answers, undoes a run, and the dream goes on -------------------------------
+
+TICK_LINE = re.compile(r"^- \[ \] .*\((P-[0-9a-f]{8})\)\s*$", re.M)
+
+
+def answer_and_undo(root: Path, now: dt.datetime, after31: dict[str, bytes]) -> dict:
+    """Day 31 as a person: two proposals ticked and one dismissed on the standing page;
+    day 32 a dream; then ``undo`` of that run, as the digest offers; day 33 a dream.
+    Counts what changed without a tick at each step, ticks answered, dismissals kept,
+    empty and vanished proposals."""
+    from aleph_mem.dream.journal import Journal
+
+    page = root / "_dream" / "proposals.md"
+    ids = TICK_LINE.findall(page.read_text("utf-8")) if page.exists() else []
+    ticked, dismissed = ids[:2], ids[2:3]
+    if ids:
+        text = page.read_text("utf-8")
+        for pid in ticked:
+            text = re.sub(rf"^- \[ \](.*\({pid}\))", r"- [x]\1", text, flags=re.M)
+        for pid in dismissed:
+            text = re.sub(rf"^- \[ \](.*\({pid}\))", r"- [-]\1", text, flags=re.M)
+        page.write_text(text, "utf-8")
+    journal = Journal(root / ".aleph")
+    known = journal.proposals()
+    touched = set()  # the notes the ticked proposals name (a merge: both of its notes)
+    for pid in ticked:
+        group = known[pid]["action"].get("group") or pid
+        touched |= {p["action"]["path"] for p in known.values()
+                    if p["id"] == pid or (p["action"].get("group") or None) == group}
+        touched |= {m + ".md" for m in re.findall(r"\[\[([^\]|]+)", json.dumps(
+            known[pid]["action"].get("set_keys", {})))}
+    day32_at, day33_at = now + dt.timedelta(days=32), now + dt.timedelta(days=33)
+    with Memory.open(root, {"embed_model": "none"}) as mem:
+        mem.reindex()
+        day32 = Dream(mem, day32_at, force=True).run()
+        after32 = notes_of(root)
+        digests = {"day32": (root / day32.digest).read_text("utf-8") if day32.digest else ""}
+        undo = mem.undo(day32.run_id)
+    after_undo = notes_of(root)
+    with Memory.open(root, {"embed_model": "none"}) as mem:
+        mem.reindex()
+        day33 = Dream(mem, day33_at, force=True).run()
+    after33 = notes_of(root)
+    if day33.digest:
+        digests["day33"] = (root / day33.digest).read_text("utf-8")
+    undone_digest = "\n".join(p.read_text("utf-8") for p in (root / "_dream").rglob("*.md"))
+    final = Journal(root / ".aleph").proposals()
+    said = set()
+    for r in (day32, day33):
+        said |= {w["id"] for w in r.withdrawn} | {a["id"] for a in r.answered}
+    vanished = [pid for pid, p in final.items() if p["state"] in ("outdated", "withdrawn",
+                                                                  "expired", "failed")
+                and pid not in said and not _said_before(root, pid)]
+    everything = [*day32.proposed, *day33.proposed]
+    return {"digests": digests, "figures": {
+        "protocol": {
+            "ticked": len(ticked), "dismissed": len(dismissed),
+            "changed_without_tick_day32": sorted(r for r, b in after31.items()
+                                                 if after32.get(r) != b and r not in touched),
+            "undo_refused": len(undo.refused),
+            "not_restored_by_undo": sorted(r for r, b in after31.items()
+                                           if after_undo.get(r) != b),
+            "changed_after_undo_day33": sorted(r for r, b in after_undo.items()
+                                               if after33.get(r) != b),
+            "ticks_answered": sum(1 for pid in ticked if f"your tick on {pid}" in
+                                  digests["day32"]),
+            "dismissed_raised_again": sum(1 for p in everything if p["id"] in dismissed),
+            "empty_proposals": sum(1 for p in everything if re.search(r"\]\]:\s+\(", p["what"])),
+            "vanished": vanished,
+            "digest_rewritten_after_undo": f"run `{day32.run_id}`: " in undone_digest
+            if undo.undone else None,
+        }}}
+
+
+def _said_before(root: Path, pid: str) -> bool:
+    """Some digest written so far names the proposal as withdrawn or answers it."""
+    folder = root / "_dream" / "digests"
+    return any(re.search(rf"(withdrawn|your tick on) {pid}", p.read_text("utf-8"))
+               for p in folder.glob("*.md")) if folder.exists() else False
+
+
+def judged_lines(digests: dict[str, str], vault: str) -> list[dict]:
+    """Every line a person is asked to read in the digests, each once, with its class:
+    a proposal by its pass and kind, a lint example by its rule, an answer, a withdrawal,
+    the counts line, the summary."""
+    out: dict[str, dict] = {}
+    for day, text in digests.items():
+        section, rule = "", ""
+        for line in text.splitlines():
+            if line.startswith("## "):
+                section, rule = line[3:], ""
+                continue
+            m = re.match(r"^- \*\*(L\d{3})", line)
+            if m:
+                rule = m.group(1)
+                continue
+            cls = _line_class(section, rule, line)
+            if cls and line not in out:
+                out[line] = {"vault": vault, "day": day, "class": cls, "line": line,
+                             "notes": sorted(set(re.findall(r"\[\[([^\]|#]+)", line)))}
+    return list(out.values())
+
+
+def _line_class(section: str, rule: str, line: str) -> str | None:
+    if line.startswith(">"):
+        return "summary"
+    if section == "Proposals" and line.startswith("- [ ] "):
+        what = line[6:]
+        kind = ("merge" if "merge [[" in what else "archive" if "archive [[" in what else
+                "expired (prose)" if "the text says it ends" in what else
+                "expired" if "expired" in what else
+                "contradicted" if "contradict" in what or " here, " in what else
+                "superseded" if "supersede" in what else
+                "link repair" if "repaired" in what else "other")
+        return f"proposal: {what.split(':', 1)[0]} {kind}"
+    if section == "Needs attention" and line.startswith("  - [[") and rule:
+        return f"attention: {rule}"
+    if section == "Needs attention" and line.startswith("- also on"):
+        return "attention: counts line"
+    if section.startswith("Your ticks"):
+        return "answer" if line.startswith("- your tick") else "withdrawal"
+    if section == "What the dream changed" and line.startswith("  - "):
+        return "dream changed"
+    return None
 
 
 def _proposals(mem: Memory) -> list[dict]:
@@ -377,11 +515,6 @@ def _evidence(root: Path, what: str, texts: dict[str, str]) -> bool:
     first = " ".join(body_of_text(text).split()[:80])
     return bool(re.search(r"\b(deprecated|obsolete|outdated|no longer (used|valid|"
                           r"maintained))\b", first, re.I))
-
-
-def _digest_lines(root: Path, when: dt.datetime) -> int:
-    p = root / "_dream" / "digests" / f"{when.date()}.md"
-    return p.read_text("utf-8").count("\n") if p.exists() else 0
 
 
 def main() -> None:
