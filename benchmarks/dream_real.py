@@ -443,6 +443,8 @@ def judged_lines(digests: dict[str, str], vault: str) -> list[dict]:
 
 
 def _line_class(section: str, rule: str, line: str) -> str | None:
+    if not line.strip():
+        return None
     if line.startswith(">"):
         return "summary"
     if section == "Proposals" and line.startswith("- [ ] "):

@@ -323,20 +323,23 @@ related_files_sha project_root type id""".split())
 # keys about the file rather than its subject (when it was made, where it is published)
 FILE_KEYS = re.compile(r"(^|[-_ ])(created|modified|updated|date|time|timestamp|published|"
                        r"publish|draft|permalink|uid|id|cssclass|cssclasses|banner|cover|"
-                       r"icon|template|source|url|author|layout|weight|order)($|[-_ ])", re.I)
+                       r"icon|template|source|url|author|layout|weight|order|description|summary|"
+                       r"excerpt|abstract|subtitle|caption|comment|notes?|image)($|[-_ ])", re.I)
+FACT_WORDS = 8  # a longer value is prose describing the note, not a value it states
 
 
 def stated_facts(n: NoteInfo) -> dict[str, str]:
     """What a note states as key: value: inline `key:: value` fields, then its own
     frontmatter keys (not the ones aleph-mem or Obsidian use, nor keys about the file:
-    ``created-at`` differs between any two notes and says nothing of their subject)."""
+    ``created-at`` differs between any two notes and says nothing of their subject, nor a
+    ``description``: two pages describe themselves differently without disagreeing)."""
     out = {m.group(1).strip().casefold(): m.group(2).strip()
            for m in INLINE_FIELD.finditer(body_of(n))}
     for key, value in n.frontmatter.items():
         if key.casefold() not in SYSTEM_KEYS and not FILE_KEYS.search(key) \
                 and isinstance(value, str | int | float) and not isinstance(value, bool):
             out.setdefault(key.casefold(), str(value))
-    return out
+    return {k: v for k, v in out.items() if len(v.split()) <= FACT_WORDS}
 
 
 def plan_fact_conflicts(snap: Snapshot) -> list[Action]:

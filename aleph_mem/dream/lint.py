@@ -161,7 +161,15 @@ QUOTED_LINK = re.compile(r"^(broken link |ambiguous link |broken heading or bloc
 def as_read(message: str) -> str:
     """An issue as a page shows it: the link it is about as code, so the page itself holds
     no broken link (in Obsidian one would show in the graph and make a note when clicked)."""
-    return QUOTED_LINK.sub(lambda m: f"{m.group(1)}`{m.group(2)}`", message, count=1)
+    return QUOTED_LINK.sub(lambda m: m.group(1) + code(m.group(2)), message, count=1)
+
+
+def code(text: str) -> str:
+    """``text`` as a Markdown code span, fenced with more backticks than it holds (a link
+    whose heading has a code span in it stays one span)."""
+    fence = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def templated(n: NoteInfo) -> bool:

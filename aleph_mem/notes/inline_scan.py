@@ -110,11 +110,15 @@ def _split_anchor(rest: str) -> tuple[str, str | None, str | None]:
     return path.strip(), anchor.strip(), None
 
 
-def _wikilink(m: re.Match[str], line: int) -> Link:
-    inner = m.group(2).replace("\\|", "|")
+def _wikilink(m: re.Match[str], line: int, original: str | None = None) -> Link:
+    """A wikilink found in the masked text, read from the ``original`` text at the same
+    place: a code span inside the brackets (``[[#Using `+` here]]``) is part of the link,
+    as in Obsidian, not blanked out of it."""
+    raw = original[m.start():m.end()] if original is not None else m.group()
+    inner = raw[len(m.group(1)) + 2:-2].replace("\\|", "|")
     target_part, bar, alias = inner.partition("|")
     path, heading, block = _split_anchor(target_part)
-    return Link(m.group(), "wikilink", bool(m.group(1)), path, heading, block,
+    return Link(raw, "wikilink", bool(m.group(1)), path, heading, block,
                 alias.strip() if bar else None, line)
 
 
@@ -164,14 +168,19 @@ def _md_destination(text: str, start: int) -> tuple[str, int] | None:
     return None
 
 
-def scan_links(masked: str, first_line: int) -> tuple[list[Link], list[tuple[int, int]]]:
+def scan_links(masked: str, first_line: int, original: str | None = None
+               ) -> tuple[list[Link], list[tuple[int, int]]]:
     """All links in the masked body, and their spans (so tags can skip them).
-    ``first_line`` is the file line number of the body's first line."""
+    ``first_line`` is the file line number of the body's first line; ``original`` the body
+    before masking (the same length), which a wikilink's text is read from."""
     starts = [0] + [m.end() for m in re.finditer(r"\n", masked)]
     found: list[tuple[int, Link]] = []
     spans: list[tuple[int, int]] = []
     for m in WIKILINK.finditer(masked):
-        found.append((m.start(), _wikilink(m, first_line + _line_of(starts, m.start()))))
+        if masked[max(0, m.start() - 1):m.start()] == "\\" or m.group(2).endswith("\\"):
+            continue  # "\[[x]]" is escaped, "[[^\]]+" a pattern: text, not a link
+        found.append((m.start(), _wikilink(m, first_line + _line_of(starts, m.start()),
+                                           original)))
         spans.append((m.start(), m.end()))
     rest = mask_spans(masked, spans)
     for m in MD_LINK_START.finditer(rest):

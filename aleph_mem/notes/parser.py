@@ -225,7 +225,8 @@ def parse(data: bytes, file_stem: str, max_bytes: int = 5_000_000) -> ParsedNote
         issues.append(problem)
     masked = _masked_body(body, tokens)
     first = body_start + 1
-    links, spans = inline_scan.scan_links(masked, first)
+    links, spans = inline_scan.scan_links(masked, first,
+                                          body if len(body) == len(masked) else None)
     links += _frontmatter_links(fm, text, body_start)
     tags = [(t, "frontmatter") for t in frontmatter_tags(fm)]
     tags += [(t, "inline") for t in inline_scan.scan_tags(inline_scan.mask_spans(masked, spans))]

@@ -12,7 +12,7 @@ from pathlib import Path
 from conftest import open_mem, write
 from dream_helpers import NOW
 
-from aleph_mem.dream.drift import plan_drift
+from aleph_mem.dream.drift import plan_drift, plan_drift_all
 from aleph_mem.dream.lint import lint_issues
 from aleph_mem.dream.snapshot import snapshot
 from aleph_mem.notes.note_dates import dated_name, moment_pattern
@@ -107,3 +107,25 @@ def test_soft_mentions_only_for_distinctive_names(vault: Path) -> None:
         soft = find(snapshot(mem, NOW))
     assert sorted(soft) == [("notes/n0.md", "Harbour Ferry.md", "Harbour Ferry"),
                             ("notes/n1.md", "Harbour Ferry.md", "Harbour Ferry")]
+
+
+def test_an_anchor_with_a_code_span_resolves_and_a_wrong_one_is_broken(vault: Path) -> None:
+    write(vault, "Java.md", "# Java\n\n## Concatenation with `+` Operator\n\nx\n\n"
+          "See [[#Concatenation with `+` Operator]] and [[#Concatenation with `-` Operator]].\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L012"]
+    assert broken == ["broken heading or block anchor [[#Concatenation with `-` Operator]]"]
+
+
+def test_two_pages_that_describe_themselves_differently_do_not_contradict(vault: Path) -> None:
+    """Same name in two folders, each with its own `description:`: no contradiction; the
+    near miss, a short value the two state differently (`port`), is one."""
+    old(vault, "Plugins/Templates.md", "---\nupdated: 2025-01-01\ndescription: Templates "
+        "is a core plugin that inserts snippets.\nport: 80\n---\n# Templates\n\nx\n")
+    old(vault, "Clipper/Templates.md", "---\nupdated: 2025-03-01\ndescription: Web "
+        "Clipper templates shape what a clipped page holds.\nport: 81\n---\n# Templates\n\ny\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        reasons = [a.reason for a in plan_drift_all(snapshot(mem, NOW))]
+    assert len(reasons) == 1 and reasons[0].startswith("port: ")

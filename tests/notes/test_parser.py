@@ -143,3 +143,18 @@ def test_long_block_is_split_at_line_boundaries() -> None:
     assert len(chunks) > 1
     assert chunks[0].line_start == 1 and chunks[-1].line_end == 20
     assert all(len(c.text) <= 2400 for c in chunks)
+
+
+def test_an_escaped_bracket_or_a_pattern_is_text_not_a_link() -> None:
+    """``\\[[x]]`` is escaped and ``[[^\\]]+`` is a regular expression in prose: neither is
+    a link (a broken-link report on them is noise); the plain link beside them is one."""
+    note = parse(b"# T\n\nA\\[[x]] and [[^\\]]+ match, see [[real]] and [[a\\|b]].\n", "T")
+    assert [link.raw for link in note.links] == ["[[real]]", "[[a\\|b]]"]
+
+
+def test_a_code_span_inside_a_wikilink_is_part_of_the_link() -> None:
+    """As Obsidian reads it: ``[[#Using `+` here]]`` links the heading with the code span
+    in it (blanking it made every such anchor broken); a link inside a code span is text."""
+    note = parse(b"# T\n\n## Using `+` here\n\n[[#Using `+` here]] and `[[not a link]]`\n", "T")
+    assert [(lk.raw, lk.heading) for lk in note.links] == [
+        ("[[#Using `+` here]]", "Using `+` here")]
