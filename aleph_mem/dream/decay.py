@@ -70,7 +70,8 @@ def plan_decay(snap: Snapshot, judge=None, busy: frozenset[str] = frozenset()) -
         age = (snap.now - n.changed_at).days
         own = evidence(n, snap)
         if n.human and not by_age(n):  # a person's note: only on its own word (R2)
-            if own and age >= MIN_AGE_DAYS and not _just_marked(n, snap):
+            if own and age >= MIN_AGE_DAYS and not _just_marked(n, snap) and \
+                    not _expiry_unagreed(n, own):
                 cold.append((0.0, n, f"stale: {own}"))
             continue
         s, _ = salience(n, snap.now, linked_at=linked_at.get(n.path))
@@ -101,6 +102,13 @@ def _just_marked(n: NoteInfo, snap: Snapshot) -> bool:
     at a time; the archive is asked a week later."""
     marked = snap.drift_marked.get(n.path)
     return marked is not None and (snap.now - parse_iso(marked)).days < MARKED_WAIT_DAYS
+
+
+def _expiry_unagreed(n: NoteInfo, own: str) -> bool:
+    """The evidence is a date that passed, but the person has not agreed the note is stale
+    (drift asks that first; a person who dismissed it, or undid the mark, said no)."""
+    return own.endswith("has passed") and n.status != "stale" and \
+        n.frontmatter.get("stale_reason") != "expired"
 
 
 OLD_WORDS = frozenset({"old", "deprecated", "obsolete", "outdated", "legacy", "archived",

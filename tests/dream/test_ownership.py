@@ -5,6 +5,8 @@ control on each is the same note last written by an agent, which the dream marks
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +18,7 @@ from aleph_mem.dream.journal import Journal
 from aleph_mem.dream.runner import Dream
 from aleph_mem.memory import Memory
 
+YEAR_AGO = (NOW - dt.timedelta(days=400)).timestamp()
 EXPIRED = "---\nstatus: running\nexpires: 2020-01-01\n---\n# Build\n\nThe nightly build.\n"
 
 
@@ -126,3 +129,22 @@ def test_undoing_a_dream_run_gives_the_note_back_to_its_owner(vault: Path) -> No
     assert before == after == EXPIRED.encode()
     assert proposed == []  # the undo answered the question: it is not asked again
     assert [p["state"] for p in Journal(vault / ".aleph").proposals().values()] == ["applied"]
+
+
+def test_an_expiry_the_person_undid_is_not_offered_for_the_archive(vault: Path) -> None:
+    """The person took the stale mark back: a date that passed is then no evidence for the
+    archive (the near miss, kept marked, is offered a week later: test_trust)."""
+    (vault / ".aleph" / "config.toml").write_text("decay_min_watch_days = 0\n")
+    write(vault, "build.md", EXPIRED)
+    os.utime(vault / "build.md", (YEAR_AGO, YEAR_AGO))
+    with open_mem(vault) as mem:
+        mem.reindex()
+        Dream(mem, NOW, force=True).run(("drift", "digest"))
+        page = vault / "_dream/proposals.md"
+        page.write_text(page.read_text().replace("- [ ]", "- [x]"))
+        mem.reindex()
+        applied = Dream(mem, NOW, force=True).run(("drift",))
+        mem.undo(applied.run_id)
+        later = Dream(mem, NOW + dt.timedelta(days=10), force=True).run(("drift", "decay"))
+    assert later.proposed == [] and later.applied == []
+    assert (vault / "build.md").read_text() == EXPIRED
