@@ -150,8 +150,19 @@ def anchor_found(link: Link, headings: Iterable[str], blocks: Iterable[str]) -> 
         return link.block in set(blocks)
     if link.heading:
         last = unquote(link.heading.split("#")[-1])  # a Markdown link's %20
-        return anchor_key(last) in {anchor_key(h) for h in headings}
+        headings = list(headings)
+        if anchor_key(last) in {anchor_key(h) for h in headings}:
+            return True
+        # GitHub, GitLab, Typora and VS Code slug a heading ("E/R 模型" -> "er-模型"): a
+        # Markdown link written for them opens there, and the note is not broken for it
+        return link.kind == "markdown" and slug(last) in {slug(h) for h in headings}
     return None
+
+
+def slug(text: str) -> str:
+    """A heading as GitHub's anchor: lower case, punctuation dropped, spaces to hyphens."""
+    text = re.sub(r"[^\w\- ]", "", fold(text).strip())
+    return text.replace(" ", "-")
 
 
 def closest(key: str, known: list[tuple[str, str]], most: int = 5) -> list[str]:

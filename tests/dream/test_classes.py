@@ -129,3 +129,15 @@ def test_two_pages_that_describe_themselves_differently_do_not_contradict(vault:
         mem.reindex()
         reasons = [a.reason for a in plan_drift_all(snapshot(mem, NOW))]
     assert len(reasons) == 1 and reasons[0].startswith("port: ")
+
+
+def test_a_markdown_anchor_written_for_github_finds_its_heading(vault: Path) -> None:
+    """A vault written for GitHub or Typora links headings by their slug; a slug no
+    heading has is still broken (the near miss), and a wikilink is read as Obsidian does."""
+    write(vault, "DB.md", "# DB\n\n## E/R 模型中的约束\n\n## 1.2 Setup & Run\n\n"
+          "[a](#er-模型中的约束) [b](#12-setup--run) [c](#er-模型中的键) [[#12-setup--run]]\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        broken = sorted(i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L012")
+    assert broken == ["broken heading or block anchor [[#12-setup--run]]",
+                      "broken heading or block anchor [c](#er-模型中的键)"]
