@@ -401,18 +401,30 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
             found, _ = suggest.loose(target)
         if len(found) != 1:
             continue
-        shown = alias or ("|" + target.strip() if not anchor else "")
+        name = suggest.link_name(next(iter(found)))
+        spaced = _only_spaces_differ(target, name)
+        shown = alias or ("|" + target.strip() if not anchor and not spaced else "")
         fixes.setdefault(src, []).append(
-            (line, raw, f"{bang}[[{suggest.link_name(next(iter(found)))}{anchor}{shown}]]"))
+            (line, raw, f"{bang}[[{name}{anchor}{shown}]]" + (SPACES if spaced else "")))
     out = {}
     for src, edits in sorted(fixes.items()):
         note = snap.notes[src]
         if not note.whole:
             continue  # not valid UTF-8, or too big to hold whole: never rewritten
-        text = _rewrite_lines(note.body, edits)
+        text = _rewrite_lines(note.body, [(ln, o, n.removesuffix(SPACES)) for ln, o, n in edits])
         if text is not None and text != note.body:
             out[src] = (text, "L010 repaired " + ", ".join(f"{o} → {n}" for _, o, n in edits))
     return out
+
+
+SPACES = " (the link has a non-breaking or doubled space its note's name has not)"
+
+
+def _only_spaces_differ(target: str, name: str) -> bool:
+    """The link and the note's name read the same but for the kind or number of spaces
+    (a non-breaking space pasted in): the repair would look like no change at all."""
+    plain = " ".join(target.split())
+    return target != name and plain == name.rsplit("/", 1)[-1]
 
 
 def _frontmatter_lines(n: NoteInfo) -> int:

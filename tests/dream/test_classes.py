@@ -141,3 +141,16 @@ def test_a_markdown_anchor_written_for_github_finds_its_heading(vault: Path) -> 
         broken = sorted(i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L012")
     assert broken == ["broken heading or block anchor [[#12-setup--run]]",
                       "broken heading or block anchor [c](#er-模型中的键)"]
+
+
+def test_a_link_broken_by_a_non_breaking_space_says_so(vault: Path) -> None:
+    from aleph_mem.dream.lint import plan_lint
+
+    write(vault, "C Pointers.md", "# C Pointers\n\nx\n")
+    write(vault, "C MOC.md", "# C\n\n- [[C\u00a0Pointers]]\n- [[C Pointers]]\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        fix = next(a for a in plan_lint(snapshot(mem, NOW)) if a.path == "C MOC.md")
+    assert fix.content == "# C\n\n- [[C Pointers]]\n- [[C Pointers]]\n"
+    assert fix.reason == "L010 repaired [[C\u00a0Pointers]] → [[C Pointers]] (the link has a " \
+        "non-breaking or doubled space its note's name has not)"
