@@ -8,6 +8,7 @@ proposal (R2). Planners are idempotent: a second run after the first plans nothi
 from __future__ import annotations
 
 import hashlib
+import re
 from itertools import combinations
 
 import numpy as np
@@ -39,12 +40,18 @@ def normalized(note: NoteInfo) -> str:
 
 
 def keeper_order(n: NoteInfo) -> tuple:
-    """Human-touched over agent-owned; a filed note over its inbox copy; more inbound
-    links; older (its `created`, else its first logged event: file times differ between
-    devices a sync engine keeps in step, the synced history does not); smaller path."""
+    """Human-touched over agent-owned; a filed note over its inbox copy; the original
+    over a copy (a folder or name ending "copy" or "(1)", as a file manager names one);
+    more inbound links; older (its `created`, else its first logged event: file times
+    differ between devices a sync engine keeps in step, the synced history does not);
+    smaller path."""
     created = str(n.frontmatter.get("created") or n.first_logged or n.mtime.isoformat())
     inbox = n.path.split("/", 1)[0].casefold() in ("inbox", "_inbox", "00 inbox")
-    return (not n.human, inbox, -n.inbound, created, n.path)
+    copy = any(COPY_NAME.search(part.removesuffix(".md")) for part in n.path.split("/"))
+    return (not n.human, inbox, copy, -n.inbound, created, n.path)
+
+
+COPY_NAME = re.compile(r"(?: copy(?: \d+)?| \(\d+\)|-copy)$", re.I)
 
 
 PERMUTATIONS, BANDS = 64, 16
@@ -211,9 +218,9 @@ def merge_actions(keep: NoteInfo, drop: NoteInfo, identical: bool, why: str,
                                          *drop.other_names]) if a.casefold() not in mine]
     sources = list(dict.fromkeys([*_fm_list(keep, "source_notes"), f"[[{drop.path[:-3]}]]"]))
     set_keys: dict[str, object] = {"source_notes": sources}
-    if aliases:
+    if aliases and aliases != _fm_list(keep, "aliases"):
         set_keys["aliases"] = aliases
-    if tags:
+    if tags and tags != _fm_list(keep, "tags"):  # the same tags: the person's list as it is
         set_keys["tags"] = tags
     group = f"merge {drop.path} into {keep.path}"
     shows = differing_table(f"{keep.path[:-3]} (kept)", body_of(keep),

@@ -154,3 +154,18 @@ def test_a_link_broken_by_a_non_breaking_space_says_so(vault: Path) -> None:
     assert fix.content == "# C\n\n- [[C Pointers]]\n- [[C Pointers]]\n"
     assert fix.reason == "L010 repaired [[C\u00a0Pointers]] → [[C Pointers]] (the link has a " \
         "non-breaking or doubled space its note's name has not)"
+
+
+def test_a_folder_present_twice_keeps_the_original_and_its_tag_list(vault: Path) -> None:
+    from aleph_mem.dream.consolidate import plan_consolidate
+
+    text = ("---\ntags:\n  - food\n  - soup\n---\n# Soup\n\nSimmer the lentils for forty "
+            "minutes with cumin, then blend half of them.\n")
+    old(vault, "Recipes copy/Soup.md", text)  # the copy is the older file here
+    write(vault, "Recipes/Soup.md", text)
+    with open_mem(vault) as mem:
+        mem.reindex()
+        planned = plan_consolidate(snapshot(mem, NOW))
+    assert [(a.op, a.path) for a in planned] == [("set", "Recipes/Soup.md"),
+                                                 ("archive", "Recipes copy/Soup.md")]
+    assert "tags" not in planned[0].set_keys  # the same tags: the list is left as written
