@@ -43,6 +43,10 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
             continue  # [site](example.com): a web address without its scheme, not a file
         if status == "unresolved":
             out.append(Issue("L010", src, f"broken link {raw}{suggest.fix(raw)}"))
+        elif (src, raw) in snap.by_title and target:
+            out.append(Issue("L010", src, f"broken link {raw} (only {target}'s `title:` says "
+                             "so; Obsidian links by file name): did you mean "
+                             f"[[{suggest.link_name(target)}|{raw.strip('![]').split('|')[0]}]]?"))
         elif status == "ambiguous":
             out.append(Issue("L011", src, f"ambiguous link {raw}"))
         elif anchor == 0:

@@ -129,9 +129,10 @@ class Snapshot:
     template_folders: tuple[str, ...] = ()  # Obsidian's and Templater's templates folders
     daily_formats: tuple[tuple[str, str], ...] = ()  # (folder, moment format) of dated notes
     drift_marked: dict[str, str] = field(default_factory=dict)  # path -> drift's last write
-    # (src, raw) -> the note aleph-mem reaches only through its first heading: Obsidian
-    # leaves such a link unresolved, so for the person it is broken (a `title:` a person or
-    # a tool declared in frontmatter is taken as meant, and not reported)
+    # (src, raw) of links aleph-mem resolves only through a note's frontmatter `title:`:
+    # Obsidian does not open them, so for the person they are broken (reported, with the
+    # note they mean; never rewritten: a tool that links by title meant them)
+    by_title: set[tuple[str, str]] = field(default_factory=set)
 
     def vectors(self) -> dict[str, np.ndarray]:
         """Each note's vector (the normalised mean of its chunks'), loaded on first use;

@@ -169,3 +169,15 @@ def test_a_folder_present_twice_keeps_the_original_and_its_tag_list(vault: Path)
     assert [(a.op, a.path) for a in planned] == [("set", "Recipes/Soup.md"),
                                                  ("archive", "Recipes copy/Soup.md")]
     assert "tags" not in planned[0].set_keys  # the same tags: the list is left as written
+
+
+def test_a_link_only_a_frontmatter_title_resolves_is_reported(vault: Path) -> None:
+    """Obsidian opens [[Sourdough]] by a file name or alias, not by a `title:`; the alias
+    (the near miss) is a link Obsidian opens."""
+    write(vault, "bread-101.md", "---\ntitle: Sourdough\naliases: [Levain]\n---\n# Bread\n\nx\n")
+    write(vault, "Bake.md", "# Bake\n\nSee [[Sourdough]] and [[Levain]].\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
+    assert broken == ["broken link [[Sourdough]] (only bread-101.md's `title:` says so; "
+                      "Obsidian links by file name): did you mean [[bread-101|Sourdough]]?"]

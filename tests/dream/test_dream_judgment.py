@@ -129,6 +129,8 @@ def test_obsidian_judges_links_a_heading_is_not_a_name(vault: Path) -> None:
         fixes = {a.path: a for a in plan_lint(snap) if a.reason.startswith("L010")}
     heading = " (only {}'s heading or title says so; Obsidian links by file name)"
     assert found == [
+        ("notes/meeting.md", "broken link [[Declared Title]] (only notes/gen-123.md's `title:` "
+         "says so; Obsidian links by file name): did you mean [[gen-123|Declared Title]]?"),
         ("notes/meeting.md", "broken link [[Priya Raman]]" + heading.format("people/priya.md")
          + ": did you mean [[priya|Priya Raman]]?"),
         ("notes/meeting.md", "broken link [[some note]]: did you mean [[some-note]]?"),
@@ -136,7 +138,7 @@ def test_obsidian_judges_links_a_heading_is_not_a_name(vault: Path) -> None:
          + ": did you mean [[Ada Lovelace|Ada]]?")]
     assert fixes["notes/meeting.md"].propose  # a person's note: asked, never rewritten
     assert ("With [[priya|Priya Raman]] about [[some-note|some note]] and [[Declared Title]]."
-            in fixes["notes/meeting.md"].content)  # a declared title is taken as meant
+            in fixes["notes/meeting.md"].content)  # a declared title: reported, never rewritten
 
 
 def test_one_run_reaches_the_fixpoint_and_undo_regenerates_the_digest(vault: Path) -> None:
