@@ -224,12 +224,22 @@ class Memory(Store):
         restored but written anew from the history as it now stands, after any undo of
         the dream's changes (so the digest never says the dream changed a note it gave back)."""
         report = super().undo(target, actor)
-        if (report.regenerate or report.dreamt) and not self.readonly:
+        if (report.regenerate or report.dreamt or report.undone and self._digest_today()) \
+                and not self.readonly:
             try:
                 self.dream(("digest",), force=True)
             except AlephError as exc:  # a dream running now: its digest covers the undo
                 log.info("digest not regenerated after undo: %s", exc)
         return report
+
+    def _digest_today(self) -> bool:
+        """Today's digest is written: after any undo it is written anew, so it never says a
+        note changed in a way that was taken back."""
+        import datetime as dt
+
+        from aleph_mem.dream.digest import digest_path
+
+        return self.vault.read_bytes(digest_path(dt.datetime.now(dt.UTC).date())) is not None
 
     def browse(self, filters: Filters | None = None, project: str | None = None,
                limit: int = 20) -> list[Any]:

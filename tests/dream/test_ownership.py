@@ -148,3 +148,20 @@ def test_an_expiry_the_person_undid_is_not_offered_for_the_archive(vault: Path) 
         later = Dream(mem, NOW + dt.timedelta(days=10), force=True).run(("drift", "decay"))
     assert later.proposed == [] and later.applied == []
     assert (vault / "build.md").read_text() == EXPIRED
+
+
+def test_the_digest_is_written_anew_after_any_undo(vault: Path) -> None:
+    """A person's edit undone: today's digest no longer lists it as changed; the edit
+    kept (the near miss) is still listed."""
+    write(vault, "a.md", "# A\n\nx\n")
+    write(vault, "b.md", "# B\n\nx\n")
+    with Memory.open(vault) as mem:
+        mem.reindex()
+        edit = mem.edit_note("a.md", append="more\n")
+        mem.edit_note("b.md", append="more\n")
+        report = Dream(mem, force=True).run(("digest",))
+        digest = vault / report.digest
+        assert "[[a]]" in digest.read_text() and "[[b]]" in digest.read_text()
+    cli(vault, "undo", edit.event.id)
+    text = digest.read_text()
+    assert "[[a]]" not in text.split("## New and updated notes")[1] and "[[b]]" in text
