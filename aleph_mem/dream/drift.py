@@ -128,14 +128,17 @@ def plan_drift(snap: Snapshot) -> list[Action]:
 
 def supersession_pairs(snap: Snapshot, resolved: dict) -> list[Action]:
     """``superseded_by`` and ``supersedes`` kept symmetric: the missing reverse key is added
-    (a proposal on a person's note)."""
+    (a proposal on a person's note). A person's newer note is not asked for ``supersedes``:
+    the older note's ``superseded_by`` already says it, and a second question for one
+    answer is not worth their attention."""
     out = []
     for n in snap.active():
         for key, back in (("superseded_by", "supersedes"), ("supersedes", "superseded_by")):
             raw = n.frontmatter.get(key)
             target = resolved.get((n.path, raw.strip())) if isinstance(raw, str) else None
             other = snap.notes.get(target or "")
-            if other is None or other.path == n.path or other.opted_out:
+            if other is None or other.path == n.path or other.opted_out or (
+                    other.human and back == "supersedes"):
                 continue
             have = other.frontmatter.get(back)
             have_target = resolved.get((other.path, have.strip())) if isinstance(have, str) \

@@ -159,7 +159,7 @@ GENERAL = re.compile(r"\b(?:today|tomorrow|yesterday)(?:'s)?\s+(?:is|are|was|wil
 
 
 QUOTED_LINK = re.compile(r"^(broken link |ambiguous link |broken heading or block anchor |"
-                         r"link to an archived note )(.+?)(?=: |$)")
+                         r"link to an archived note )(.+?)(?=: | \(only |$)")
 
 
 def as_read(message: str) -> str:
@@ -346,7 +346,8 @@ class Suggester:
             return ""
         path = next(iter(found))
         why = f" (only {path}'s heading or title says so; Obsidian links by file name)" \
-            if shown else ""
+            if shown else SPACES if _only_spaces_differ(m.group(2), self.link_name(path)) \
+            else ""
         return f"{why}: did you mean [[{self.link_name(path)}{shown}]]?"
 
 

@@ -155,8 +155,20 @@ def anchor_found(link: Link, headings: Iterable[str], blocks: Iterable[str]) -> 
             return True
         # GitHub, GitLab, Typora and VS Code slug a heading ("E/R 模型" -> "er-模型"): a
         # Markdown link written for them opens there, and the note is not broken for it
-        return link.kind == "markdown" and slug(last) in {slug(h) for h in headings}
+        return link.kind == "markdown" and slug(last) in github_slugs(headings)
     return None
+
+
+def github_slugs(headings: Iterable[str]) -> set[str]:
+    """Every heading's slug as GitHub numbers repeats: "习题", "习题-1", "习题-2"."""
+    seen: dict[str, int] = {}
+    out = set()
+    for h in headings:
+        base = slug(h)
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out.add(base if n == 0 else f"{base}-{n}")
+    return out
 
 
 def slug(text: str) -> str:

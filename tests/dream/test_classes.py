@@ -181,3 +181,11 @@ def test_a_link_only_a_frontmatter_title_resolves_is_reported(vault: Path) -> No
         broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
     assert broken == ["broken link [[Sourdough]] (only bread-101.md's `title:` says so; "
                       "Obsidian links by file name): did you mean [[bread-101|Sourdough]]?"]
+
+
+def test_github_numbers_repeated_headings(vault: Path) -> None:
+    write(vault, "Ex.md", "# Ex\n\n## 习题\n\n## 习题\n\n[a](#习题) [b](#习题-1) [c](#习题-2)\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L012"]
+    assert broken == ["broken heading or block anchor [c](#习题-2)"]

@@ -114,3 +114,20 @@ def test_supersession_is_kept_symmetric(vault: Path) -> None:
     assert got == [("a/new.md", {"supersedes": "[[a/old]]"}, False),
                    ("b/mine-old.md", {"superseded_by": "[[b/mine-new]]"}, True)]
     mem.close()
+
+
+def test_a_persons_newer_note_is_not_asked_for_the_reverse_key(vault: Path) -> None:
+    """The older note says `superseded_by`: the person's newer note is not asked to add
+    `supersedes` (one question per answer); an agent's newer note gets it (the near miss)."""
+    mem = open_mem(vault)
+    write(vault, "b/mine-new.md", "# Mine new\n\nx\n")
+    write(vault, "b/mine-old.md", "---\nsuperseded_by: '[[mine-new]]'\n---\n# Mine old\n\ny\n")
+    mem.reindex()
+    w = mem.writer(actor="mcp:test")
+    w.write("a/new.md", b"# New\n\nnow\n", None)
+    w.write("a/old.md", b"---\nsuperseded_by: '[[new]]'\n---\n# Old\n\nthen\n", None)
+    snap = snapshot(mem, NOW)
+    got = [(a.path, a.set_keys) for a in drift.supersession_pairs(
+        snap, {(s, r): t for s, t, _, r, _, _ in snap.links})]
+    assert got == [("a/new.md", {"supersedes": "[[a/old]]"})]
+    mem.close()
