@@ -265,6 +265,10 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
     after31 = notes_of(root)
     if day31.digest:
         texts31["day31"] = (root / day31.digest).read_text("utf-8")
+    page = root / "_dream" / "proposals.md"
+    if page.exists():  # every open proposal, not only the newest the digest shows
+        texts31["page31"] = "\n".join(["## Proposals", *(
+            ln for ln in page.read_text("utf-8").splitlines() if ln.startswith("- ["))])
     follow = answer_and_undo(root, now, after31)
     n_notes = len(person)
     unticked0 = sorted(r for r, b in before.items() if after0.get(r) != b)
