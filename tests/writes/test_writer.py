@@ -276,7 +276,11 @@ def test_appends_racing_a_fast_editor_land_once_or_report_a_conflict(mem) -> Non
     kept = final + "".join(zlib.decompress(p.read_bytes()).decode()
                            for p in (mem.vault.aleph_dir / "objects").glob("*/*")
                            if not p.name.startswith("."))
-    assert done, "no append got through at all"
+    # how many get through while the editor races depends on the machine's load (a busy
+    # CI core may refuse all 40); what must hold whatever the load: none twice, every one
+    # reported done is kept, and once the editor stops an append goes through
+    after = w.append("notes/race.md", "after the race")
+    assert after.event is not None and note.read_text().endswith("after the race\n")
     assert all(final.count(f"appended {i}\n") <= 1 for i in range(40))
     assert all(f"appended {i}\n" in kept for i in done)
     assert len(done) + len(refused) == 40
