@@ -68,7 +68,7 @@ def copy_vault(src: Path, dst: Path, now: dt.datetime) -> None:
         settings = ".obsidian" in Path(folder).parts  # only its settings, not plugins' code
         return {n for n in names if n in SKIP_DIRS or (settings and not n.endswith(".json")
                                                         and not Path(folder, n).is_dir())}
-    shutil.copytree(src, dst, ignore=ignore, symlinks=False)
+    shutil.copytree(src, dst, ignore=ignore, symlinks=False, ignore_dangling_symlinks=True)
     base = (now - dt.timedelta(days=YEAR_AGO)).timestamp()
     for i, p in enumerate(sorted(dst.rglob("*"))):
         if p.is_file():

@@ -345,6 +345,17 @@ def stated_facts(n: NoteInfo) -> dict[str, str]:
     return {k: v for k, v in out.items() if len(v.split()) <= FACT_WORDS}
 
 
+def _names_in_many_folders(snap: Snapshot) -> set[str]:
+    """File names this vault gives notes in three or more folders ("Recon" in every CTF
+    box's folder, "Setup" in every project's): each names its folder's subject, as a
+    generic name does; a name in two folders may still be one subject (a person filed
+    twice)."""
+    folders: dict[str, set[str]] = {}
+    for n in snap.active():
+        folders.setdefault(n.title.casefold(), set()).add(n.folder)
+    return {name for name, where in folders.items() if len(where) >= 3}
+
+
 def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
     """Notes about the same subject that give one key different values: unless their
     validity periods do not overlap, every older statement is contradicted by the newest
@@ -355,6 +366,7 @@ def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
     off."""
     groups: dict[str, list[NoteInfo]] = {}
     facts: dict[str, dict[str, str]] = {}
+    repeated = _names_in_many_folders(snap)
     for n in snap.active():
         facts[n.path] = stated_facts(n)
         if not facts[n.path]:
@@ -364,7 +376,8 @@ def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
         names = [subject] if named else [*n.names, *n.aliases]
         for name in sorted({x.strip().strip("[]").rsplit("/", 1)[-1].casefold() for x in names}):
             # "Overview" in two project folders names two subjects, not one
-            key = name if named or not generic_name(name) else f"{n.folder}/{name}"
+            key = name if named or not (generic_name(name) or name in repeated) \
+                else f"{n.folder}/{name}"
             groups.setdefault(key, []).append(n)
     actions: dict[str, Action] = {}
     for members in groups.values():

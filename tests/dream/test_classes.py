@@ -189,3 +189,19 @@ def test_github_numbers_repeated_headings(vault: Path) -> None:
         mem.reindex()
         broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L012"]
     assert broken == ["broken heading or block anchor [c](#习题-2)"]
+
+
+def test_a_name_every_folder_repeats_names_each_folders_own_subject(vault: Path) -> None:
+    """`Recon.md` in every CTF box's folder states each box's ports: no contradiction;
+    the near miss, one person's note filed in two folders, still contradicts."""
+    from aleph_mem.dream.drift import plan_fact_conflicts
+
+    for i, box in enumerate(["Lame", "Blue", "Legacy"]):
+        old(vault, f"CTFs/{box}/Recon.md", f"---\nupdated: 2025-0{i + 1}-01\n---\n# Recon\n\n"
+            f"ports:: {20 + i}\n")
+    old(vault, "people/Priya Raman.md", "---\nupdated: 2025-01-01\n---\n# Priya\n\nphone:: 1\n")
+    old(vault, "work/Priya Raman.md", "---\nupdated: 2025-02-01\n---\n# Priya\n\nphone:: 2\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        planned = [a.path for a in plan_fact_conflicts(snapshot(mem, NOW))]
+    assert planned == ["people/Priya Raman.md"]
