@@ -115,12 +115,14 @@ OLD_WORDS = frozenset({"old", "deprecated", "obsolete", "outdated", "legacy", "a
                        "superseded", "expired", "abandoned", "retired", "defunct"})
 SAYS_OLD = re.compile(r"\b(deprecated|obsolete|outdated|no longer (?:used|valid|maintained|"
                       r"relevant|true|applies)|superseded by|replaced by)\b", re.I)
-BY_AGE_FOLDERS = frozenset({"inbox", "sessions"})
+BY_AGE_FOLDERS = frozenset({"sessions"})
 
 
 def by_age(n: NoteInfo) -> bool:
-    """A note that may fade by age even when a person wrote it: the inbox (a place for
-    what is not yet filed) and session notes (records aleph-mem distils)."""
+    """A note that may fade by age even when a person wrote it: session notes (records
+    aleph-mem distils). Not a person's inbox: read blind on vaults nobody here wrote, an
+    inbox held collections (a vocabulary list, one note a word) that "never recalled, 0
+    links in" called cold, 0 of 12 proposals right (docs/benchmarks.md)."""
     top = n.path.split("/", 1)[0].casefold() if "/" in n.path else ""
     return top in BY_AGE_FOLDERS or n.frontmatter.get("type") == "session"
 

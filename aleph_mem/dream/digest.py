@@ -156,8 +156,8 @@ def _summary(mem: Store, seen: dict[str, str], dreamt: list, proposals: list,
             f"dream changed {len({e.path for e in dreamt})}; {len(grouped(proposals))} "
             "proposals wait "
             "for your tick.",
-            f"> {sum(counts.values())} things need attention" + (f" ({top})." if top else "."),
-            f"> Hot memory uses {used} of {BUDGET} characters."]
+            f"> {sum(counts.values())} things need attention" + (f" ({top})." if top else ".")
+            ] + ([f"> Hot memory uses {used} of {BUDGET} characters."] if used else [])
 
 
 def _dreamt(dreamt: list, link: Callable[[str], str]) -> list[str]:

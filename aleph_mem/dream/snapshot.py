@@ -98,6 +98,7 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
                     lambda: note_vectors(mem), watched_since=parse_iso(watched) if watched
                     else None, template_folders=template_folders(mem.vault.root),
                     daily_formats=daily_formats(mem.vault.root),
+                    logseq=(mem.vault.root / "logseq" / "config.edn").is_file(),
                     by_title={tuple(r) for r in mem.con.execute(
                         "SELECT n.path, l.raw FROM links l JOIN notes n ON n.id = l.src_id "
                         "WHERE l.resolved_by = 'title' AND l.kind = 'wikilink'")},

@@ -133,6 +133,10 @@ class Snapshot:
     # Obsidian does not open them, so for the person they are broken (reported, with the
     # note they mean; never rewritten: a tool that links by title meant them)
     by_title: set[tuple[str, str]] = field(default_factory=set)
+    # a Logseq graph (``logseq/config.edn``): a page link creates its page, journals are
+    # linked by their titles, namespaces live in file names, so no link of it is broken
+    # and none is rewritten in Obsidian's syntax
+    logseq: bool = False
 
     def vectors(self) -> dict[str, np.ndarray]:
         """Each note's vector (the normalised mean of its chunks'), loaded on first use;

@@ -205,3 +205,34 @@ def test_a_name_every_folder_repeats_names_each_folders_own_subject(vault: Path)
         mem.reindex()
         planned = [a.path for a in plan_fact_conflicts(snapshot(mem, NOW))]
     assert planned == ["people/Priya Raman.md"]
+
+
+def test_a_logseq_graph_has_no_broken_links_and_none_is_rewritten(vault: Path) -> None:
+    """In Logseq a page link makes its page: nothing is broken, orphaned or rewritten in
+    Obsidian's syntax; the same notes without `logseq/config.edn` (the near miss) are
+    judged as Obsidian does."""
+    from aleph_mem.dream.lint import plan_lint
+
+    write(vault, "pages/Groceries.md", "- [[Category/Groceries]] and [[groceries]] "
+          "[[Jan 29th, 2023]]\n")
+    write(vault, "pages/Category___Groceries.md", "- milk\n")
+    write(vault, "journals/2023_01_29.md", "- went shopping\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        obsidian = {i.rule for i in lint_issues(snapshot(mem, NOW))}
+        write(vault, "logseq/config.edn", "{:journal/page-title-format \"MMM do, yyyy\"}\n")
+        snap = snapshot(mem, NOW)
+        logseq = [i for i in lint_issues(snap) if i.rule in ("L010", "L011", "L012", "L020")]
+        fixes = [a for a in plan_lint(snap) if a.reason.startswith("L010")]
+    assert "L010" in obsidian and logseq == [] and fixes == []
+
+
+def test_a_link_to_a_day_nobody_wrote_is_not_broken(vault: Path) -> None:
+    """A daily template's previous and next day are days, not missing notes; a dated
+    meeting note that is missing (the near miss) is a broken link."""
+    write(vault, "Daily/2024-01-12.md", "# 2024-01-12\n\n<< [[2024-01-11]] | [[2024-01-13]] >>\n"
+          "See [[2024-01-10 Vendor meeting]].\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
+    assert broken == ["broken link [[2024-01-10 Vendor meeting]]"]

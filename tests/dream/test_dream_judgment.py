@@ -393,7 +393,7 @@ def test_a_persons_notes_fade_only_on_their_own_word(vault: Path) -> None:
     """A person's year-old vault: reference pages, a daily note, a recipe are never proposed
     for the archive on age alone; a note the person tagged `old`, filed in `Old/` and
     listed by a map of content is, with its evidence; beside it the same note untagged in
-    the same map (the near miss) is not. An inbox note may still fade by age."""
+    the same map (the near miss) is not, nor is a person's inbox note by its age."""
     year_old_vault(vault, old=old)
     old(vault, "Old/Phone plan.md", "---\ntags: [old]\n---\n# Phone plan\n\nThe 2021 plan.\n")
     old(vault, "Plans/Phone plan 2.md", "# Phone plan 2\n\nThe plan we have now.\n")
@@ -406,7 +406,4 @@ def test_a_persons_notes_fade_only_on_their_own_word(vault: Path) -> None:
         planned = plan_decay(snapshot(mem, NOW + dt.timedelta(days=31)))
     assert sorted((a.path, a.reason, a.propose) for a in planned) == [
         ("Old/Phone plan.md", "stale: tagged #old", True),
-        ("inbox/half a thought.md", f"low_salience: unchanged since "
-         f"{dt.datetime.fromtimestamp(YEAR_AGO, dt.UTC).date()}, never recalled, 0 links in",
-         True),
         ("notes/Say so.md", 'stale: says "deprecated"', True)]
