@@ -361,12 +361,15 @@ def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
     validity periods do not overlap, every older statement is contradicted by the newest
     one about the subject (Graphiti's interval rule, docs/dream.md, drift), dated by what
     happened (``_valid_at``). A note's subject is its `subject` field, else its title and
-    aliases, so `subject: "[[Ada]]"` meets the note titled Ada. An agent's note the dream
-    marked contradicted whose statements now agree with the newest gets its marks back
-    off."""
+    aliases, so `subject: "[[Ada]]"` meets the note titled Ada. A person's notes meet only
+    by a subject one of them declares: read blind on vaults nobody here wrote, notes that
+    only shared a name (each CTF box's "Recon", two editions' chapters) were 29 of 29
+    wrong contradictions (docs/benchmarks.md). An agent's note the dream marked
+    contradicted whose statements now agree with the newest gets its marks back off."""
     groups: dict[str, list[NoteInfo]] = {}
     facts: dict[str, dict[str, str]] = {}
     repeated = _names_in_many_folders(snap)
+    declared: set[str] = set()
     for n in snap.active():
         facts[n.path] = stated_facts(n)
         if not facts[n.path]:
@@ -379,9 +382,13 @@ def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
             key = name if named or not (generic_name(name) or name in repeated) \
                 else f"{n.folder}/{name}"
             groups.setdefault(key, []).append(n)
+            if named:
+                declared.add(key)
     actions: dict[str, Action] = {}
-    for members in groups.values():
+    for subject, members in groups.items():
         members = sorted({m.path: m for m in members}.values(), key=lambda m: m.path)
+        if subject not in declared and all(m.human for m in members):
+            continue  # a person's notes meet only by a subject one of them declares
         for key in sorted({k for m in members for k in facts[m.path]}):
             stating = [m for m in members if key in facts[m.path]]
             if len({facts[m.path][key].casefold() for m in stating}) < 2:

@@ -119,16 +119,93 @@ def test_an_anchor_with_a_code_span_resolves_and_a_wrong_one_is_broken(vault: Pa
 
 
 def test_two_pages_that_describe_themselves_differently_do_not_contradict(vault: Path) -> None:
-    """Same name in two folders, each with its own `description:`: no contradiction; the
-    near miss, a short value the two state differently (`port`), is one."""
-    old(vault, "Plugins/Templates.md", "---\nupdated: 2025-01-01\ndescription: Templates "
-        "is a core plugin that inserts snippets.\nport: 80\n---\n# Templates\n\nx\n")
-    old(vault, "Clipper/Templates.md", "---\nupdated: 2025-03-01\ndescription: Web "
-        "Clipper templates shape what a clipped page holds.\nport: 81\n---\n# Templates\n\ny\n")
+    """Two pages of one declared subject, each with its own `description:`: no
+    contradiction; the near miss, a short value the two state differently (`port`), is
+    one."""
+    old(vault, "Plugins/Templates.md", "---\nsubject: '[[Templates]]'\nupdated: 2025-01-01\n"
+        "description: Templates is a core plugin that inserts snippets.\nport: 80\n---\n"
+        "# Templates\n\nx\n")
+    old(vault, "Clipper/Templates.md", "---\nsubject: '[[Templates]]'\nupdated: 2025-03-01\n"
+        "description: Web Clipper templates shape what a clipped page holds.\nport: 81\n---\n"
+        "# Templates\n\ny\n")
     with open_mem(vault) as mem:
         mem.reindex()
         reasons = [a.reason for a in plan_drift_all(snapshot(mem, NOW))]
     assert len(reasons) == 1 and reasons[0].startswith("port: ")
+
+
+def test_github_numbers_repeated_headings(vault: Path) -> None:
+    write(vault, "Ex.md", "# Ex\n\n## 习题\n\n## 习题\n\n[a](#习题) [b](#习题-1) [c](#习题-2)\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L012"]
+    assert broken == ["broken heading or block anchor [c](#习题-2)"]
+
+
+def test_a_name_every_folder_repeats_names_each_folders_own_subject(vault: Path) -> None:
+    """An agent's `Recon.md` in every CTF box's folder states each box's ports: no
+    contradiction; the near miss, one person filed in two folders, still contradicts."""
+    from aleph_mem.dream.drift import plan_fact_conflicts
+
+    with open_mem(vault) as mem:
+        mem.reindex()
+        w = mem.writer(actor="mcp:agent")
+        for i, box in enumerate(["Lame", "Blue", "Legacy"]):
+            w.write(f"CTFs/{box}/Recon.md", f"---\nupdated: 2025-0{i + 1}-01\n---\n# Recon\n\n"
+                    f"ports:: {20 + i}\n".encode(), None)
+        w.write("people/Priya Raman.md", b"---\nupdated: 2025-01-01\n---\n# Priya\n\nphone:: 1\n",
+                None)
+        w.write("work/Priya Raman.md", b"---\nupdated: 2025-02-01\n---\n# Priya\n\nphone:: 2\n",
+                None)
+        planned = [a.path for a in plan_fact_conflicts(snapshot(mem, NOW))]
+    assert planned == ["people/Priya Raman.md"]
+
+
+def test_a_persons_notes_meet_only_by_a_declared_subject(vault: Path) -> None:
+    """Two of a person's notes that share a name only: not one subject; the near miss, a
+    meeting note that declares its subject, is asked about."""
+    from aleph_mem.dream.drift import plan_fact_conflicts
+
+    old(vault, "2023/Chapter 1.md", "---\nupdated: 2025-01-01\n---\n# Chapter 1\n\npages:: 30\n")
+    old(vault, "2024/Chapter 1.md", "---\nupdated: 2025-02-01\n---\n# Chapter 1\n\npages:: 34\n")
+    old(vault, "Kafka.md", "---\nupdated: 2025-03-01\n---\n# Kafka\n\nbrokers:: 5\n")
+    old(vault, "meetings/Kafka sync.md", "---\nsubject: '[[Kafka]]'\nupdated: 2025-02-01\n---\n"
+        "# Kafka sync\n\nbrokers:: 3\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        planned = [a.path for a in plan_fact_conflicts(snapshot(mem, NOW))]
+    assert planned == ["meetings/Kafka sync.md"]
+
+
+def test_a_logseq_graph_has_no_broken_links_and_none_is_rewritten(vault: Path) -> None:
+    """In Logseq a page link makes its page: nothing is broken, orphaned or rewritten in
+    Obsidian's syntax; the same notes without `logseq/config.edn` (the near miss) are
+    judged as Obsidian does."""
+    from aleph_mem.dream.lint import plan_lint
+
+    write(vault, "pages/Groceries.md", "- [[Category/Groceries]] and [[groceries]] "
+          "[[Jan 29th, 2023]]\n")
+    write(vault, "pages/Category___Groceries.md", "- milk\n")
+    write(vault, "journals/2023_01_29.md", "- went shopping\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        obsidian = {i.rule for i in lint_issues(snapshot(mem, NOW))}
+        write(vault, "logseq/config.edn", "{:journal/page-title-format \"MMM do, yyyy\"}\n")
+        snap = snapshot(mem, NOW)
+        logseq = [i for i in lint_issues(snap) if i.rule in ("L010", "L011", "L012", "L020")]
+        fixes = [a for a in plan_lint(snap) if a.reason.startswith("L010")]
+    assert "L010" in obsidian and logseq == [] and fixes == []
+
+
+def test_a_link_to_a_day_nobody_wrote_is_not_broken(vault: Path) -> None:
+    """A daily template's previous and next day are days, not missing notes; a dated
+    meeting note that is missing (the near miss) is a broken link."""
+    write(vault, "Daily/2024-01-12.md", "# 2024-01-12\n\n<< [[2024-01-11]] | [[2024-01-13]] >>\n"
+          "See [[2024-01-10 Vendor meeting]].\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
+    assert broken == ["broken link [[2024-01-10 Vendor meeting]]"]
 
 
 def test_a_markdown_anchor_written_for_github_finds_its_heading(vault: Path) -> None:
@@ -181,58 +258,3 @@ def test_a_link_only_a_frontmatter_title_resolves_is_reported(vault: Path) -> No
         broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
     assert broken == ["broken link [[Sourdough]] (only bread-101.md's `title:` says so; "
                       "Obsidian links by file name): did you mean [[bread-101|Sourdough]]?"]
-
-
-def test_github_numbers_repeated_headings(vault: Path) -> None:
-    write(vault, "Ex.md", "# Ex\n\n## 习题\n\n## 习题\n\n[a](#习题) [b](#习题-1) [c](#习题-2)\n")
-    with open_mem(vault) as mem:
-        mem.reindex()
-        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L012"]
-    assert broken == ["broken heading or block anchor [c](#习题-2)"]
-
-
-def test_a_name_every_folder_repeats_names_each_folders_own_subject(vault: Path) -> None:
-    """`Recon.md` in every CTF box's folder states each box's ports: no contradiction;
-    the near miss, one person's note filed in two folders, still contradicts."""
-    from aleph_mem.dream.drift import plan_fact_conflicts
-
-    for i, box in enumerate(["Lame", "Blue", "Legacy"]):
-        old(vault, f"CTFs/{box}/Recon.md", f"---\nupdated: 2025-0{i + 1}-01\n---\n# Recon\n\n"
-            f"ports:: {20 + i}\n")
-    old(vault, "people/Priya Raman.md", "---\nupdated: 2025-01-01\n---\n# Priya\n\nphone:: 1\n")
-    old(vault, "work/Priya Raman.md", "---\nupdated: 2025-02-01\n---\n# Priya\n\nphone:: 2\n")
-    with open_mem(vault) as mem:
-        mem.reindex()
-        planned = [a.path for a in plan_fact_conflicts(snapshot(mem, NOW))]
-    assert planned == ["people/Priya Raman.md"]
-
-
-def test_a_logseq_graph_has_no_broken_links_and_none_is_rewritten(vault: Path) -> None:
-    """In Logseq a page link makes its page: nothing is broken, orphaned or rewritten in
-    Obsidian's syntax; the same notes without `logseq/config.edn` (the near miss) are
-    judged as Obsidian does."""
-    from aleph_mem.dream.lint import plan_lint
-
-    write(vault, "pages/Groceries.md", "- [[Category/Groceries]] and [[groceries]] "
-          "[[Jan 29th, 2023]]\n")
-    write(vault, "pages/Category___Groceries.md", "- milk\n")
-    write(vault, "journals/2023_01_29.md", "- went shopping\n")
-    with open_mem(vault) as mem:
-        mem.reindex()
-        obsidian = {i.rule for i in lint_issues(snapshot(mem, NOW))}
-        write(vault, "logseq/config.edn", "{:journal/page-title-format \"MMM do, yyyy\"}\n")
-        snap = snapshot(mem, NOW)
-        logseq = [i for i in lint_issues(snap) if i.rule in ("L010", "L011", "L012", "L020")]
-        fixes = [a for a in plan_lint(snap) if a.reason.startswith("L010")]
-    assert "L010" in obsidian and logseq == [] and fixes == []
-
-
-def test_a_link_to_a_day_nobody_wrote_is_not_broken(vault: Path) -> None:
-    """A daily template's previous and next day are days, not missing notes; a dated
-    meeting note that is missing (the near miss) is a broken link."""
-    write(vault, "Daily/2024-01-12.md", "# 2024-01-12\n\n<< [[2024-01-11]] | [[2024-01-13]] >>\n"
-          "See [[2024-01-10 Vendor meeting]].\n")
-    with open_mem(vault) as mem:
-        mem.reindex()
-        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
-    assert broken == ["broken link [[2024-01-10 Vendor meeting]]"]

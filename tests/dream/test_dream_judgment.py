@@ -97,16 +97,16 @@ def test_a_generic_name_in_two_folders_is_not_one_subject(vault: Path) -> None:
     write(vault, "projects/beta/Overview.md", "# Overview\n\nowner:: Ben\nport:: 6543\n")
     old(vault, "daily/2025-03-01.md", "weather:: rain\n")
     write(vault, "journal/2025-03-01.md", "weather:: sun\n")
-    # controls: a real shared subject in two folders, and a generic name named explicitly
+    # a person's two notes sharing only a name meet by no declared subject: not one subject
     old(vault, "people/Priya Raman.md", "# Priya Raman\n\nphone:: 555-0101\n")
     write(vault, "work/Priya Raman.md", "# Priya Raman\n\nphone:: 555-0199\n")
+    # controls: a generic name named explicitly, a subject declared
     old(vault, "projects/gamma/Overview.md", "---\nsubject: '[[Gamma]]'\n---\nlead:: Cy\n")
     write(vault, "projects/gamma/Gamma status.md", "---\nsubject: '[[Gamma]]'\n---\nlead:: Di\n")
     with open_mem(vault) as mem:
         mem.reindex()
         planned = plan_fact_conflicts(snapshot(mem, NOW))
     assert sorted((a.path, a.reason) for a in planned) == [
-        ("people/Priya Raman.md", "phone: 555-0101 here, 555-0199 in [[work/Priya Raman]]"),
         ("projects/gamma/Overview.md", "lead: Cy here, Di in [[projects/gamma/Gamma status]]")]
 
 
