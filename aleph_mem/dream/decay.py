@@ -14,6 +14,7 @@ import re
 
 from aleph_mem.clock import parse_iso
 from aleph_mem.dream.view import Action, NoteInfo, Snapshot, as_date, body_of, in_templates
+from aleph_mem.notes.prose import clipped
 
 H0_DAYS = 30.0
 ARCHIVE_BELOW = 0.1
@@ -113,8 +114,15 @@ def _expiry_unagreed(n: NoteInfo, own: str) -> bool:
 
 OLD_WORDS = frozenset({"old", "deprecated", "obsolete", "outdated", "legacy", "archived",
                        "superseded", "expired", "abandoned", "retired", "defunct"})
-SAYS_OLD = re.compile(r"\b(deprecated|obsolete|outdated|no longer (?:used|valid|maintained|"
-                      r"relevant|true|applies)|superseded by|replaced by)\b", re.I)
+# the note says it of itself ("This page is deprecated", a first line "Obsolete: ..."):
+# a word anywhere in its opening ("outdated workflows", Java's @Deprecated) was wrong on
+# vaults read blind (docs/benchmarks.md)
+SAYS_OLD = re.compile(r"\b(?:this|the) (?:page|note|document|doc|article|guide|post|"
+                      r"section|method|approach|process|version|list|information|info)"
+                      r" (?:is|are|was|has been|is now) (?:now )?(?:deprecated|obsolete|"
+                      r"outdated|superseded|no longer (?:used|valid|maintained|relevant|"
+                      r"true|accurate))\b|^\W*(?:deprecated|obsolete|outdated)\s*[:!-]|"
+                      r"^\W*(?:superseded|replaced) by\b", re.I | re.M)
 BY_AGE_FOLDERS = frozenset({"sessions"})
 
 
@@ -147,7 +155,10 @@ def evidence(n: NoteInfo, snap: Snapshot) -> str | None:
     for folder in n.path.split("/")[:-1]:
         if folder.casefold() in OLD_WORDS:
             return f"in the folder {folder}/"
-    opening = " ".join(body_of(n).split()[:60])
+    if clipped(n.path, fm, n.tags):
+        return None  # a clipped page's words are its author's, not the person's verdict
+    opening = "\n".join(" ".join(ln.split()) for ln in body_of(n).splitlines()[:12]
+                        if ln.strip() and not ln.lstrip().startswith("#"))
     said = SAYS_OLD.search(opening)
     return f"says \"{said.group(0)}\"" if said else None
 

@@ -400,10 +400,14 @@ def test_a_persons_notes_fade_only_on_their_own_word(vault: Path) -> None:
     old(vault, "Topics/Plans MOC.md", "# Plans\n\n- [[Phone plan]]\n- [[Phone plan 2]]\n")
     old(vault, "notes/Say so.md", "# Say so\n\nThis page is deprecated: see the new one.\n")
     old(vault, "inbox/half a thought.md", "# Half a thought\n\nmaybe later\n")
+    # near misses: the word about something else, and a clipped page saying it of itself
+    old(vault, "notes/Zaps.md", "# Zaps\n\nAutomate outdated workflows with Zapier.\n")
+    old(vault, "notes/Clip.md", "---\nurl: https://x.org/a\n---\n# Clip\n\nThis page is "
+        "deprecated.\n")
     with open_mem(vault) as mem:
         mem.reindex()
         mem.writer().write("notes/new.md", b"# New\n\nwritten today\n", None)
         planned = plan_decay(snapshot(mem, NOW + dt.timedelta(days=31)))
     assert sorted((a.path, a.reason, a.propose) for a in planned) == [
         ("Old/Phone plan.md", "stale: tagged #old", True),
-        ("notes/Say so.md", 'stale: says "deprecated"', True)]
+        ("notes/Say so.md", 'stale: says "This page is deprecated"', True)]
