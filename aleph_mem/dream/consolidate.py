@@ -190,6 +190,8 @@ def plan_consolidate(snap: Snapshot) -> list[Action]:
             continue
         if how != "text" and different_things(keep, drop):
             continue  # near in words, different in facts: drift's business, not a merge
+        if kept_apart(keep, drop):
+            continue
         absorbed.add(drop.path)
         if how == "text":
             actions += merge_actions(keep, drop, True, "identical text")
@@ -199,6 +201,21 @@ def plan_consolidate(snap: Snapshot) -> list[Action]:
             label = "shingle Jaccard" if how == "shingles" else "cosine"
             actions += merge_actions(keep, drop, False, f"near duplicate ({label} {sim:.2f})")
     return actions
+
+
+def kept_apart(a: NoteInfo, b: NoteInfo) -> bool:
+    """A person's same-named notes in two folders, neither an inbox nor a copy: the person
+    keeps each in its place (a book's two editions, a course per year), even word for word.
+    Read blind on vaults nobody here wrote, merging them was wrong (docs/benchmarks.md);
+    a folder present twice ("Recipes copy/") and a page overwritten with another's text
+    (two names, one text) are still proposed."""
+    if a.folder == b.folder or not (a.human and b.human) or a.title.casefold() != \
+            b.title.casefold():
+        return False
+    loose = ("inbox", "_inbox", "00 inbox")
+    return not any(n.path.split("/", 1)[0].casefold() in loose or any(
+        COPY_NAME.search(part.removesuffix(".md")) for part in n.path.split("/"))
+        for n in (a, b))
 
 
 def merge_actions(keep: NoteInfo, drop: NoteInfo, identical: bool, why: str,

@@ -258,3 +258,27 @@ def test_a_link_only_a_frontmatter_title_resolves_is_reported(vault: Path) -> No
         broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
     assert broken == ["broken link [[Sourdough]] (only bread-101.md's `title:` says so; "
                       "Obsidian links by file name): did you mean [[bread-101|Sourdough]]?"]
+
+
+def test_a_persons_same_note_in_two_folders_is_kept_apart(vault: Path) -> None:
+    """Two editions' identical chapter, each in its folder: no merge; the near misses, a
+    folder copy and a page overwritten with another's text, are proposed."""
+    from aleph_mem.dream.consolidate import plan_consolidate
+
+    text = ("# Ch 1\n\nObjects send messages to each other; classes describe their behaviour "
+            "and their state over time.\n")
+    old(vault, "1.2/ch01.md", text)
+    old(vault, "1.6/ch01.md", text)
+    other = ("# Soup\n\nSimmer the lentils for forty minutes with cumin and onion, then blend "
+             "half of them.\n")
+    old(vault, "Recipes/Soup.md", other)
+    old(vault, "Recipes copy/Soup.md", other)
+    trip = ("# Lisbon\n\nTram 28 from Martim Moniz at eight, then the castle and the "
+            "viewpoint before lunch.\n")
+    old(vault, "Trips/Lisbon.md", trip)
+    old(vault, "Places/Porto.md", trip)  # a page overwritten with another's text
+    with open_mem(vault) as mem:
+        mem.reindex()
+        dropped = sorted(a.path for a in plan_consolidate(snapshot(mem, NOW))
+                         if a.op == "archive")
+    assert dropped == ["Recipes copy/Soup.md", "Trips/Lisbon.md"]
