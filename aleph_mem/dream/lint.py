@@ -34,7 +34,7 @@ class Issue:
 def lint_issues(snap: Snapshot) -> list[Issue]:
     out = []
     suggest = Suggester(snap)
-    for src, target, status, raw, anchor, _ in [] if snap.logseq else snap.links:
+    for src, target, status, raw, anchor, line in [] if snap.logseq else snap.links:
         note = snap.notes.get(src)
         if note is None or note.opted_out or _disabled(note, "L010") or \
                 in_templates(note, snap) or templated(note):
@@ -51,7 +51,8 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
             out.append(Issue("L011", src, f"ambiguous link {raw}"))
         elif anchor == 0:
             out.append(Issue("L012", src, f"broken heading or block anchor {raw}"))
-        elif target and target.startswith("archive/") and not src.startswith("archive/"):
+        elif target and target.startswith("archive/") and not src.startswith("archive/") \
+                and line > _frontmatter_lines(note):  # `source_notes`: a merge's own record
             out.append(Issue("L013", src, f"link to an archived note {raw}: restore it with "
                              f"`aleph-mem restore {target}` or update the link"))
     out += [Issue("L050", n.path, problem.removeprefix(CONFLICT_ISSUE).strip() + "; the "

@@ -226,6 +226,8 @@ def test_a_merge_offers_to_repoint_links_into_the_archive(vault: Path) -> None:
         "[[Index]]: L010 repaired [[ferry copy]] → [[ferry|ferry copy]]"]
     assert (vault / "Index.md").read_text() == "# Index\n\n- [[ferry copy]]\n- [[gone]]\n"
     assert any(i["rule"] == "L013" and "[[gone]]" in i["message"] for i in second.issues)
+    # the keeper's `source_notes` is the merge's own record, not a link to restore
+    assert not any(i["rule"] == "L013" and i["path"] == "notes/ferry.md" for i in second.issues)
 
 
 def test_a_note_ticked_stale_is_offered_for_the_archive_a_week_later(vault: Path) -> None:
