@@ -329,9 +329,13 @@ class Dream:
         it again if it still holds). A tick on a proposal no longer open is answered once.
         Proposals never expire."""
         ticked, dismissed = marks(self.mem)
+        known = self.journal.proposals()
+        said_no = {p["action"].get("group") for pid, p in known.items() if pid in dismissed}
+        dismissed |= {pid for pid, p in known.items()  # a merge is dismissed as a whole
+                      if p["action"].get("group") and p["action"].get("group") in said_no}
         open_ = {}
         stale_groups = set()
-        for pid, p in self.journal.proposals().items():
+        for pid, p in known.items():
             if p["state"] != "open":
                 if pid in ticked and p["state"] in ("outdated", "withdrawn", "failed"):
                     self.journal.settle(pid, "answered", iso(self.now), report.run_id)

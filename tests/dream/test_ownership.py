@@ -165,3 +165,47 @@ def test_the_digest_is_written_anew_after_any_undo(vault: Path) -> None:
     cli(vault, "undo", edit.event.id)
     text = digest.read_text()
     assert "[[a]]" not in text.split("## New and updated notes")[1] and "[[b]]" in text
+
+
+def test_a_merge_ticked_and_undone_is_not_asked_again_in_part(vault: Path) -> None:
+    """The person ticks a merge, the dream applies it, the person undoes the run: no part
+    of the merge comes back alone (an "archive (merged)" with no merge)."""
+    same = ("The ferry leaves the harbour at nine and returns at five every weekday, "
+            "except in winter.\n")
+    write(vault, "notes/Ferry.md", f"# Ferry\n\n{same}")
+    write(vault, "notes/Ferry copy.md", f"# Ferry copy\n\n{same}")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        asked = Dream(mem, NOW, force=True).run(("consolidate", "digest"))
+        assert len(asked.proposed) == 2  # one checkbox: the keeper's keys and the archive
+        page = vault / "_dream/proposals.md"
+        page.write_text(page.read_text().replace("- [ ]", "- [x]"))
+        mem.reindex()
+        applied = Dream(mem, NOW, force=True).run(("consolidate",))
+        assert (vault / "archive/notes/Ferry copy.md").exists()
+    cli(vault, "undo", applied.run_id)
+    with open_mem(vault) as mem:
+        mem.reindex()
+        again = Dream(mem, NOW, force=True).run(("consolidate", "digest"))
+    assert again.proposed == [] and again.applied == []
+    assert "merge" not in (vault / "_dream/proposals.md").read_text()  # the undo answered it
+
+
+def test_a_dismissed_merge_is_dismissed_whole(vault: Path) -> None:
+    """`- [-]` on a merge's checkbox answers every part of it: no lone "archive (merged)"
+    is left on the page or raised again."""
+    same = ("The ferry leaves the harbour at nine and returns at five every weekday, "
+            "except in winter.\n")
+    write(vault, "notes/Ferry.md", f"# Ferry\n\n{same}")
+    write(vault, "notes/Ferry copy.md", f"# Ferry copy\n\n{same}")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        Dream(mem, NOW, force=True).run(("consolidate", "digest"))
+        page = vault / "_dream/proposals.md"
+        page.write_text(page.read_text().replace("- [ ]", "- [-]"))
+        mem.reindex()
+        again = Dream(mem, NOW, force=True).run(("consolidate", "digest"))
+    assert again.proposed == [] and again.applied == []
+    states = [p["state"] for p in Journal(vault / ".aleph").proposals().values()]
+    assert states == ["dismissed", "dismissed"]
+    assert "merged" not in page.read_text()
