@@ -113,7 +113,8 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
     if report.withdrawn or report.answered:  # first: the answers to what the person did
         out += ["", "## Your ticks answered, proposals withdrawn", ""]
         out += [f"- your tick on {a['id']} ({a['what']}): {a['why']}" for a in report.answered]
-        out += [f"- withdrawn {w['id']}: {w['what']}: {w['why']}" for w in report.withdrawn]
+        out += _capped([f"- withdrawn {w['id']}: {w['what']}: {w['why']}"
+                         for w in report.withdrawn], "withdrawn", where="")
     out += ["", "## Proposals", "",
             "Tick a box (`- [x]`) and the next run applies it if it still holds; mark it "
             "`- [-]` and it is not raised again.", ""]
@@ -197,11 +198,11 @@ def _attention(issues: list[dict[str, str]], link: Callable[[str], str], day: st
     return out or ["- nothing"]
 
 
-def _capped(lines: list[str], what: str, indent: str = "") -> list[str]:
+def _capped(lines: list[str], what: str, indent: str = "",
+            where: str = " (`aleph-mem log` lists them all)") -> list[str]:
     if len(lines) <= SHOWN:
         return lines or [f"{indent}- none"]
-    return lines[:SHOWN] + [f"{indent}- … and {len(lines) - SHOWN} more {what} "
-                            "(`aleph-mem log` lists them all)"]
+    return lines[:SHOWN] + [f"{indent}- … and {len(lines) - SHOWN} more {what}{where}"]
 
 
 def _linker(snap: Snapshot) -> Callable[[str], str]:

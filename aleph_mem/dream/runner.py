@@ -274,7 +274,7 @@ class Dream:
             if p["state"] == "open" and action.pass_name == name and pid not in planned:
                 self.journal.settle(pid, "withdrawn", iso(self.now), report.run_id)
                 report.withdrawn.append({"id": pid, "pass": name, "what": action.describe(),
-                                         "why": "no longer true: the dream no longer finds it"})
+                                         "why": "the dream no longer finds it"})
 
     def _set_aside(self, pid: str, p: dict, ticked: bool, report: RunReport) -> None:
         """An open proposal whose note changed since it was asked: its pass judges the note

@@ -98,7 +98,7 @@ def test_a_contradiction_that_goes_away_is_withdrawn_and_said(vault: Path) -> No
         second = Dream(mem, NOW, force=True).run(("drift", "digest"))
     assert [w["what"].split(":")[0] for w in second.withdrawn] == ["[[Ana]]"]
     digest = (vault / second.digest).read_text()
-    assert "withdrawn " + first.proposed[0]["id"] in digest and "no longer true" in digest
+    assert "withdrawn " + first.proposed[0]["id"] in digest and "no longer finds it" in digest
 
 
 def test_proposals_live_until_answered_and_a_dismissal_is_kept(vault: Path) -> None:
