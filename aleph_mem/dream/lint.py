@@ -162,8 +162,9 @@ def aged_relative_time(n: NoteInfo, snap: Snapshot) -> str | None:
             continue  # a heading names a section; a table cell is data
         for sentence in SENTENCE_END.split(line):
             m = RELATIVE_TIME.search(sentence)
-            if m is None or READER.search(sentence) or GENERAL.search(sentence):
-                continue
+            if m is None or READER.search(sentence) or GENERAL.search(sentence) or not (
+                    FIRST_PERSON.search(sentence) or TASK.match(line)):
+                continue  # only the writer's own doings: "I", "we", or a task of theirs
             starts = not sentence[:m.start()].strip(" -*>[]0123456789.)")
             if m.group()[0].isupper() and not starts:
                 continue  # a name in mid-sentence
@@ -175,6 +176,9 @@ HOST = re.compile(r"^!?\[[^\]]*\]\(<?(?:www\.|(?:[a-z0-9-]+\.)+(?:com|org|net|io
                   r"co|me|edu|gov|info|xyz|so|gg|tv|fm|sh|ly|to|us|uk|de|fr|jp|cn|ru|ca|au|in|"
                   r"nl|eu|ch|se|es|it|br|kr|tw|vn)(?:[/?#:][^)\s]*)?[>)\s])", re.I)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'll|I've|I'd)\b|"
+                          r"\b(?i:me|my|we|we're|we'll|we've|us|our)\b")
+TASK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[.\]\s+)?")
 READER = re.compile(r"\b(?:you|your|you'll|you're|yourself|one can|users?)\b", re.I)
 GENERAL = re.compile(r"\b(?:today|tomorrow|yesterday)(?:'s)?\s+(?:is|are|was|will be)\s+"
                      r"(?:a|an|the|not|never|always|just|another)\b|\b(?:is|was|for|of|until)\s+"

@@ -14,6 +14,8 @@ from urllib.parse import unquote
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 MD_LINK_START = re.compile(r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(")
 URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+# a reference definition, "[readme]: README.md": a link as CommonMark reads it
+REFERENCE_DEF = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*(?:<([^>\n]+)>|(\S+))[^\n]*$", re.M)
 COMMENT = re.compile(r"<!--.*?-->|%%.*?%%", re.DOTALL)
 BACKTICKS = re.compile(r"`+")
 # A tag: '#' after whitespace or at line start, then letters/digits/_-/ and any non-ASCII
@@ -196,6 +198,15 @@ def scan_links(masked: str, first_line: int, original: str | None = None
         line = first_line + _line_of(starts, m.start())
         found.append((m.start(), Link(raw, "markdown", bool(m.group(1)), path, heading, block,
                                       m.group(2).strip() or None, line)))
+    for m in REFERENCE_DEF.finditer(mask_spans(masked, spans)):
+        dest = m.group(2) or m.group(3)
+        if URL_SCHEME.match(dest) or dest.startswith(("//", "#")):
+            continue
+        path, heading, block = _split_anchor(unquote(dest))
+        spans.append((m.start(), m.end()))
+        found.append((m.start(), Link(m.group().strip(), "markdown", False, path, heading,
+                                      block, m.group(1).strip() or None,
+                                      first_line + _line_of(starts, m.start()))))
     found.sort(key=lambda x: x[0])
     return [link for _, link in found], spans
 

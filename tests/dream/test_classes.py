@@ -49,6 +49,7 @@ def test_relative_time_reads_against_the_vaults_daily_format(vault: Path) -> Non
     old(vault, "notes/themes.md", "# Themes\n\nI switched to the Tomorrow Night theme.\n")
     old(vault, "notes/howto.md", "# How to\n\nYou can open today's note from the ribbon.\n")
     old(vault, "notes/todo.md", "# Todo\n\n- [ ] ask Sam about the flat next week\n")
+    old(vault, "notes/book.md", "# Refactoring\n\nSmall code is easy to change today.\n")
     with open_mem(vault) as mem:
         mem.reindex()
         first = {i.id for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L042"}

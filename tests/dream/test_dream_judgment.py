@@ -344,7 +344,7 @@ def test_dated_notes_keep_their_relative_times_and_prose_reads_expires_in(vault:
 
     old(vault, "Daily/2025-03-08.md", "# 2025-03-08\n\n- check the calendar for next week\n")
     old(vault, "Meetings/Sync.md", "---\ndate: 2025-03-08\n---\n# Sync\n\nDecide next week.\n")
-    old(vault, "notes/plan.md", "# Plan\n\nDecide next week.\n")  # undated: it aged
+    old(vault, "notes/plan.md", "# Plan\n\nWe decide next week.\n")  # undated: it aged
     with open_mem(vault) as mem:
         mem.reindex()
         aged = {i.path for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L042"}

@@ -158,3 +158,12 @@ def test_a_code_span_inside_a_wikilink_is_part_of_the_link() -> None:
     note = parse(b"# T\n\n## Using `+` here\n\n[[#Using `+` here]] and `[[not a link]]`\n", "T")
     assert [(lk.raw, lk.heading) for lk in note.links] == [
         ("[[#Using `+` here]]", "Using `+` here")]
+
+
+def test_a_reference_definition_is_a_link() -> None:
+    """``[readme]: README.md`` links the note as CommonMark reads it (a vault written for
+    GitHub links pages this way); a web address, and a definition in code, are not."""
+    note = parse(b"# T\n\nSee [the readme][readme].\n\n[readme]: README.md\n[web]: https://x.org\n"
+                 b"[spec]: <docs/the spec.md#Intro> \"t\"\n\n```\n[q]: inside.md\n```\n", "T")
+    assert [(lk.target, lk.heading, lk.line) for lk in note.links] == [
+        ("README.md", None, 5), ("docs/the spec.md", "Intro", 7)]
