@@ -51,7 +51,10 @@ def keeper_order(n: NoteInfo) -> tuple:
     return (not n.human, inbox, copy, -n.inbound, created, n.path)
 
 
-COPY_NAME = re.compile(r"(?: copy(?: \d+)?| \(\d+\)|-copy)$", re.I)
+# a copy, as a file manager, a sync engine or a person names one: "Notes copy", "x (1)",
+# "SKILL_20260125_091807" (a timestamped backup), "plan.bak", "plan backup"
+COPY_NAME = re.compile(r"(?: copy(?: \d+)?| \(\d+\)|-copy|[ _-]\d{8}[ _-]?\d{4,6}|"
+                       r"[ ._-]bak|[ _-]backup(?: \d+)?)$", re.I)
 
 
 PERMUTATIONS, BANDS = 64, 16

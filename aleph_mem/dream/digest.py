@@ -113,8 +113,8 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
     if report.withdrawn or report.answered:  # first: the answers to what the person did
         out += ["", "## Your ticks answered, proposals withdrawn", ""]
         out += [f"- your tick on {a['id']} ({a['what']}): {a['why']}" for a in report.answered]
-        out += _capped([f"- withdrawn {w['id']}: {w['what']}: {w['why']}"
-                         for w in report.withdrawn], "withdrawn", where="")
+        withdrawn = [f"- withdrawn {w['id']}: {w['what']}: {w['why']}" for w in report.withdrawn]
+        out += _capped(withdrawn, "withdrawn", where="") if withdrawn else []
     out += ["", "## Proposals", "",
             "Tick a box (`- [x]`) and the next run applies it if it still holds; mark it "
             "`- [-]` and it is not raised again.", ""]

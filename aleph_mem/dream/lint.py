@@ -37,8 +37,9 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
     for src, target, status, raw, anchor, line in [] if snap.logseq else snap.links:
         note = snap.notes.get(src)
         if note is None or note.opted_out or _disabled(note, "L010") or \
-                in_templates(note, snap) or templated(note):
-            continue  # a template's links are placeholders for the notes made from it
+                in_templates(note, snap) or templated(note) or \
+                clipped(note.path, note.frontmatter, note.tags):
+            continue  # a template's links are placeholders; a clipped page's, its source's
         if status == "unresolved" and (HOST.match(raw) or day_link(raw, snap)):
             continue  # a web address without its scheme; a day's note not written (yet)
         if status == "unresolved":
@@ -436,6 +437,8 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
         name = suggest.link_name(next(iter(found)))
         spaced = _only_spaces_differ(target, name)
         shown = alias or ("|" + target.strip() if not anchor and not spaced else "")
+        if shown.startswith("|") and _in_table(note.body, line):
+            shown = "\\" + shown  # a table cell's bar ends the cell: Obsidian's escape
         fixes.setdefault(src, []).append(
             (line, raw, f"{bang}[[{name}{anchor}{shown}]]" + (SPACES if spaced else "")))
     out = {}
@@ -447,6 +450,12 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
         if text is not None and text != note.body:
             out[src] = (text, "L010 repaired " + ", ".join(f"{o} → {n}" for _, o, n in edits))
     return out
+
+
+def _in_table(body: str, line: int) -> bool:
+    """The file's line ``line`` (1-based) is a row of a Markdown table."""
+    lines = body.split("\n")
+    return 0 < line <= len(lines) and lines[line - 1].lstrip().startswith("|")
 
 
 SPACES = " (the link has a non-breaking or doubled space its note's name has not)"

@@ -329,6 +329,7 @@ class Dream:
         it again if it still holds). A tick on a proposal no longer open is answered once.
         Proposals never expire."""
         ticked, dismissed = marks(self.mem)
+        marked_no = set(dismissed)
         known = self.journal.proposals()
         said_no = {p["action"].get("group") for pid, p in known.items() if pid in dismissed}
         dismissed |= {pid for pid, p in known.items()  # a merge is dismissed as a whole
@@ -345,6 +346,9 @@ class Dream:
                 continue
             if pid in dismissed:
                 self.journal.settle(pid, "dismissed", iso(self.now), report.run_id)
+                if pid in marked_no:  # the box the person marked: answered once
+                    report.answered.append({"id": pid, "what": action_from(
+                        p["action"]).describe(), "why": "dismissed: it is not asked again"})
                 continue
             action = action_from(p["action"])
             current = self.mem.vault.read_bytes(action.path)

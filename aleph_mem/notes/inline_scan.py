@@ -14,8 +14,10 @@ from urllib.parse import unquote
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 MD_LINK_START = re.compile(r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(")
 URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
-# a reference definition, "[readme]: README.md": a link as CommonMark reads it
-REFERENCE_DEF = re.compile(r"^ {0,3}\[([^\]\n]+)\]:[ \t]*(?:<([^>\n]+)>|(\S+))[^\n]*$", re.M)
+POSIX_CLASS = re.compile(r":[a-z]+:")  # [[:digit:]] in a shell or regex pattern
+# a reference definition, "[readme]: README.md", is a link as CommonMark reads it (a
+# footnote's "[^1]: ..." is not)
+REFERENCE_DEF = re.compile(r"^ {0,3}\[(?!\^)([^\]\n]+)\]:[ \t]*(?:<([^>\n]+)>|(\S+))[^\n]*$", re.M)
 COMMENT = re.compile(r"<!--.*?-->|%%.*?%%", re.DOTALL)
 BACKTICKS = re.compile(r"`+")
 # A tag: '#' after whitespace or at line start, then letters/digits/_-/ and any non-ASCII
@@ -179,8 +181,9 @@ def scan_links(masked: str, first_line: int, original: str | None = None
     found: list[tuple[int, Link]] = []
     spans: list[tuple[int, int]] = []
     for m in WIKILINK.finditer(masked):
-        if masked[max(0, m.start() - 1):m.start()] == "\\" or m.group(2).endswith("\\"):
-            continue  # "\[[x]]" is escaped, "[[^\]]+" a pattern: text, not a link
+        if masked[max(0, m.start() - 1):m.start()] == "\\" or m.group(2).endswith("\\") \
+                or POSIX_CLASS.fullmatch(m.group(2)):
+            continue  # "\[[x]]" is escaped, "[[^\]]+", "[[:digit:]]" patterns: text
         found.append((m.start(), _wikilink(m, first_line + _line_of(starts, m.start()),
                                            original)))
         spans.append((m.start(), m.end()))

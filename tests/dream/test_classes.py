@@ -283,3 +283,41 @@ def test_a_persons_same_note_in_two_folders_is_kept_apart(vault: Path) -> None:
         dropped = sorted(a.path for a in plan_consolidate(snapshot(mem, NOW))
                          if a.op == "archive")
     assert dropped == ["Recipes copy/Soup.md", "Trips/Lisbon.md"]
+
+
+def test_a_repair_in_a_table_cell_escapes_its_bar(vault: Path) -> None:
+    """A repaired link's `|` in a table row would end the cell: it is written `\\|`; in a
+    list (the near miss) it is a plain bar."""
+    from aleph_mem.dream.lint import plan_lint
+
+    write(vault, "tide-table.md", "# Tides\n\nx\n")
+    write(vault, "MOC.md", "# MOC\n\n| link | note |\n|---|---|\n| [[Tide Table]] | x |\n\n"
+          "- [[Tide Table]]\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        fix = next(a for a in plan_lint(snapshot(mem, NOW)) if a.path == "MOC.md")
+    assert fix.content == ("# MOC\n\n| link | note |\n|---|---|\n| [[tide-table\\|Tide Table]] | x"
+                           " |\n\n- [[tide-table|Tide Table]]\n")
+
+
+def test_a_timestamped_backup_gives_way_to_the_live_note(vault: Path) -> None:
+    from aleph_mem.dream.consolidate import plan_consolidate
+
+    text = ("# Skill\n\nRun the weekly review every Sunday evening and file the notes into "
+            "their projects.\n")
+    old(vault, "skills/SKILL_20260125_091807.md", text)  # the older file here
+    write(vault, "skills/SKILL.md", text)
+    with open_mem(vault) as mem:
+        mem.reindex()
+        planned = plan_consolidate(snapshot(mem, NOW))
+    assert [(a.op, a.path) for a in planned] == [("set", "skills/SKILL.md"),
+                                                 ("archive", "skills/SKILL_20260125_091807.md")]
+
+
+def test_a_clipped_pages_links_are_its_sources_not_broken(vault: Path) -> None:
+    write(vault, "Readwise/Books/Deep Work.md", "# Deep Work\n\n- Author: [[Cal Newport]]\n")
+    write(vault, "notes/Focus.md", "# Focus\n\nSee [[Cal Newport]].\n")  # the near miss
+    with open_mem(vault) as mem:
+        mem.reindex()
+        broken = [i.path for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
+    assert broken == ["notes/Focus.md"]

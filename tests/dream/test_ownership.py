@@ -206,6 +206,9 @@ def test_a_dismissed_merge_is_dismissed_whole(vault: Path) -> None:
         mem.reindex()
         again = Dream(mem, NOW, force=True).run(("consolidate", "digest"))
     assert again.proposed == [] and again.applied == []
+    assert [a["why"] for a in again.answered] == ["dismissed: it is not asked again"]
+    answers = (vault / again.digest).read_text().split("## Your ticks answered")[1]
+    assert "- none" not in answers.split("##")[0]
     states = [p["state"] for p in Journal(vault / ".aleph").proposals().values()]
     assert states == ["dismissed", "dismissed"]
     assert "merged" not in page.read_text()

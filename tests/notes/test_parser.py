@@ -148,7 +148,8 @@ def test_long_block_is_split_at_line_boundaries() -> None:
 def test_an_escaped_bracket_or_a_pattern_is_text_not_a_link() -> None:
     """``\\[[x]]`` is escaped and ``[[^\\]]+`` is a regular expression in prose: neither is
     a link (a broken-link report on them is noise); the plain link beside them is one."""
-    note = parse(b"# T\n\nA\\[[x]] and [[^\\]]+ match, see [[real]] and [[a\\|b]].\n", "T")
+    note = parse(b"# T\n\nA\\[[x]] and [[^\\]]+ or [[:digit:]] match, see [[real]] and "
+                 b"[[a\\|b]].\n", "T")
     assert [link.raw for link in note.links] == ["[[real]]", "[[a\\|b]]"]
 
 
@@ -162,8 +163,9 @@ def test_a_code_span_inside_a_wikilink_is_part_of_the_link() -> None:
 
 def test_a_reference_definition_is_a_link() -> None:
     """``[readme]: README.md`` links the note as CommonMark reads it (a vault written for
-    GitHub links pages this way); a web address, and a definition in code, are not."""
-    note = parse(b"# T\n\nSee [the readme][readme].\n\n[readme]: README.md\n[web]: https://x.org\n"
+    GitHub links pages this way); a footnote, a web address and a definition in code are not."""
+    note = parse(b"# T\n\nSee [the readme][readme][^1].\n\n[readme]: README.md\n[^1]: a note.md\n"
+                 b"[web]: https://x.org\n"
                  b"[spec]: <docs/the spec.md#Intro> \"t\"\n\n```\n[q]: inside.md\n```\n", "T")
     assert [(lk.target, lk.heading, lk.line) for lk in note.links] == [
-        ("README.md", None, 5), ("docs/the spec.md", "Intro", 7)]
+        ("README.md", None, 5), ("docs/the spec.md", "Intro", 8)]
