@@ -250,6 +250,7 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
     plant(root, now)
     before = notes_of(root)
     init_vault(root)
+    clock(now)
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
         day0 = Dream(mem, now, force=True).run()
@@ -257,7 +258,11 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
     after0 = notes_of(root)
     edited = person_edits(root, now + dt.timedelta(days=1))
     person = notes_of(root)
+    clock(now + dt.timedelta(days=1))
+    with Memory.open(root, {"embed_model": "none"}) as mem:
+        mem.reindex()  # the watcher logs the person's edits the day they make them
     later = now + dt.timedelta(days=31)
+    clock(later)
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
         day31 = Dream(mem, later, force=True).run()
@@ -338,6 +343,7 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
     if keep:
         (base / "lines.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n"
                                                   for x in lines), "utf-8")
+    os.environ.pop("ALEPH_MEM_NOW", None)
     if not keep:
         shutil.rmtree(base, ignore_errors=True)
     return out
@@ -346,6 +352,12 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
 # -- the person answers, undoes a run, and the dream goes on -------------------------------
 
 TICK_LINE = re.compile(r"^- \[ \] .*\((P-[0-9a-f]{8})\)\s*$", re.M)
+
+
+def clock(when: dt.datetime) -> None:
+    """aleph-mem's clock (``ALEPH_MEM_NOW``) set to the protocol's day, so every event, run
+    and digest is dated as if it happened then."""
+    os.environ["ALEPH_MEM_NOW"] = when.isoformat()
 
 
 def answer_and_undo(root: Path, now: dt.datetime, after31: dict[str, bytes]) -> dict:
@@ -375,13 +387,16 @@ def answer_and_undo(root: Path, now: dt.datetime, after31: dict[str, bytes]) -> 
         touched |= {m + ".md" for m in re.findall(r"\[\[([^\]|]+)", json.dumps(
             known[pid]["action"].get("set_keys", {})))}
     day32_at, day33_at = now + dt.timedelta(days=32), now + dt.timedelta(days=33)
+    clock(day32_at)
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
         day32 = Dream(mem, day32_at, force=True).run()
         after32 = notes_of(root)
         digests = {"day32": (root / day32.digest).read_text("utf-8") if day32.digest else ""}
-        undo = mem.undo(day32.run_id)
+        clock(day32_at + dt.timedelta(hours=2))
+        undo = mem.undo(day32.run_id)  # the same day, from the digest's command
     after_undo = notes_of(root)
+    clock(day33_at)
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
         day33 = Dream(mem, day33_at, force=True).run()

@@ -70,6 +70,8 @@ def plan_decay(snap: Snapshot, judge=None, busy: frozenset[str] = frozenset()) -
             continue
         age = (snap.now - n.changed_at).days
         own = evidence(n, snap)
+        if n.human and _archived_by_person(n):
+            continue  # the person archived it their own way (a status, an Archive folder)
         if n.human and not by_age(n):  # a person's note: only on its own word (R2)
             if own and age >= MIN_AGE_DAYS and not _just_marked(n, snap) and \
                     not _expiry_unagreed(n, own):
@@ -103,6 +105,15 @@ def _just_marked(n: NoteInfo, snap: Snapshot) -> bool:
     at a time; the archive is asked a week later."""
     marked = snap.drift_marked.get(n.path)
     return marked is not None and (snap.now - parse_iso(marked)).days < MARKED_WAIT_DAYS
+
+
+def _archived_by_person(n: NoteInfo) -> bool:
+    """``status: archived`` or an archive folder of the person's own: moving it to
+    ``archive/`` repeats their choice against their own filing (read blind: not worth it)."""
+    status = str(n.frontmatter.get("status") or "").strip().strip("[]").casefold()
+    return status in ("archived", "archive") or any(
+        f.casefold().lstrip("0123456789._- ") in ("archive", "archived", "archives")
+        for f in n.path.split("/")[:-1])
 
 
 def _expiry_unagreed(n: NoteInfo, own: str) -> bool:

@@ -151,8 +151,8 @@ def _summary(mem: Store, seen: dict[str, str], dreamt: list, proposals: list,
     hot = (mem.vault.read_bytes("MEMORY.md") or b"").decode("utf-8", "replace")
     used = sum(len(f.text) for f in facts(hot))
     counts = Counter(i["rule"] for i in issues if i["rule"] in DIGEST_RULES)
-    top = ", ".join(f"{n} {RULE_NAMES.get(r, r)}"
-                    for r, n in sorted(counts.items(), key=lambda rn: (-rn[1], rn[0]))[:3])
+    top = ", ".join(f"{n} {RULE_NAMES.get(r, r)}"  # every rule: the parts add up
+                    for r, n in sorted(counts.items(), key=lambda rn: (-rn[1], rn[0])))
     return [f"> In the last 24 hours you (and your agents) changed {len(seen)} notes and the "
             f"dream changed {len({e.path for e in dreamt})}; {len(grouped(proposals))} "
             "proposals wait "

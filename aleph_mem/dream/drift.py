@@ -83,6 +83,8 @@ def plan_drift(snap: Snapshot) -> list[Action]:
     resolved = {(src, raw): target for src, target, _, raw, _, _ in snap.links}
     actions = []
     for n in snap.active():
+        if in_templates(n, snap):
+            continue  # a template's dates and files are placeholders for the notes made from it
         fm = n.frontmatter
         keys: dict[str, object] = {}
         why = ""

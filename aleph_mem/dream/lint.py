@@ -53,7 +53,8 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
         elif anchor == 0:
             out.append(Issue("L012", src, f"broken heading or block anchor {raw}"))
         elif target and target.startswith("archive/") and not src.startswith("archive/") \
-                and line > _frontmatter_lines(note):  # `source_notes`: a merge's own record
+                and line > _frontmatter_lines(note) and merged_into(snap, target) != src:
+            # `source_notes` and "Merged from [[…]]" are the keeper's record of a merge
             out.append(Issue("L013", src, f"link to an archived note {raw}: restore it with "
                              f"`aleph-mem restore {target}` or update the link"))
     out += [Issue("L050", n.path, problem.removeprefix(CONFLICT_ISSUE).strip() + "; the "

@@ -321,3 +321,42 @@ def test_a_clipped_pages_links_are_its_sources_not_broken(vault: Path) -> None:
         mem.reindex()
         broken = [i.path for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
     assert broken == ["notes/Focus.md"]
+
+
+def test_a_keepers_merged_from_heading_is_not_a_link_to_restore(vault: Path) -> None:
+    """"## Merged from [[notes/old]]" in the kept note is the merge's record; another
+    note's link into the archive (the near miss) is reported."""
+    write(vault, "archive/notes/old.md", "---\nstatus: merged\nmerged_into: '[[notes/keep]]'\n"
+          "---\n# Old\n\nx\n")
+    write(vault, "notes/keep.md", "# Keep\n\nx\n\n## Merged from [[notes/old]]\n\ny\n")
+    write(vault, "notes/other.md", "# Other\n\nSee [[notes/old]].\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        flagged = [i.path for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L013"]
+    assert flagged == ["notes/other.md"]
+
+
+def test_a_templates_expiry_is_a_placeholder(vault: Path) -> None:
+    old(vault, "Templates/Note.md", "---\nstatus: draft\nexpires: 2020-01-01\n---\n# {{title}}\n")
+    old(vault, "notes/Offer.md", "---\nstatus: draft\nexpires: 2020-01-01\n---\n# Offer\n\nx\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        planned = [a.path for a in plan_drift(snapshot(mem, NOW))]
+    assert planned == ["notes/Offer.md"]
+
+
+def test_a_note_the_person_archived_their_way_is_not_moved(vault: Path) -> None:
+    """`status: archived` or an `Archive/` folder of theirs: decay does not repeat it; the
+    near miss, `status: obsolete` in place, is proposed."""
+    from aleph_mem.dream.decay import plan_decay
+
+    old(vault, "journal/Trip.md", "---\nstatus: archived\n---\n# Trip\n\nDone.\n")
+    old(vault, "04 Archive/Old job.md", "---\ntags: [old]\n---\n# Old job\n\nDone.\n")
+    old(vault, "work/Tool.md", "---\nstatus: obsolete\n---\n# Tool\n\nReplaced.\n")
+    (vault / ".aleph" / "config.toml").write_text("decay_min_watch_days = 0\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        mem.writer().write("notes/new.md", b"# New\n\ntoday\n", None)
+        snap = snapshot(mem, NOW + dt.timedelta(days=31))
+        planned = [(a.path, a.reason) for a in plan_decay(snap)]
+    assert planned == [("work/Tool.md", "stale: status obsolete")]
