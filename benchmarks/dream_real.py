@@ -11,7 +11,13 @@ vault); it is copied, never changed. Per vault, with a clock the benchmark contr
    (a subject note and an older meeting note about it, both stating `brokers:: 3`) where
    the person raises the subject note to 5 without touching `updated:`; beside it a
    near-miss control pair that agrees (`nodes:: 3` twice);
-3. a dream a month later (day 31).
+3. a dream a month later (day 31);
+4. the person answers on the standing page `_dream/proposals.md`: the first two open
+   proposals ticked, the third dismissed; a dream on day 32;
+5. `undo` of that run, as the digest offers, the same day; a dream on day 33.
+
+aleph-mem's own clock (``ALEPH_MEM_NOW``) is set to each step's day, so every event, run
+and digest is dated as if it happened then.
 
 Printed per vault (and, with --json, as one JSON object per line):
 
@@ -27,7 +33,15 @@ Printed per vault (and, with --json, as one JSON object per line):
   still shown on day 31;
 - the person's newer edit marked contradicted by the older note (0 is right), and the
   control pair flagged (0 is right);
-- digest lines per 100 notes, day 0 and day 31.
+- digest lines per 100 notes, day 0 and day 31;
+- the protocol: notes changed on day 32 other than those the ticks named, notes the undo
+  did not restore, notes changed on day 33 (after the undo), ticks answered in the next
+  digest, dismissed proposals raised again, empty proposals, proposals gone without a
+  word, and whether the digest was written anew after the undo.
+
+With --keep, every line a person is asked to read (each digest, and every open proposal on
+the standing page on day 31) is written to ``OUT/NAME/lines.jsonl`` with its class, for a
+blind reading; ``benchmarks/dream_judged.py`` tallies the reader's verdicts per class.
 
 The vaults are public repositories evaluated where they are fetched; none is copied into
 this repository.
