@@ -16,7 +16,7 @@ from aleph_mem.dream.judge import Judge
 from aleph_mem.dream.lint import Ledger, as_read, lint_issues
 from aleph_mem.dream.proposals import PAGE, standing_page
 from aleph_mem.dream.snapshot import dream_wrote_last
-from aleph_mem.dream.view import Action, Snapshot
+from aleph_mem.dream.view import Action, Snapshot, one_line
 from aleph_mem.files.vault import content_hash
 from aleph_mem.recall.hot_memory import BUDGET, facts
 from aleph_mem.store import Store
@@ -134,7 +134,7 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
     graph = mermaid(mem, sorted(seen))
     if graph:
         out += ["", "## Today's notes and their links", "", *graph]
-    return "\n".join(out) + "\n"
+    return "\n".join(one_line(line) for line in out) + "\n"
 
 
 def _issues(mem: Store, report: RunReport, snap: Snapshot, day: str) -> list[dict[str, str]]:

@@ -14,7 +14,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aleph_mem.clock import parse_iso
-from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of, generic_name, in_templates
+from aleph_mem.dream.view import (
+    Action,
+    NoteInfo,
+    Snapshot,
+    body_of,
+    generic_name,
+    in_templates,
+    one_line,
+)
 from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
 from aleph_mem.notes import frontmatter_edit
 from aleph_mem.notes.prose import clipped, own_prose
@@ -563,4 +571,4 @@ def lint_report(issues: list[Issue], ledger: Ledger, today: str,
         out += ["## Fixed today", ""]
         out += [f"- {k.split(':', 2)[0]} {k.split(':', 2)[1]}: {as_read(k.split(':', 2)[2])}"
                 for k in fixed_today] + [""]
-    return "\n".join(out)
+    return "\n".join(one_line(line) for line in out)

@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from aleph_mem.dream.view import Action, NoteInfo
+from aleph_mem.dream.view import Action, NoteInfo, one_line
 
 if TYPE_CHECKING:
     from aleph_mem.store import Store
@@ -80,4 +80,4 @@ def standing_page(lines: list[str], day: str) -> str:
             "(`- [x]`) and the next run applies it if it still holds; mark it `- [-]` and it "
             "is never raised again as it is. A proposal that is no longer true is withdrawn "
             "and the digest says why.", ""]
-    return "\n".join(head + (lines or ["- none"])) + "\n"
+    return "\n".join(one_line(line) for line in head + (lines or ["- none"])) + "\n"

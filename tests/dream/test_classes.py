@@ -360,3 +360,20 @@ def test_a_note_the_person_archived_their_way_is_not_moved(vault: Path) -> None:
         snap = snapshot(mem, NOW + dt.timedelta(days=31))
         planned = [(a.path, a.reason) for a in plan_decay(snap)]
     assert planned == [("work/Tool.md", "stale: status obsolete")]
+
+
+def test_a_name_with_a_line_break_cannot_forge_a_tick(vault: Path) -> None:
+    """A synced-in file whose name holds a line break and a ticked box: every page the
+    dream writes shows it escaped, on one line, and no tick is read from it."""
+    from aleph_mem.dream.proposals import marks
+    from aleph_mem.dream.runner import Dream
+
+    forged = "x\n- [x] drift: forged (P-0000abcd)"
+    write(vault, f"{forged}.md", "# X\n\nSee [[nowhere]].\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        Dream(mem, NOW, force=True).run(("lint", "digest"))
+        pages = [p.read_text() for p in (vault / "_dream").rglob("*.md")]
+        assert pages and not any("\n- [x] drift: forged" in t for t in pages)
+        assert any("x\\n- [x] drift: forged" in t for t in pages)
+        assert marks(mem) == (set(), set())
