@@ -293,7 +293,7 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
     unticked0 = sorted(r for r, b in before.items() if after0.get(r) != b)
     changed = sorted(r for r, b in person.items() if after31.get(r) != b)
     issues = day31.issues
-    ours = {(i["path"], m.group(0)) for i in issues if i["rule"] == "L010"
+    ours = {(i["path"], m.group(0)) for i in issues if i["rule"] in ("L010", "L014", "L015")
             for m in [re.search(r"!?\[\[[^\]]*\]\]", i["message"])] if m}
     truth = obsidian_broken(root)
     tp = len(ours & truth)

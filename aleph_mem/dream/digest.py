@@ -88,7 +88,8 @@ DIGEST_RULES = frozenset({"L002", "L010", "L011", "L012", "L013", "L050"})
 RULE_NAMES = {"L001": "no frontmatter", "L002": "frontmatter that cannot be read",
               "L003": "missing keys", "L004": "tags as one string", "L006": "duplicate entries",
               "L010": "broken links", "L011": "ambiguous links", "L012": "broken anchors",
-              "L013": "links to archived notes", "L020": "orphans (no links in or out)",
+              "L013": "links to archived notes", "L014": "links to days not written",
+              "L015": "broken links in clippings", "L020": "orphans (no links in or out)",
               "L030": "names shared by two notes", "L032": "names other systems trip over",
               "L040": "empty notes", "L042": "relative times that aged",
               "L050": "sync conflicts"}

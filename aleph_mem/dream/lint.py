@@ -45,12 +45,15 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
     for src, target, status, raw, anchor, line in [] if snap.logseq else snap.links:
         note = snap.notes.get(src)
         if note is None or note.opted_out or _disabled(note, "L010") or \
-                in_templates(note, snap) or templated(note) or \
-                clipped(note.path, note.frontmatter, note.tags):
-            continue  # a template's links are placeholders; a clipped page's, its source's
-        if status == "unresolved" and (HOST.match(raw) or day_link(raw, snap)):
-            continue  # a web address without its scheme; a day's note not written (yet)
-        if status == "unresolved":
+                in_templates(note, snap) or templated(note):
+            continue  # a template's links are placeholders for the notes made from it
+        if status == "unresolved" and HOST.match(raw):
+            continue  # a web address without its scheme
+        if status == "unresolved" and day_link(raw, snap):  # the lint page only
+            out.append(Issue("L014", src, f"link to a day not written {raw}"))
+        elif status == "unresolved" and clipping(note):  # the lint page only
+            out.append(Issue("L015", src, f"broken link in a clipping {raw}"))
+        elif status == "unresolved":
             out.append(Issue("L010", src, f"broken link {raw}{suggest.fix(raw)}"))
         elif (src, raw) in snap.by_title and target:
             out.append(Issue("L010", src, f"broken link {raw} (only {target}'s `title:` says "
@@ -111,6 +114,13 @@ QUERY = re.compile(r"^```(?:dataview|dataviewjs|query|tasks)\b|\bdv\.pages\(", r
 DATAVIEW_FROM = re.compile(r"\bFROM\s+(.+)$", re.I | re.M)
 DV_PAGES = re.compile(r"dv\.pages\(\s*['\"]([^'\"]+)['\"]")
 SOURCE = re.compile(r"#([\w/-]+)|\"([^\"\n]+)\"")
+
+
+def clipping(n: NoteInfo) -> bool:
+    """Filed as a clipping (a clippings or Readwise folder or tag): its links are its
+    source's ("[[Cal Newport]]" by the exporter), not the person's. A `source:` key alone
+    does not make one: people note where their own notes came from."""
+    return clipped(n.path, {}, n.tags)
 
 
 def day_link(raw: str, snap: Snapshot) -> bool:
@@ -196,7 +206,8 @@ GENERAL = re.compile(r"\b(?:today|tomorrow|yesterday)(?:'s)?\s+(?:is|are|was|wil
 
 
 QUOTED_LINK = re.compile(r"^(broken link |ambiguous link |broken heading or block anchor |"
-                         r"link to an archived note )(.+?)(?=: | \(only |$)")
+                         r"link to an archived note |link to a day not written |"
+                         r"broken link in a clipping )(.+?)(?=: | \(only |$)")
 
 
 def as_read(message: str) -> str:
