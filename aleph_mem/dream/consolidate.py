@@ -27,6 +27,7 @@ from aleph_mem.notes.facts import (
     statement_overlap,
     words,
 )
+from aleph_mem.notes.prose import CLIP_NAMES
 
 NEAR_DUP_COSINE = 0.92  # note vectors this close are near duplicates (Aleph's threshold)
 IDENTICAL_COSINE = 0.985  # and this close, with every fact covered, the same note
@@ -183,6 +184,8 @@ def different_things(a: NoteInfo, b: NoteInfo) -> bool:
 
 
 def plan_consolidate(snap: Snapshot) -> list[Action]:
+    if snap.archive_clash:
+        return []  # a merge archives the absorbed note: `archive/` would clash with theirs
     notes = [n for n in snap.active()
              if not n.permanent and len(normalized(n).split()) >= MIN_MERGE_WORDS]
     actions: list[Action] = []
@@ -215,7 +218,7 @@ def kept_apart(a: NoteInfo, b: NoteInfo) -> bool:
     if a.folder == b.folder or not (a.human and b.human) or a.title.casefold() != \
             b.title.casefold():
         return False
-    loose = ("inbox", "_inbox", "00 inbox")
+    loose = ("inbox", "_inbox", "00 inbox", *CLIP_NAMES)  # a place for what is not filed
     return not any(n.path.split("/", 1)[0].casefold() in loose or any(
         COPY_NAME.search(part.removesuffix(".md")) for part in n.path.split("/"))
         for n in (a, b))

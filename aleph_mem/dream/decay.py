@@ -61,7 +61,8 @@ def plan_decay(snap: Snapshot, judge=None, busy: frozenset[str] = frozenset()) -
     asked about them) are not counted against the cap."""
     settings = snap.settings
     watch = int(getattr(settings, "decay_min_watch_days", 30))
-    if snap.watched_since is None or (snap.now - snap.watched_since).days < watch:
+    if snap.watched_since is None or (snap.now - snap.watched_since).days < watch or \
+            snap.archive_clash:
         return []
     linked_at, held = inbound_signals(snap)
     cold: list[tuple[float, NoteInfo, str]] = []
@@ -160,9 +161,9 @@ def evidence(n: NoteInfo, snap: Snapshot) -> str | None:
     status = str(fm.get("status") or "").strip().strip("[]").casefold()
     if status in OLD_WORDS:
         return f"status {status}"
-    for tag in n.tags:
-        if tag.casefold().lstrip("#").rsplit("/", 1)[-1] in OLD_WORDS:
-            return f"tagged #{tag.lstrip('#')}"
+    for tag in n.tags if not n.human else ():  # a person's tags name topics: "#legacy"
+        if tag.casefold().lstrip("#").rsplit("/", 1)[-1] in OLD_WORDS:  # systems, an
+            return f"tagged #{tag.lstrip('#')}"  # imported "#archived" (read blind: wrong)
     for folder in n.path.split("/")[:-1]:
         if folder.casefold() in OLD_WORDS:
             return f"in the folder {folder}/"

@@ -99,8 +99,9 @@ def plan_drift(snap: Snapshot) -> list[Action]:
             actions.append(Action("drift", "set", n.path, n.hash, "no longer expired", {},
                                   ("status", "stale_reason")))
             continue
-        elif until is None and not settled and not in_templates(n, snap) and \
-                not snap.dated(n):  # a day's or a meeting's record: what held then
+        elif until is None and not settled and not n.human and not snap.dated(n):
+            # an agent's note only: read blind, a date a person's prose gives was a story's
+            # or history's, not the note's end; a day's or a meeting's record held then
             stated = validity_end(body_of(n), _written(n), as_date(fm.get("created")))
             if stated and stated[0] < today:  # a fact whose stated end has passed
                 keys = {"status": "stale", "stale_reason": "expired",

@@ -451,7 +451,9 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
         elif status != "unresolved":
             continue
         else:
-            found, _ = suggest.loose(target)
+            found, by_heading = suggest.loose(target)
+            if by_heading:
+                continue  # another note's heading is a guess at what was meant: only hinted
         if len(found) != 1:
             continue
         name = suggest.link_name(next(iter(found)))

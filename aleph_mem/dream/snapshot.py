@@ -99,6 +99,8 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
                     else None, template_folders=template_folders(mem.vault.root),
                     daily_formats=daily_formats(mem.vault.root),
                     logseq=(mem.vault.root / "logseq" / "config.edn").is_file(),
+                    archive_clash=any(d.is_dir() and d.name.casefold() == "archive" and
+                                      d.name != "archive" for d in mem.vault.root.iterdir()),
                     by_title={tuple(r) for r in mem.con.execute(
                         "SELECT n.path, l.raw FROM links l JOIN notes n ON n.id = l.src_id "
                         "WHERE l.resolved_by = 'title' AND l.kind = 'wikilink'")},

@@ -137,6 +137,9 @@ class Snapshot:
     # linked by their titles, namespaces live in file names, so no link of it is broken
     # and none is rewritten in Obsidian's syntax
     logseq: bool = False
+    # the person keeps a folder "Archive/" (any case but ours): the dream's `archive/` would
+    # clash with it on a case-insensitive disk, so nothing is archived (decay, merges)
+    archive_clash: bool = False
 
     def vectors(self) -> dict[str, np.ndarray]:
         """Each note's vector (the normalised mean of its chunks'), loaded on first use;

@@ -30,6 +30,12 @@ def _strip_md(path: str) -> str:
     return path[:-3] if path.lower().endswith(".md") else path
 
 
+def note_key(path: str) -> str:
+    """A note's path as links name it: folded, ``.md`` off, and each part trimmed (a file
+    saved as "Normal ones or .md" opens from ``[[Normal ones or]]``, as in Obsidian)."""
+    return "/".join(part.strip() for part in fold(_strip_md(path)).split("/"))
+
+
 def folder_of(path: str) -> str:
     return posixpath.dirname(path)
 
@@ -55,7 +61,7 @@ class Resolver:
         self.files: dict[str, list[str]] = defaultdict(list)
         self.file_names: dict[str, list[str]] = defaultdict(list)
         for p in notes:
-            key = fold(_strip_md(p))
+            key = note_key(p)
             self.by_path[key].append(p)
             self.by_name[key.rsplit("/", 1)[-1]].append(p)
         for p, names in aliases.items():
@@ -85,7 +91,7 @@ class Resolver:
         found = self._exact(target, "path")
         if found:
             return found
-        key = fold(_strip_md(target))
+        key = note_key(target)
         if "/" in key:
             cands = [p for k, ps in self.by_path.items() if k.endswith("/" + key) for p in ps]
             by = "path_suffix"
@@ -105,7 +111,7 @@ class Resolver:
 
     def _exact(self, target: str, by: str) -> Resolution | None:
         key = fold(target)
-        hits = self.by_path.get(fold(_strip_md(target)), [])
+        hits = self.by_path.get(note_key(target), [])
         if not hits and not key.endswith(".md"):
             hits = self.files.get(key, [])
             by = "attachment" if hits else by
@@ -141,8 +147,10 @@ _ANCHOR_NOISE = re.compile(r"[#|^:%\[\]\\/*_`~=]")
 
 
 def anchor_key(text: str) -> str:
-    """Headings compare case-insensitively with formatting and link syntax ignored."""
-    return " ".join(_ANCHOR_NOISE.sub(" ", fold(text)).split())
+    """Headings compare case-insensitively with formatting, link syntax and punctuation
+    ignored, as Obsidian matches them (``#How large can it be`` opens "How large can it
+    be?", ``#hasTag`` opens "`hasTag()`")."""
+    return " ".join(re.sub(r"[^\w\s]|_", " ", _ANCHOR_NOISE.sub(" ", fold(text))).split())
 
 
 def anchor_found(link: Link, headings: Iterable[str], blocks: Iterable[str]) -> bool | None:

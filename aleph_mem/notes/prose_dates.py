@@ -6,10 +6,11 @@ that tells history ("we used X until 2021, now Y") ends nothing, and neither doe
 of day ("open until 5 pm").
 
 Only a statement of validity counts: something valid, good, available, open, running or
-lasting until a date, or expiring or ending on one. A bare "until" ("kept the policy until
-1914", "limited until Dec.", "no plan until March") tells history or a plan, not that the
-note stops holding; a quoted line (``>``) is someone else's words; and an end before the
-note was first written (``since``) is history."""
+lasting until a date, or expiring on one ("the war ends on ..." is a story's event). A
+bare "until" ("kept the policy until 1914", "limited until Dec.", "no plan until March")
+tells history or a plan, not that the note stops holding; a quoted line (``>``) is
+someone else's words; and an end before the note was first written (``since``) is
+history."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ MONTHS = {name.casefold(): i for name, i in NAMES.items()}
 # a month is capitalised ("until May 2021"; "until may be" is a verb)
 MONTH = r"(?P<month>(?-i:" + "|".join(sorted(NAMES, key=len, reverse=True)) + r"))\.?"
 TRIGGER = (r"\b(?:(?:valid|good|available|open|runs?|lasts?|in\s+effect|in\s+force)\s+"
-           r"(?:until|till|til|through|thru)|expires?(?:\s+on)?|expiring(?:\s+on)?|ends?\s+on|"
+           r"(?:until|till|til|through|thru)|expires?(?:\s+on)?|expiring(?:\s+on)?|"
            r"no\s+longer\s+valid\s+after)\s+(?:in\s+|at\s+)?(?:the\s+)?(?P<end>end\s+of\s+)?")
 DATE = (r"(?:(?P<iso>\d{4}-\d{2}-\d{2})"
         r"|(?P<day1>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + MONTH + r",?\s+(?P<year1>\d{4})"

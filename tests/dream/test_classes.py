@@ -63,19 +63,28 @@ def test_relative_time_reads_against_the_vaults_daily_format(vault: Path) -> Non
 
 
 def test_expiry_comes_from_validity_never_from_history(vault: Path) -> None:
-    old(vault, "books/Empire.md", "---\ncreated: 2024-02-01\n---\n# Empire\n\n"
-        "France kept the policy until 1914. The treaty was valid until 1920.\n")
-    old(vault, "books/Charter.md", "---\ncreated: 2024-02-01\n---\n# Charter\n\n"
-        "The charter is valid until 1920 in the book's world.\n")  # before it was written
-    old(vault, "work/Budget.md", "# Budget\n\nTravel is limited until Dec. No plan until "
-        "March.\n")
-    old(vault, "meetings/2025-01-10 Vendor.md", "# Vendor\n\nTheir offer is valid until "
-        "March 2025.\n")  # a meeting's record: what held that day
-    old(vault, "work/Quote.md", "> The discount is valid until March 2025.\n")  # a quote
-    old(vault, "home/Offer.md", "---\ncreated: 2024-02-01\n---\n# Offer\n\nTheir offer is "
-        "valid until March 2025.\n")  # the planted one: it stopped holding
+    """On an agent's notes: a statement of validity whose end passed marks the note; history,
+    a bare "until", a day's record and a quote do not. A person's note saying the same (the
+    near miss) is left alone: their prose dates were a story's or history's, read blind."""
+    notes = {
+        "books/Empire.md": "---\ncreated: 2024-02-01\n---\n# Empire\n\nFrance kept the "
+        "policy until 1914. The treaty was valid until 1920.\n",
+        "books/Charter.md": "---\ncreated: 2024-02-01\n---\n# Charter\n\nThe charter is "
+        "valid until 1920 in the book's world.\n",  # before the note was written
+        "work/Budget.md": "# Budget\n\nTravel is limited until Dec. No plan until March.\n",
+        "meetings/2025-01-10 Vendor.md": "# Vendor\n\nTheir offer is valid until March "
+        "2025.\n",  # a meeting's record: what held that day
+        "work/Quote.md": "> The discount is valid until March 2025.\n",  # a quote
+        "story/Timeline.md": "# Timeline\n\nThe war ends on 2022-06-24.\n",  # a story's event
+        "home/Offer.md": "---\ncreated: 2024-02-01\n---\n# Offer\n\nTheir offer is valid "
+        "until March 2025.\n",  # the planted one: it stopped holding
+    }
+    old(vault, "mine/Offer.md", notes["home/Offer.md"])
     with open_mem(vault) as mem:
         mem.reindex()
+        w = mem.writer(actor="mcp:agent")
+        for path, text in notes.items():
+            w.write(path, text.encode(), None)
         planned = {a.path: a.set_keys for a in plan_drift(snapshot(mem, NOW))}
     assert planned == {"home/Offer.md": {"status": "stale", "stale_reason": "expired",
                                          "valid_until": "2025-03-31"}}
@@ -112,11 +121,11 @@ def test_soft_mentions_only_for_distinctive_names(vault: Path) -> None:
 
 def test_an_anchor_with_a_code_span_resolves_and_a_wrong_one_is_broken(vault: Path) -> None:
     write(vault, "Java.md", "# Java\n\n## Concatenation with `+` Operator\n\nx\n\n"
-          "See [[#Concatenation with `+` Operator]] and [[#Concatenation with `-` Operator]].\n")
+          "See [[#Concatenation with `+` Operator]] and [[#Concatenation with `*` Operands]].\n")
     with open_mem(vault) as mem:
         mem.reindex()
         broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L012"]
-    assert broken == ["broken heading or block anchor [[#Concatenation with `-` Operator]]"]
+    assert broken == ["broken heading or block anchor [[#Concatenation with `*` Operands]]"]
 
 
 def test_two_pages_that_describe_themselves_differently_do_not_contradict(vault: Path) -> None:
@@ -382,3 +391,30 @@ def test_a_name_with_a_line_break_cannot_forge_a_tick(vault: Path) -> None:
         assert pages and not any("\n- [x] drift: forged" in t for t in pages)
         assert any("x\\n- [x] drift: forged" in t for t in pages)
         assert marks(mem) == (set(), set())
+
+
+def test_a_name_saved_with_a_trailing_space_opens_from_its_link(vault: Path) -> None:
+    write(vault, "Normal ones or .md", "# Q\n\nx\n")
+    write(vault, "Idealizations.md", "# I\n\nSee [[Normal ones or ]] and [[Normal ones and]].\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
+    assert broken == ["broken link [[Normal ones and]]"]
+
+
+def test_a_vault_with_its_own_archive_folder_is_not_archived_into(vault: Path) -> None:
+    """`Archive/` is the person's: the dream's `archive/` would clash with it on a
+    case-insensitive disk, so decay and merges propose nothing; `archive/` itself (the near
+    miss) is the dream's own."""
+    from aleph_mem.dream.consolidate import plan_consolidate
+
+    text = ("# Soup\n\nSimmer the lentils for forty minutes with cumin and onion, then blend "
+            "half of them.\n")
+    old(vault, "Recipes/Soup.md", text)
+    old(vault, "Recipes copy/Soup.md", text)
+    (vault / "Archive").mkdir()
+    with open_mem(vault) as mem:
+        mem.reindex()
+        assert plan_consolidate(snapshot(mem, NOW)) == []
+        (vault / "Archive").rmdir()
+        assert len(plan_consolidate(snapshot(mem, NOW))) == 2

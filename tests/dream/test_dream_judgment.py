@@ -137,8 +137,9 @@ def test_obsidian_judges_links_a_heading_is_not_a_name(vault: Path) -> None:
         ("notes/other.md", "broken link [[Ada]]" + heading.format("people/Ada Lovelace.md")
          + ": did you mean [[Ada Lovelace|Ada]]?")]
     assert fixes["notes/meeting.md"].propose  # a person's note: asked, never rewritten
-    assert ("With [[priya|Priya Raman]] about [[some-note|some note]] and [[Declared Title]]."
-            in fixes["notes/meeting.md"].content)  # a declared title: reported, never rewritten
+    # a name only another note's heading or title gives is a guess: hinted, never rewritten
+    assert ("With [[Priya Raman]] about [[some-note|some note]] and [[Declared Title]]."
+            in fixes["notes/meeting.md"].content)
 
 
 def test_one_run_reaches_the_fixpoint_and_undo_regenerates_the_digest(vault: Path) -> None:
@@ -254,10 +255,12 @@ def test_stale_facts_stated_in_prose_take_the_periods_end(vault: Path) -> None:
             "notes/pilot.md", b"---\nupdated: 2023-01-10\n---\n# Pilot\n\n"
             b"The pilot runs through Q3 2023.\n", None)
         planned = {a.path: a for a in plan_drift(snapshot(mem, NOW))}
-    assert sorted(planned) == ["notes/office.md", "notes/pilot.md"]
-    assert planned["notes/office.md"].set_keys == {
-        "status": "stale", "stale_reason": "expired", "valid_until": "2021-03-31"}
-    assert planned["notes/office.md"].propose and not planned["notes/pilot.md"].propose
+    # an agent's note only: a person's prose dates were a story's or history's when read
+    # blind (docs/benchmarks.md), so their office note is left alone
+    assert sorted(planned) == ["notes/pilot.md"]
+    assert planned["notes/pilot.md"].set_keys == {
+        "status": "stale", "stale_reason": "expired", "valid_until": "2023-09-30"}
+    assert not planned["notes/pilot.md"].propose
 
 
 def test_a_changed_statement_is_another_thing_and_a_merge_is_one_box(vault: Path) -> None:
@@ -409,5 +412,5 @@ def test_a_persons_notes_fade_only_on_their_own_word(vault: Path) -> None:
         mem.writer().write("notes/new.md", b"# New\n\nwritten today\n", None)
         planned = plan_decay(snapshot(mem, NOW + dt.timedelta(days=31)))
     assert sorted((a.path, a.reason, a.propose) for a in planned) == [
-        ("Old/Phone plan.md", "stale: tagged #old", True),
+        ("Old/Phone plan.md", "stale: in the folder Old/", True),
         ("notes/Say so.md", 'stale: says "This page is deprecated"', True)]
