@@ -51,6 +51,9 @@ def score(report, truth: Truth) -> dict[str, dict]:
         if i["rule"] in LINK_RULES:
             links.setdefault(i["path"], []).append(i["message"])
     got["lint"] = set(links)
+    # a person's prose end of validity is reported on the lint page (L043), not marked
+    got.setdefault("drift", set()).update(i["path"] for i in report.issues
+                                          if i["rule"] == "L043")
     out = {}
     for name in ("consolidate", "drift", "lint", "decay"):
         planted, controls = truth.planted.get(name, set()), truth.controls.get(name, set())

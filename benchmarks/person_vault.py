@@ -429,11 +429,16 @@ def build(root: Path, seed: int = 11) -> Truth:  # noqa: PLR0915 - one vault, wr
         w.note(path, f"# {title}\n\n- Prep for Monday, see {link}.\n- Book the room.\n", 40)
         t.control("lint", path)
 
-    # -- decay: cold notes nobody links to; old notes that are linked or structural --------
+    # -- decay: notes that say they are done; cold inbox notes, linked or structural ones ---
+    # (a person's note fades only on its own word: read blind on vaults nobody here wrote,
+    # age alone in an inbox was wrong 12 of 12 times, so the cold inbox ideas are controls)
     for k in range(8):
-        path = w.note(f"Inbox/Idea {k + 1}.md", f"# Idea {k + 1}\n\nMaybe a {MOODS[k][:-1]}"
-                      f" app? Probably not.\n", 700 + k * 30)
+        path = w.note(f"Ideas/Idea {k + 1}.md", f"# Idea {k + 1}\n\nMaybe a {MOODS[k][:-1]}"
+                      f" app? Probably not.\n", 700 + k * 30, {"status": "abandoned"})
         t.plant("decay", path)
+        path = w.note(f"Inbox/Thought {k + 1}.md", f"# Thought {k + 1}\n\nA {MOODS[k][:-1]}"
+                      f" idea to try.\n", 700 + k * 30)
+        t.control("decay", path)
     for k, (title, *_rest) in enumerate(RECIPES[:6]):
         os.utime(root / f"Recipes/{title}.md", (now - (600 + k) * DAY,) * 2)
         t.control("decay", f"Recipes/{title}.md")  # old, but the cooking map links them

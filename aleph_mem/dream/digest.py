@@ -92,6 +92,7 @@ RULE_NAMES = {"L001": "no frontmatter", "L002": "frontmatter that cannot be read
               "L015": "broken links in clippings", "L020": "orphans (no links in or out)",
               "L030": "names shared by two notes", "L032": "names other systems trip over",
               "L040": "empty notes", "L042": "relative times that aged",
+              "L043": "ends their text says have passed",
               "L050": "sync conflicts"}
 
 

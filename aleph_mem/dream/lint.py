@@ -93,6 +93,10 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
                 and not _disabled(n, "L032"):
             out.append(Issue("L032", n.path, "file name with characters links and other "
                              "systems trip over (#^[]|\\:*?\"<>) or a doubled .md"))
+        ended = stated_end(n, snap)
+        if ended and not _disabled(n, "L043"):  # a person's: the lint page, never a mark
+            out.append(Issue("L043", n.path, f"the text says it ended {ended[0].isoformat()}: "
+                             f"\"{ended[1]}\""))
         phrase = aged_relative_time(n, snap)
         if phrase and not _disabled(n, "L042"):
             out.append(Issue("L042", n.path, f"relative time \"{phrase}\" in a note its name "
@@ -166,6 +170,23 @@ def reached_by_query(n: NoteInfo, queried: tuple[set[str], set[str]]) -> bool:
     tags, folders = queried
     return any(t.casefold().lstrip("#") in tags for t in n.tags) or \
         any(n.path.startswith(f + "/") for f in folders if f)
+
+
+def stated_end(n: NoteInfo, snap: Snapshot) -> tuple[dt.date, str] | None:
+    """On a person's undated note with no `valid_until` or `expires`, an end of validity its
+    prose states that has passed ("our lease runs until March 2021"). Shown on the lint
+    page only: read blind, such dates in a person's prose were as often a story's or
+    history's (docs/benchmarks.md), so the note is never marked for it."""
+    from aleph_mem.dream.view import as_date
+    from aleph_mem.notes.prose_dates import validity_end
+
+    fm = n.frontmatter
+    if not n.human or snap.dated(n) or fm.get("valid_until") or fm.get("expires") or \
+            n.status in ("stale", "superseded", "contradicted"):
+        return None
+    written = as_date(fm.get("updated")) or as_date(fm.get("created")) or n.changed_at.date()
+    found = validity_end(body_of(n), written, as_date(fm.get("created")))
+    return found if found and found[0] < snap.now.date() else None
 
 
 def aged_relative_time(n: NoteInfo, snap: Snapshot) -> str | None:

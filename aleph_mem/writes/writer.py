@@ -446,8 +446,12 @@ class Writer:
             raise BadInput(f"{path} is already in {ARCHIVE}/")
         keys = {"status": "archived", "archived_at": iso(now or utc_now()),
                 "archived_from": path, "archived_reason": reason, **(extra or {})}
-        return self.move(path, f"{ARCHIVE}/{path}", expected, reason, "note-archived",
-                         lambda old: frontmatter_edit.patch(old, keys, []))
+
+        def moved(old: bytes) -> bytes:  # the note's own `status` is its person's word: kept
+            own = "status" in _frontmatter(old)
+            return frontmatter_edit.patch(
+                old, {k: v for k, v in keys.items() if k != "status" or not own}, [])
+        return self.move(path, f"{ARCHIVE}/{path}", expected, reason, "note-archived", moved)
 
     def restore(self, path: str, expected: str = ANY, reason: str | None = None) -> WriteResult:
         path = self.vault.normalise(path)

@@ -418,3 +418,19 @@ def test_a_vault_with_its_own_archive_folder_is_not_archived_into(vault: Path) -
         assert plan_consolidate(snapshot(mem, NOW)) == []
         (vault / "Archive").rmdir()
         assert len(plan_consolidate(snapshot(mem, NOW))) == 2
+
+
+def test_a_persons_prose_end_waits_on_the_lint_page(vault: Path) -> None:
+    """A person's note whose text says its period ended: one line on the lint page (L043),
+    the note untouched; a future end (the near miss) is nothing."""
+    old(vault, "home/Lease.md", "---\ncreated: 2020-02-01\n---\n# Lease\n\nOur lease runs until "
+        "March 2021.\n")
+    old(vault, "home/Flat.md", "# Flat\n\nOur lease runs until March 2031.\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        snap = snapshot(mem, NOW)
+        ended = [(i.path, i.message) for i in lint_issues(snap) if i.rule == "L043"]
+        planned = plan_drift(snap)
+    assert ended == [("home/Lease.md", 'the text says it ended 2021-03-31: "runs until March '
+                      '2021"')]
+    assert planned == []

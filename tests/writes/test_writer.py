@@ -284,3 +284,17 @@ def test_appends_racing_a_fast_editor_land_once_or_report_a_conflict(mem) -> Non
     assert all(final.count(f"appended {i}\n") <= 1 for i in range(40))
     assert all(f"appended {i}\n" in kept for i in done)
     assert len(done) + len(refused) == 40
+
+
+def test_archive_keeps_a_notes_own_status(mem) -> None:
+    """A person's `status: abandoned` is their word: archived, the note keeps it (and says
+    where it came from); a note without one (the near miss) gets `status: archived`."""
+    w = mem.writer()
+    w.write("ideas/app.md", b"---\nstatus: abandoned\n---\n# App\n\nx\n", None)
+    w.write("ideas/bot.md", b"# Bot\n\nx\n", None)
+    w.archive("ideas/app.md", reason="stale")
+    w.archive("ideas/bot.md", reason="stale")
+    app = mem.show("archive/ideas/app.md").frontmatter
+    bot = mem.show("archive/ideas/bot.md").frontmatter
+    assert (app["status"], app["archived_from"]) == ("abandoned", "ideas/app.md")
+    assert (bot["status"], bot["archived_from"]) == ("archived", "ideas/bot.md")
