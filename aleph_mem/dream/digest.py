@@ -82,9 +82,12 @@ def plan_digest(mem: Store, now: dt.datetime, report: RunReport, journal: Journa
 
 
 SHOWN = 8  # items a digest section shows; the rest wait in the linked page
-# lint rules a digest shows one by one: what an owner acts on, each precise on vaults nobody
-# here wrote (docs/benchmarks.md); the rest are counted on one line that links the lint page
-DIGEST_RULES = frozenset({"L002", "L010", "L011", "L012", "L013", "L050"})
+# lint rules a digest shows one by one: what an owner acts on, each at >= 95 % precision in
+# a blind reading of vaults held out from the work (docs/benchmarks.md), and sync conflicts
+# (a copy of a note to settle, not a judgment). The rest (ambiguous links and links into
+# the archive too, until a held-out reading measures them) are counted on one line that
+# links the lint page
+DIGEST_RULES = frozenset({"L002", "L010", "L012", "L050"})
 RULE_NAMES = {"L001": "no frontmatter", "L002": "frontmatter that cannot be read",
               "L003": "missing keys", "L004": "tags as one string", "L006": "duplicate entries",
               "L010": "broken links", "L011": "ambiguous links", "L012": "broken anchors",
