@@ -53,9 +53,10 @@ def keeper_order(n: NoteInfo) -> tuple:
 
 
 # a copy, as a file manager, a sync engine or a person names one: "Notes copy", "x (1)",
-# "SKILL_20260125_091807" (a timestamped backup), "plan.bak", "plan backup"
+# "SKILL_20260125_091807" (a timestamped backup), "plan.bak", "plan backup", a sync
+# engine's "x_Host.local_Jan-28-2024_CaseConflict" or "x (conflicted copy)"
 COPY_NAME = re.compile(r"(?: copy(?: \d+)?| \(\d+\)|-copy|[ _-]\d{8}[ _-]?\d{4,6}|"
-                       r"[ ._-]bak|[ _-]backup(?: \d+)?)$", re.I)
+                       r"[ ._-]bak|[ _-]backup(?: \d+)?|[ _.(-][^/]*conflict[^/]*)$", re.I)
 
 
 PERMUTATIONS, BANDS = 64, 16

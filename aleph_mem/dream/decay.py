@@ -135,16 +135,14 @@ SAYS_OLD = re.compile(r"\b(?:this|the) (?:page|note|document|doc|article|guide|p
                       r"outdated|superseded|no longer (?:used|valid|maintained|relevant|"
                       r"true|accurate))\b|^\W*(?:deprecated|obsolete|outdated)\s*[:!-]|"
                       r"^\W*(?:superseded|replaced) by\b", re.I | re.M)
-BY_AGE_FOLDERS = frozenset({"sessions"})
-
-
 def by_age(n: NoteInfo) -> bool:
-    """A note that may fade by age even when a person wrote it: session notes (records
-    aleph-mem distils). Not a person's inbox: read blind on vaults nobody here wrote, an
-    inbox held collections (a vocabulary list, one note a word) that "never recalled, 0
-    links in" called cold, 0 of 12 proposals right (docs/benchmarks.md)."""
-    top = n.path.split("/", 1)[0].casefold() if "/" in n.path else ""
-    return top in BY_AGE_FOLDERS or n.frontmatter.get("type") == "session"
+    """A note that may fade by age even when a person last wrote it: a session note
+    aleph-mem distilled (``type: session`` with the ``client`` and ``session_id`` it
+    writes). Not a person's inbox, nor a person's own "Sessions/" (a campaign's session
+    logs): read blind on vaults nobody here wrote, age alone was wrong 19 of 19 times
+    there (docs/benchmarks.md)."""
+    fm = n.frontmatter
+    return fm.get("type") == "session" and bool(fm.get("session_id")) and bool(fm.get("client"))
 
 
 def evidence(n: NoteInfo, snap: Snapshot) -> str | None:

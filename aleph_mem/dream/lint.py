@@ -47,8 +47,8 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
         if note is None or note.opted_out or _disabled(note, "L010") or \
                 in_templates(note, snap) or templated(note):
             continue  # a template's links are placeholders for the notes made from it
-        if status == "unresolved" and HOST.match(raw):
-            continue  # a web address without its scheme
+        if status == "unresolved" and (HOST.match(raw) or folder_link(raw, src, snap)):
+            continue  # a web address without its scheme; a folder (GitHub lists it)
         if status == "unresolved" and day_link(raw, snap):  # the lint page only
             out.append(Issue("L014", src, f"link to a day not written {raw}"))
         elif status == "unresolved" and clipping(note):  # the lint page only
@@ -118,6 +118,28 @@ QUERY = re.compile(r"^```(?:dataview|dataviewjs|query|tasks)\b|\bdv\.pages\(", r
 DATAVIEW_FROM = re.compile(r"\bFROM\s+(.+)$", re.I | re.M)
 DV_PAGES = re.compile(r"dv\.pages\(\s*['\"]([^'\"]+)['\"]")
 SOURCE = re.compile(r"#([\w/-]+)|\"([^\"\n]+)\"")
+
+
+MD_DEST = re.compile(r"^!?\[[^\]]*\]\(<?([^)>]+?)>?(?:\s+\"[^\"]*\")?\)$")
+
+
+def folder_link(raw: str, src: str, snap: Snapshot) -> bool:
+    """A Markdown link to a folder of the vault (``[notes](books/cpp)``): GitHub and most
+    editors open it as the folder's listing; it is not a broken link."""
+    m = MD_DEST.match(raw)
+    if not m or snap.root is None:
+        return False
+    from urllib.parse import unquote
+
+    dest = unquote(m.group(1)).split("#")[0].strip().rstrip("/")
+    if not dest:
+        return False
+    base = snap.root / src.rsplit("/", 1)[0] if "/" in src else snap.root
+    try:
+        folder = (base / dest).resolve()
+        return folder.is_dir() and folder.is_relative_to(snap.root.resolve())
+    except (OSError, ValueError):
+        return False
 
 
 def clipping(n: NoteInfo) -> bool:

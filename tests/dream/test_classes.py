@@ -434,3 +434,49 @@ def test_a_persons_prose_end_waits_on_the_lint_page(vault: Path) -> None:
     assert ended == [("home/Lease.md", 'the text says it ended 2021-03-31: "runs until March '
                       '2021"')]
     assert planned == []
+
+
+def test_links_to_a_folder_or_the_web_are_not_broken(vault: Path) -> None:
+    """`[notes](books/cpp)` opens the folder on GitHub; `[[pdf]](https://…)` is a web link
+    whose text is "[pdf]"; a link to a folder that is not there (the near miss) is broken."""
+    write(vault, "books/cpp/ch01.md", "# Ch 1\n\nx\n")
+    write(vault, "README.md", "# Books\n\n- [notes](books/cpp) [[pdf]](https://x.org/a.pdf)\n"
+          "- [notes](books/rust)\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
+    assert broken == ["broken link [notes](books/rust)"]
+
+
+def test_a_campaigns_session_logs_and_a_persons_inbox_never_fade_by_age(vault: Path) -> None:
+    """A person's `Sessions/Session 4.md` (`type: session`) and `Inbox/` notes stay; a
+    session note aleph-mem distilled (its `client` and `session_id`), the near miss, may
+    fade."""
+    from aleph_mem.dream.decay import plan_decay
+
+    (vault / ".aleph" / "config.toml").write_text("decay_min_watch_days = 0\n")
+    old(vault, "Sessions/Session 4.md", "---\ntype: session\n---\n# Session 4\n\nWe met.\n")
+    old(vault, "Inbox/Thought.md", "# Thought\n\nmaybe\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        mem.writer(actor="sessions:claude-code").write(
+            "agents/2025-01-01 fix.md", b"---\ntype: session\nclient: claude-code"
+            b"\nsession_id: abc\n---\n# Fix\n\nFixed the build.\n", None)
+        os.utime(vault / "agents/2025-01-01 fix.md", (YEAR_AGO, YEAR_AGO))
+        mem.reindex()
+        snap = snapshot(mem, NOW + dt.timedelta(days=400))
+        planned = [a.path for a in plan_decay(snap)]
+    assert planned == ["agents/2025-01-01 fix.md"]
+
+
+def test_a_sync_engines_conflict_copy_gives_way(vault: Path) -> None:
+    from aleph_mem.dream.consolidate import plan_consolidate
+
+    text = ("# Don't Stop\n\nPlayed it twice on the drive home; the chorus sticks for days "
+            "after.\n")
+    old(vault, "Songs/Don't Stop_Mac.local_Jan-28-123711-2024_CaseConflict.md", text)
+    write(vault, "Songs/Don't Stop.md", text)
+    with open_mem(vault) as mem:
+        mem.reindex()
+        kept = [a.path for a in plan_consolidate(snapshot(mem, NOW)) if a.op != "archive"]
+    assert kept == ["Songs/Don't Stop.md"]
