@@ -46,6 +46,24 @@ def dream_writes(vault: Path, path: str) -> tuple[bytes, bytes, list[str]]:
     return before, (vault / path).read_bytes(), [p["what"] for p in report.proposed]
 
 
+def answered(vault: Path, mem, passes: tuple[str, ...], mark: str, then: tuple[str, ...]):
+    """A dream asks (``passes`` and the digest), the person marks every box on the standing
+    page with ``mark`` ("x" ticks, "-" dismisses), and the next run (``then``) answers."""
+    Dream(mem, NOW, force=True).run((*passes, "digest"))
+    page = vault / "_dream/proposals.md"
+    page.write_text(page.read_text().replace("- [ ]", f"- [{mark}]"))
+    mem.reindex()
+    return Dream(mem, NOW, force=True).run(then)
+
+
+def ferry_pair(vault: Path) -> None:
+    """Two of a person's notes, word for word the same, in one folder: a merge to ask."""
+    same = ("The ferry leaves the harbour at nine and returns at five every weekday, "
+            "except in winter.\n")
+    write(vault, "notes/Ferry.md", f"# Ferry\n\n{same}")
+    write(vault, "notes/Ferry copy.md", f"# Ferry copy\n\n{same}")
+
+
 def test_the_control_an_agents_note_is_marked_by_the_dream(vault: Path) -> None:
     agents_note(vault)
     before, after, proposed = dream_writes(vault, "build.md")
@@ -139,11 +157,7 @@ def test_an_expiry_the_person_undid_is_not_offered_for_the_archive(vault: Path) 
     os.utime(vault / "build.md", (YEAR_AGO, YEAR_AGO))
     with open_mem(vault) as mem:
         mem.reindex()
-        Dream(mem, NOW, force=True).run(("drift", "digest"))
-        page = vault / "_dream/proposals.md"
-        page.write_text(page.read_text().replace("- [ ]", "- [x]"))
-        mem.reindex()
-        applied = Dream(mem, NOW, force=True).run(("drift",))
+        applied = answered(vault, mem, ("drift",), "x", ("drift",))
         mem.undo(applied.run_id)
         later = Dream(mem, NOW + dt.timedelta(days=10), force=True).run(("drift", "decay"))
     assert later.proposed == [] and later.applied == []
@@ -170,18 +184,11 @@ def test_the_digest_is_written_anew_after_any_undo(vault: Path) -> None:
 def test_a_merge_ticked_and_undone_is_not_asked_again_in_part(vault: Path) -> None:
     """The person ticks a merge, the dream applies it, the person undoes the run: no part
     of the merge comes back alone (an "archive (merged)" with no merge)."""
-    same = ("The ferry leaves the harbour at nine and returns at five every weekday, "
-            "except in winter.\n")
-    write(vault, "notes/Ferry.md", f"# Ferry\n\n{same}")
-    write(vault, "notes/Ferry copy.md", f"# Ferry copy\n\n{same}")
+    ferry_pair(vault)
     with open_mem(vault) as mem:
         mem.reindex()
-        asked = Dream(mem, NOW, force=True).run(("consolidate", "digest"))
-        assert len(asked.proposed) == 2  # one checkbox: the keeper's keys and the archive
-        page = vault / "_dream/proposals.md"
-        page.write_text(page.read_text().replace("- [ ]", "- [x]"))
-        mem.reindex()
-        applied = Dream(mem, NOW, force=True).run(("consolidate",))
+        applied = answered(vault, mem, ("consolidate",), "x", ("consolidate",))
+        assert len(applied.answered) == 1  # one checkbox: the keeper's keys and the archive
         assert (vault / "archive/notes/Ferry copy.md").exists()
     cli(vault, "undo", applied.run_id)
     with open_mem(vault) as mem:
@@ -194,17 +201,11 @@ def test_a_merge_ticked_and_undone_is_not_asked_again_in_part(vault: Path) -> No
 def test_a_dismissed_merge_is_dismissed_whole(vault: Path) -> None:
     """`- [-]` on a merge's checkbox answers every part of it: no lone "archive (merged)"
     is left on the page or raised again."""
-    same = ("The ferry leaves the harbour at nine and returns at five every weekday, "
-            "except in winter.\n")
-    write(vault, "notes/Ferry.md", f"# Ferry\n\n{same}")
-    write(vault, "notes/Ferry copy.md", f"# Ferry copy\n\n{same}")
+    ferry_pair(vault)
     with open_mem(vault) as mem:
         mem.reindex()
-        Dream(mem, NOW, force=True).run(("consolidate", "digest"))
+        again = answered(vault, mem, ("consolidate",), "-", ("consolidate", "digest"))
         page = vault / "_dream/proposals.md"
-        page.write_text(page.read_text().replace("- [ ]", "- [-]"))
-        mem.reindex()
-        again = Dream(mem, NOW, force=True).run(("consolidate", "digest"))
     assert again.proposed == [] and again.applied == []
     assert [a["why"] for a in again.answered] == ["dismissed: it is not asked again"]
     answers = (vault / again.digest).read_text().split("## Your ticks answered")[1]
