@@ -10,7 +10,7 @@ keep one side, the other, or both under headings."""
 
 from __future__ import annotations
 
-from aleph_mem.dream.view import Action, NoteInfo, Snapshot
+from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of_text
 from aleph_mem.files.sync_conflicts import copy_of, sides
 from aleph_mem.notes.facts import differing_table
 
@@ -65,10 +65,13 @@ def _marker_ways(n: NoteInfo) -> list[Action]:
         ln for ln in theirs.splitlines() if ln.strip() and ln not in ours.splitlines()) + "\n"
     shows = differing_table("this side (ours)", ours, "the other side (theirs)", theirs,
                             SHOWN_ROWS, "the same text in both")
-    return [Action("lint", "rewrite", n.path, n.hash, "git conflict: keep this side (ours)",
+    ways = [Action("lint", "rewrite", n.path, n.hash, "git conflict: keep this side (ours)",
                    content=ours, propose=True, group=f"markers {n.path}: ours", shows=shows),
             Action("lint", "rewrite", n.path, n.hash, "git conflict: keep the other side "
                    "(theirs)", content=theirs, propose=True, group=f"markers {n.path}: theirs"),
             Action("lint", "rewrite", n.path, n.hash, "git conflict: keep both, the other "
                    "side under a heading", content=both, propose=True,
                    group=f"markers {n.path}: both")]
+    # a side that leaves the note without its text is no way out (read blind: "keep theirs"
+    # of an empty side would have deleted a note's only line)
+    return [w for w in ways if body_of_text(w.content).strip()]

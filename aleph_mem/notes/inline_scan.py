@@ -16,6 +16,8 @@ MD_LINK_START = re.compile(r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\(")
 URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 POSIX_CLASS = re.compile(r":[a-z]+:")  # [[:digit:]] in a shell or regex pattern
 WEB_AFTER = re.compile(r"\((?:https?|ftp)://")
+URL_SCHEME_ANY = re.compile(r"(?:https?|ftp|file|mailto):", re.I)  # [[https://…]] (DokuWiki)
+SHELL_TEST = re.compile(r"\s+(?:-[a-zA-Z]\s|\$|!\s|\"\$).*\s$|.*\s(?:==|!=|=~|-eq|-ne|-lt|-gt)\s")
 # a reference definition, "[readme]: README.md", is a link as CommonMark reads it (a
 # footnote's "[^1]: ..." is not)
 REFERENCE_DEF = re.compile(r"^ {0,3}\[(?!\^)([^\]\n]+)\]:[ \t]*(?:<([^>\n]+)>|(\S+))[^\n]*$", re.M)
@@ -183,9 +185,10 @@ def scan_links(masked: str, first_line: int, original: str | None = None
     spans: list[tuple[int, int]] = []
     for m in WIKILINK.finditer(masked):
         if masked[max(0, m.start() - 1):m.start()] == "\\" or m.group(2).endswith("\\") \
-                or POSIX_CLASS.fullmatch(m.group(2)) or WEB_AFTER.match(masked, m.end()):
-            continue  # "\[[x]]" is escaped, "[[^\]]+", "[[:digit:]]" patterns: text, and
-            # "[[pdf]](https://…)" a web link whose text is "[pdf]"
+                or POSIX_CLASS.fullmatch(m.group(2)) or WEB_AFTER.match(masked, m.end()) \
+                or URL_SCHEME_ANY.match(m.group(2).strip()) or SHELL_TEST.match(m.group(2)):
+            continue  # "\[[x]]" is escaped, "[[^\]]+", "[[:digit:]]" patterns, "[[ -f $1 ]]"
+            # a shell test: text; "[[pdf]](https://…)" and "[[https://…]]" web addresses
         found.append((m.start(), _wikilink(m, first_line + _line_of(starts, m.start()),
                                            original)))
         spans.append((m.start(), m.end()))

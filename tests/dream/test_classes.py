@@ -480,3 +480,20 @@ def test_a_sync_engines_conflict_copy_gives_way(vault: Path) -> None:
         mem.reindex()
         kept = [a.path for a in plan_consolidate(snapshot(mem, NOW)) if a.op != "archive"]
     assert kept == ["Songs/Don't Stop.md"]
+
+
+def test_a_conflict_side_that_empties_the_note_is_not_offered(vault: Path) -> None:
+    """Git markers whose other side is empty: keeping it would delete the note's only line,
+    so only "ours" and "both" are offered; a conflict with text on both sides (the near
+    miss) offers all three."""
+    from aleph_mem.dream.conflict_plan import plan_conflicts
+
+    write(vault, "link.md", "<<<<<<< HEAD\nhttps://x.org/a\n=======\n>>>>>>> other\n")
+    write(vault, "plan.md", "<<<<<<< HEAD\nLeave at nine.\n=======\nLeave at ten.\n>>>>>>> o\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        ways = sorted((a.path, a.reason) for a in plan_conflicts(snapshot(mem, NOW)))
+    assert [w for w in ways if w[0] == "link.md"] == [
+        ("link.md", "git conflict: keep both, the other side under a heading"),
+        ("link.md", "git conflict: keep this side (ours)")]
+    assert len([w for w in ways if w[0] == "plan.md"]) == 3

@@ -169,3 +169,11 @@ def test_a_reference_definition_is_a_link() -> None:
                  b"[spec]: <docs/the spec.md#Intro> \"t\"\n\n```\n[q]: inside.md\n```\n", "T")
     assert [(lk.target, lk.heading, lk.line) for lk in note.links] == [
         ("README.md", None, 5), ("docs/the spec.md", "Intro", 8)]
+
+
+def test_a_web_address_or_a_shell_test_in_brackets_is_not_a_note_link() -> None:
+    """``[[https://…]]`` (a DokuWiki import) names a web page and ``[[ -f $1 ]]`` is a
+    shell test; ``[[ spaced ]]`` (the near miss) is a link."""
+    note = parse(b"# T\n\nif [[ $1 ]] or [[ -f x ]] or [[ $a == b ]]; see "
+                 b"[[https://github.com/a/b]] and [[ spaced ]].\n", "T")
+    assert [lk.raw for lk in note.links] == ["[[ spaced ]]"]
