@@ -291,10 +291,13 @@ def test_a_changed_statement_is_another_thing_and_a_merge_is_one_box(vault: Path
         assert fold.shows == ("| ops/Restart (kept) | ops/Restart (2) (archived) |",
                               "| --- | --- |", "|   | Written up again from memory. |")
         report = mem.dream(force=True)
-        text = (vault / report.digest).read_text()
+        assert "- 1 wait on [[_dream/proposals]], oldest first: 1 merges" in (
+            vault / report.digest).read_text()  # the box waits on the proposals page
+        page = vault / "_dream/proposals.md"
+        text = page.read_text()
         boxes = [ln for ln in text.splitlines() if ln.startswith("- [ ] consolidate")]
         assert len(boxes) == 1 and "| --- | --- |" in text
-        (vault / report.digest).write_text(text.replace(boxes[0], "- [x]" + boxes[0][5:]))
+        page.write_text(text.replace(boxes[0], "- [x]" + boxes[0][5:]))
         mem.reindex()
         applied = mem.dream(force=True)
     assert sorted(a["path"] for a in applied.applied if a["pass"] == "consolidate") == [

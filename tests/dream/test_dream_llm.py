@@ -379,7 +379,8 @@ def reworded_pair(vault: Path, stub, port: int) -> list[dict]:
         mem.reindex()
         mem.embed()
         report = Dream(mem, NOW, force=True).run(("consolidate", "digest"))
-        return [report, (vault / report.digest).read_text() if report.digest else ""]
+        page = vault / "_dream/proposals.md"  # where the boxes wait
+        return [report, page.read_text() if page.exists() else ""]
 
 
 def test_reworded_duplicates_under_other_titles_are_asked_and_proposed(vault: Path,

@@ -63,7 +63,7 @@ def test_a_big_cluster_without_a_hub_gets_a_map_of_content_proposal(vault: Path)
     report = Dream(mem, NOW, force=True).run(WEEKLY)
     moc = [p for p in report.proposed if "Map of" in p["what"]]
     assert [p["what"] for p in moc] == ["write garden/Map of Bed 5.md"]
-    digest = vault / report.digest
+    digest = vault / "_dream/proposals.md"
     digest.write_text(digest.read_text().replace(f"- [ ] synthesis: write garden/Map of Bed "
                                                  f"5.md ({moc[0]['id']})",
                                                  f"- [x] synthesis: write garden/Map of Bed "

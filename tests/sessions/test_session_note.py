@@ -215,7 +215,7 @@ def test_a_ticked_preference_joins_hot_memory_as_it_is_then(vault: Path) -> None
         now = dt.datetime.now(dt.UTC)
         Dream(mem, now, force=True).run(("digest",))
         remember(mem, "The CI database is postgres 16", 2)  # hot memory moved on meanwhile
-        digest = next((vault / "_dream" / "digests").glob("*.md"))
+        digest = vault / "_dream" / "proposals.md"  # where the boxes wait
         text = digest.read_text()
         line = next(ln for ln in text.splitlines() if "I prefer that we always read" in ln)
         digest.write_text(text.replace(line, line.replace("- [ ]", "- [x]")))
