@@ -388,7 +388,9 @@ WIKI = re.compile(r"^(!?)\[\[([^\]|#]*)((?:#[^\]|]*)?)((?:\|[^\]]*)?)\]\]$")
 def loose_key(name: str) -> str:
     """Case-, width- and separator-insensitive: ``Ｍy_Note`` ~ ``my note`` ~ ``my-note``."""
     text = unicodedata.normalize("NFKC", name).casefold()
-    return re.sub(r"[\s_\-]+", " ", text).strip()
+    # separators between words only: "[[Haskell -]]" (the minus operator's note) is not
+    # a loose "Haskell" (read blind, that repair was wrong)
+    return re.sub(r"(?<=\w)[\s_\-]+(?=\w)", " ", text).strip()
 
 
 class Suggester:

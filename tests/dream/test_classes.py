@@ -497,3 +497,25 @@ def test_a_conflict_side_that_empties_the_note_is_not_offered(vault: Path) -> No
         ("link.md", "git conflict: keep both, the other side under a heading"),
         ("link.md", "git conflict: keep this side (ours)")]
     assert len([w for w in ways if w[0] == "plan.md"]) == 3
+
+
+def test_a_dangling_separator_is_not_a_loose_name_and_history_is_not_evidence(
+        vault: Path) -> None:
+    """`[[Haskell -]]` (the minus operator's note, not written) is not a loose `Haskell`;
+    `[[mei-lin]]` (the near miss) is `Mei Lin`. "Replaced by SDRAM" tells history: no
+    archive; "This page is obsolete" (the near miss) is the note's own word."""
+    from aleph_mem.dream.decay import evidence
+    from aleph_mem.dream.lint import plan_lint
+
+    write(vault, "Haskell.md", "# Haskell\n\nx\n")
+    write(vault, "Mei Lin.md", "# Mei Lin\n\nx\n")
+    write(vault, "Ops.md", "# Ops\n\n- [[Haskell -]]\n- [[mei-lin]]\n")
+    old(vault, "SIMM.md", "# SIMM\n\nReplaced by DIMM in the late 1990s.\n")
+    old(vault, "Tool.md", "# Tool\n\nThis page is obsolete.\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        snap = snapshot(mem, NOW)
+        fix = next(a for a in plan_lint(snap) if a.path == "Ops.md")
+        said = {p: evidence(snap.notes[p], snap) for p in ("SIMM.md", "Tool.md")}
+    assert fix.content == "# Ops\n\n- [[Haskell -]]\n- [[Mei Lin|mei-lin]]\n"
+    assert said == {"SIMM.md": None, "Tool.md": 'says "This page is obsolete"'}
