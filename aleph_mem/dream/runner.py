@@ -298,6 +298,7 @@ class Dream:
                                         "note changed after your tick and it no longer "
                                         "holds: nothing was changed"})
             else:
+                self.journal.settle(pid, "withdrawn", iso(self.now), report.run_id)
                 report.withdrawn.append({"id": pid, "pass": action.pass_name,
                                          "what": action.describe(), "why": "the note changed "
                                          "since and the dream no longer finds it"})
@@ -337,8 +338,12 @@ class Dream:
         open_ = {}
         stale_groups = set()
         for pid, p in known.items():
+            if p["state"] == "outdated" and pid not in self._outdated:
+                self._outdated[pid] = p  # set aside by a run that did not run its pass (a
+                if pid in ticked:  # digest after an undo): this run's pass says it
+                    self._reticked.add(pid)
             if p["state"] != "open":
-                if pid in ticked and p["state"] in ("outdated", "withdrawn", "failed"):
+                if pid in ticked and p["state"] in ("withdrawn", "failed"):
                     self.journal.settle(pid, "answered", iso(self.now), report.run_id)
                     report.answered.append({"id": pid, "what": action_from(
                         p["action"]).describe(), "why": f"it no longer holds ({p['state']}): "

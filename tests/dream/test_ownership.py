@@ -213,3 +213,25 @@ def test_a_dismissed_merge_is_dismissed_whole(vault: Path) -> None:
     states = [p["state"] for p in Journal(vault / ".aleph").proposals().values()]
     assert states == ["dismissed", "dismissed"]
     assert "merged" not in page.read_text()
+
+
+def test_a_proposal_set_aside_by_a_digest_only_run_is_still_said(vault: Path) -> None:
+    """An undo's digest run sets aside a proposal whose note changed but does not run its
+    pass; the next run that does says what became of it (withdrawn), never silence; the
+    near miss, a proposal that still holds, is raised again."""
+    ferry_pair(vault)
+    write(vault, "notes/Lease.md", "---\nstatus: signed\nexpires: 2020-01-01\n---\n# Lease\n\nx\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        asked = Dream(mem, NOW, force=True).run(("consolidate", "drift", "digest"))
+        merge = next(p["id"] for p in asked.proposed if p["pass"] == "consolidate")
+        write(vault, "notes/Ferry copy.md", "# Ferry copy\n\nThe winter timetable differs "
+              "entirely: one boat at noon.\n")
+        write(vault, "notes/Lease.md", "---\nstatus: signed\nexpires: 2020-01-01\n---\n"
+              "# Lease\n\ny\n")
+        mem.reindex()
+        Dream(mem, NOW, force=True).run(("digest",))  # what an undo runs: no consolidate
+        later = Dream(mem, NOW, force=True).run(("consolidate", "drift", "digest"))
+    assert merge in [w["id"] for w in later.withdrawn]
+    assert [p["pass"] for p in later.proposed] == ["drift"]  # the lease: still expired
+    assert merge in (vault / later.digest).read_text()

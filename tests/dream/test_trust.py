@@ -82,7 +82,8 @@ def test_a_persons_newer_edit_is_not_contradicted_by_an_older_note(vault: Path) 
         again = Dream(mem, NOW, force=True).run(("drift", "digest"))
         assert again.proposed == [] and mem.con.execute(
             "SELECT count(*) FROM judgments").fetchone()[0] == 0
-        assert {p["state"] for p in proposals(vault).values()} == {"outdated"}
+        assert {p["state"] for p in proposals(vault).values()} == {"withdrawn"}
+        assert len(again.withdrawn) == 1  # and said in the digest
 
 
 def test_a_contradiction_that_goes_away_is_withdrawn_and_said(vault: Path) -> None:
