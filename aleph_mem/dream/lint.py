@@ -6,11 +6,10 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import json
-import os
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from aleph_mem.clock import parse_iso
@@ -23,6 +22,7 @@ from aleph_mem.dream.view import (
     in_templates,
     one_line,
 )
+from aleph_mem.files.atomic import write_atomic
 from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
 from aleph_mem.notes import frontmatter_edit
 from aleph_mem.notes.prose import clipped, own_prose
@@ -424,8 +424,8 @@ class Suggester:
 
     def fix(self, raw: str) -> str:
         m = WIKI.match(raw)
-        if not m or not m.group(2).strip():
-            return ""
+        if not m or not m.group(2).strip() or ":" in m.group(2):
+            return ""  # a plugin's "[[folder:x]]" names no note
         found, by_heading = self.loose(m.group(2))
         shown = (m.group(4) or "|" + m.group(2).strip()) if found and by_heading else ""
         if not found:
@@ -496,6 +496,8 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
         elif status != "unresolved":
             continue
         else:
+            if ":" in target:
+                continue  # no note's name holds ":": a plugin's "[[folder:x]]", not a slip
             found, by_heading = suggest.loose(target)
             if by_heading:
                 continue  # another note's heading is a guess at what was meant: only hinted
@@ -574,27 +576,32 @@ class Ledger:
 
     open: dict[str, str]
     fixed: dict[str, str]
+    was: dict[str, str] = field(default_factory=dict)  # a fixed issue -> when first seen
 
     @classmethod
     def load(cls, local_dir: Path) -> Ledger:
         try:
             data = json.loads((local_dir / LEDGER_NAME).read_text(encoding="utf-8"))
-            return cls(dict(data.get("open", {})), dict(data.get("fixed", {})))
-        except (FileNotFoundError, ValueError, AttributeError):
+            return cls(dict(data.get("open", {})), dict(data.get("fixed", {})),
+                       dict(data.get("was", {})))
+        except (FileNotFoundError, ValueError, AttributeError, TypeError):
             return cls({}, {})
 
     def updated(self, issues: list[Issue], today: str) -> Ledger:
+        """Issues open now keep the day first seen, also one fixed and back within
+        KEEP_FIXED_DAYS (an undo brings a note's old broken links back: not new)."""
         now = {i.id for i in issues}
         cutoff = (dt.date.fromisoformat(today) - dt.timedelta(days=KEEP_FIXED_DAYS)).isoformat()
         fixed = {k: d for k, d in self.fixed.items() if d >= cutoff and k not in now}
         fixed.update({k: today for k in self.open if k not in now and k not in fixed})
-        return Ledger({k: self.open.get(k, today) for k in sorted(now)}, fixed)
+        was = {k: self.was.get(k) or self.open.get(k) or today for k in fixed}
+        return Ledger({k: self.open.get(k) or self.was.get(k) or today for k in sorted(now)},
+                      fixed, was)
 
     def save(self, local_dir: Path) -> None:
         local_dir.mkdir(parents=True, exist_ok=True)
-        tmp = local_dir / (LEDGER_NAME + ".tmp")
-        tmp.write_text(json.dumps({"open": self.open, "fixed": self.fixed}), encoding="utf-8")
-        os.replace(tmp, local_dir / LEDGER_NAME)
+        write_atomic(local_dir / LEDGER_NAME, json.dumps(
+            {"open": self.open, "fixed": self.fixed, "was": self.was}).encode())
 
     def first_seen(self, issue: Issue, today: str) -> str:
         return self.open.get(issue.id, today)

@@ -519,3 +519,41 @@ def test_a_dangling_separator_is_not_a_loose_name_and_history_is_not_evidence(
         said = {p: evidence(snap.notes[p], snap) for p in ("SIMM.md", "Tool.md")}
     assert fix.content == "# Ops\n\n- [[Haskell -]]\n- [[Mei Lin|mei-lin]]\n"
     assert said == {"SIMM.md": None, "Tool.md": 'says "This page is obsolete"'}
+
+
+def test_a_plugins_link_and_an_unarchivable_name_are_left_alone(vault: Path) -> None:
+    """`[[folder:内心]]` (ExcaliBrain's) is not a slip for the note `内心`; a merge whose
+    absorbed note's name cannot move into archive/ ("?") is not proposed (it would be
+    half done); the near miss, a loose name beside it, is repaired."""
+    from aleph_mem.dream.consolidate import plan_consolidate
+    from aleph_mem.dream.lint import plan_lint
+
+    write(vault, "内心.md", "# 内心\n\nx\n")
+    write(vault, "Tide Table.md", "# Tide\n\nx\n")
+    write(vault, "excalibrain.md", "# E\n\n- [[folder:内心]]\n- [[tide-table]]\n")
+    text = ("# RAG\n\nRetrieval augmented generation grounds a model's answer in documents it "
+            "looks up first.\n")
+    old(vault, "Clippings/Qué es RAG?.md", text)
+    old(vault, "Clippings/Qué es RAG.md", text)
+    with open_mem(vault) as mem:
+        mem.reindex()
+        snap = snapshot(mem, NOW)
+        fix = next(a for a in plan_lint(snap) if a.path == "excalibrain.md")
+        merged = [a for a in plan_consolidate(snap)]
+    assert fix.content == "# E\n\n- [[folder:内心]]\n- [[Tide Table|tide-table]]\n"
+    assert merged == []
+
+
+def test_an_issue_an_undo_brings_back_is_not_new(tmp_path: Path) -> None:
+    """A broken link fixed by the dream's run and back after its undo keeps the day it was
+    first seen; one never seen before (the near miss) is new."""
+    from aleph_mem.dream.lint import Issue, Ledger
+
+    old_link = Issue("L010", "a.md", "broken link [[x]]")
+    fresh = Issue("L010", "b.md", "broken link [[y]]")
+    day1 = Ledger({}, {}).updated([old_link], "2026-01-01")
+    day2 = day1.updated([], "2026-01-02")  # the run repaired it
+    day2.save(tmp_path)
+    back = Ledger.load(tmp_path).updated([old_link, fresh], "2026-01-02")  # undone
+    assert (back.first_seen(old_link, "2026-01-02"), back.first_seen(fresh, "2026-01-02")) \
+        == ("2026-01-01", "2026-01-02")
