@@ -416,8 +416,8 @@ def dream(ctx: Context, action: Literal["status", "proposals", "run"] = "status"
     a daily digest in _dream/digests/).
 
     `status`: the daemon's state and the last runs. `proposals`: changes waiting for a
-    person's approval (they tick them in the digest). `run`: run the passes now (`passes`
-    from consolidate, drift, lint, decay, digest, or a plugin's; all by default); with
+    person's approval (they tick them on the proposals page). `run`: run the passes now
+    (`passes` from consolidate, drift, lint, decay, digest, or a plugin's; all by default); with
     `dry_run` (the default) nothing is written and `plan` shows the changes as diffs. Every
     change of a real run can be undone with `undo` (the run id).
     """
