@@ -87,7 +87,9 @@ def cmd_mcp_config(args: argparse.Namespace) -> int:
     root = vault_root(args)
     if not (root / ".aleph").is_dir():
         raise VaultNotFound(str(root))
-    sys.stdout.write(guide(args.client, root, args.name))
+    config, notes = guide(args.client, root, args.name)
+    sys.stdout.write(config)  # the file's content only: `> .mcp.json` is valid
+    sys.stderr.write(notes)
     return 0
 
 

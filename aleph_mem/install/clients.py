@@ -75,15 +75,16 @@ def snippet(client: str, vault: Path, name: str = NAME) -> str:
     return json.dumps({"mcpServers": {name: entry}}, indent=2) + "\n"
 
 
-def guide(client: str, vault: Path, name: str = NAME) -> str:
-    """What `mcp-config` prints: where it goes, the snippet, how to check it works."""
+def guide(client: str, vault: Path, name: str = NAME) -> tuple[str, str]:
+    """What `mcp-config` prints: the snippet alone (for stdout, so `> .mcp.json` writes a
+    valid file), and where it goes and how to check it works (for stderr)."""
     text = snippet(client, vault, name)
     c = CLIENTS[client]
-    out = [f"# {c.title}: merge this into " + "; or ".join(c.files), "", text.rstrip()]
+    notes = [f"# {c.title}: merge this into " + "; or ".join(c.files)]
     if client == "claude-code":
         command, args = server(vault)
-        out += ["", "# or, from a terminal:",
-                f"claude mcp add {name} -- {shlex.join([command, *args])}"]
-    out += ["", f"# then restart {c.title}; its tool list shows aleph-mem's 12 tools "
-            "(search, read, write, ..., dream)"]
-    return "\n".join(out) + "\n"
+        notes += ["# or, from a terminal:",
+                  f"claude mcp add {name} -- {shlex.join([command, *args])}"]
+    notes += [f"# then restart {c.title}; its tool list shows aleph-mem's 12 tools "
+              "(search, read, write, ..., dream)"]
+    return text.rstrip() + "\n", "\n".join(notes) + "\n"
