@@ -56,10 +56,47 @@ def command_of(argv: list[str]) -> str | None:
     return None
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, forgiving: a mistyped command or option names the one meant ("did you
+    mean 'search'?"), and a bad command line exits 1 like every other error
+    (docs/cli.md), not argparse's 2."""
+
+    def error(self, message: str) -> Any:
+        import difflib
+        import re
+        import sys
+
+        hint = ""
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        unknown = re.search(r"unrecognized arguments: (--[\w-]+)", message)
+        if choice:
+            options = re.findall(r"'([^']*)'", choice.group(2))
+            near = difflib.get_close_matches(choice.group(1), options, n=1, cutoff=0.6)
+            hint = f"; did you mean '{near[0]}'?" if near else ""
+        elif unknown:
+            flags = {f for action in _all_actions(self) for f in action.option_strings
+                     if f.startswith("--")}
+            near = difflib.get_close_matches(unknown.group(1), sorted(flags), n=1, cutoff=0.6)
+            hint = f"; did you mean {near[0]}?" if near else ""
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"error: {message}{hint}\n")
+        raise SystemExit(1)
+
+
+def _all_actions(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """Every argument of a parser and of its commands' parsers."""
+    out = list(parser._actions)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                out += _all_actions(sub)
+    return out
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line: the common flags (the vault, every setting) and each
     command's arguments; with ``only``, that one command's."""
-    common = argparse.ArgumentParser(add_help=False, allow_abbrev=False,
+    common = Parser(add_help=False, allow_abbrev=False,
                                      formatter_class=_formatter)
     common.add_argument("--vault", default=argparse.SUPPRESS,
                         help="vault folder (else $ALEPH_MEM_VAULT, else the current folder)")
@@ -70,7 +107,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         group.add_argument("--" + setting.name.replace("_", "-"), metavar="VALUE",
                            dest=FLAG_PREFIX + setting.name, default=argparse.SUPPRESS,
                            help=argparse.SUPPRESS)
-    p = argparse.ArgumentParser(prog="aleph-mem", parents=[common], allow_abbrev=False,
+    p = Parser(prog="aleph-mem", parents=[common], allow_abbrev=False,
                                 description="Long-term memory in a Markdown vault.",
                                 formatter_class=_formatter)
     p.add_argument("--version", action="version", version=f"aleph-mem {__version__}")

@@ -124,3 +124,17 @@ def test_every_setting_is_a_flag_over_the_environment(tmp_path: Path) -> None:
     assert r.returncode == 1
     assert r.stderr == ("error: command line: search_limit must be between 1 and 1000, "
                         "got '0'\n")
+
+
+def test_a_mistyped_command_or_option_names_the_one_meant(tmp_path: Path) -> None:
+    """Exit 1 like every error, with the one meant; a word nothing is near (the near miss)
+    gets no guess."""
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "aleph_mem.cli", *args],
+                              capture_output=True, text=True, timeout=60, cwd=tmp_path)
+
+    typo, flag, far = run("serch", "x"), run("search", "x", "--limt", "3"), run("zzzz")
+    assert (typo.returncode, flag.returncode, far.returncode) == (1, 1, 1)
+    assert typo.stderr.rstrip().endswith("did you mean 'search'?")
+    assert flag.stderr.rstrip().endswith("did you mean --limit?")
+    assert "did you mean" not in far.stderr
