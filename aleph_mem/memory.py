@@ -235,11 +235,10 @@ class Memory(Store):
     def _digest_today(self) -> bool:
         """Today's digest is written: after any undo it is written anew, so it never says a
         note changed in a way that was taken back."""
-        import datetime as dt
-
+        from aleph_mem.clock import utc_now
         from aleph_mem.dream.digest import digest_path
 
-        return self.vault.read_bytes(digest_path(dt.datetime.now(dt.UTC).date())) is not None
+        return self.vault.read_bytes(digest_path(utc_now().date())) is not None
 
     def browse(self, filters: Filters | None = None, project: str | None = None,
                limit: int = 20) -> list[Any]:

@@ -48,9 +48,20 @@ def keeper_order(n: NoteInfo) -> tuple:
     differ between devices a sync engine keeps in step, the synced history does not);
     smaller path."""
     created = str(n.frontmatter.get("created") or n.first_logged or n.mtime.isoformat())
-    inbox = n.path.split("/", 1)[0].casefold() in ("inbox", "_inbox", "00 inbox")
-    copy = any(COPY_NAME.search(part.removesuffix(".md")) for part in n.path.split("/"))
-    return (not n.human, inbox, copy, -n.inbound, created, n.path)
+    return (not n.human, in_inbox(n), is_copy(n), -n.inbound, created, n.path)
+
+
+INBOX_FOLDERS = ("inbox", "_inbox", "00 inbox")
+
+
+def in_inbox(n: NoteInfo, also: tuple[str, ...] = ()) -> bool:
+    """The note sits in an inbox (or one of ``also``) at the vault's top: not yet filed."""
+    return n.path.split("/", 1)[0].casefold() in (*INBOX_FOLDERS, *also)
+
+
+def is_copy(n: NoteInfo) -> bool:
+    """A folder or file of the note's path is named as a copy is (COPY_NAME)."""
+    return any(COPY_NAME.search(part.removesuffix(".md")) for part in n.path.split("/"))
 
 
 # a copy, as a file manager, a sync engine or a person names one: "Notes copy", "x (1)",
@@ -220,10 +231,7 @@ def kept_apart(a: NoteInfo, b: NoteInfo) -> bool:
     if a.folder == b.folder or not (a.human and b.human) or a.title.casefold() != \
             b.title.casefold():
         return False
-    loose = ("inbox", "_inbox", "00 inbox", *CLIP_NAMES)  # a place for what is not filed
-    return not any(n.path.split("/", 1)[0].casefold() in loose or any(
-        COPY_NAME.search(part.removesuffix(".md")) for part in n.path.split("/"))
-        for n in (a, b))
+    return not any(in_inbox(n, also=tuple(CLIP_NAMES)) or is_copy(n) for n in (a, b))
 
 
 def merge_actions(keep: NoteInfo, drop: NoteInfo, identical: bool, why: str,

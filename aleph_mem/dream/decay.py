@@ -111,10 +111,14 @@ def _just_marked(n: NoteInfo, snap: Snapshot) -> bool:
 def _archived_by_person(n: NoteInfo) -> bool:
     """``status: archived`` or an archive folder of the person's own: moving it to
     ``archive/`` repeats their choice against their own filing (read blind: not worth it)."""
-    status = str(n.frontmatter.get("status") or "").strip().strip("[]").casefold()
-    return status in ("archived", "archive") or any(
+    return _status(n) in ("archived", "archive") or any(
         f.casefold().lstrip("0123456789._- ") in ("archive", "archived", "archives")
         for f in n.path.split("/")[:-1])
+
+
+def _status(n: NoteInfo) -> str:
+    """The note's ``status`` as a word (``[[Active]]`` reads "active")."""
+    return str(n.frontmatter.get("status") or "").strip().strip("[]").casefold()
 
 
 def _expiry_unagreed(n: NoteInfo, own: str) -> bool:
@@ -136,6 +140,8 @@ SAYS_OLD = re.compile(r"\b(?:this|the) (?:page|note|document|doc|article|guide|p
                       r"outdated|superseded|no longer (?:used|valid|maintained|relevant|"
                       r"true|accurate))\b|^\W*(?:deprecated|obsolete|outdated)\s*[:!-]|"
                       r"^\W*superseded by\b", re.I | re.M)
+
+
 def by_age(n: NoteInfo) -> bool:
     """A note that may fade by age even when a person last wrote it: a session note
     aleph-mem distilled (``type: session`` with the ``client`` and ``session_id`` it
@@ -157,7 +163,7 @@ def evidence(n: NoteInfo, snap: Snapshot) -> str | None:
         return f"{key} {until.isoformat()} has passed"
     if isinstance(fm.get("superseded_by"), str) and fm["superseded_by"].strip():
         return f"superseded_by {fm['superseded_by'].strip()}"
-    status = str(fm.get("status") or "").strip().strip("[]").casefold()
+    status = _status(n)
     if status in OLD_WORDS:
         return f"status {status}"
     for tag in n.tags if not n.human else ():  # a person's tags name topics: "#legacy"

@@ -157,15 +157,16 @@ def _summary(mem: Store, seen: dict[str, str], dreamt: list, proposals: list,
     hot = (mem.vault.read_bytes("MEMORY.md") or b"").decode("utf-8", "replace")
     used = sum(len(f.text) for f in facts(hot))
     counts = Counter(i["rule"] for i in issues if i["rule"] in DIGEST_RULES)
+    shown = sum(counts.values())
     top = ", ".join(f"{n} {RULE_NAMES.get(r, r)}"  # every rule: the parts add up
                     for r, n in sorted(counts.items(), key=lambda rn: (-rn[1], rn[0])))
     return [f"> In the last 24 hours you (and your agents) changed {len(seen)} notes and the "
             f"dream changed {len({e.path for e in dreamt})}; {len(grouped(proposals))} "
             "proposals wait "
             "for your tick.",
-            f"> {sum(counts.values())} things need attention" + (f" ({top})" if top else "")
-            + (f"; {quiet} more wait on [[_dream/lint]]." if (quiet := len(issues) - sum(
-                counts.values())) else ".")
+            f"> {shown} things need attention" + (f" ({top})" if top else "")
+            + (f"; {len(issues) - shown} more wait on [[_dream/lint]]."
+               if len(issues) > shown else ".")
             ] + ([f"> Hot memory uses {used} of {BUDGET} characters."] if used else [])
 
 
@@ -192,9 +193,8 @@ def _attention(issues: list[dict[str, str]], link: Callable[[str], str], day: st
     out = []
     shown = {r: g for r, g in by_rule.items() if r in DIGEST_RULES}
     for rule, group in sorted(shown.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        new = sum(1 for i in group if i["since"] == day)
         out.append(f"- **{rule} {RULE_NAMES.get(rule, '')}**: {len(group)}"
-                   + (f" ({new} new)" if new and new < len(group) else ""))
+                   + _new_of(group, day))
         out += [f"  - {link(i['path'])}: {as_read(i['message'])}" for i in group[:3]]
         if len(group) > 3:
             out.append(f"  - … {len(group) - 3} more in [[_dream/lint]]")
@@ -202,10 +202,14 @@ def _attention(issues: list[dict[str, str]], link: Callable[[str], str], day: st
                    key=lambda rg: (-len(rg[1]), rg[0]))
     if quiet:
         out.append("- also on [[_dream/lint]]: " + ", ".join(
-            f"{len(g)} {RULE_NAMES.get(r, r)}" + (
-                f" ({new} new)" if (new := sum(1 for i in g if i["since"] == day)) and
-                new < len(g) else "") for r, g in quiet))
+            f"{len(g)} {RULE_NAMES.get(r, r)}{_new_of(g, day)}" for r, g in quiet))
     return out or ["- nothing"]
+
+
+def _new_of(group: list[dict[str, str]], day: str) -> str:
+    """" (N new)" when some but not all of a rule's issues were first seen today."""
+    new = sum(1 for i in group if i["since"] == day)
+    return f" ({new} new)" if new and new < len(group) else ""
 
 
 def _capped(lines: list[str], what: str, indent: str = "",

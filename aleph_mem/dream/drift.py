@@ -112,7 +112,7 @@ def plan_drift(snap: Snapshot) -> list[Action]:
             target = resolved.get((n.path, sup.strip()))  # a frontmatter [[link]]
             if target in snap.notes and target != n.path:
                 keys = {"status": "superseded"}
-        refs = [] if in_templates(n, snap) else missing_files(snap, n)
+        refs = missing_files(snap, n)
         if refs and fm.get("stale_refs") != refs:
             keys = {**keys, "stale_refs": refs}
             if "status" not in keys and n.status not in ("stale", "superseded", "contradicted"):

@@ -3,6 +3,7 @@ attention"); the safe fixes are planned as actions like any other pass's."""
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import difflib
 import json
@@ -160,15 +161,12 @@ def day_link(raw: str, snap: Snapshot) -> bool:
         return False
     name = m.group(2).strip().rsplit("/", 1)[-1]
     formats = [f for _, f in snap.daily_formats]
-    return dated_name(name + ".md", formats) and not re.search(r"[A-Za-z]{4,}", re.sub(
-        r"(?i)" + "|".join(calendar_words()), "", name))
+    return dated_name(name + ".md", formats) and not re.search(r"[A-Za-z]{4,}",
+                                                               CALENDAR_WORDS.sub("", name))
 
 
-def calendar_words() -> list[str]:
-    import calendar
-
-    return sorted({w for w in (*calendar.month_name, *calendar.day_name) if w}, key=len,
-                  reverse=True)
+CALENDAR_WORDS = re.compile("|".join(sorted(
+    {w for w in (*calendar.month_name, *calendar.day_name) if w}, key=len, reverse=True)), re.I)
 
 
 def queried_sources(snap: Snapshot) -> tuple[set[str], set[str]]:

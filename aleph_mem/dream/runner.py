@@ -307,9 +307,8 @@ class Dream:
         if action.key in self._outdated:  # judged again after the note changed: still holds
             self._outdated.pop(action.key)
             if action.key in self._reticked and not action.group and not self.dry_run:
-                before = len(report.applied)
-                self._apply(replace(action, propose=False), report)
-                state = "applied" if len(report.applied) > before else "failed"
+                state = "applied" if self._apply_ticked_one(action, report) is None else \
+                    "failed"
                 self.journal.settle(action.key, state, iso(self.now), report.run_id)
                 report.answered.append({"id": action.key, "what": action.describe(), "why": (
                     "applied: the note changed after your tick and it still holds") if state
@@ -379,16 +378,21 @@ class Dream:
             why = "applied"
             for p in group:
                 if state == "applied":
-                    action = Action(**{**action_from(p["action"]).__dict__, "propose": False})
-                    before, skipped = len(report.applied), len(report.skipped)
-                    self._apply(action, report)
-                    state = "applied" if len(report.applied) > before else "failed"
-                    if state == "failed":
-                        why = "not applied: " + (report.skipped[-1]["reason"] if len(
-                            report.skipped) > skipped else "nothing to change")
+                    failed = self._apply_ticked_one(action_from(p["action"]), report)
+                    if failed is not None:
+                        state, why = "failed", f"not applied: {failed}"
                 self.journal.settle(p["id"], state, iso(self.now), report.run_id)
             report.answered.append({"id": group[0]["id"], "what": action_from(
                 group[0]["action"]).describe(), "why": why})
+
+    def _apply_ticked_one(self, action: Action, report: RunReport) -> str | None:
+        """Apply a proposal the person ticked; None when it was applied, else why not."""
+        before, skipped = len(report.applied), len(report.skipped)
+        self._apply(replace(action, propose=False), report)
+        if len(report.applied) > before:
+            return None
+        return report.skipped[-1]["reason"] if len(report.skipped) > skipped else \
+            "nothing to change"
 
     def _diff(self, action: Action, note: bytes | None) -> str:
         old = (note or b"").decode("utf-8", "replace")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import calendar
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 _MONTHS = "|".join(sorted((m for m in (*calendar.month_name, *calendar.month_abbr) if m),
                           key=len, reverse=True))
@@ -34,6 +35,7 @@ _TOKENS = [("YYYY", r"\d{4}"), ("gggg", r"\d{4}"), ("GGGG", r"\d{4}"), ("YY", r"
            ("WW", r"\d{2}"), ("w", r"\d{1,2}"), ("W", r"\d{1,2}"), ("Q", r"[1-4]")]
 
 
+@lru_cache(maxsize=64)  # a vault has a few formats; every note's name is read in them
 def moment_pattern(fmt: str) -> re.Pattern[str] | None:
     """A file-name pattern for a moment.js date format (``[literal]`` text kept as it is);
     None for a format with no year, month, week or day in it."""
