@@ -25,6 +25,13 @@ def old(vault: Path, rel: str, text: str) -> None:
     os.utime(vault / rel, (YEAR_AGO, YEAR_AGO))
 
 
+def lint_now(vault: Path) -> list:
+    """The vault indexed as it is, and what lint finds in it now."""
+    with open_mem(vault) as mem:
+        mem.reindex()
+        return lint_issues(snapshot(mem, NOW))
+
+
 def test_names_are_dated_in_the_vaults_format_and_common_shapes() -> None:
     fmt = "D MMMM YYYY dddd"
     assert moment_pattern(fmt).fullmatch("25 November 2025 Tuesday")
@@ -96,9 +103,7 @@ def test_pages_a_query_or_a_tag_reaches_are_not_orphans(vault: Path) -> None:
     write(vault, "Reading/Dune.md", "# Dune\n\nSand.\n")  # its folder is queried
     write(vault, "Notes/Emma.md", "---\ntags: [book]\n---\n# Emma\n\nManners.\n")  # its tag
     write(vault, "Notes/Lone.md", "# Lone\n\nNothing reaches it.\n")  # the control
-    with open_mem(vault) as mem:
-        mem.reindex()
-        orphans = {i.path for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L020"}
+    orphans = {i.path for i in lint_now(vault) if i.rule == "L020"}
     assert orphans == {"Notes/Lone.md"}  # Books.md reaches pages through its query
 
 
@@ -122,9 +127,7 @@ def test_soft_mentions_only_for_distinctive_names(vault: Path) -> None:
 def test_an_anchor_with_a_code_span_resolves_and_a_wrong_one_is_broken(vault: Path) -> None:
     write(vault, "Java.md", "# Java\n\n## Concatenation with `+` Operator\n\nx\n\n"
           "See [[#Concatenation with `+` Operator]] and [[#Concatenation with `*` Operands]].\n")
-    with open_mem(vault) as mem:
-        mem.reindex()
-        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L012"]
+    broken = [i.message for i in lint_now(vault) if i.rule == "L012"]
     assert broken == ["broken heading or block anchor [[#Concatenation with `*` Operands]]"]
 
 
@@ -146,9 +149,7 @@ def test_two_pages_that_describe_themselves_differently_do_not_contradict(vault:
 
 def test_github_numbers_repeated_headings(vault: Path) -> None:
     write(vault, "Ex.md", "# Ex\n\n## 习题\n\n## 习题\n\n[a](#习题) [b](#习题-1) [c](#习题-2)\n")
-    with open_mem(vault) as mem:
-        mem.reindex()
-        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L012"]
+    broken = [i.message for i in lint_now(vault) if i.rule == "L012"]
     assert broken == ["broken heading or block anchor [c](#习题-2)"]
 
 
@@ -213,10 +214,8 @@ def test_a_link_to_a_day_nobody_wrote_waits_on_the_lint_page(vault: Path) -> Non
     link (L010)."""
     write(vault, "Daily/2024-01-12.md", "# 2024-01-12\n\n<< [[2024-01-11]] | [[2024-01-13]] >>\n"
           "See [[2024-01-10 Vendor meeting]].\n")
-    with open_mem(vault) as mem:
-        mem.reindex()
-        found = sorted((i.rule, i.message) for i in lint_issues(snapshot(mem, NOW))
-                       if i.rule in ("L010", "L014"))
+    found = sorted((i.rule, i.message) for i in lint_now(vault)
+                   if i.rule in ("L010", "L014"))
     assert found == [("L010", "broken link [[2024-01-10 Vendor meeting]]"),  # in the digest
                      ("L014", "link to a day not written [[2024-01-11]]"),  # the lint page
                      ("L014", "link to a day not written [[2024-01-13]]")]
@@ -227,9 +226,7 @@ def test_a_markdown_anchor_written_for_github_finds_its_heading(vault: Path) -> 
     heading has is still broken (the near miss), and a wikilink is read as Obsidian does."""
     write(vault, "DB.md", "# DB\n\n## E/R 模型中的约束\n\n## 1.2 Setup & Run\n\n"
           "[a](#er-模型中的约束) [b](#12-setup--run) [c](#er-模型中的键) [[#12-setup--run]]\n")
-    with open_mem(vault) as mem:
-        mem.reindex()
-        broken = sorted(i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L012")
+    broken = sorted(i.message for i in lint_now(vault) if i.rule == "L012")
     assert broken == ["broken heading or block anchor [[#12-setup--run]]",
                       "broken heading or block anchor [c](#er-模型中的键)"]
 
@@ -267,9 +264,7 @@ def test_a_link_only_a_frontmatter_title_resolves_is_reported(vault: Path) -> No
     (the near miss) is a link Obsidian opens."""
     write(vault, "bread-101.md", "---\ntitle: Sourdough\naliases: [Levain]\n---\n# Bread\n\nx\n")
     write(vault, "Bake.md", "# Bake\n\nSee [[Sourdough]] and [[Levain]].\n")
-    with open_mem(vault) as mem:
-        mem.reindex()
-        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
+    broken = [i.message for i in lint_now(vault) if i.rule == "L010"]
     assert broken == ["broken link [[Sourdough]] (only bread-101.md's `title:` says so; "
                       "Obsidian links by file name): did you mean [[bread-101|Sourdough]]?"]
 
@@ -330,10 +325,8 @@ def test_a_timestamped_backup_gives_way_to_the_live_note(vault: Path) -> None:
 def test_a_clippings_broken_links_wait_on_the_lint_page(vault: Path) -> None:
     write(vault, "Readwise/Books/Deep Work.md", "# Deep Work\n\n- Author: [[Cal Newport]]\n")
     write(vault, "notes/Focus.md", "# Focus\n\nSee [[Cal Newport]].\n")  # the near miss
-    with open_mem(vault) as mem:
-        mem.reindex()
-        found = sorted((i.rule, i.path) for i in lint_issues(snapshot(mem, NOW))
-                       if i.rule in ("L010", "L015"))
+    found = sorted((i.rule, i.path) for i in lint_now(vault)
+                   if i.rule in ("L010", "L015"))
     assert found == [("L010", "notes/Focus.md"), ("L015", "Readwise/Books/Deep Work.md")]
 
 
@@ -344,9 +337,7 @@ def test_a_keepers_merged_from_heading_is_not_a_link_to_restore(vault: Path) -> 
           "---\n# Old\n\nx\n")
     write(vault, "notes/keep.md", "# Keep\n\nx\n\n## Merged from [[notes/old]]\n\ny\n")
     write(vault, "notes/other.md", "# Other\n\nSee [[notes/old]].\n")
-    with open_mem(vault) as mem:
-        mem.reindex()
-        flagged = [i.path for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L013"]
+    flagged = [i.path for i in lint_now(vault) if i.rule == "L013"]
     assert flagged == ["notes/other.md"]
 
 
@@ -396,9 +387,7 @@ def test_a_name_with_a_line_break_cannot_forge_a_tick(vault: Path) -> None:
 def test_a_name_saved_with_a_trailing_space_opens_from_its_link(vault: Path) -> None:
     write(vault, "Normal ones or .md", "# Q\n\nx\n")
     write(vault, "Idealizations.md", "# I\n\nSee [[Normal ones or ]] and [[Normal ones and]].\n")
-    with open_mem(vault) as mem:
-        mem.reindex()
-        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
+    broken = [i.message for i in lint_now(vault) if i.rule == "L010"]
     assert broken == ["broken link [[Normal ones and]]"]
 
 
@@ -442,9 +431,7 @@ def test_links_to_a_folder_or_the_web_are_not_broken(vault: Path) -> None:
     write(vault, "books/cpp/ch01.md", "# Ch 1\n\nx\n")
     write(vault, "README.md", "# Books\n\n- [notes](books/cpp) [[pdf]](https://x.org/a.pdf)\n"
           "- [notes](books/rust)\n")
-    with open_mem(vault) as mem:
-        mem.reindex()
-        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"]
+    broken = [i.message for i in lint_now(vault) if i.rule == "L010"]
     assert broken == ["broken link [notes](books/rust)"]
 
 
