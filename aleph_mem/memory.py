@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from aleph_mem import logs
+from aleph_mem import logs, shown
 from aleph_mem.errors import AlephError, BadInput, FrontmatterTooComplex
 from aleph_mem.files.locks import watcher_running
 from aleph_mem.index import graph
@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # each verb loads its module when first called (fast CLI star
     from aleph_mem.sessions.raw_store import Session
     from aleph_mem.sessions.session_note import Compressed
     from aleph_mem.sessions.working_memory import Envelope
+    from aleph_mem.writes.purge import PurgeReport
     from aleph_mem.writes.undo import UndoReport
     from aleph_mem.writes.writer import WriteResult
 
@@ -105,7 +106,10 @@ class Memory(Store):
 
         content, said = _no_secrets(content)
         frontmatter, said_fm = _no_secrets_in(frontmatter)
-        target = path or compose.note_path(folder, title, content)
+        if title:
+            title, said_title = _no_secrets(title)
+            said += said_title
+        target = _no_secret_in_name(path) or compose.note_path(folder, title, content)
         related = None
         if related_files:
             allowed = [self.vault.root, *map(Path, self.settings.project_roots)]
@@ -140,7 +144,8 @@ class Memory(Store):
         text, said = _no_secrets(data.decode("utf-8", "surrogateescape"))
         if said:
             data = text.encode("utf-8", "surrogateescape")
-        return _told(self.writer(actor=actor).write(path, data, expected_hash), said)
+        return _told(self.writer(actor=actor).write(_no_secret_in_name(path) or path, data,
+                                                    expected_hash), said)
 
     def edit_note(self, path: str, expected_hash: str | None = None,
                   append: str | None = None, under: str | None = None,
@@ -171,12 +176,16 @@ class Memory(Store):
 
     def move_note(self, old: str, new: str, expected_hash: str | None = None,
                   actor: str | None = None) -> WriteResult:
-        return self.writer(actor=actor).move(old, new, expected_hash or unchecked())
+        return self.writer(actor=actor).move(old, _no_secret_in_name(new) or new,
+                                             expected_hash or unchecked())
 
     def archive_note(self, path: str, reason: str = "manual", expected_hash: str | None = None,
                      actor: str | None = None) -> WriteResult:
-        """Move a note under ``archive/`` with the archive keys (``forget`` for agents)."""
-        return self.writer(actor=actor).archive(path, expected_hash or unchecked(), reason)
+        """Move a note under ``archive/`` with the archive keys (``forget`` for agents); a
+        secret in the reason is taken out (the reason is kept in the note and the log)."""
+        reason, said = _no_secrets(reason)
+        return _told(self.writer(actor=actor).archive(path, expected_hash or unchecked(),
+                                                      reason), said)
 
     def restore_note(self, path: str, expected_hash: str | None = None,
                      actor: str | None = None) -> WriteResult:
@@ -232,6 +241,42 @@ class Memory(Store):
                 log.info("digest not regenerated after undo: %s", exc)
         return report
 
+    def purge(self, text: str) -> PurgeReport:
+        """Take ``text`` (a secret pasted by mistake) out of everything aleph-mem keeps: the
+        live notes (a logged edit each, the text replaced by ``[REDACTED:purged]``), every
+        stored version, the event log, captured transcripts and the dream's journal (masked
+        in place), then the index (rebuilt). The purge is logged: what and when, never the
+        text. Copies on other devices and in backups are out of its reach (docs/history.md)."""
+        from aleph_mem.files.locks import write_lock
+        from aleph_mem.writes.events import make_event
+        from aleph_mem.writes.purge import MIN_CHARS, PurgeReport, purge_stored
+
+        self.require_writable()
+        if len(text.strip()) < MIN_CHARS or "\n" in text:
+            raise BadInput(f"give the exact text to purge, on one line and at least {MIN_CHARS} "
+                           "characters (a shorter one would mask ordinary words everywhere)")
+        if watcher_running(self.vault.local_dir):
+            raise AlephError("the daemon is running and writes history as it goes: stop it "
+                             "(`systemctl --user stop aleph-mem`, or end `aleph-mem daemon`), "
+                             "purge, then start it again")
+        edited = []
+        with write_lock(self.vault.local_dir):
+            writer = self.writer(actor="cli")
+            for path in sorted(self.vault.walk(self.settings.ignore).notes):
+                data = self.vault.read_bytes(path) or b""
+                if text.encode("utf-8") in data:
+                    from aleph_mem.files.vault import content_hash
+
+                    new = data.replace(text.encode("utf-8"), b"[REDACTED:purged]")
+                    writer.write(path, new, content_hash(data), reason="purge")
+                    edited.append(path)
+            versions, files = purge_stored(self.vault.aleph_dir, text)
+            event = make_event("cli", "purge", "*", None, None, reason="purge", data={
+                "versions": versions, "files": files, "notes": edited})
+            self.events.append(event)
+        self.reindex(rebuild=True)
+        return PurgeReport(versions, files, tuple(edited), event.id)
+
     def _digest_today(self) -> bool:
         """Today's digest is written: after any undo it is written anew, so it never says a
         note changed in a way that was taken back."""
@@ -259,7 +304,7 @@ class Memory(Store):
         hits, self.search_notice = history.search(
             self, query, history.moment(as_of), limit or int(self.settings.search_limit),
             filters)
-        return hits
+        return [self.hit_shown(h) for h in hits]
 
     def show_as_of(self, ref: str, as_of: str) -> NoteView:
         """A note as it was at ``as_of`` (found by its name now, or its path then)."""
@@ -268,8 +313,10 @@ class Memory(Store):
 
         path, text, v = history.read(self, ref, history.moment(as_of))
         note = parse(text.encode("utf-8"), path.rsplit("/", 1)[-1][:-3])
-        return NoteView(path, note.title, note.frontmatter, v.hash or "",
-                        [t for t, _ in note.tags], note.aliases, [], [], text, note.issues,
+        keep = bool(self.settings.recall_secrets)
+        return NoteView(path, self.shown(note.title), shown.values(note.frontmatter, keep),
+                        v.hash or "", [t for t, _ in note.tags], note.aliases, [], [],
+                        self.shown(text), note.issues,
                         version={"as_of": as_of, "since": v.at, "event": v.event,
                                  "by": v.actor})
 
@@ -460,17 +507,35 @@ def _no_secrets(text: str) -> tuple[str, list[str]]:
 
 
 def _no_secrets_in(values: dict[str, Any] | None) -> tuple[dict[str, Any] | None, list[str]]:
+    """Frontmatter with every secret taken out, in nested lists and mappings too, keys
+    included (a value is read with its key: ``password: …``)."""
     if not values:
         return values, []
     said: list[str] = []
-    out = {}
-    for key, value in values.items():
+
+    def clean(value: Any, key: str = "") -> Any:
         if isinstance(value, str):
-            value, kinds = _no_secrets(f"{key}: {value}")
-            value = value.split(": ", 1)[1]
-            said += kinds
-        out[key] = value
-    return out, said
+            out, kinds = _no_secrets(f"{key}: {value}" if key else value)
+            said.extend(kinds)
+            return out.split(": ", 1)[1] if key else out
+        if isinstance(value, list):
+            return [clean(v, key) for v in value]
+        if isinstance(value, dict):
+            return {clean(k) if isinstance(k, str) else k: clean(v, str(k))
+                    for k, v in value.items()}
+        return value
+
+    return clean(values), said
+
+
+def _no_secret_in_name(path: str | None) -> str | None:
+    """A note's path as given, refused when it holds a secret (a file name syncs to every
+    device and shows in every listing; it cannot be redacted and still name the note)."""
+    if path and _no_secrets(path)[1]:
+        kinds = ", ".join(sorted(set(_no_secrets(path)[1])))
+        raise BadInput(f"the note's path holds a secret ({kinds}): name the note without "
+                       "it; aleph-mem never stores secrets")
+    return path
 
 
 def _told(result: WriteResult, said: list[str]) -> WriteResult:

@@ -121,6 +121,11 @@ SETTINGS: tuple[Setting, ...] = (
             "search keeps finding them (`aleph-mem sessions prune` removes them by hand)."),
     Setting("hook_budget_tokens", 1500,
             "Tokens of memory a client's session-start hook injects (hot memory first)."),
+    Setting("recall_secrets", False,
+            "Hand secrets found in notes (tokens, passwords, keys) to agents and displays "
+            "as written. Off (the default): a session's start, the prompt hook, search, "
+            "read, context, reflect and history show them as [REDACTED:kind], since every "
+            "answer may go on to an LLM provider. The notes themselves are never changed."),
     Setting("llm_model", "",
             "litellm model name (e.g. 'ollama/llama3.1', 'openai/gpt-4o-mini'); empty means "
             "no LLM is used. Provider keys come from the provider's usual environment "
@@ -274,6 +279,7 @@ class Settings:
     session_idle_minutes: int = 60
     raw_retention_days: int = 0
     hook_budget_tokens: int = 1500
+    recall_secrets: bool = False
     llm_model: str = ""
     llm_api_base: str = ""
     sources: tuple[tuple[str, str], ...] = field(default=(), compare=False)  # name, where

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import apsw
 
-from aleph_mem import logs
+from aleph_mem import logs, shown
 from aleph_mem.embed.model_slot import VECTORS_OFF, ModelSlot, daemon_query, kept_problem
 from aleph_mem.errors import NoteNotFound, ReadOnlyVault
 from aleph_mem.files.preimages import ObjectStore
@@ -341,11 +341,25 @@ class Store:
                                   "`aleph-mem daemon`)")
         from aleph_mem.plugin_index import hooks_possible
 
-        if not hooks_possible():  # no plugin could re-rank: pluggy is not even loaded
-            return hits
-        from aleph_mem import plugins
+        if hooks_possible():  # a plugin may re-rank (else pluggy is not even loaded)
+            from aleph_mem import plugins
 
-        return plugins.search_results(query, hits)
+            hits = plugins.search_results(query, hits)
+        return [self.hit_shown(h) for h in hits]
+
+    def shown(self, text: str) -> str:
+        """Text from the vault as a reader may see it: secrets hidden (``recall_secrets``)."""
+        return shown.text(text, bool(self.settings.recall_secrets))
+
+    def hit_shown(self, hit: Hit) -> Hit:
+        """A hit as a reader may see it; a snippet with a secret hidden loses its **marks**
+        (a mark inside ``password: …`` would hide the secret from the rules)."""
+        snippet = hit.snippet
+        if not self.settings.recall_secrets and snippet:
+            plain = snippet.replace("**", "")
+            hidden = self.shown(plain)
+            snippet = snippet if hidden == plain else hidden
+        return replace(hit, title=self.shown(hit.title), snippet=snippet)
 
     def _daemon_vector(self, query: str) -> np.ndarray | None:
         """The query's vector from the running daemon's warm model (embed/model_socket.py),
@@ -359,7 +373,7 @@ class Store:
     def chunk_text(self, chunk_id: int) -> str:
         row = self.con.execute("SELECT title, body FROM chunks_fts WHERE rowid = ?",
                                (chunk_id,)).fetchone()
-        return (row[1] or row[0]) if row else ""
+        return self.shown(row[1] or row[0]) if row else ""
 
     def find_note(self, ref: str) -> str:
         """A note's path from a path (``.md`` optional), a file name, a title or an alias."""
@@ -413,8 +427,10 @@ class Store:
             "SELECT alias FROM aliases WHERE note_id=? ORDER BY rowid", (note_id,))]
         judged = self.con.execute("SELECT status, reason, partner, proposal FROM judgments "
                                   "WHERE path = ?", (path,)).fetchone()
-        return NoteView(path, title, json.loads(fm), digest, tags, aliases, links, backlinks,
-                        data.decode("utf-8", errors="replace"), json.loads(issues),
+        keep = bool(self.settings.recall_secrets)
+        return NoteView(path, self.shown(title), shown.values(json.loads(fm), keep), digest,
+                        tags, aliases, links, backlinks,
+                        self.shown(data.decode("utf-8", errors="replace")), json.loads(issues),
                         dict(zip(("status", "reason", "partner", "proposal"), judged,
                                  strict=True)) if judged else None)
 

@@ -18,7 +18,7 @@ PKG = ROOT / "aleph_mem"
 
 # low to high: a module imports only what lives on its own floor or below
 FLOORS = [
-    {"errors", "logs", "clock", "ulid", "settings", "redaction", "llm"},
+    {"errors", "logs", "clock", "ulid", "settings", "redaction", "shown", "llm"},
     {"files"},
     {"plugin_index", "plugins"},
     {"notes"},

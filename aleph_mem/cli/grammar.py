@@ -233,6 +233,15 @@ def _changing_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("--expect-hash")
     s.add_argument("--json", action="store_true")
 
+    s = sub.add_parser(
+        "purge", parents=[common],
+        help="take a text (a secret pasted by mistake) out of every stored version",
+        description="Reads the text from stdin (asked for, not echoed, on a terminal) so it "
+        "never lands in your shell's history, and takes it out of the live notes, every "
+        "stored version, the event log, captured transcripts and the index.",
+        epilog="example: printf %s \"$OLD_TOKEN\" | aleph-mem purge")
+    s.add_argument("--json", action="store_true")
+
     s = sub.add_parser("restore", parents=[common], help="bring an archived note back")
     s.add_argument("path")
     s.add_argument("--expect-hash")

@@ -130,7 +130,8 @@ def cmd_context(args: argparse.Namespace) -> int:
         print("## Relevant notes\n")
         for r in env.relevant:
             caveat = f"  ({r['caveat']})" if r.get("caveat") else ""
-            print(f"- {r['path']}{r['anchor']}{caveat}\n  {' '.join(r['text'].split())[:300]}")
+            print(f"- {printable(r['path'] + r['anchor'])}{caveat}\n  "
+                  f"{printable(' '.join(r['text'].split())[:300])}")
     print(f"\n({env.used_tokens} of {env.budget_tokens} tokens)", file=sys.stderr)
     return 0
 
@@ -144,7 +145,8 @@ def cmd_reflect(args: argparse.Namespace) -> int:
         return 0
     print(found.answer or found.note or "nothing in memory answers it")
     for p in found.passages:
-        print(f"  [{p.n}] {p.path}{p.anchor}: {' '.join(p.text.split())[:160]}")
+        print(f"  [{p.n}] {printable(p.path + p.anchor)}: "
+              f"{printable(' '.join(p.text.split())[:160])}")
     return 0
 
 
@@ -324,6 +326,28 @@ def cmd_archive(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         result = mem.archive_note(args.path, args.reason, args.expect_hash)
     return report_write(result, args.json)
+
+
+@command("purge")
+def cmd_purge(args: argparse.Namespace) -> int:
+    if sys.stdin.isatty():
+        import getpass
+
+        text = getpass.getpass("text to purge (not shown): ")
+    else:
+        text = sys.stdin.read().removesuffix("\n")
+    with open_memory(args) as mem:
+        report = mem.purge(text)
+    if args.json:
+        emit_json(report.as_json())
+        return 0
+    print(f"purged: {report.versions} stored version(s), {report.files} other file(s) under "
+          f".aleph, {len(report.notes)} live note(s) edited; logged as {report.event}")
+    for path in report.notes:
+        print(f"  {printable(path)}")
+    print("Copies on other devices, in backups and in git history are out of reach: purge "
+          "there too.", file=sys.stderr)
+    return 0
 
 
 @command("restore")

@@ -16,9 +16,10 @@ from aleph_mem.dream.judge import Judge
 from aleph_mem.dream.lint import Ledger, as_read, lint_issues
 from aleph_mem.dream.proposals import PAGE, standing_page
 from aleph_mem.dream.snapshot import dream_wrote_last
-from aleph_mem.dream.view import Action, Snapshot, one_line
+from aleph_mem.dream.view import Action, Snapshot
 from aleph_mem.files.vault import content_hash
 from aleph_mem.recall.hot_memory import BUDGET, facts
+from aleph_mem.shown import one_line
 from aleph_mem.store import Store
 
 if TYPE_CHECKING:

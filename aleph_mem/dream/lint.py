@@ -21,12 +21,12 @@ from aleph_mem.dream.view import (
     body_of,
     generic_name,
     in_templates,
-    one_line,
 )
 from aleph_mem.files.atomic import write_atomic
 from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
 from aleph_mem.notes import frontmatter_edit
 from aleph_mem.notes.prose import clipped, own_prose
+from aleph_mem.shown import one_line
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from aleph_mem.dream.view import Action, NoteInfo, one_line
+from aleph_mem.dream.view import Action, NoteInfo
+from aleph_mem.shown import one_line
 
 if TYPE_CHECKING:
     from aleph_mem.store import Store

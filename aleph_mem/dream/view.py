@@ -203,14 +203,6 @@ class Action:
         return f"[[{self.path[:-3]}]]: {', '.join(x for x in (keys, gone) if x)} ({self.reason})"
 
 
-def one_line(text: str) -> str:
-    """``text`` as one line of a page the dream writes: a line break, a terminal escape or
-    any other control character (in a synced-in file's name, say) is shown as its escape,
-    so no name can forge a line (a ticked box) in a digest or the proposals page."""
-    return "".join(c.encode("unicode_escape").decode("ascii")
-                   if (not c.isprintable() and c != "\t") else c for c in text)
-
-
 def body_of(note: NoteInfo) -> str:
     return body_of_text(note.body)
 

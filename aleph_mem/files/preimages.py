@@ -3,12 +3,15 @@ Pre-images live here so any change (by aleph-mem or by a person) can be undone."
 
 from __future__ import annotations
 
+import re
 import zlib
 from pathlib import Path
 
 from aleph_mem.errors import AlephError
 from aleph_mem.files.atomic import write_atomic
 from aleph_mem.files.vault import content_hash
+
+HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 class ObjectStore:
@@ -27,9 +30,25 @@ class ObjectStore:
         return digest
 
     def has(self, digest: str) -> bool:
-        return self.path_of(digest).exists()
+        return self.path_of(digest).exists() or self._tombstone(digest).exists()
+
+    def purge(self, digest: str, masked: str) -> None:
+        """The version ``digest`` held a purged text: from now on it reads as the version
+        ``masked`` (the same text with the purged part masked), and its own copy is gone."""
+        write_atomic(self._tombstone(digest), masked.encode("ascii"))
+        self.path_of(digest).unlink(missing_ok=True)
+
+    def _tombstone(self, digest: str) -> Path:
+        return self.path_of(digest).with_name(digest + ".purged")
 
     def get(self, digest: str) -> bytes:
+        for _ in range(8):  # a purged version reads as its masked text (purged again, maybe)
+            stone = self._tombstone(digest)
+            if self.path_of(digest).exists() or not stone.is_file():
+                break
+            digest = stone.read_text(encoding="ascii", errors="replace").strip()
+            if not HEX64.fullmatch(digest):
+                raise AlephError(f"tombstone {stone} is damaged: that version cannot be read")
         try:
             data = zlib.decompress(self.path_of(digest).read_bytes())
         except FileNotFoundError:

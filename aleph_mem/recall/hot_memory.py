@@ -19,7 +19,10 @@ PATH = "MEMORY.md"
 HEADING = "Facts"
 BUDGET = 2200
 FACT = re.compile(r"^- \[P([1-5])\] (.+?)\s*$")
-STAMP = re.compile(r"\s*\(\d{4}-\d{2}-\d{2}\)$")  # the day a fact was remembered
+# the day a fact was remembered, and the agent that remembered it: a fact an agent keeps
+# is never shown as the person's; the person makes it theirs by deleting ", agent …"
+STAMP = re.compile(r"\s*\(\d{4}-\d{2}-\d{2}(?:, agent [^()\s]+)?\)$")
+BY_AGENT = re.compile(r"\(\d{4}-\d{2}-\d{2}, agent [^()\s]+\)$")
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,10 @@ class Fact:
     priority: int
     text: str
     line: int
+
+    @property
+    def by_agent(self) -> bool:
+        return bool(BY_AGENT.search(self.text))
 
 
 def facts(text: str) -> list[Fact]:
@@ -70,8 +77,11 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
         raise BadInput("the fact is empty; give one short sentence to remember")
     if not 1 <= priority <= 5:
         raise BadInput("priority runs from 1 (most important) to 5")
+    from aleph_mem.writes.events import by_person
+
     stamp = (today or dt.datetime.now(dt.UTC).date()).isoformat()
-    text = f"{fact} ({stamp})"
+    who = actor or mem.actor
+    text = f"{fact} ({stamp})" if by_person(who) else f"{fact} ({stamp}, agent {_word(who)})"
     existing = mem.vault.read_bytes(PATH)
     data = existing or b"# Hot memory\n"
     body = data.decode("utf-8", errors="replace")
@@ -128,32 +138,41 @@ def with_fact(text: str, fact: str, priority: int, today: dt.date) -> str | None
 
 @dataclass(frozen=True)
 class HotView:
-    """Hot memory as a session sees it: the facts that fit, most important first, and how
-    many were left out (with the highest priority among them)."""
+    """Hot memory as a session sees it: the person's facts that fit, most important first,
+    then the facts agents remembered (never shown as the person's), and how many were left
+    out (with the highest priority among them)."""
 
     text: str
     shown: int
     left_out: int
     left_out_best: int | None
+    agents: str = ""  # the agents' facts that fit, as lines
 
 
 def by_priority(text: str, budget_chars: int) -> HotView:
-    """The facts of ``MEMORY.md`` within ``budget_chars``, P1 first (file order within a
-    priority); what does not fit is counted, never silently dropped."""
+    """The facts of ``MEMORY.md`` within ``budget_chars``: the person's first, P1 first
+    (file order within a priority), then the agents'; what does not fit is counted, never
+    silently dropped."""
     found = facts(text)
     kept: list[Fact] = []
     used = 0
     left: list[Fact] = []
-    for f in sorted(found, key=lambda f: (f.priority, f.line)):
+    for f in sorted(found, key=lambda f: (f.by_agent, f.priority, f.line)):
         cost = len(f.text) + 8
         if used + cost <= budget_chars:
             kept.append(f)
             used += cost
         else:
             left.append(f)
-    lines = [f"- [P{f.priority}] {f.text}" for f in kept]
+    lines = [f"- [P{f.priority}] {f.text}" for f in kept if not f.by_agent]
     if left:
         lines.append(f"- ({len(left)} more, P{min(f.priority for f in left)} and lower: "
                      "read MEMORY.md)")
     return HotView("\n".join(lines), len(kept), len(left),
-                   min((f.priority for f in left), default=None))
+                   min((f.priority for f in left), default=None),
+                   "\n".join(f"- [P{f.priority}] {f.text}" for f in kept if f.by_agent))
+
+
+def _word(actor: str) -> str:
+    """An actor as one word of a fact's stamp (``mcp:claude-code``)."""
+    return re.sub(r"[^\w:.-]+", "-", actor).strip("-") or "unknown"

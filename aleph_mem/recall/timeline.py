@@ -87,7 +87,8 @@ def _change(mem: Store, row: tuple) -> Entry:
     source = json.loads(data).get("from") if data else None
     summary = kind.removeprefix("note-") + (f" from {source}" if source else "") + (
         f" ({reason})" if reason else "")
-    return Entry(at, "change", path, summary, actor, event, _lines(mem, before, after))
+    return Entry(at, "change", path, mem.shown(summary), actor, event,
+                 _lines(mem, before, after))
 
 
 def _lines(mem: Store, before: str | None, after: str | None) -> list[str]:
@@ -98,8 +99,8 @@ def _lines(mem: Store, before: str | None, after: str | None) -> list[str]:
     out = [ln for ln in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="",
                                               n=0)
            if ln[:1] in "+-" and not ln.startswith(("+++", "---")) and ln[1:].strip()]
-    return out[:MAX_LINES] + ([f"… {len(out) - MAX_LINES} more lines"]
-                              if len(out) > MAX_LINES else [])
+    return [mem.shown(ln) for ln in out[:MAX_LINES]] + (
+        [f"… {len(out) - MAX_LINES} more lines"] if len(out) > MAX_LINES else [])
 
 
 def _text(mem: Store, digest: str | None) -> str:

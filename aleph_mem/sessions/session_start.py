@@ -18,6 +18,7 @@ from aleph_mem.files.atomic import write_atomic
 from aleph_mem.index.search import like_prefix
 from aleph_mem.recall import hot_memory
 from aleph_mem.sessions.raw_store import file_name, project_of
+from aleph_mem.shown import DATA_NOTE, one_line
 
 if TYPE_CHECKING:
     from aleph_mem.store import Store
@@ -57,12 +58,14 @@ def project_for(mem: Store, cwd: str) -> str:
 
 def build(mem: Store, project: str, budget_tokens: int) -> str:
     budget = budget_tokens * CHARS_PER_TOKEN
-    parts = [f"# Memory (aleph-mem vault {mem.vault.root})"]
-    hot = (mem.vault.read_bytes(hot_memory.PATH) or b"").decode("utf-8", "replace")
+    parts = [f"# Memory (aleph-mem vault {one_line(str(mem.vault.root))})\n\n{DATA_NOTE}"]
+    hot = mem.shown((mem.vault.read_bytes(hot_memory.PATH) or b"").decode("utf-8", "replace"))
     view = hot_memory.by_priority(hot, int(budget * HOT_SHARE))
-    if view.shown:
+    if view.text:
         parts += ["## Hot memory (the person's standing facts, most important first)",
                   view.text]
+    if view.agents:
+        parts += ["## Facts remembered by agents (not confirmed by the person)", view.agents]
     room = budget - sum(len(p) + 1 for p in parts) - 300
     if project:
         parts += _project(mem, project, room)
@@ -78,6 +81,7 @@ def project_blocks(mem: Store, project: str, room: float) -> list[str]:
 
 def _project(mem: Store, project: str, room: int) -> list[str]:
     out: list[str] = []
+    name = one_line(project)
     sessions = mem.con.execute(
         "SELECT path FROM notes WHERE archived = 0 AND "
         "json_extract(frontmatter, '$.type') = 'session' AND "
@@ -88,10 +92,10 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
     open_: list[str] = []
     proven: list[str] = []
     for (path,) in sessions:
-        body = (mem.vault.read_bytes(path) or b"").decode("utf-8", "replace")
+        body = mem.shown((mem.vault.read_bytes(path) or b"").decode("utf-8", "replace"))
         found = _sections(body)
         outcome = next(iter(found.get("Outcome", [])), "")
-        lines.append(f"- [[{path[:-3]}]]" + (f": {outcome[:220]}" if outcome else ""))
+        lines.append(f"- [[{one_line(path[:-3])}]]" + (f": {outcome[:220]}" if outcome else ""))
         decided += found.get("Decisions", [])
         open_ += [e for e in found.get("Errors and fixes", []) if UNRESOLVED in e]
         proven += found.get("Procedures that worked", [])
@@ -104,12 +108,12 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
         (project, project, f"%/{like_prefix(project.lower())}/%",
          f"{like_prefix(project.lower())}/%")).fetchall()
     for heading, items in (
-            (f"## Project {project}: recent decisions", [f"- {d}" for d in decided[:6]]),
-            (f"## Project {project}: open problems", [f"- {p}" for p in open_[:4]]),
-            (f"## Project {project}: procedures that worked",
+            (f"## Project {name}: recent decisions", [f"- {d}" for d in decided[:6]]),
+            (f"## Project {name}: open problems", [f"- {p}" for p in open_[:4]]),
+            (f"## Project {name}: procedures that worked",
              [f"- {p}" for p in list(dict.fromkeys(proven))[:4]]),
-            (f"## Project {project}: last sessions", lines),
-            (f"## Project {project}: notes", [_note_line(mem, p) for p, _ in notes])):
+            (f"## Project {name}: last sessions", lines),
+            (f"## Project {name}: notes", [_note_line(mem, p) for p, _ in notes])):
         if not items:
             continue
         block = "\n".join([heading, *items])
@@ -124,7 +128,7 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
 
 def _note_line(mem: Store, path: str, size: int = 140) -> str:
     """A note as a link and its first line of prose (what it is about, at a glance)."""
-    text = (mem.vault.read_bytes(path) or b"")[:4000].decode("utf-8", "replace")
+    text = mem.shown((mem.vault.read_bytes(path) or b"")[:4000].decode("utf-8", "replace"))
     if text.startswith("---"):
         text = text.split("\n---", 1)[-1]
     first = next((ln.strip() for ln in text.splitlines()
@@ -133,7 +137,7 @@ def _note_line(mem: Store, path: str, size: int = 140) -> str:
     first = " ".join(first.lstrip("-*0123456789. ").split())
     if len(first) > size:
         first = first[:size].rsplit(" ", 1)[0] + "…"
-    return f"- [[{path[:-3]}]]" + (f": {first}" if first else "")
+    return f"- [[{one_line(path[:-3])}]]" + (f": {one_line(first)}" if first else "")
 
 
 def _sections(body: str) -> dict[str, list[str]]:

@@ -57,10 +57,12 @@ def assemble(mem: Store, query: str | None = None, budget_tokens: int = 2000,
     if hot:
         from aleph_mem.recall.hot_memory import by_priority, facts
 
-        text = hot.decode("utf-8", errors="replace")
+        text = mem.shown(hot.decode("utf-8", errors="replace"))
         if facts(text):  # the facts that fit, most important first; the rest counted
             view = by_priority(text, share * CHARS_PER_TOKEN)
-            env.hot_memory = view.text
+            env.hot_memory = view.text + (
+                f"\nRemembered by agents (not confirmed by the person):\n{view.agents}"
+                if view.agents else "")
             env.hot_memory_left_out = view.left_out
             env.truncated |= view.left_out > 0
         else:
@@ -71,7 +73,7 @@ def assemble(mem: Store, query: str | None = None, budget_tokens: int = 2000,
     latest = mem.con.execute("SELECT path FROM notes WHERE path LIKE '_dream/digests/%' "
                              "ORDER BY path DESC LIMIT 1").fetchone()
     if latest:
-        text = (mem.vault.read_bytes(latest[0]) or b"").decode("utf-8", errors="replace")
+        text = mem.shown((mem.vault.read_bytes(latest[0]) or b"").decode("utf-8", "replace"))
         env.digest = {"path": latest[0], "text": clip(text, share)}
         spare += share - tokens(env.digest["text"])
     else:
@@ -113,7 +115,8 @@ def _relevant(mem: Store, query: str | None, folder: str | None,
         from aleph_mem.recall import as_of as history
 
         hits, _ = history.search(mem, query, history.moment(as_of), 8, Filters(folder=folder))
-        items = [(h.path, h.anchor, h.title, h.snippet.replace("**", "")) for h in hits]
+        items = [(h.path, h.anchor, mem.shown(h.title), mem.shown(h.snippet.replace("**", "")))
+                 for h in hits]
     elif query:
         from aleph_mem.index.relevance import about
 
@@ -127,8 +130,10 @@ def _relevant(mem: Store, query: str | None, folder: str | None,
             + ("AND (folder = ? OR folder LIKE ?) " if folder else "")
             + "ORDER BY mtime_ns DESC LIMIT 8",
             (folder, folder.rstrip("/") + "/%") if folder else ()).fetchall()
-        items = [(p, "", t, (mem.vault.read_bytes(p) or b"").decode("utf-8", "replace"))
-                 for p, t in rows]
+        head = share * CHARS_PER_TOKEN + 200  # more than a note's share, redacted whole
+        items = [(p, "", mem.shown(t), mem.shown(_head(
+            (mem.vault.read_bytes(p) or b"").decode("utf-8", "replace"), head)))
+            for p, t in rows]
     judged = dict(mem.con.execute(  # a caveat the dream holds on a person's note
         "SELECT path, status || ': ' || reason FROM judgments").fetchall())
     used = 0
@@ -143,3 +148,11 @@ def _relevant(mem: Store, query: str | None, folder: str | None,
         out.append(item)
         used += tokens(body) + 10
     return out
+
+
+def _head(text: str, chars: int) -> str:
+    """The start of ``text``, cut at a space (a secret is not cut in half and half shown)."""
+    if len(text) <= chars:
+        return text
+    cut = text[:chars]
+    return cut[:max(cut.rfind(" "), cut.rfind("\n"), 0)]

@@ -215,7 +215,7 @@ class EventLog:
 
 
 ULID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
-KNOWN_KINDS = (*KINDS, "save-displaced")
+KNOWN_KINDS = (*KINDS, "save-displaced", "purge")
 
 
 def untrusted(e: Event) -> str | None:

@@ -105,8 +105,8 @@ def test_remember_says_which_line_already_states_a_fact(vault: Path) -> None:
         assert same["changed"] is False and len(same["same_facts_as"]) == 1
         today = dt.datetime.now(dt.UTC).date().isoformat()
         line = same["same_facts_as"][0]
-        assert line.startswith("MEMORY.md:") and line.endswith(
-            f" [P3] The staging database listens on port 5432 ({today})")
+        assert line.startswith("MEMORY.md:") and (  # stamped with the agent that said it
+            f" [P3] The staging database listens on port 5432 ({today}, agent mcp:" in line)
         # near misses: another number, a negation: other facts, added
         other = sc(await c.call_tool("remember", {
             "fact": "The staging database listens on port 6543"}))
