@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +69,7 @@ class NoteView:
     # why, the note that supersedes it, and the proposal that asks the person
     judgment: dict[str, Any] | None = None
     version: dict[str, Any] | None = None  # shown --as-of a date: which version this is
+    others: list[str] = field(default_factory=list)  # other notes the name asked for fits
 
     def as_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -377,23 +378,30 @@ class Store:
 
     def find_note(self, ref: str) -> str:
         """A note's path from a path (``.md`` optional), a file name, a title or an alias."""
+        return self.notes_named(ref)[0]
+
+    def notes_named(self, ref: str) -> list[str]:
+        """Every note ``ref`` names at the first rank that names any, best first: the name
+        as written before a case twin of it, a person's note before an agent's, the
+        shallowest path. Raises NoteNotFound (with the closest names) when none does."""
         ref = ref.strip()
         exact = self.con.execute("SELECT path FROM notes WHERE path IN (?, ?)",
                                  (ref, ref + ".md")).fetchone()
         if exact:  # exactly the file asked for, never a case twin of it
-            return exact[0]
+            return [exact[0]]
         from aleph_mem.index.resolver import closest, fold  # (a search needs no link resolution)
 
-        key = fold(ref[:-3] if ref.lower().endswith(".md") else ref)
+        bare = ref[:-3] if ref.lower().endswith(".md") else ref
+        key = fold(bare)
         rows = self.con.execute("SELECT path, title FROM notes").fetchall()
         for test in (
             lambda p, t: fold(p[:-3]) == key,
             lambda p, t: fold(p[:-3].rsplit("/", 1)[-1]) == key,
             lambda p, t: fold(t) == key,
         ):
-            hits = sorted(p for p, t in rows if test(p, t))
+            hits = [(p, p[:-3].rsplit("/", 1)[-1]) for p, t in rows if test(p, t)]
             if hits:
-                return min(hits, key=lambda p: (p.count("/"), len(p)))
+                return self._best_first(hits, bare)
         names = self.con.execute(  # aliases, then a declared title or a first heading
             "SELECT n.path, a.alias, 0 FROM aliases a JOIN notes n ON n.id=a.note_id UNION ALL "
             "SELECT path, json_extract(frontmatter, '$.title'), 1 FROM notes WHERE "
@@ -401,15 +409,26 @@ class Store:
             "SELECT n.path, h.text, 2 FROM headings h JOIN notes n ON n.id = h.note_id "
             "WHERE h.level = 1").fetchall()
         for rank in (0, 1, 2):
-            hits = sorted(p for p, name, r in names if r == rank and fold(str(name)) == key)
+            hits = [(p, str(name)) for p, name, r in names if r == rank and fold(str(name)) == key]
             if hits:
-                return min(hits, key=lambda p: (p.count("/"), len(p)))
+                return self._best_first(hits, bare)
         known = [(p, p[:-3]) for p, _ in rows] + [(p, p[:-3].rsplit("/", 1)[-1])
                                                    for p, _ in rows]
         raise NoteNotFound(ref, closest(key, known + [(p, str(n)) for p, n, _ in names]))
 
+    def _best_first(self, hits: list[tuple[str, str]], asked: str) -> list[str]:
+        from aleph_mem.writes.events import by_person
+
+        agents = {p for p, actor in self.con.execute(
+            "SELECT path, actor FROM events e WHERE at = (SELECT max(at) FROM events "
+            "WHERE path = e.path) AND path IN (SELECT value FROM json_each(?))",
+            (json.dumps([p for p, _ in hits]),)) if not by_person(actor)}
+        ranked = sorted(hits, key=lambda h: (h[1] != asked and h[0][:-3] != asked,
+                                             h[0] in agents, h[0].count("/"), len(h[0]), h[0]))
+        return list(dict.fromkeys(p for p, _ in ranked))
+
     def show(self, ref: str) -> NoteView:
-        path = self.find_note(ref)
+        path, *others = self.notes_named(ref)
         note_id, title, digest, fm, issues = self.con.execute(
             "SELECT id, title, hash, frontmatter, issues FROM notes WHERE path=?",
             (path,)).fetchone()
@@ -432,7 +451,7 @@ class Store:
                         tags, aliases, links, backlinks,
                         self.shown(data.decode("utf-8", errors="replace")), json.loads(issues),
                         dict(zip(("status", "reason", "partner", "proposal"), judged,
-                                 strict=True)) if judged else None)
+                                 strict=True)) if judged else None, others=others[:5])
 
     def status(self) -> dict[str, Any]:
         one = self.con.execute

@@ -192,6 +192,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         emit_json(view.as_json())
         return 0
     print(f"# {view.path}  ({view.title})\nhash: {view.hash}")
+    if view.others:
+        print(f"({args.note!r} also names: {', '.join(view.others)}; show one by its path)",
+              file=sys.stderr)
     if view.version:
         v = view.version
         print(f"as of {v['as_of']}: this version since {(v['since'] or 'first seen')[:19]}"

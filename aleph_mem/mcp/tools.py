@@ -92,6 +92,7 @@ class NoteOut(BaseModel):
     section: str | None
     links: list[LinkOut]
     backlinks: list[str]
+    others: list[str] = []  # other notes the name fits (read one by its path)
     version: dict[str, Any] | None = None  # with `as_of`: which version this is
 
 
@@ -241,7 +242,7 @@ def read(note: str, ctx: Context, heading: str | None = None,
                          status=lv.status) for lv in view.links]
         return NoteOut(path=view.path, title=view.title, hash=view.hash,
                        frontmatter=view.frontmatter, content=view.content, section=section,
-                       links=links, backlinks=view.backlinks)
+                       links=links, backlinks=view.backlinks, others=view.others)
     return run(ctx, go)
 
 

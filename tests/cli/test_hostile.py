@@ -328,6 +328,24 @@ def test_case_and_unicode_twins_are_refused_and_reads_are_exact(vault: Path) -> 
         assert (vault / long).read_bytes() == b"long name\n"
 
 
+
+def test_a_name_that_fits_two_notes_reads_the_persons_and_says_so(vault: Path) -> None:
+    write(vault, "projects/Heron.md", "# Heron\n\nthe person's project note\n")
+    write(vault, "notes/x.md", "lower x\n")
+    write(vault, "notes/X.md", "upper X\n")
+    write(vault, "notes/Kite.md", "# Kite\n\nonly one note has this name\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        mem.write_note("# Heron\n\nan agent's inbox copy\n", "inbox/Heron.md",
+                       actor="mcp:test")
+        view = mem.show("Heron")
+        assert view.path == "projects/Heron.md" and view.others == ["inbox/Heron.md"]
+        assert mem.show("x").path == "notes/x.md" and mem.show("X").path == "notes/X.md"
+        assert mem.show("Kite").others == []  # the near miss: one note, nothing to say
+    out = cli("--vault", str(vault), "show", "Heron")
+    assert out.stdout.startswith(b"# projects/Heron.md") and b"inbox/Heron.md" in out.stderr
+
+
 # -- one clear line for every bad input -------------------------------------------------------
 
 @pytest.mark.parametrize("args,message", [
