@@ -36,7 +36,10 @@ def cmd_init(args: argparse.Namespace) -> int:
     else:
         print(f"vault at {root.resolve()}: added {', '.join(added)}")
     if added:
-        print("next: `aleph-mem index` (then `aleph-mem daemon` keeps it in step)")
+        from aleph_mem.install.clients import for_vault
+
+        print(f"next: `{for_vault(root, 'index')}` (then `{for_vault(root, 'daemon')}` keeps "
+              "it in step)")
     return 0
 
 

@@ -54,6 +54,24 @@ def this_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "aleph_mem.cli"]
 
 
+def typed(*args: str | Path) -> str:
+    """A command line a person can type here: ``aleph-mem …`` when that name on the PATH
+    is this install, else this install's absolute command (a virtualenv not activated)."""
+    import shutil
+
+    command = this_command()
+    found = shutil.which(NAME)
+    if found and len(command) == 1 and Path(found).resolve() == Path(command[0]).resolve():
+        command = [NAME]
+    return shlex.join([*command, *map(str, args)])
+
+
+def for_vault(root: Path, *args: str) -> str:
+    """``typed`` for one vault: with ``--vault`` unless the vault is the working folder."""
+    here = Path.cwd().resolve() == root.resolve()
+    return typed(*args) if here else typed("--vault", root.resolve(), *args)
+
+
 def server(vault: Path) -> tuple[str, list[str]]:
     """(command, args) that serve ``vault`` over stdio."""
     command, *rest = this_command()

@@ -73,10 +73,12 @@ def start_line(mem: Memory, socket: str | None) -> str:
     else:
         vectors = f"vectors for all {st['embedded'] or 0} chunks"
     shared = "; terminal searches borrow its model" if socket else ""
+    from aleph_mem.install.clients import for_vault, typed
+
     return (f"aleph-mem daemon watching {mem.vault.root}: {notes} notes, {vectors}{shared}. "
-            f"Agents connect with `aleph-mem --vault {mem.vault.root} mcp` (docs/mcp.md); "
-            "their sessions become notes with `aleph-mem hooks install CLIENT` "
-            "(docs/agents.md). Ctrl-C stops it.")
+            f"Agents connect with `{typed('--vault', mem.vault.root, 'mcp')}` (docs/mcp.md); "
+            f"their sessions become notes with `{for_vault(mem.vault.root, 'hooks', 'install')}"
+            " CLIENT` (docs/agents.md). Ctrl-C stops it.")
 
 
 class Daemon:

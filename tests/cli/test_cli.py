@@ -138,3 +138,27 @@ def test_a_mistyped_command_or_option_names_the_one_meant(tmp_path: Path) -> Non
     assert typo.stderr.rstrip().endswith("did you mean 'search'?")
     assert flag.stderr.rstrip().endswith("did you mean --limit?")
     assert "did you mean" not in far.stderr
+
+
+def test_inits_next_step_runs_as_printed_on_the_path_or_not(tmp_path: Path) -> None:
+    """The hint after `init` is a command that works as printed: with `--vault` when the
+    vault is not the working folder, and the absolute command when `aleph-mem` is not on
+    the PATH (a virtualenv not activated)."""
+    import re
+    import shlex
+
+    bindir = str(Path(sys.executable).parent)
+    bare = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep)
+                           if p and Path(p).resolve() != Path(bindir).resolve())
+    for path, word in ((bare, str(Path(bindir) / "aleph-mem")),
+                       (bindir + os.pathsep + bare, "aleph-mem")):
+        vault = tmp_path / f"v{len(word)}"
+        out = subprocess.run([sys.executable, "-m", "aleph_mem.cli", "init", str(vault)],
+                             capture_output=True, text=True, cwd=tmp_path,
+                             env={**os.environ, "PATH": path}, timeout=120)
+        hint = re.search(r"next: `([^`]+)`", out.stdout).group(1)
+        assert shlex.split(hint)[0] == word and "--vault" in hint
+        ran = subprocess.run(hint, shell=True, capture_output=True, text=True,
+                             cwd=tmp_path, env={**os.environ, "PATH": path,
+                                                "ALEPH_MEM_EMBED_MODEL": "none"}, timeout=300)
+        assert ran.returncode == 0, ran.stderr
