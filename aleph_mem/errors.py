@@ -8,11 +8,22 @@ class AlephError(Exception):
 
 
 class VaultNotFound(AlephError):
-    def __init__(self, path: str) -> None:
-        super().__init__(
-            f"no aleph-mem vault at {path!r}: run `aleph-mem init {path}` to create one, "
-            "or pass --vault PATH (or set ALEPH_MEM_VAULT)"
-        )
+    """No vault where one was looked for; the message names where the place came from
+    (``--vault``, ``ALEPH_MEM_VAULT``, or the working folder and those above it)."""
+
+    def __init__(self, path: str, source: str = "", inside: str | None = None) -> None:
+        if inside:
+            said = (f"{path!r} is inside the vault {inside!r}: pass --vault {inside} (a vault "
+                    "is the folder that holds .aleph/)")
+        elif source == "here":
+            said = (f"no aleph-mem vault here: neither {path!r} nor a folder above it holds "
+                    ".aleph/; cd into your vault, pass --vault PATH or set ALEPH_MEM_VAULT "
+                    "(`aleph-mem init PATH` makes a new vault)")
+        else:
+            said = (f"no aleph-mem vault at {path!r}" + (f" (from {source})" if source else "")
+                    + f": run `aleph-mem init {path}` to create one there, or give the folder "
+                    "of your vault (the one that holds .aleph/)")
+        super().__init__(said)
         self.path = path
 
 

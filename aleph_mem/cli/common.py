@@ -34,15 +34,25 @@ def command(name: str) -> Callable[[Handler], Handler]:
 
 
 def vault_root(args: argparse.Namespace) -> Path:
+    """The vault a command works on: ``--vault``, else ``ALEPH_MEM_VAULT``, else the nearest
+    folder at or above the working folder that holds ``.aleph/``. A place given that is no
+    vault is an error naming where it came from (and the vault around it, if any)."""
     if getattr(args, "vault", None):
-        return Path(args.vault).expanduser()
+        return _checked(Path(args.vault).expanduser(), "--vault")
     env = os.environ.get("ALEPH_MEM_VAULT")
     if env:
-        return Path(env).expanduser()
+        return _checked(Path(env).expanduser(), "ALEPH_MEM_VAULT")
     found = find_vault(Path.cwd())
     if found is None:
-        raise VaultNotFound(str(Path.cwd()))
+        raise VaultNotFound(str(Path.cwd()), "here")
     return found
+
+
+def _checked(root: Path, source: str) -> Path:
+    if (root / ".aleph").is_dir():
+        return root
+    around = find_vault(root) if root.exists() else None
+    raise VaultNotFound(str(root), source, str(around) if around else None)
 
 
 def setting_flags(args: argparse.Namespace) -> dict[str, Any]:

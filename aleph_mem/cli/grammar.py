@@ -99,7 +99,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     common = Parser(add_help=False, allow_abbrev=False,
                                      formatter_class=_formatter)
     common.add_argument("--vault", default=argparse.SUPPRESS,
-                        help="vault folder (else $ALEPH_MEM_VAULT, else the current folder)")
+                        help="vault folder, the one holding .aleph/ (else $ALEPH_MEM_VAULT, else "
+                        "the nearest folder at or above the current one holding .aleph/)")
     group = common.add_argument_group(
         "settings", "any setting for this command only, over the environment and the config "
         "files (lists comma-separated; see docs/settings.md)")

@@ -23,9 +23,15 @@ if TYPE_CHECKING:  # each command imports what it uses: a search pays for no dae
 
 @command("init")
 def cmd_init(args: argparse.Namespace) -> int:
+    from aleph_mem.files.vault import find_vault
     from aleph_mem.install.new_vault import holds_notes, init_vault
 
     root = Path(args.path or args.vault or ".").expanduser()
+    around = find_vault(root.resolve().parent) if not (root / ".aleph").is_dir() else None
+    if around is not None:
+        raise BadInput(f"{str(root)!r} is inside the vault {str(around)!r}: a vault in a vault "
+                       "would hold its notes twice; use that vault (--vault), or make the new "
+                       "one outside it")
     persons = holds_notes(root) if root.is_dir() else False
     added = init_vault(root)
     if not added:

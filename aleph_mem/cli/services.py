@@ -17,7 +17,6 @@ from aleph_mem.cli.common import (
     setting_flags,
     vault_root,
 )
-from aleph_mem.errors import VaultNotFound
 
 
 def run_daemon(args: argparse.Namespace, scheduler: bool) -> int:
@@ -85,8 +84,6 @@ def cmd_mcp_config(args: argparse.Namespace) -> int:
     from aleph_mem.install.clients import guide
 
     root = vault_root(args)
-    if not (root / ".aleph").is_dir():
-        raise VaultNotFound(str(root))
     config, notes = guide(args.client, root, args.name)
     sys.stdout.write(config)  # the file's content only: `> .mcp.json` is valid
     sys.stderr.write(notes)

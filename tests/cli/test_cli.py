@@ -162,3 +162,24 @@ def test_inits_next_step_runs_as_printed_on_the_path_or_not(tmp_path: Path) -> N
                              cwd=tmp_path, env={**os.environ, "PATH": path,
                                                 "ALEPH_MEM_EMBED_MODEL": "none"}, timeout=300)
         assert ran.returncode == 0, ran.stderr
+
+
+def test_finding_the_vault_says_where_it_looked_and_never_nests_one(tmp_path: Path) -> None:
+    root = tmp_path / "v"
+    run("init", str(root))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    r = run("search", "x", cwd=elsewhere, env={"ALEPH_MEM_VAULT": ""})
+    assert r.returncode == 1 and "no aleph-mem vault here" in r.stderr
+    assert f"init {elsewhere}" not in r.stderr  # not steered to make the folder a vault
+    r = run("search", "x", "--vault", str(root / "notes"))
+    assert r.returncode == 1 and f"inside the vault '{root}'" in r.stderr
+    r = run("search", "x", env={"ALEPH_MEM_VAULT": str(tmp_path / "typo")})
+    assert r.returncode == 1 and "(from ALEPH_MEM_VAULT)" in r.stderr
+    r = run("init", str(root / "notes" / "inner"))
+    assert r.returncode == 1 and "inside the vault" in r.stderr
+    assert not (root / "notes" / "inner" / ".aleph").exists()
+    # the near misses: the vault itself, from a folder inside it, and init again
+    assert run("search", "x", "--vault", str(root)).returncode == 0
+    assert run("search", "x", cwd=root / "notes", env={"ALEPH_MEM_VAULT": ""}).returncode == 0
+    assert run("init", str(root)).returncode == 0
