@@ -52,6 +52,7 @@ def __getattr__(name: str) -> Any:
 
 log = logs.get(__name__)
 
+MAX_DEPTH = 50  # frontmatter nesting read for secrets (YAML aliases can make it endless)
 GraphAction = Literal["links", "backlinks", "neighbours", "path"]
 
 
@@ -222,7 +223,7 @@ class Memory(Store):
             return GraphView(src, backlinks=graph.backlinks(self.con, src))
         if action == "path":
             if not to:
-                raise BadInput("`path` needs `to`: the note to reach")
+                raise BadInput("`path` needs the note to reach: `to` (`--to` in the CLI)")
             dst = self.find_note(to)
             return GraphView(src, to=dst, path=graph.path_between(self.con, src, dst))
         near = graph.neighbours(self.con, src, depth)
@@ -513,16 +514,19 @@ def _no_secrets_in(values: dict[str, Any] | None) -> tuple[dict[str, Any] | None
         return values, []
     said: list[str] = []
 
-    def clean(value: Any, key: str = "") -> Any:
+    def clean(value: Any, key: str = "", depth: int = 0) -> Any:
+        if depth > MAX_DEPTH:  # a recursive YAML alias, or a value nested past reading
+            raise BadInput("a value is too complex to keep in frontmatter (nested more than "
+                           f"{MAX_DEPTH} deep): give it as plain text (quoted)")
         if isinstance(value, str):
             out, kinds = _no_secrets(f"{key}: {value}" if key else value)
             said.extend(kinds)
             return out.split(": ", 1)[1] if key else out
         if isinstance(value, list):
-            return [clean(v, key) for v in value]
+            return [clean(v, key, depth + 1) for v in value]
         if isinstance(value, dict):
-            return {clean(k) if isinstance(k, str) else k: clean(v, str(k))
-                    for k, v in value.items()}
+            return {clean(k, "", depth + 1) if isinstance(k, str) else k:
+                    clean(v, str(k), depth + 1) for k, v in value.items()}
         return value
 
     return clean(values), said

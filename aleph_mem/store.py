@@ -18,7 +18,7 @@ from aleph_mem.errors import NoteNotFound, ReadOnlyVault
 from aleph_mem.files.preimages import ObjectStore
 from aleph_mem.files.vault import Vault, make_private
 from aleph_mem.index import db, graph
-from aleph_mem.index.search import Filters, Fusion, Hit, search
+from aleph_mem.index.search import Filters, Fusion, Hit, like_prefix, search
 from aleph_mem.index.timespec import check_limit, parse_when
 from aleph_mem.index.vector_reader import VectorReader
 from aleph_mem.settings import Settings, load_settings
@@ -337,9 +337,8 @@ class Store:
                       qvec, mode, fusion, explain, knn=self.vec.knn,
                       vectors_of=self.vec.vectors_of if qvec is not None else None,
                       now=_moment(now) if now else None)
-        if not hits and not self.con.execute("SELECT 1 FROM notes LIMIT 1").fetchone():
-            self.search_notice = ("the index is empty: run `aleph-mem index` (or start "
-                                  "`aleph-mem daemon`)")
+        if not hits:
+            self.search_notice = self._why_nothing(query, filters) or self.search_notice
         from aleph_mem.plugin_index import hooks_possible
 
         if hooks_possible():  # a plugin may re-rank (else pluggy is not even loaded)
@@ -347,6 +346,25 @@ class Store:
 
             hits = plugins.search_results(query, hits)
         return [self.hit_shown(h) for h in hits]
+
+    def _why_nothing(self, query: str, filters: Filters | None) -> str:
+        """Why a search found nothing, when it is not just the words: an empty index, a
+        folder the vault does not have, matches only among archived notes."""
+        if not self.con.execute("SELECT 1 FROM notes LIMIT 1").fetchone():
+            return "the index is empty: run `aleph-mem index` (or start `aleph-mem daemon`)"
+        f = filters or Filters()
+        if f.folder:
+            folder = f.folder.strip("/")
+            if not self.con.execute(
+                    "SELECT 1 FROM notes WHERE folder = ? OR folder LIKE ? ESCAPE '\\' LIMIT 1",
+                    (folder, like_prefix(folder) + "/%")).fetchone():
+                return f"no folder {folder!r} holds notes in this vault"
+        if not f.include_archived and search(
+                self.con, query, 1, replace(f, include_archived=True), True, None, "fts",
+                Fusion()):
+            return ("nothing outside archive/ matches, but archived notes do (search them "
+                    "with --include-archived, or include_archived in MCP)")
+        return ""
 
     def shown(self, text: str) -> str:
         """Text from the vault as a reader may see it: secrets hidden (``recall_secrets``)."""

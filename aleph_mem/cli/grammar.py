@@ -146,6 +146,8 @@ def _reading_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("--mode", choices=["hybrid", "fts", "vector"], default="hybrid",
                    help="full text and vectors fused (default), or one of them")
     s.add_argument("--explain", action="store_true", help="show each signal per hit")
+    s.add_argument("--include-archived", action="store_true",
+                   help="also notes under archive/ (left out by default)")
     s.add_argument("--as-of", help="search the vault as it was then (a date, a month, an ISO "
                    "time, or a span back such as 30d)")
     s.add_argument("--now", help="read dates in the query (\"last month\", \"in March\") "
@@ -318,7 +320,8 @@ def _session_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s = sub.add_parser("hooks", parents=[common],
                        help="install, remove or check aleph-mem's hooks in a client's settings")
     s.add_argument("action", choices=["install", "uninstall", "status"])
-    s.add_argument("client", choices=["claude-code", "gemini", "cursor"])
+    s.add_argument("client", choices=["claude-code", "gemini", "cursor", "codex"],
+                   help="the client (Codex CLI has no hooks: its sessions are imported)")
     s.add_argument("--scope", default="user", choices=["user", "project", "local"],
                    help="user settings (default), the project's, or the project's local file")
     s.add_argument("--json", action="store_true")

@@ -81,7 +81,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     from aleph_mem.memory import Filters
 
     filters = Filters(folder=args.folder, tags=tuple(args.tag or ()), since=args.since,
-                      until=args.until)
+                      until=args.until, include_archived=args.include_archived)
     with open_memory(args) as mem:
         mem.one_shot = True
         if args.as_of:
@@ -283,6 +283,9 @@ def _status_row(r: dict[str, Any]) -> str:
 
 @command("write")
 def cmd_write(args: argparse.Namespace) -> int:
+    if sys.stdin.isatty():
+        print("reading the note's text from the terminal: type it, then Ctrl-D on a line of "
+              "its own (or pipe it in: `cat draft.md | aleph-mem write PATH`)", file=sys.stderr)
     data = sys.stdin.buffer.read()
     if not args.path and (args.append or args.under or not args.title):
         raise BadInput("give a PATH, or --title to name a new note (in --folder)")
@@ -376,6 +379,10 @@ def cmd_log(args: argparse.Namespace) -> int:
     if args.json:
         emit_json([e.as_json() for e in events])
         return 0
+    if not events:
+        print("no changes logged that match" if args.path or args.since or args.actor else
+              "no changes logged yet: each change to a note is logged from the first index on",
+              file=sys.stderr)
     for e in events:
         src = f"{e.data['from']} -> " if "from" in e.data else ""
         extra = f"  run {e.run}" if e.run else ""

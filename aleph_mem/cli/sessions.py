@@ -37,6 +37,11 @@ def cmd_hooks(args: argparse.Namespace) -> int:
     from aleph_mem.cli.common import vault_root
     from aleph_mem.install import client_hooks
 
+    if args.client == "codex":
+        raise BadInput("Codex CLI offers no session hooks aleph-mem can use: bring its "
+                       "sessions in with `aleph-mem sessions import codex` (again whenever you "
+                       "like: only new messages are added; docs/agents.md), and give it "
+                       "memory with `aleph-mem mcp-config codex`")
     if args.action == "install":
         vault = vault_root(args)
         from aleph_mem.files.vault import Vault

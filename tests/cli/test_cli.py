@@ -183,3 +183,49 @@ def test_finding_the_vault_says_where_it_looked_and_never_nests_one(tmp_path: Pa
     assert run("search", "x", "--vault", str(root)).returncode == 0
     assert run("search", "x", cwd=root / "notes", env={"ALEPH_MEM_VAULT": ""}).returncode == 0
     assert run("init", str(root)).returncode == 0
+
+
+def test_empty_answers_say_why(tmp_path: Path) -> None:
+    """A command that finds nothing says why when it is not just the words: a fresh log,
+    a folder the vault does not have, matches only among archived notes; Codex's hooks
+    point to the import that serves it. Near misses: a real folder, a plain miss."""
+    root = tmp_path / "v"
+    run("init", str(root))
+    r = run("--vault", str(root), "log")
+    assert r.returncode == 0 and r.stdout == "" and "no changes logged yet" in r.stderr
+    write(root, "notes/ferry.md", "# Ferry\n\nThe ferry sails at nine.\n")
+    write(root, "old/kite.md", "# Kite\n\nThe kite flies on windy days.\n")
+    env = {"ALEPH_MEM_EMBED_MODEL": "none"}
+    run("--vault", str(root), "index", env=env)
+    run("--vault", str(root), "archive", "old/kite.md", env=env)
+    r = run("--vault", str(root), "search", "ferry", "--folder", "nowhere", env=env)
+    assert "no folder 'nowhere'" in r.stderr
+    r = run("--vault", str(root), "search", "ferry", "--folder", "notes", env=env)
+    assert r.stdout.startswith("notes/ferry.md") and "no folder" not in r.stderr
+    r = run("--vault", str(root), "search", "kite windy", env=env)
+    assert r.stdout == "" and "archived notes do" in r.stderr
+    r = run("--vault", str(root), "search", "kite windy", "--include-archived", env=env)
+    assert r.stdout.startswith("archive/old/kite.md")
+    r = run("--vault", str(root), "search", "zeppelin", env=env)
+    assert "no matches" in r.stderr and "archived" not in r.stderr
+    r = run("--vault", str(root), "hooks", "install", "codex")
+    assert r.returncode == 1 and "sessions import codex" in r.stderr
+    r = run("--vault", str(root), "graph", "ferry", "path")
+    assert r.returncode == 1 and "`--to` in the CLI" in r.stderr
+
+
+def test_write_on_a_terminal_says_it_reads_the_text_from_it(tmp_path: Path) -> None:
+    import pty
+
+    root = tmp_path / "v"
+    run("init", str(root))
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "aleph_mem.cli", "--vault", str(root),
+                             "write", "notes/typed.md"], stdin=follower,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    os.close(follower)
+    os.write(leader, b"typed on a terminal\n\x04")
+    out, err = proc.communicate(timeout=120)
+    os.close(leader)
+    assert "Ctrl-D" in err and proc.returncode == 0
+    assert (root / "notes" / "typed.md").read_text() == "typed on a terminal\n"

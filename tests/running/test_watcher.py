@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -183,11 +184,14 @@ def test_a_terminal_search_borrows_the_running_daemons_model(vault: Path) -> Non
         daemon.send_signal(signal.SIGTERM)
         assert daemon.wait(timeout=60) == 0
     said = daemon.stderr.read().splitlines()
+    me = str(Path(sys.executable).with_name("aleph-mem"))  # not on the PATH here, maybe
+    me = "aleph-mem" if shutil.which("aleph-mem") == me else me
     assert said[0] == (f"aleph-mem daemon watching {vault}: 4 notes, vectors for all "
                        f"{said[0].split('vectors for all ')[1].split(' ')[0]} chunks; terminal "
-                       f"searches borrow its model. Agents connect with `aleph-mem --vault "
+                       f"searches borrow its model. Agents connect with `{me} --vault "
                        f"{vault} mcp` (docs/mcp.md); their sessions become notes with "
-                       "`aleph-mem hooks install CLIENT` (docs/agents.md). Ctrl-C stops it.")
+                       f"`{me} --vault {vault} hooks install CLIENT` (docs/agents.md). Ctrl-C "
+                       "stops it.")
     assert len(said) == 1  # then quiet (no scheduler chatter without -v)
     assert not sock.exists()
     with Memory.open(vault) as mem:  # no daemon: the search loads the model itself
