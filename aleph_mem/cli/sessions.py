@@ -37,11 +37,7 @@ def cmd_hooks(args: argparse.Namespace) -> int:
     from aleph_mem.cli.common import vault_root
     from aleph_mem.install import client_hooks
 
-    if args.client == "codex":
-        raise BadInput("Codex CLI offers no session hooks aleph-mem can use: bring its "
-                       "sessions in with `aleph-mem sessions import codex` (again whenever you "
-                       "like: only new messages are added; docs/agents.md), and give it "
-                       "memory with `aleph-mem mcp-config codex`")
+    client_hooks.settings_path(args.client, args.scope)  # a client without hooks: why not
     if args.action == "install":
         vault = vault_root(args)
         from aleph_mem.files.vault import Vault
@@ -50,6 +46,10 @@ def cmd_hooks(args: argparse.Namespace) -> int:
         path, changed = client_hooks.install(args.client, vault, args.scope)
         print(f"{'installed' if changed else 'already installed'}: aleph-mem hooks for "
               f"{args.client} in {path} (vault {vault.resolve()})")
+        if changed and args.scope == "project":
+            print("this file is shared: its hooks run `aleph-mem` from each person's PATH on "
+                  "the vault in their ALEPH_MEM_VAULT (no path of this machine in it); for "
+                  "this machine's paths use --scope local or user")
         if changed:
             print("check: start a new session; `aleph-mem sessions list` shows it once the "
                   "first answer is done")

@@ -44,8 +44,10 @@ class HookState:
 
 def settings_path(client: str, scope: str, project: Path | None = None) -> Path:
     if client not in EVENTS:
-        hint = (" Codex CLI has no session hooks: import its sessions with `aleph-mem sessions "
-                "import codex`" if client == "codex" else "")
+        hint = (" Codex CLI offers no session hooks aleph-mem can use: bring its sessions in "
+                "with `aleph-mem sessions import codex` (again whenever you like: only new "
+                "messages are added; docs/agents.md), and give it memory with `aleph-mem "
+                "mcp-config codex`" if client == "codex" else "")
         raise BadInput(f"hooks are for {', '.join(EVENTS)}, not {client!r}.{hint}")
     folder, name = FILES[client]
     if scope == "user":
@@ -58,7 +60,12 @@ def settings_path(client: str, scope: str, project: Path | None = None) -> Path:
     raise BadInput(f"scope {scope!r}: one of user, project, local")
 
 
-def command_line(client: str, vault: Path) -> str:
+def command_line(client: str, vault: Path, scope: str = "user") -> str:
+    """The hook's command: this install and this vault, by absolute path, in a person's own
+    settings; in a project's shared settings (a file teams commit) no path of this machine:
+    ``aleph-mem`` from each person's PATH, the vault from their ``ALEPH_MEM_VAULT``."""
+    if scope == "project":
+        return shlex.join(["aleph-mem", "hook", client])
     return shlex.join([*this_command(), "hook", client, "--vault", str(vault.resolve())])
 
 
@@ -127,11 +134,15 @@ def _save(path: Path, doc: dict[str, Any], before: bytes | None) -> bool:
     data = (text + ("\n" if newline else "")).encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
     if before is not None:
-        write_atomic(path.with_name(path.name + ".aleph-mem.bak"), before)
+        write_atomic(_backup(path), before)
     # a settings file kept in a dotfiles repository is a symlink: write where it points,
     # so the link (and the repository's copy) stays the person's one file
     write_atomic(path.resolve() if path.is_symlink() else path, data)
     return True
+
+
+def _backup(path: Path) -> Path:
+    return path.with_name(path.name + ".aleph-mem.bak")
 
 
 def install(client: str, vault: Path, scope: str = "user",
@@ -140,7 +151,7 @@ def install(client: str, vault: Path, scope: str = "user",
     path = settings_path(client, scope, project)
     doc, before = _load(path)
     hooks = doc.get("hooks") if isinstance(doc.get("hooks"), dict) else {}
-    command = command_line(client, vault)
+    command = command_line(client, vault, scope)
     merged = dict(hooks)
     for event in EVENTS[client]:
         merged[event] = [*_without_ours(hooks.get(event)), _entry(client, event, command)]
@@ -160,7 +171,12 @@ def uninstall(client: str, scope: str = "user", project: Path | None = None) -> 
         kept = _without_ours(groups)
         if kept:
             hooks[event] = kept
+    if hooks == doc["hooks"]:
+        return path, False  # none of ours there
     new = {**doc, "hooks": hooks} if hooks else {k: v for k, v in doc.items() if k != "hooks"}
+    if new in ({}, {"version": 1}) and not _backup(path).exists():
+        path.unlink()  # we made the file (no backup of one before it): nothing of it stays
+        return path, True
     return path, _save(path, new, before)
 
 

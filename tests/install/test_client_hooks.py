@@ -73,7 +73,7 @@ def test_cursor_hooks_install_flat_and_answer_in_its_shape(vault: Path, tmp_path
     doc = json.loads(path.read_text())
     assert doc["version"] == 1 and doc["hooks"]["stop"][0] == theirs
     assert sorted(doc["hooks"]) == ["preCompact", "sessionEnd", "sessionStart", "stop"]
-    assert doc["hooks"]["sessionStart"][0]["command"].endswith(f"--vault {vault.resolve()}")
+    assert doc["hooks"]["sessionStart"][0]["command"] == "aleph-mem hook cursor"  # shared
     assert client_hooks.status("cursor", "project", tmp_path).missing == []
     client_hooks.uninstall("cursor", "project", tmp_path)
     assert json.loads(path.read_text()) == {"version": 1, "hooks": {"stop": [theirs]}}
@@ -102,3 +102,40 @@ def test_hooks_install_writes_through_a_symlinked_settings_file(vault: Path,
     assert b"aleph-mem" in dotfiles.read_bytes() and b'"theme": "dark"' in dotfiles.read_bytes()
     client_hooks.uninstall("claude-code", "project", tmp_path)
     assert link.is_symlink() and dotfiles.read_bytes() == original
+
+
+def test_project_hooks_hold_no_path_of_this_machine(vault: Path, tmp_path: Path) -> None:
+    """A project's settings file is committed and shared: its hooks name no absolute path
+    (not this install, not this vault). The near miss: a person's own settings do, so the
+    hook runs without a PATH or an environment variable."""
+    import sys
+
+    from aleph_mem.install import client_hooks
+
+    project = tmp_path / "repo"
+    project.mkdir()
+    path, _ = client_hooks.install("claude-code", vault, "project", project)
+    shared = path.read_text()
+    assert str(vault) not in shared and sys.prefix not in shared
+    assert '"aleph-mem hook claude-code"' in shared
+    path, _ = client_hooks.install("claude-code", vault, "local", project)
+    assert str(vault.resolve()) in path.read_text()
+
+
+def test_uninstall_leaves_nothing_where_there_was_no_file(vault: Path, tmp_path: Path) -> None:
+    from aleph_mem.install import client_hooks
+
+    for client in ("claude-code", "cursor", "gemini"):
+        project = tmp_path / client
+        project.mkdir()
+        path, _ = client_hooks.install(client, vault, "project", project)
+        assert path.is_file()
+        client_hooks.uninstall(client, "project", project)
+        assert not path.exists() and list(path.parent.iterdir()) == []
+    # the near miss: a file the person had keeps what was theirs, with a backup
+    mine = tmp_path / "mine" / ".claude" / "settings.json"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('{\n  "hooks": {}\n}\n')
+    client_hooks.install("claude-code", vault, "project", tmp_path / "mine")
+    client_hooks.uninstall("claude-code", "project", tmp_path / "mine")
+    assert json.loads(mine.read_text()) == {}
