@@ -99,14 +99,23 @@ def cmd_search(args: argparse.Namespace) -> int:
         print("no matches", file=sys.stderr)
     for h in hits:
         print(f"{h.path}{h.anchor}  (line {h.line}, score {h.score:.2f})")
-        print(f"    {h.title}" + (f"  [as of {args.as_of}: {h.version['as']} "
-                                      f"{(h.version.get('at') or 'first seen')[:10]}]"
+        print(f"    {h.title}" + (f"  [as of {args.as_of}: {_which_text(h.version)}]"
                                       if h.version else ""))
         if h.snippet:
             print("    " + " ".join(h.snippet.split()))
         if h.explain:
             print("    explain: " + ", ".join(f"{k}={v:.3f}" for k, v in h.explain.items()))
     return 0
+
+
+def _which_text(version: dict[str, str]) -> str:
+    """Which text an --as-of hit shows: "the text of 2026-01-10", "unchanged since …",
+    or the text as first seen (before that, aleph-mem's memory of the vault is blank)."""
+    at = version.get("at")
+    if at:
+        return f"{version['as']} {at[:10]}"
+    return "the text as first seen" if version["as"] == "the text of" else \
+        "unchanged since first seen"
 
 
 @command("remember")

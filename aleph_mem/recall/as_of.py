@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from aleph_mem.store import Store
 
 CANDIDATES = 200  # present-day hits re-ranked with the old versions
+BACKGROUND = 300  # passages of the vault that give the candidates' ranking its statistics
 
 log = logs.get(__name__)
 
@@ -90,6 +91,7 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
     con = apsw.Connection(":memory:")
     con.execute("CREATE VIRTUAL TABLE t USING fts5(key UNINDEXED, title, heading, body, "
                 "tokenize='porter unicode61 remove_diacritics 2')")
+    _background(mem.con, con)
     rows: dict[int, tuple[Hit, dict[str, Any]]] = {}
     for h, text in now_hits:
         rows[len(rows)] = (h, {"as": "unchanged since"})
@@ -104,6 +106,8 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
                         "ORDER BY s DESC LIMIT ?", (match, limit * 5)).fetchall()
     out: list[Hit] = []
     for key, score, snippet in found:
+        if int(key) < 0:
+            continue  # a background passage (below)
         h, version = rows[int(key)]
         if any(x.path == h.path for x in out):
             continue
@@ -117,6 +121,18 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
         if len(out) == limit:
             break
     return out, then.notice
+
+
+def _background(index: apsw.Connection, con: apsw.Connection) -> None:
+    """Passages of the vault spread over it (the same ones every time), added to the small
+    index of candidates as background: with the candidates alone a term in half of them
+    weighs nothing, and a search matching few passages gave every score 0.00 and a tie."""
+    total = index.execute("SELECT max(rowid) FROM chunks_fts").fetchone()[0] or 0
+    step = max(1, total // BACKGROUND)
+    for title, heading, body in index.execute(
+            "SELECT title, heading, body FROM chunks_fts WHERE rowid % ? = 0 LIMIT ?",
+            (step, BACKGROUND)):
+        con.execute("INSERT INTO t VALUES (-1, ?, ?, ?)", (title, heading, body))
 
 
 def _present_passages(mem: Store, match: str, filters: Filters | None) -> list[
@@ -159,7 +175,9 @@ def _old_passages(mem: Store, match: str, old: dict[str, Version]) -> list[
         v = old[digest]
         heading = json.loads(heading_json)
         anchor = f"#^{block_id}" if block_id else (f"#{heading[-1]}" if heading else "")
-        out.append((Hit(v.path, anchor, title, 0.0, "", line, heading, block_id), body, v))
+        name = v.path.rsplit("/", 1)[-1].removesuffix(".md")
+        out.append((Hit(v.path, anchor, title if title not in ("", "version") else name, 0.0,
+                        "", line, heading, block_id), body, v))
     return out
 
 
@@ -176,7 +194,7 @@ def _add_versions(mem: Store, digests: list[str]) -> None:
             data = mem.objects.get(digest)
         except AlephError:
             data = b""  # a version this device never held: nothing to search
-        note = parse(data, "version") if data else None
+        note = parse(data, "") if data else None  # no title: the path's name, when shown
         for c in note.chunks if note else []:
             rows.append((digest, note.title, json.dumps(list(c.heading_path)), c.block_id,
                          c.line_start, c.text))

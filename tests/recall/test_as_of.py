@@ -55,6 +55,11 @@ def test_search_answers_from_the_versions_of_that_day(vault: Path, clock) -> Non
                                                "event": then["infra/db.md"].version["event"]}
         assert "infra/cache.md" not in then  # created the day after: absent
         assert "projects/heron.md" in then  # archived a month later: as it was
+        # an old version is titled by its note's name, and every hit has a real score
+        # (a handful of candidates alone once weighed every word nothing: all 0.00)
+        assert then["infra/db.md"].title == "db"
+        assert all(h.score > 0.1 for h in then.values())
+        assert list(then)[0] == "infra/db.md"  # both words, before "port" alone
         later = {h.path: h for h in mem.search_as_of("port", "2026-02-11")}
         assert "5433" in later["infra/db.md"].snippet and "infra/cache.md" in later
         now = [h.path for h in mem.search("postgres port", mode="fts")]
