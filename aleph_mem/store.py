@@ -338,7 +338,9 @@ class Store:
                       vectors_of=self.vec.vectors_of if qvec is not None else None,
                       now=_moment(now) if now else None)
         if not hits:
-            self.search_notice = self._why_nothing(query, filters) or self.search_notice
+            why = self._why_nothing(query, filters)
+            self.search_notice = why if why.startswith("the index is empty") else \
+                "; ".join(n for n in (self.search_notice, why) if n)
         from aleph_mem.plugin_index import hooks_possible
 
         if hooks_possible():  # a plugin may re-rank (else pluggy is not even loaded)

@@ -370,13 +370,27 @@ def _with_neighbours(cands: list[ChunkScore], share: float) -> list[ChunkScore]:
         if c.seq >= 0 else c for c in cands]
 
 
+MARKS = "char(2), char(3)"  # FTS5 snippet()'s marks, made bold by ``bold``
+_WIKILINK = re.compile(r"\[\[[^\]\n]*\]\]")
+
+
+def bold(snippet: str) -> str:
+    """An FTS5 snippet marked with ``MARKS`` as Markdown: matched words in ``**``, one run
+    for neighbours, none inside a ``[[wikilink]]`` (it would stop being a link), and the
+    passage's own ``**`` left out (a mark inside it nested: ``****Timing** …``)."""
+    text = snippet.replace("**", "")
+    text = _WIKILINK.sub(lambda m: m.group(0).replace("\x02", "").replace("\x03", ""), text)
+    text = re.sub(r"\x03(\s+)\x02", r"\1", text)
+    return text.replace("\x02", "**").replace("\x03", "**")
+
+
 def _snippets(con: apsw.Connection, ids: list[int], match: str | None) -> dict[int, str]:
     """chunk id -> its passage with the matched words in bold (one query for all hits),
     else the start of its text."""
     found: dict[int, str] = {}
     if match and ids:
-        found = {rowid: text for rowid, text in con.execute(
-            "SELECT rowid, snippet(chunks_fts, 2, '**', '**', '…', 24) FROM chunks_fts "
+        found = {rowid: bold(text) for rowid, text in con.execute(
+            f"SELECT rowid, snippet(chunks_fts, 2, {MARKS}, '…', 24) FROM chunks_fts "
             "WHERE chunks_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))",
             (match, json.dumps(ids))) if text}
     rest = [i for i in ids if i not in found]

@@ -21,7 +21,7 @@ from aleph_mem import logs
 from aleph_mem.clock import iso
 from aleph_mem.errors import AlephError, BadInput
 from aleph_mem.index.db import transaction
-from aleph_mem.index.search import Filters, Hit, fts_query
+from aleph_mem.index.search import MARKS, Filters, Hit, bold, fts_query
 from aleph_mem.writes.versions import Version, changed_since, dated, memory_starts
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
         con.execute("INSERT INTO t VALUES (?, ?, ?, ?)", (len(rows) - 1, h.title,
                                                           " ".join(h.heading), text))
     found = con.execute("SELECT key, -bm25(t, 0, 2.0, 1.5, 1.0) AS s, "
-                        "snippet(t, 3, '**', '**', '…', 24) FROM t WHERE t MATCH ? "
+                        f"snippet(t, 3, {MARKS}, '…', 24) FROM t WHERE t MATCH ? "
                         "ORDER BY s DESC LIMIT ?", (match, limit * 5)).fetchall()
     out: list[Hit] = []
     for key, score, snippet in found:
@@ -116,7 +116,7 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
             version = {"as": "the text of", "at": v.at, "event": v.event}
         else:
             version = {"as": "unchanged since", "at": _last_change(mem, h.path)}
-        out.append(replace(h, score=round(score, 4), snippet=snippet or h.snippet,
+        out.append(replace(h, score=round(score, 4), snippet=bold(snippet) or h.snippet,
                            version={k: v for k, v in version.items() if v}))
         if len(out) == limit:
             break

@@ -104,3 +104,19 @@ def test_a_hybrid_search_without_vectors_never_loads_the_model(vault) -> None:
         hits = mem.search("sqlite")
         assert [h.path for h in hits] == ["notes/a.md"]
         assert mem.model_slot.tried is False and "no vectors yet" in mem.search_notice
+
+
+def test_snippets_keep_wikilinks_whole_and_bold_never_nests(vault: Path) -> None:
+    from aleph_mem.index.search import search
+
+    write(vault, "notes/links.md", "# Links\n\nSee [[Sync your notes across devices]] and "
+          "**Timing decorators** for more.\n")
+    write(vault, "notes/plain.md", "# Plain\n\nTiming the sync of notes on two devices.\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        hits = {h.path: h.snippet for h in search(mem.con, "sync notes devices timing "
+                                                  "decorators", 5, mode="fts")}
+    assert hits["notes/links.md"] == ("See [[Sync your notes across devices]] and **Timing "
+                                      "decorators** for more.")
+    # the near miss: words outside a link are bold, each run once
+    assert hits["notes/plain.md"] == "**Timing** the **sync** of **notes** on two **devices**."

@@ -61,6 +61,7 @@ def test_edit_forget_graph_recent_dream(vault: Path) -> None:
         assert out["path"] == "archive/c.md"
         found = sc(await c.call_tool("search", {"query": "leaf"}))
         assert found["hits"] == [] and found["notice"].startswith("full-text only")
+        assert "archived notes do" in found["notice"]  # and where the matches are
         hits = sc(await c.call_tool("search", {"query": "leaf", "include_archived": True}))
         assert [h["path"] for h in hits["hits"]] == ["archive/c.md"]
 
