@@ -87,7 +87,7 @@ def progress_printer(what: str = "indexing") -> Callable[[int, int], None] | Non
         if 0 < done < total and spent > 5:
             minutes = spent / done * (total - done) / 60
             left = f", about {minutes:.0f} min left" if minutes >= 1 else ", under a minute left"
-        sys.stderr.write(f"\r{what} {done}/{total}{left}   ")
+        sys.stderr.write(f"\r{what} {done}/{total}{left}\x1b[K")  # the rest of the line cleared
         if done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()

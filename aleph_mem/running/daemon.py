@@ -58,7 +58,7 @@ class Job:
         return self.last_run is None or (now - self.last_run).total_seconds() >= self.every
 
 
-def start_line(mem: Memory, socket: str | None) -> str:
+def start_line(mem: Memory, socket: str | None, name: str = "daemon") -> str:
     """The one line a daemon says when it starts: what it watches, what it holds, how an
     agent connects."""
     notes = mem.con.execute("SELECT count(*) FROM notes WHERE archived = 0").fetchone()[0]
@@ -75,7 +75,7 @@ def start_line(mem: Memory, socket: str | None) -> str:
     shared = "; terminal searches borrow its model" if socket else ""
     from aleph_mem.install.clients import for_vault, typed
 
-    return (f"aleph-mem daemon watching {mem.vault.root}: {notes} notes, {vectors}{shared}. "
+    return (f"aleph-mem {name} watching {mem.vault.root}: {notes} notes, {vectors}{shared}. "
             f"Agents connect with `{typed('--vault', mem.vault.root, 'mcp')}` (docs/mcp.md); "
             f"their sessions become notes with `{for_vault(mem.vault.root, 'hooks', 'install')}"
             " CLIENT` (docs/agents.md). Ctrl-C stops it.")
@@ -243,7 +243,8 @@ class Daemon:
             except OSError as exc:  # no private place for it: searches load the model
                 log.warning("the warm model is not lent to other processes: %s", exc)
                 self.socket = None
-            print(start_line(self.mem, self.socket), file=sys.stderr, flush=True)
+            name = "daemon" if self.use_scheduler else "watch"
+            print(start_line(self.mem, self.socket, name), file=sys.stderr, flush=True)
             embedder = threading.Thread(target=self._embed_loop, name="aleph-embed",
                                         daemon=True)
             embedder.start()

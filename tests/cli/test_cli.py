@@ -229,3 +229,40 @@ def test_write_on_a_terminal_says_it_reads_the_text_from_it(tmp_path: Path) -> N
     os.close(leader)
     assert "Ctrl-D" in err and proc.returncode == 0
     assert (root / "notes" / "typed.md").read_text() == "typed on a terminal\n"
+
+
+def test_watch_names_itself_and_progress_leaves_no_debris(tmp_path: Path) -> None:
+    import pty
+    import signal
+
+    from aleph_mem.cli.common import progress_printer
+
+    root = tmp_path / "v"
+    run("init", str(root))
+    proc = subprocess.Popen([sys.executable, "-m", "aleph_mem.cli", "--vault", str(root),
+                             "watch"], stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "ALEPH_MEM_EMBED_MODEL": "none"})
+    try:
+        first = proc.stderr.readline()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    assert first.startswith(f"aleph-mem watch watching {root}")
+    # a progress line redrawn shorter clears what the longer one left
+    leader, follower = pty.openpty()
+    saved = sys.stderr
+    sys.stderr = open(follower, "w", closefd=False)
+    try:
+        show = progress_printer("embedding")
+        assert show is not None
+        show(1, 3)
+        show(3, 3)
+        sys.stderr.flush()
+    finally:
+        sys.stderr.close()
+        sys.stderr = saved
+    drawn = os.read(leader, 4096).decode()
+    os.close(leader)
+    os.close(follower)
+    assert [part.endswith("\x1b[K") for part in drawn.strip("\r\n").split("\r")
+            if part] == [True, True]
