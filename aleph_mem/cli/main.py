@@ -417,8 +417,16 @@ def cmd_undo(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(report.as_json())
     else:
-        print(f"undid {len(report.undone)} change(s) of {report.target} (this undo is run "
-              f"{report.run}: `aleph-mem undo {report.run}` redoes them)")
+        if report.undone:
+            print(f"undid {len(report.undone)} change(s) of {report.target} (this undo is "
+                  f"run {report.run}: `aleph-mem undo {report.run}` redoes them)")
+        elif report.regenerate and not report.refused:
+            print(f"{report.target} changed no note: it wrote only the dream's own pages, "
+                  f"written anew now ({', '.join(report.regenerate)})")
+        elif not report.refused:
+            print(f"{report.target}: nothing left to undo")
+        for path in report.regenerate if report.undone else ():
+            print(f"written anew: {path}")
         for path, why in report.refused:
             print(f"refused {path}: {why}", file=sys.stderr)
     return 1 if report.refused else 0

@@ -266,3 +266,15 @@ def test_watch_names_itself_and_progress_leaves_no_debris(tmp_path: Path) -> Non
     os.close(follower)
     assert [part.endswith("\x1b[K") for part in drawn.strip("\r\n").split("\r")
             if part] == [True, True]
+
+
+def test_undo_of_a_run_that_wrote_only_its_digest_says_so(tmp_path: Path) -> None:
+    root = tmp_path / "v"
+    run("init", str(root))
+    env = {"ALEPH_MEM_EMBED_MODEL": "none"}
+    run("--vault", str(root), "index", env=env)
+    dreamt = json.loads(run("--vault", str(root), "dream", "--json", env=env).stdout)
+    assert dreamt["applied"] == [] and dreamt["digest"]
+    r = run("--vault", str(root), "undo", dreamt["run_id"], env=env)
+    assert r.returncode == 0 and "undid 0" not in r.stdout
+    assert "changed no note" in r.stdout and dreamt["digest"] in r.stdout
