@@ -108,9 +108,7 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
     the rest in the page it links ([[_dream/lint]] for lint)."""
     day = now.date().isoformat()
     issues = _issues(mem, report, snap, day)
-    seen: dict[str, str] = {}
-    for e in people:
-        seen[e.path] = f"{e.kind.removeprefix('note-')} by {e.actor}"
+    seen = by_note(people)
     link = _linker(snap)
     out = ["---", "type: digest", "generated_by: dream", "dream: false", f"date: {day}", "---",
            f"# Dream digest {day}", "", *_summary(mem, seen, dreamt, proposals, issues)]
@@ -144,6 +142,30 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
     return "\n".join(one_line(line) for line in out) + "\n"
 
 
+def by_note(people: list) -> dict[str, str]:
+    """What people and agents did to each note, under the note's path now (events oldest
+    first): a note moved twice is one note, created and moved, not three; one created and
+    deleted again the same day is left out."""
+    seen: dict[str, tuple[str, str]] = {}  # path now -> (first kind and who, first path)
+    last: dict[str, str] = {}
+    for e in people:
+        what = f"{e.kind.removeprefix('note-')} by {e.actor}"
+        before = seen.pop(str(e.data.get("from")), None) if e.kind == "note-moved" else None
+        seen[e.path] = (before[0], before[1]) if before else seen.get(e.path, (what, e.path))
+        last[e.path] = what
+    out = {}
+    for path, (first, was) in seen.items():
+        if first.startswith("created") and last[path].startswith("deleted"):
+            continue
+        moved = f", moved from `{was}`" if was != path else ""
+        out[path] = (first if first.startswith("created") else last[path]) + moved
+    return out
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word if count == 1 else word + 's'}"
+
+
 def _issues(mem: Store, report: RunReport, snap: Snapshot, day: str) -> list[dict[str, str]]:
     """Lint's open issues: those this run's lint found, else found now (``--pass digest``)."""
     if "lint" in report.done:
@@ -161,11 +183,12 @@ def _summary(mem: Store, seen: dict[str, str], dreamt: list, proposals: list,
     shown = sum(counts.values())
     top = ", ".join(f"{n} {RULE_NAMES.get(r, r)}"  # every rule: the parts add up
                     for r, n in sorted(counts.items(), key=lambda rn: (-rn[1], rn[0])))
-    return [f"> In the last 24 hours you (and your agents) changed {len(seen)} notes and the "
-            f"dream changed {len({e.path for e in dreamt})}; {len(grouped(proposals))} "
-            "proposals wait "
-            "for your tick.",
-            f"> {shown} things need attention" + (f" ({top})" if top else "")
+    waiting = len(grouped(proposals))
+    return [f"> In the last 24 hours you (and your agents) changed {_n(len(seen), 'note')} "
+            f"and the dream changed {len({e.path for e in dreamt})}; {_n(waiting, 'proposal')} "
+            f"{'waits' if waiting == 1 else 'wait'} for your tick.",
+            f"> {_n(shown, 'thing')} {'needs' if shown == 1 else 'need'} attention"
+            + (f" ({top})" if top else "")
             + (f"; {len(issues) - shown} more wait on [[_dream/lint]]."
                if len(issues) > shown else ".")
             ] + ([f"> Hot memory uses {used} of {BUDGET} characters."] if used else [])

@@ -88,3 +88,31 @@ def test_many_important_changes_bring_the_weekly_run_forward(vault: Path) -> Non
         w.write(f"n/{i}.md", b"---\nimportance: 10\n---\n# Big\n\nnews\n", None)
     assert weekly_due(mem, NOW + dt.timedelta(days=1))
     mem.close()
+
+
+def test_the_digest_counts_notes_not_the_paths_they_passed_through(vault: Path) -> None:
+    """A note created and moved twice is one note under its path now; one created and
+    deleted the same day is not listed; one note is "1 note". The near miss: a note
+    created and left where it is."""
+    from aleph_mem.memory import Memory
+
+    with Memory.open(vault) as mem:
+        mem.reindex()
+        mem.write_bytes("notes/a.md", b"# A\n\nalpha\n", actor="cli")
+        mem.move_note("notes/a.md", "notes/b.md", actor="cli")
+        mem.move_note("notes/b.md", "notes/c.md", actor="cli")
+        mem.write_bytes("notes/e.md", b"# E\n\ngone again\n", actor="cli")
+        (vault / "notes" / "e.md").unlink()
+        mem.reindex()
+        report = mem.dream(force=True)
+        text = (vault / report.digest).read_text()
+    listed = text.split("## New and updated notes")[1].split("##")[0]
+    assert "[[notes/c]]: created by cli, moved from `notes/a.md`" in listed
+    assert "notes/a.md`:" not in listed and "notes/b" not in listed and "notes/e" not in listed
+    assert "changed 1 note and" in text
+    mem2 = Memory.open(vault)
+    mem2.write_bytes("notes/f.md", b"# F\n\nstays\n", actor="cli")
+    mem2.close()
+    with Memory.open(vault) as mem:
+        text = (vault / mem.dream(force=True).digest).read_text()
+    assert "[[notes/f]]: created by cli" in text and "changed 2 notes and" in text
