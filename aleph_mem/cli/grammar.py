@@ -297,6 +297,12 @@ def _running_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     sub.add_parser("mcp", parents=[common],
                    help="serve the vault to an agent over stdio (MCP)")
     sub.add_parser("mcp-reference", help="print the MCP tools reference (docs/mcp-tools.md)")
+    s = sub.add_parser("completion", help="a completion script for your shell",
+                       epilog="bash: aleph-mem completion bash > "
+                       "~/.local/share/bash-completion/completions/aleph-mem; zsh: aleph-mem "
+                       "completion zsh > ~/.zfunc/_aleph-mem (with ~/.zfunc on fpath); fish: "
+                       "aleph-mem completion fish > ~/.config/fish/completions/aleph-mem.fish")
+    s.add_argument("shell", choices=["bash", "zsh", "fish"])
     sub.add_parser("daemon", parents=[common],
                    help="the watcher plus the scheduler (periodic reconcile, dream passes)")
     s = sub.add_parser("service", parents=[common],

@@ -484,6 +484,38 @@ def _print_dream_status(body: dict[str, Any]) -> None:
               f"{r['applied']}, proposed {r['proposed']}, skipped {r['skipped']}")
 
 
+@command("completion")
+def cmd_completion(args: argparse.Namespace) -> int:
+    """A completion script made from the parser every call uses, so it never lists a
+    command or an option the CLI does not take."""
+    import shtab
+
+    from aleph_mem.cli.grammar import build_parser
+
+    parser = build_parser()
+    parser.prog = "aleph-mem"
+    script = shtab.complete(parser, shell=args.shell) if args.shell != "fish" else \
+        _fish(parser)
+    sys.stdout.write(script if script.endswith("\n") else script + "\n")
+    return 0
+
+
+def _fish(parser: argparse.ArgumentParser) -> str:
+    """fish's completions (shtab writes bash and zsh): each command, then its options."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {c.dest: c.help or "" for c in sub._choices_actions}
+    lines = ["complete -c aleph-mem -f"]
+    for name, grammar in sub.choices.items():
+        said = helps.get(name, "").replace("'", "\\'")
+        lines.append(f"complete -c aleph-mem -n __fish_use_subcommand -a {name} -d '{said}'")
+        for action in grammar._actions:
+            for flag in action.option_strings:
+                if flag.startswith("--"):
+                    lines.append(f"complete -c aleph-mem -n '__fish_seen_subcommand_from "
+                                 f"{name}' -l {flag[2:]}")
+    return "\n".join(lines)
+
+
 @command("plugins")
 def cmd_plugins(args: argparse.Namespace) -> int:
     from aleph_mem import plugins

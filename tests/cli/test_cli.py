@@ -278,3 +278,28 @@ def test_undo_of_a_run_that_wrote_only_its_digest_says_so(tmp_path: Path) -> Non
     r = run("--vault", str(root), "undo", dreamt["run_id"], env=env)
     assert r.returncode == 0 and "undid 0" not in r.stdout
     assert "changed no note" in r.stdout and dreamt["digest"] in r.stdout
+
+
+def test_completion_offers_what_the_parser_takes(tmp_path: Path) -> None:
+    """The bash script, loaded in a real bash, completes commands and their options from
+    the same grammar; zsh and fish scripts name every command."""
+    from aleph_mem.cli.main import COMMANDS
+
+    script = tmp_path / "aleph-mem.bash"
+    script.write_text(run("completion", "bash").stdout)
+
+    def complete(*words: str) -> list[str]:
+        line = " ".join(["aleph-mem", *words])
+        out = subprocess.run(["bash", "-c", f"source {script}; COMP_WORDS=({line}); "
+                              f"COMP_CWORD={len(words)}; COMP_LINE='{line}'; "
+                              f"COMP_POINT={len(line)}; _shtab_aleph_mem; "
+                              "printf '%s\\n' \"${COMPREPLY[@]}\""],
+                             capture_output=True, text=True, timeout=60)
+        return out.stdout.split()
+
+    assert {"search", "service", "sessions", "set"} <= set(complete("se"))
+    assert "sync" not in complete("se")  # no command the CLI lacks
+    assert "--include-archived" in complete("search", "--inc")
+    for shell in ("zsh", "fish"):
+        text = run("completion", shell).stdout
+        assert all(name in text for name in COMMANDS), shell
