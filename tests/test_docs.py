@@ -52,6 +52,7 @@ def shell_examples() -> list[tuple[str, list[str]]]:
         blocks = re.findall(r"```(?:bash|sh|console)\n(.*?)```", page.read_text(), re.S)
         for block in blocks:
             for line in block.replace("\\\n", " ").splitlines():
+                line = re.sub(r"\s\d?>>?&?\s*[^\s#]+", " ", line)  # redirections: the shell's
                 for part in re.split(r"&&|\||;", line):
                     words = shlex.split(part, comments=True)
                     if words and words[0].endswith("aleph-mem"):
