@@ -21,7 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 MARK = "[REDACTED:{}]"
@@ -35,7 +35,9 @@ class Rule:
     hints: tuple[str, ...] = ()  # lower-case text one of which a match must hold
     check: Callable[[str], bool] | None = None  # the taken-out text must pass, or stays
     lower: bool = False  # matched on the lower-cased text (the pattern is in lower case)
-    wraps: bool = False  # a token that may be wrapped across a line break
+    back: int | None = None  # a match starts at most this far before a hint (None: anywhere)
+    gate: re.Pattern[str] | None = None  # must match where the hint is, or the rule is not tried
+    prefixes: tuple[str, ...] = ()  # a token's literal prefixes (the token rules)
 
 
 # a value that is no secret: a number, a boolean, a placeholder, a variable, a lookup, a
@@ -85,17 +87,17 @@ def header_value(text: str) -> bool:
 
 
 def _rule(kind: str, pattern: str, keep: int = 0, flags: int = 0, hints: tuple[str, ...] = (),
-          check: Callable[[str], bool] | None = None, lower: bool = False) -> Rule:
-    return Rule(kind, re.compile(pattern, flags), keep, hints, check, lower)
+          check: Callable[[str], bool] | None = None, lower: bool = False,
+          back: int | None = None, gate: re.Pattern[str] | None = None) -> Rule:
+    return Rule(kind, re.compile(pattern, flags), keep, hints, check, lower, back, gate)
 
 
 def _tokens(kind: str, *shapes: tuple[str, str]) -> Rule:
     """Tokens by their literal prefix and body: ``(prefix, body pattern)``. The prefix comes
     first in the pattern (a fast literal search) and must not follow a word character."""
     parts = [re.escape(p) + f"(?<![A-Za-z0-9_]{re.escape(p)})" + body for p, body in shapes]
-    return Rule(kind, re.compile("|".join(f"(?:{p})" for p in parts)),
-                hints=tuple(sorted({p.lower() for p, _ in shapes})), check=looks_random,
-                wraps=True)
+    return Rule(kind, re.compile("|".join(f"(?:{p})" for p in parts)), check=looks_random,
+                prefixes=tuple(p for p, _ in shapes))
 
 
 B = r"[A-Za-z0-9_-]"  # a URL-safe token character
@@ -132,7 +134,7 @@ TOKENS: tuple[Rule, ...] = (
     _tokens("ci-token", ("ATBB", r"[A-Za-z0-9_=.-]{28,}"), ("ATATT3", r"[A-Za-z0-9_=.-]{100,}"),
             ("bkua_", r"[a-f0-9]{40}"), ("CCIPAT_", r"[A-Za-z0-9_]{40,}")),
     _tokens("cloud-token", ("ya29.", B + "{20,}"), ("GOCSPX-", B + "{20,}"),
-            ("1//0", B + "{40,}"), ("AIza", B + "{35}"),
+            ("AIza", B + "{35}"),
             *((p, r"[a-f0-9]{64}") for p in ("dop_v1_", "doo_v1_", "dor_v1_")),
             ("HRKU-", B + "{40,}"), ("LTAI", r"[A-Za-z0-9]{20}\b")),
     _tokens("secret-manager-token", *((p, B + "{24,}") for p in ("hvs.", "hvb.", "hvr.")),
@@ -152,7 +154,10 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|webhook|root|"
              r"admin|auth|client|service|account|storage|deploy|oauth|consumer|shared|sas|"
              r"db|database|dek|kek|wrapping|data)[_-]?key)")
-VALUE = r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")[^\"\n]*(?=\")|(?<=')[^'\n]*(?=')|[^\s,;}\])]+)"
+VALUE = (r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")[^\"\n]*(?=\")|"
+         r"(?<=')[^'\n]*(?=')|[^\s,;}\])]+)")
+
+ANY_SEP = re.compile(r"[a-z0-9_.-]{0,24}\\?[\"']?\s*(?::=|=>|=|:)")
 
 STRUCTURED: tuple[Rule, ...] = (
     _rule("private-key", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
@@ -162,84 +167,89 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("private-key", r"(?:[A-Za-z0-9+/=]{24,}(?:\\n|\s)+)+[A-Za-z0-9+/=]*(?:\\n|\s)*"
           r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", hints=('private key',)),
     _rule("private-key", r"(private-lines:\s*\d+\s*\n)(?:[a-z0-9+/=]+\n?)+", keep=1,
-          hints=('private-lines',), lower=True),
+          hints=('private-lines',), lower=True, back=0),
     _rule("private-key", r"(untrusted comment: [^\n]*secret key\s*\n)[a-z0-9+/=]{40,}", keep=1,
-          hints=('secret key',), lower=True),
+          hints=('untrusted comment:',), lower=True, back=0),
     _rule("private-key", r"(\"(?:d|p|q|dp|dq|qi|k)\"\s*:\s*\")[a-z0-9_-]{20,}", keep=1,
           hints=('"kty"',), lower=True),
     _rule("azure-key", r"((?:accountkey|sharedaccesskey)=)[a-z0-9+/=]{20,}", keep=1,
-          hints=('accountkey', 'sharedaccesskey'), lower=True),
-    _rule("azure-key", r"[a-z0-9_~.]{3}\dq~[a-z0-9_~.-]{31,34}", hints=('q~',), lower=True),
+          hints=('accountkey=', 'sharedaccesskey='), lower=True, back=0),
+    _rule("azure-key", r"(?<![a-z0-9_~.])[a-z0-9_~.]{3}\dq~[a-z0-9_~.-]{31,34}", hints=('q~',),
+          lower=True, back=4),
     _rule("signed-url", r"([?&](?:sig|code)=)[a-z0-9%+/=_-]{20,}", keep=1,
-          hints=('sig=', 'code='), lower=True),
-    _rule("chat-token", r"(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}", hints=(':aa',)),
+          hints=('sig=', 'code='), lower=True, back=1),
+    _rule("cloud-token", r"1//0[A-Za-z0-9_-]{40,}", hints=('1//0',), back=0),
+    _rule("chat-token", r"(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}", hints=(':aa',), back=10),
     _rule("chat-token", r"(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\."
-          r"[A-Za-z0-9_-]{27,40}", hints=('discord', 'bot', 'token', 'client.run')),
-    _rule("secret-manager-token", r"[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,}",
-          hints=('atlasv1',), lower=True),
-    _rule("secret-manager-token", r"0\.[0-9a-f-]{36}\.[A-Za-z0-9]{30}:[A-Za-z0-9+/]{20,}=*",
-          hints=('0.',)),
+          r"[A-Za-z0-9_-]{27,40}", hints=('discord', 'bot_token', 'bot token', 'client.run')),
+    _rule("secret-manager-token", r"(?<![a-z0-9])[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,}",
+          hints=('.atlasv1.',), lower=True, back=14),
+    _rule("secret-manager-token", r"(?<![\w.])0\.[0-9a-f-]{36}\.[A-Za-z0-9]{30}:"
+          r"[A-Za-z0-9+/]{20,}=*", hints=('0.',), back=0),
     _rule("webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
-          r"\d+/[a-z0-9_-]+", hints=('discord',), lower=True),
+          r"\d+/[a-z0-9_-]+", hints=('/api/webhooks/',), lower=True),
     _rule("webhook", r"https://hooks\.slack\.com/(?:services|workflows)/[a-z0-9/_-]+",
-          hints=('hooks.slack.com',), lower=True),
+          hints=('hooks.slack.com',), lower=True, back=8),
     _rule("webhook", r"https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[^\s\"'<>]+",
-          hints=('webhook.office.com',), lower=True),
+          hints=('.webhook.office.com',), lower=True),
     _rule("sentry-dsn", r"(https?://)[0-9a-f]{32}(?::[0-9a-f]{32})?(?=@[^\s/]*sentry)", keep=1,
           hints=('sentry',), lower=True),
-    _rule("cookie", r"((?:^|[\s\"'])(?:set-)?cookie\s*:\s*)(?=[^\s=;,]+=)[^\n\"']{8,}", keep=1,
-          hints=('cookie',), lower=True),
+    _rule("cookie", r"((?:^|(?<=[\s\"']))(?:set-)?cookie\s*:\s*)(?=[^\s=;,]+=)[^\n\"']{8,}",
+          keep=1, hints=('cookie',), lower=True, back=4),
     # curl -u user:pw, --user user:pw: the user stays
     _rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:)[^\s\"']+", keep=1,
-          hints=(' -u', '--user')),
+          hints=(' -u', '--user'), back=0),
     _rule("cli-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
-          hints=('mysql',)),
-    _rule("cli-password", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',)),
+          hints=('mysql',), back=0),
+    _rule("cli-password", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',), back=0),
     _rule("cli-password", r"(\blogin\b[^\n]*?\s(?:-p|--password)(?:\s+|=))(?!-)(\S+)", keep=1,
-          hints=('login',), check=is_value),
+          hints=('login',), check=is_value, back=0),
     _rule("cli-password", r"(\bconfigure\s+set\s+[\w.-]*(?:secret|token|password|key)[\w.-]*"
-          r"\s+)(\S+)", keep=1, hints=('configure set',), lower=True, check=is_value),
+          r"\s+)(\S+)", keep=1, hints=('configure',), lower=True, check=is_value, back=0),
     _rule("cli-password", r"(\bhtpasswd(?=[^\n]*\s-\w*b)(?:\s+-\w+)*\s+\S+\s+\S+\s+)(\S+)",
-          keep=1, hints=('htpasswd',)),
-    _rule("cli-password", r"(\bredis-cli\b[^\n]*?\s-a\s+)(\S+)", keep=1, hints=('redis-cli',)),
+          keep=1, hints=('htpasswd',), back=0),
+    _rule("cli-password", r"(\bredis-cli\b[^\n]*?\s-a\s+)(\S+)", keep=1, hints=('redis-cli',),
+          back=0),
     _rule("cli-password", r"((?:-pass(?:in|out)?|-passwd|-k)\s+pass:)(\S+)", keep=1,
-          hints=('pass:',)),
+          hints=('-pass', '-k'), back=0),
     _rule("cli-password", r"(-(?:store|key|srcstore|deststore|srckey|destkey)pass\s+)(\S+)",
-          keep=1, hints=('storepass', 'keypass')),
-    _rule("cli-password", r"(\bsqlcmd\b[^\n]*?\s-P\s*)(\S+)", keep=1, hints=('sqlcmd',)),
-    _rule("cli-password", r"(\bldap\w+\b[^\n]*?\s-w\s+)(\S+)", keep=1, hints=('ldap',)),
-    _rule("cli-password", r"((?:\s-U\s*|--user[= ])[^\s%/]+%)(\S+)", keep=1, hints=('%',)),
+          keep=1, hints=('-store', '-key', '-src', '-dest'), back=0),
+    _rule("cli-password", r"(\bsqlcmd\b[^\n]*?\s-P\s*)(\S+)", keep=1, hints=('sqlcmd',), back=0),
+    _rule("cli-password", r"(\bldap\w+\b[^\n]*?\s-w\s+)(\S+)", keep=1, hints=('ldap',), back=0),
+    _rule("cli-password", r"((?:\s-U\s*|--user[= ])[^\s%/]+%)(\S+)", keep=1,
+          hints=(' -u', '--user'), back=0),
     _rule("cli-password", r"(\b(?:zip|unzip)\b[^\n]*?\s-P\s*|\b(?:7z|7za|rar|unrar)\b[^\n]*?"
-          r"\s-p)(?!-)(\S+)", keep=1, hints=('zip', '7z', 'rar'), check=is_value),
+          r"\s-p)(?!-)(\S+)", keep=1, hints=('zip', 'unzip', '7z', 'rar', 'unrar'),
+          check=is_value, back=0),
     _rule("cli-password", r"(\bsecret\s+set\s+\S+\s+(?:-b|--body)[\s=]+)(\S+)", keep=1,
-          hints=('secret set',), check=is_value),
+          hints=('secret set',), check=is_value, back=0),
     _rule("cli-password", r"(\b(?:requirepass|masterauth)\s+)(\"[^\"\n]*\"|\S+)", keep=1,
-          hints=('requirepass', 'masterauth'), lower=True, check=is_value),
+          hints=('requirepass', 'masterauth'), lower=True, check=is_value, back=0),
     # "Authorization: Bearer abc…", "-H 'X-Auth-Token: abc…'", "PRIVATE-TOKEN: abc…"
     _rule("auth-header", r"((?:authorization|x-api-key|api-key|x-auth-token|private-token|"
           r"x-vault-token|x-access-token|x-shopify-access-token|x-goog-api-key|"
           r"ocp-apim-subscription-key)[\"']?\s*[:=]\s*[\"']?"
           r"(?:(?:bearer|basic|token|digest|bot|sso-key)\s+(?=[^\s\"',;]{6}))?)"
           r"([^\s\"',;]{6,})", keep=1,
-          hints=('authorization', 'api-key', 'api_key', 'auth-token', 'private-token',
-                 'vault-token', 'access-token', 'subscription-key'),
-          lower=True, check=header_value),
+          hints=('authorization', 'x-api-key', 'api-key', 'x-auth-token', 'private-token',
+                 'x-vault-token', 'x-access-token', 'x-shopify-access-token', 'x-goog-api-key',
+                 'ocp-apim-subscription-key'), lower=True, check=header_value, back=0),
     _rule("auth-header", r"(\b(?:bearer|basic)\s+)([a-z0-9._~+/=-]{16,})", keep=1,
-          hints=('bearer', 'basic'), lower=True, check=is_value),
-    # scheme://user:password@host
-    _rule("url-password", r"(\b[a-z][a-z0-9+.-]*://[^/\s:@\"'\[]*:)(?!\d+/)([^@\s\"']+)(?=@)",
-          keep=1, hints=('://',), lower=True, check=is_value),
+          hints=('bearer', 'basic'), lower=True, check=is_value, back=0),
+    # scheme://user:password@host (the scheme and the user stay)
+    _rule("url-password", r"(://[^/\s:@\"'\[]*:)(?!\d+/)([^@\s\"']+)(?=@)",
+          keep=1, hints=('://',), lower=True, check=is_value, back=0),
     # --password hunter2, --http-password=abc, --api-key=abc; -p 'x' is too short to trust
     _rule("flag", r"(--[a-z-]*?(?:password|passwd|token|api-key|apikey|secret|client-secret|"
           r"access-key|secret-key|auth-token)(?:=|\s+))(\"[^\"]+\"|'[^']+'|[^\s\"']+)",
-          keep=1, hints=('--',), lower=True, check=is_value),
+          keep=1, hints=('--',), lower=True, check=is_value, back=0),
     # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
-    # ``secret_name`` are not secrets' names)
+    # ``secret_name`` are not secrets' names); looked for only where a separator follows
     _rule("password", r"(" + KEY_WORDS + r"\\?[\"']?\s*(?::=|=>|=|:)\s*(?:\\\"|\"|')?)"
           r"(?!\[redacted:)" + VALUE, keep=1,
-          hints=("pass", "pwd", "secret", "token", "key", "credential", "creds", "pat"),
-          lower=True, check=is_value),
+          hints=("pass", "pwd", "secret", "token", "key", "cred", "pat"),
+          lower=True, check=is_value, back=24, gate=ANY_SEP),
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
     _rule("password", r"((?<![a-z0-9_])(?:password|passwort|kennwort|passwd|passphrase|pw|pwd|"
           r"passcode|mot de passe|contraseña|contrasena|senha|wachtwoord|parola|hasło|haslo|"
@@ -247,20 +257,22 @@ STRUCTURED: tuple[Rule, ...] = (
           r"(?: (?:for|für|pour|para|of|to|de|del|van|do|da|zu|на|от)\b[^\n.,;:]{1,40}?)?"
           r"(?:\s+(?:is|was|ist|est|es|é|è|är|er|now)\b|\s*[:=：は是는—])\s*(?:now:?\s*)?)"
           r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[^\s,;]*[^\s,;.!?])",
-          keep=1, hints=('password', 'passwort', 'kennwort', 'pw', 'passphrase', 'passcode',
-                         'mot de passe', 'contrase', 'senha', 'wachtwoord', 'parola', 'hasło', 'haslo',
-                         'пароль', 'パスワード', '密码', '密碼', '비밀번호', 'api key',
-                         'api token', 'access token', 'secret'),
-          lower=True, check=said_secret),
+          keep=1, hints=('pass', 'kennwort', 'pw', 'mot de passe', 'contrase', 'senha',
+                         'wachtwoord', 'parola', 'hasło', 'haslo', 'пароль', 'パスワード',
+                         '密码', '密碼', '비밀번호', 'api key', 'api token', 'access token',
+                         'secret'), lower=True, check=said_secret, back=0),
+    # "use the api key abc123…": a token after its name, no verb
     _rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
           r"secret key|token|secret)\s+)([a-z0-9_+/=.~!@#$%^&*-]{12,})(?![^\s,;.!?])",
           keep=1, hints=('password', 'passwort', 'api key', 'api token', 'access key',
-                         'secret key', 'token', 'secret'), lower=True, check=said_token),
+                         'secret key', 'token', 'secret'), lower=True, check=said_token, back=0),
 )
 
 # a token's two parts on two lines: the end of one line, the start of the next
-WRAPPED = re.compile(r"(?<![A-Za-z0-9_+/=.$-])([A-Za-z0-9_+/=.$-]{4,})(\r?\n|\\n)[ \t]*"
-                     r"([A-Za-z0-9_+/=.$-]{4,})")
+RUN = re.compile(r"[A-Za-z0-9_.$+~-]{8,}")  # a token's first part: from its prefix on
+BREAK = re.compile(r"(?:\r?\n|\\n)[ \t]*(?=[A-Za-z0-9_+/=.$~-]{2})")
+TAIL = re.compile(r"[A-Za-z0-9_+/=.$~-]*")
+PREFIXES = tuple(p for rule in TOKENS for p in rule.prefixes)
 BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
 USER_PASSWORD = re.compile(r"(?=[^:]*[A-Za-z])[\w.@+\\-]{1,64}:(?!//)\S{6,}")
 
@@ -274,10 +286,39 @@ def _lower_view(text: str) -> str:
     return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
 
 
+def _found(view: str, hints: tuple[str, ...]) -> list[int]:
+    """Where each hint appears in the lower-cased text, in order."""
+    at = []
+    for hint in hints:
+        i = view.find(hint)
+        while i != -1:
+            at.append(i)
+            i = view.find(hint, i + 1)
+    return sorted(set(at))
+
+
+def _matches(rule: Rule, text: str, view: str) -> Iterator[re.Match[str]]:
+    """The rule's matches: over the whole text, or only where a hint is (``back``)."""
+    src = view if rule.lower else text
+    if rule.back is None:
+        yield from rule.pattern.finditer(src)
+        return
+    done = 0
+    for p in _found(view, rule.hints):
+        if p < done or (rule.gate and not rule.gate.match(view, p)):
+            continue
+        for start in range(max(done, p - rule.back), p + 1):
+            m = rule.pattern.match(src, start)
+            if m and m.end() > p:
+                done = m.end()
+                yield m
+                break
+
+
 def _spans(rule: Rule, text: str, view: str) -> list[tuple[int, int, str]]:
     """Where ``rule`` takes a secret out of ``text``: (start, end, replacement)."""
     out = []
-    for m in rule.pattern.finditer(view):
+    for m in _matches(rule, text, view):
         start = m.end(rule.keep) if rule.keep else m.start()
         if rule.check and not rule.check(text[start:m.end()]):
             continue
@@ -297,22 +338,35 @@ def _apply(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, int]:
     return "".join(parts) + text[at:], n
 
 
-def _wrapped(text: str, low: str) -> list[tuple[int, int, str]]:
-    """A token broken across a line break, both parts: the two joined match a token rule
-    across the break (two words, or a hash wrapped in a table, match none)."""
+def _token_runs(text: str) -> list[tuple[int, int, Rule]]:
+    """Each run of token characters that starts with a token rule's prefix: one scan of
+    the text, whatever the number of prefixes."""
     out = []
-    for m in WRAPPED.finditer(text):
-        head, tail = m.group(1), m.group(3)
-        joined = head + tail
-        jlow = joined.lower()
-        for rule in TOKENS:
-            if not any(h in jlow for h in rule.hints):
+    for m in RUN.finditer(text):
+        if text.startswith(PREFIXES, m.start()):
+            rule = next(r for r in TOKENS if text.startswith(r.prefixes, m.start()))
+            out.append((m.start(), m.end(), rule))
+    return out
+
+
+def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, int, str]]:
+    """The tokens, each taken out whole; a token wrapped across a line break (a terminal's
+    width, a pasted chat line) is joined with the next line's first word and taken out
+    with both its parts when the two match its rule across the break (two words, or a hash
+    wrapped in a table, start with no prefix and match none)."""
+    out = []
+    for start, end, rule in runs:
+        brk = BREAK.match(text, end)
+        if brk:
+            tail = TAIL.match(text, brk.end())
+            joined = text[start:end] + tail.group()
+            m = rule.pattern.match(joined)
+            if m and m.end() > end - start and looks_random(m.group()):
+                out.append((start, brk.end() + m.end() - (end - start), MARK.format(rule.kind)))
                 continue
-            t = rule.pattern.search(joined)
-            if t and t.start() < len(head) < t.end() and looks_random(t.group()):
-                end = m.start(3) + t.end() - len(head)
-                out.append((m.start(1) + t.start(), end, MARK.format(rule.kind)))
-                break
+        m = rule.pattern.match(text, start)
+        if m and looks_random(m.group()):
+            out.append((start, m.end(), MARK.format(rule.kind)))
     return out
 
 
@@ -342,12 +396,11 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
         return text, 0
     count = 0
     low = _lower_view(text)
-    passes: list[Callable[[str, str], list[tuple[int, int, str]]]] = []
-    if "\n" in text or "\\n" in text:
-        passes.append(_wrapped)
-    for rule in (*TOKENS, *STRUCTURED):
-        if any(h in low for h in rule.hints):
-            passes.append(lambda t, v, r=rule: _spans(r, t, v if r.lower else t))
+    passes: list[Callable[[str, str], list[tuple[int, int, str]]]] = [
+        lambda t, v: _tokens_in(t, _token_runs(t))]
+    for rule in STRUCTURED:
+        if rule.back is not None or any(h in low for h in rule.hints):
+            passes.append(lambda t, v, r=rule: _spans(r, t, v))
     if depth < 2:
         passes.append(lambda t, v: _base64(t, depth))
     for find in passes:

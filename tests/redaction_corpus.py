@@ -386,10 +386,12 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "doppler run -- npm start",
     ),
     "private-key": (
-        "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n"
+        "-----BEGIN PUBLIC KEY-----\n"
+        "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n"
         "4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u\n"
         "-----END PUBLIC KEY-----",
-        "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n"
+        "-----BEGIN CERTIFICATE-----\n"
+        "MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n"
         "-----END CERTIFICATE-----",
         "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl me@host",
         "never paste a private key into a chat",
@@ -450,7 +452,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
     ),
     "split-line": (
         "the quick brown\nfox jumps over",
-        "| sha256 | 3f5a9c2e7b1d4a6f8e0c2b4d6f8a0c2e |\n|        | 4b6d8f0a2c4e6a8c0e2a4c6e8a0c2e4a |",
+        "| sha256 | 3f5a9c2e7b1d4a6f8e0c2b4d6f8a0c2e |\n"
+        "|        | 4b6d8f0a2c4e6a8c0e2a4c6e8a0c2e4a |",
         "e3b0c44298fc1c149afbf4c8996fb924\n27ae41e4649b934ca495991b7852b855",
         "configuration\nimplementation",
     ),
