@@ -448,7 +448,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "username: YWRtaW4=",
         "echo aGVsbG8gd29ybGQ= | base64 -d",
         "config: eyJuYW1lIjogImFsZXBoIiwgInNpemUiOiAzfQ==",
-        "integrity sha512-3q2+7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==",
+        "integrity sha512-3q2+7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+        "AAAAAAAAAAAAAAAAAAAAAA==",
     ),
     "split-line": (
         "the quick brown\nfox jumps over",
