@@ -3,15 +3,25 @@ aleph-mem, or a request sends to the LLM passes ``redact`` before it is written 
 store or a note, indexed, or sent.
 
 A rule set rather than a scanner: each rule names a credential by its shape (a provider's
-key prefix, a private-key block, a password in an assignment, a URL or a header) and keeps
-the words around it, so "the password policy wants 12 characters" or ``max_tokens = 400``
-stay as they were. The tests hold a corpus of fake secrets and near-miss controls.
+key prefix, a private-key block, a password in an assignment, a URL, a header, a CLI flag,
+a sentence that says "my password is …") and keeps the words around it, so "the password
+policy wants 12 characters" or ``max_tokens = 400`` stay as they were. No entropy guess:
+a git SHA, a UUID or a checksum is never a secret by shape alone. Two passes look at
+structure rather than words: a token wrapped across a line break is joined and redacted
+whole, and a base64 blob is redacted when what it decodes to is a credential.
+
+Speed: a rule runs only where one of its hints (lower-case text its match holds) appears;
+token rules start with their literal prefix, and case-blind rules match a lower-cased view
+of the text with lower-case patterns, which keeps a 5 MB transcript near a second
+(benchmarks/redaction.py). The corpus is tests/redaction_corpus.py.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 MARK = "[REDACTED:{}]"
@@ -23,118 +33,388 @@ class Rule:
     pattern: re.Pattern[str]
     keep: int = 0  # the pattern group kept in front of the mark (a key name, a scheme)
     hints: tuple[str, ...] = ()  # lower-case text one of which a match must hold
+    check: Callable[[str], bool] | None = None  # the taken-out text must pass, or stays
+    lower: bool = False  # matched on the lower-cased text (the pattern is in lower case)
+    back: int | None = None  # a match starts at most this far before a hint (None: anywhere)
+    gate: re.Pattern[str] | None = None  # must match where the hint is, or the rule is not tried
+    prefixes: tuple[str, ...] = ()  # a token's literal prefixes (the token rules)
 
 
-def _rule(kind: str, pattern: str, keep: int = 0, flags: int = 0,
-          hints: tuple[str, ...] = ()) -> Rule:
-    return Rule(kind, re.compile(pattern, flags), keep, hints)
-
-
-KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|secret|token|api[_-]?key|apikey|"
-             r"access[_-]?key|secret[_-]?key(?:[_-]?base)?|private[_-]?key|client[_-]?secret|"
-             r"credentials?|creds|auth[_-]?token|session[_-]?key|signing[_-]?key|"
-             r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])pass)")
-# a value that is no secret: a number, a boolean, a placeholder, a variable or a lookup
+# a value that is no secret: a number, a boolean, a placeholder, a variable, a lookup, a
+# path or a URL without credentials
 NOT_A_SECRET = re.compile(
     r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
-    r"bytes|int|\*+|x+|\.\.\.|…|<[^>]*>|\{\{.*\}\}|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|"
+    r"bytes|int|\*+|x+|\.\.\.|…|<[^>]*>|\{\{.*\}\}|\$\{?\{?[A-Za-z_][A-Za-z0-9_.]*\}?\}?|"
     r"(?:os\.environ|os\.getenv|process\.env|env|getenv|settings|config|secrets|"
-    r"self|args|opts|options|request|req)\b.*|[A-Za-z_][A-Za-z0-9_]*\(.*\).*|"
+    r"self|args|opts|options|request|req)\b.*|[A-Za-z_][A-Za-z0-9_.]*\(.*\).*|"
+    r"(?:~|\.{1,2})?/[\w.\-/]*|[a-z][a-z0-9+.-]*://[^@\s]*|"
     r"\[REDACTED:[a-z-]+\])$", re.IGNORECASE)
+PLACEHOLDER = re.compile(r"x{6,}|\*{4,}|\.\.\.|…|<|\$\{|your[_-]|example|placeholder|"
+                         r"(.)\1{9,}", re.IGNORECASE)
 
-RULES: tuple[Rule, ...] = (
+
+def is_value(text: str) -> bool:
+    """A value that may be a secret: not a number, placeholder, variable, path or URL."""
+    bare = text.strip("\\\"'`").strip()
+    return len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not PLACEHOLDER.search(bare)
+
+
+def looks_random(text: str) -> bool:
+    """A token's body, not a word or a slug: a digit, or both cases, and no placeholder."""
+    has_case = any(c.isupper() for c in text) and any(c.islower() for c in text)
+    return (has_case or any(c.isdigit() for c in text)) and not PLACEHOLDER.search(text)
+
+
+def said_secret(text: str) -> bool:
+    """A value a sentence gives as a password: quoted, or not a plain word (a digit, a
+    symbol, a capital inside it)."""
+    bare = text.strip("\"'`")
+    if bare != text:
+        return len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not PLACEHOLDER.search(bare)
+    return is_value(bare) and (any(not c.isalpha() and c not in "-'’" for c in bare)
+                               or bare[1:] != bare[1:].lower())
+
+
+def said_token(text: str) -> bool:
+    """A token given after its name without a verb ("use the api key abc123…")."""
+    return (is_value(text) and any(c.isdigit() for c in text)
+            and any(c.isalpha() for c in text) and looks_random(text))
+
+
+def header_value(text: str) -> bool:
+    """An ``Authorization:`` value without a scheme word is a token, not a word of prose."""
+    return is_value(text) and (len(text) >= 20 or any(not c.isalpha() for c in text))
+
+
+def _rule(kind: str, pattern: str, keep: int = 0, flags: int = 0, hints: tuple[str, ...] = (),
+          check: Callable[[str], bool] | None = None, lower: bool = False,
+          back: int | None = None, gate: re.Pattern[str] | None = None) -> Rule:
+    return Rule(kind, re.compile(pattern, flags), keep, hints, check, lower, back, gate)
+
+
+def _tokens(kind: str, *shapes: tuple[str, str]) -> Rule:
+    """Tokens by their literal prefix and body: ``(prefix, body pattern)``. The prefix comes
+    first in the pattern (a fast literal search) and must not follow a word character."""
+    parts = [re.escape(p) + f"(?<![A-Za-z0-9_]{re.escape(p)})" + body for p, body in shapes]
+    return Rule(kind, re.compile("|".join(f"(?:{p})" for p in parts)), check=looks_random,
+                prefixes=tuple(p for p, _ in shapes))
+
+
+B = r"[A-Za-z0-9_-]"  # a URL-safe token character
+TOKENS: tuple[Rule, ...] = (
+    _tokens("aws-key-id", *((p, r"[A-Z0-9]{16}\b") for p in (
+        "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"))),
+    _tokens("aws-session-token", ("IQoJb3JpZ2lu", r"[A-Za-z0-9+/=]{40,}"),
+            ("FwoGZXIvYXdz", r"[A-Za-z0-9+/=]{40,}")),
+    _tokens("github-token", *((p, r"[A-Za-z0-9]{30,}") for p in (
+        "ghp_", "gho_", "ghu_", "ghs_", "ghr_")), ("github_pat_", r"[A-Za-z0-9_]{22,}")),
+    _tokens("gitlab-token", *((p, B + "{20,}") for p in (
+        "glpat-", "glrt-", "gldt-", "glptt-", "glcbt-", "glft-", "glsoat-", "glimt-",
+        "gloas-", "glffct-", "glagent-", "GR1348941"))),
+    _tokens("llm-key", ("sk-", r"(?:ant-[a-z0-9]+-|proj-|svcacct-|admin-|or-v1-)?" + B + "{20,}"),
+            ("gsk_", r"[A-Za-z0-9]{40,}"), ("xai-", r"[A-Za-z0-9]{60,}"),
+            ("r8_", r"[A-Za-z0-9]{30,}"), ("pplx-", r"[A-Za-z0-9]{40,}"),
+            ("hf_", r"[A-Za-z0-9]{30,}\b")),
+    _tokens("slack-token", *((p, r"[A-Za-z0-9.-]{10,}") for p in (
+        "xoxb-", "xoxp-", "xoxa-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.", "xapp-"))),
+    _tokens("stripe-key", *((p, r"[A-Za-z0-9]{16,}") for p in (
+        "sk_live_", "sk_test_", "rk_live_", "rk_test_", "pk_live_", "pk_test_", "whsec_"))),
+    _tokens("payment-token", ("sq0atp-", B + "{22,}"), ("sq0csp-", B + "{40,}"),
+            ("EAAA", B + "{60,}"), ("access_token$production$", r"[0-9a-z]{16}\$[0-9a-f]{32}"),
+            ("access_token$sandbox$", r"[0-9a-z]{16}\$[0-9a-f]{32}"),
+            *((p, r"[a-fA-F0-9]{32}") for p in ("shpat_", "shpss_", "shpca_", "shppa_")),
+            ("access-production-", r"[0-9a-f-]{36}"), ("access-development-", r"[0-9a-f-]{36}"),
+            ("rzp_live_", r"[A-Za-z0-9]{14}"), ("rzp_test_", r"[A-Za-z0-9]{14}"),
+            ("pdl_live_", r"[A-Za-z0-9_]{30,}"), ("pdl_sdbx_", r"[A-Za-z0-9_]{30,}")),
+    _tokens("registry-token", ("npm_", r"[A-Za-z0-9]{36}\b"), ("pypi-AgE", B + "{50,}"),
+            ("rubygems_", r"[a-f0-9]{48}"), ("oy2", r"[a-z0-9]{43}\b"),
+            ("dckr_pat_", B + "{20,}"), ("cio", r"[A-Za-z0-9]{32}\b"),
+            ("AKCp", r"[A-Za-z0-9]{60,}"), ("CLOJARS_", r"[a-z0-9]{60}"),
+            ("cmVmdGtuOjAx", r"[A-Za-z0-9]{40,}")),
+    _tokens("ci-token", ("ATBB", r"[A-Za-z0-9_=.-]{28,}"), ("ATATT3", r"[A-Za-z0-9_=.-]{100,}"),
+            ("bkua_", r"[a-f0-9]{40}"), ("CCIPAT_", r"[A-Za-z0-9_]{40,}")),
+    _tokens("cloud-token", ("ya29.", B + "{20,}"), ("GOCSPX-", B + "{20,}"),
+            ("AIza", B + "{35}"),
+            *((p, r"[a-f0-9]{64}") for p in ("dop_v1_", "doo_v1_", "dor_v1_")),
+            ("HRKU-", B + "{40,}"), ("LTAI", r"[A-Za-z0-9]{20}\b")),
+    _tokens("secret-manager-token", *((p, B + "{24,}") for p in ("hvs.", "hvb.", "hvr.")),
+            *((p, r"[A-Za-z0-9._-]{40,}") for p in (
+                "dp.st.", "dp.pt.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit.")),
+            ("ops_eyJ", r"[A-Za-z0-9_=-]{100,}"), ("pul-", r"[a-f0-9]{40}")),
+    _tokens("chat-token", ("SK", r"[0-9a-f]{32}\b"), ("syt_", r"[A-Za-z0-9_]{20,}")),
+    _tokens("private-key", ("AGE-SECRET-KEY-1", r"[0-9A-Z]{58}")),
+    _tokens("sendgrid-key", ("SG.", B + r"{16,}\." + B + "{16,}")),
+    _tokens("jwt", ("eyJ", B + r"{8,}\.eyJ" + B + r"{8,}\." + B + "{8,}")),
+)
+
+KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?key|apikey|"
+             r"access[_-]?key|secret[_-]?key(?:[_-]?base)?|private[_-]?key|client[_-]?secret|"
+             r"credentials?|creds|auth[_-]?token|session[_-]?key|signing[_-]?key|"
+             r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])pass|(?<![a-z])pat|"
+             r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|webhook|root|"
+             r"admin|auth|client|service|account|storage|deploy|oauth|consumer|shared|sas|"
+             r"db|database|dek|kek|wrapping|data)[_-]?key)")
+VALUE = (r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")[^\"\n]*(?=\")|"
+         r"(?<=')[^'\n]*(?=')|[^\s,;}\])]+)")
+
+ANY_SEP = re.compile(r"[a-z0-9_.-]{0,24}\\?[\"']?\s*(?::=|=>|=|:)")
+
+STRUCTURED: tuple[Rule, ...] = (
     _rule("private-key", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
           r"(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,\\-]*)",
           flags=re.DOTALL, hints=('private key',)),
     # the tail of a key whose BEGIN line was cut off (a clipped tool output)
     _rule("private-key", r"(?:[A-Za-z0-9+/=]{24,}(?:\\n|\s)+)+[A-Za-z0-9+/=]*(?:\\n|\s)*"
           r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", hints=('private key',)),
-    _rule("azure-key", r"((?:AccountKey|SharedAccessKey)=)[A-Za-z0-9+/=]{20,}", keep=1,
-          flags=re.IGNORECASE, hints=('accountkey', 'sharedaccesskey')),
-    _rule("discord-webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
-          r"\d+/[A-Za-z0-9_-]+", hints=('discord',)),
+    _rule("private-key", r"(private-lines:\s*\d+\s*\n)(?:[a-z0-9+/=]+\n?)+", keep=1,
+          hints=('private-lines',), lower=True, back=0),
+    _rule("private-key", r"(untrusted comment: [^\n]*secret key\s*\n)[a-z0-9+/=]{40,}", keep=1,
+          hints=('untrusted comment:',), lower=True, back=0),
+    _rule("private-key", r"(\"(?:d|p|q|dp|dq|qi|k)\"\s*:\s*\")[a-z0-9_-]{20,}", keep=1,
+          hints=('"kty"',), lower=True),
+    _rule("azure-key", r"((?:accountkey|sharedaccesskey)=)[a-z0-9+/=]{20,}", keep=1,
+          hints=('accountkey=', 'sharedaccesskey='), lower=True, back=0),
+    _rule("azure-key", r"(?<![a-z0-9_~.])[a-z0-9_~.]{3}\dq~[a-z0-9_~.-]{31,34}", hints=('q~',),
+          lower=True, back=4),
+    _rule("signed-url", r"([?&](?:sig|code)=)[a-z0-9%+/=_-]{20,}", keep=1,
+          hints=('sig=', 'code='), lower=True, back=1),
+    _rule("cloud-token", r"1//0[A-Za-z0-9_-]{40,}", hints=('1//0',), back=0),
+    _rule("chat-token", r"(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}", hints=(':aa',), back=10),
+    _rule("chat-token", r"(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\."
+          r"[A-Za-z0-9_-]{27,40}", hints=('discord', 'bot_token', 'bot token', 'client.run')),
+    _rule("secret-manager-token", r"(?<![a-z0-9])[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,}",
+          hints=('.atlasv1.',), lower=True, back=14),
+    _rule("secret-manager-token", r"(?<![\w.])0\.[0-9a-f-]{36}\.[A-Za-z0-9]{30}:"
+          r"[A-Za-z0-9+/]{20,}=*", hints=('0.',), back=0),
+    _rule("webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
+          r"\d+/[a-z0-9_-]+", hints=('/api/webhooks/',), lower=True),
+    _rule("webhook", r"https://hooks\.slack\.com/(?:services|workflows)/[a-z0-9/_-]+",
+          hints=('hooks.slack.com',), lower=True, back=8),
+    _rule("webhook", r"https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[^\s\"'<>]+",
+          hints=('.webhook.office.com',), lower=True),
     _rule("sentry-dsn", r"(https?://)[0-9a-f]{32}(?::[0-9a-f]{32})?(?=@[^\s/]*sentry)", keep=1,
-          hints=('sentry',)),
-    _rule("cookie", r"((?:^|[\s\"'])(?:set-)?cookie\s*:\s*)[^\n\"']{8,}", keep=1,
-          flags=re.IGNORECASE, hints=('cookie',)),
+          hints=('sentry',), lower=True),
+    _rule("cookie", r"((?:^|(?<=[\s\"']))(?:set-)?cookie\s*:\s*)(?=[^\s=;,]+=)[^\n\"']{8,}",
+          keep=1, hints=('cookie',), lower=True, back=4),
     # curl -u user:pw, --user user:pw: the user stays
     _rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:)[^\s\"']+", keep=1,
-          hints=(' -u', '--user')),
-    _rule("mysql-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
-          hints=('mysql',)),
-    _rule("sshpass", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',)),
-    _rule("aws-key-id", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b",
-          hints=('akia', 'asia', 'agpa', 'aida', 'aroa', 'aipa', 'anpa', 'anva')),
-    _rule("github-token", r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})",
-          hints=('gh', 'github_pat_')),
-    _rule("gitlab-token", r"\bglpat-[A-Za-z0-9_-]{20,}", hints=('glpat-',)),
-    _rule("llm-key", r"\bsk-(?:ant-[a-z0-9]+-|proj-|svcacct-|or-v1-)?[A-Za-z0-9_-]{20,}",
-          hints=('sk-',)),
-    _rule("slack-token", r"\bxox[abposre]-[A-Za-z0-9-]{10,}", hints=('xox',)),
-    _rule("slack-webhook", r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]+",
-          hints=('hooks.slack.com',)),
-    _rule("stripe-key", r"\b[rsp]k_(?:live|test)_[A-Za-z0-9]{16,}", hints=('k_live_', 'k_test_')),
-    _rule("google-api-key", r"\bAIza[0-9A-Za-z_-]{35}", hints=('aiza',)),
-    _rule("npm-token", r"\bnpm_[A-Za-z0-9]{36}\b", hints=('npm_',)),
-    _rule("huggingface-token", r"\bhf_[A-Za-z0-9]{30,}\b", hints=('hf_',)),
-    _rule("sendgrid-key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}", hints=('sg.',)),
-    _rule("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
-          hints=('eyj',)),
-    # "Authorization: Bearer abc…", "-H 'Authorization: token abc…'", "Bearer abc…"
-    _rule("auth-header", r"((?:authorization|proxy-authorization|x-api-key|api-key)"
-          r"[\"']?\s*[:=]\s*[\"']?(?:(?:bearer|basic|token|digest)\s+)?)[^\s\"',;]{6,}",
-          keep=1, flags=re.IGNORECASE, hints=('authorization', 'api-key', 'api_key')),
-    _rule("bearer", r"(\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}", keep=1, flags=re.IGNORECASE,
-          hints=('bearer',)),
-    # scheme://user:password@host
-    _rule("url-password", r"(\b[a-z][a-z0-9+.-]*://[^/\s:@\"'\[]*:)(?!\d+/)[^@\s\"']+(?=@)",
-          keep=1, flags=re.IGNORECASE, hints=('://',)),
-    # --password hunter2, --api-key=abc, -p 'x' is too short a flag to trust
-    _rule("flag", r"(--(?:password|passwd|token|api-key|apikey|secret|client-secret|"
-          r"access-key|secret-key|auth-token)(?:=|\s+))(?:\"[^\"]+\"|'[^']+'|[^\s\"']+)",
-          keep=1, flags=re.IGNORECASE, hints=('--',)),
+          hints=(' -u', '--user'), back=0),
+    _rule("cli-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
+          hints=('mysql',), back=0),
+    _rule("cli-password", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',), back=0),
+    _rule("cli-password", r"(\blogin\b[^\n]*?\s(?:-p|--password)(?:\s+|=))(?!-)(\S+)", keep=1,
+          hints=('login',), check=is_value, back=0),
+    _rule("cli-password", r"(\bconfigure\s+set\s+[\w.-]*(?:secret|token|password|key)[\w.-]*"
+          r"\s+)(\S+)", keep=1, hints=('configure',), lower=True, check=is_value, back=0),
+    _rule("cli-password", r"(\bhtpasswd(?=[^\n]*\s-\w*b)(?:\s+-\w+)*\s+\S+\s+\S+\s+)(\S+)",
+          keep=1, hints=('htpasswd',), back=0),
+    _rule("cli-password", r"(\bredis-cli\b[^\n]*?\s-a\s+)(\S+)", keep=1, hints=('redis-cli',),
+          back=0),
+    _rule("cli-password", r"((?:-pass(?:in|out)?|-passwd|-k)\s+pass:)(\S+)", keep=1,
+          hints=('-pass', '-k'), back=0),
+    _rule("cli-password", r"(-(?:store|key|srcstore|deststore|srckey|destkey)pass\s+)(\S+)",
+          keep=1, hints=('-store', '-key', '-src', '-dest'), back=0),
+    _rule("cli-password", r"(\bsqlcmd\b[^\n]*?\s-P\s*)(\S+)", keep=1, hints=('sqlcmd',), back=0),
+    _rule("cli-password", r"(\bldap\w+\b[^\n]*?\s-w\s+)(\S+)", keep=1, hints=('ldap',), back=0),
+    _rule("cli-password", r"((?:\s-U\s*|--user[= ])[^\s%/]+%)(\S+)", keep=1,
+          hints=(' -u', '--user'), back=0),
+    _rule("cli-password", r"(\b(?:zip|unzip)\b[^\n]*?\s-P\s*|\b(?:7z|7za|rar|unrar)\b[^\n]*?"
+          r"\s-p)(?!-)(\S+)", keep=1, hints=('zip', 'unzip', '7z', 'rar', 'unrar'),
+          check=is_value, back=0),
+    _rule("cli-password", r"(\bsecret\s+set\s+\S+\s+(?:-b|--body)[\s=]+)(\S+)", keep=1,
+          hints=('secret set',), check=is_value, back=0),
+    _rule("cli-password", r"(\b(?:requirepass|masterauth)\s+)(\"[^\"\n]*\"|\S+)", keep=1,
+          hints=('requirepass', 'masterauth'), lower=True, check=is_value, back=0),
+    # "Authorization: Bearer abc…", "-H 'X-Auth-Token: abc…'", "PRIVATE-TOKEN: abc…"
+    _rule("auth-header", r"((?:authorization|x-api-key|api-key|x-auth-token|private-token|"
+          r"x-vault-token|x-access-token|x-shopify-access-token|x-goog-api-key|"
+          r"ocp-apim-subscription-key)[\"']?\s*[:=]\s*[\"']?"
+          r"(?:(?:bearer|basic|token|digest|bot|sso-key)\s+(?=[^\s\"',;]{6}))?)"
+          r"([^\s\"',;]{6,})", keep=1,
+          hints=('authorization', 'x-api-key', 'api-key', 'x-auth-token', 'private-token',
+                 'x-vault-token', 'x-access-token', 'x-shopify-access-token', 'x-goog-api-key',
+                 'ocp-apim-subscription-key'), lower=True, check=header_value, back=0),
+    _rule("auth-header", r"(\b(?:bearer|basic)\s+)([a-z0-9._~+/=-]{16,})", keep=1,
+          hints=('bearer', 'basic'), lower=True, check=is_value, back=0),
+    # scheme://user:password@host (the scheme and the user stay)
+    _rule("url-password", r"(://[^/\s:@\"'\[]*:)(?!\d+/)([^@\s\"']+)(?=@)",
+          keep=1, hints=('://',), lower=True, check=is_value, back=0),
+    # --password hunter2, --http-password=abc, --api-key=abc; -p 'x' is too short to trust
+    _rule("flag", r"(--[a-z-]*?(?:password|passwd|token|api-key|apikey|secret|client-secret|"
+          r"access-key|secret-key|auth-token)(?:=|\s+))(\"[^\"]+\"|'[^']+'|[^\s\"']+)",
+          keep=1, hints=('--',), lower=True, check=is_value, back=0),
+    # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
+    # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
+    # ``secret_name`` are not secrets' names); looked for only where a separator follows
+    _rule("password", r"(" + KEY_WORDS + r"\\?[\"']?\s*(?::=|=>|=|:)\s*(?:\\\"|\"|')?)"
+          r"(?!\[redacted:)" + VALUE, keep=1,
+          hints=("pass", "pwd", "secret", "token", "key", "cred", "pat"),
+          lower=True, check=is_value, back=24, gate=ANY_SEP),
+    # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
+    _rule("password", r"((?<![a-z0-9_])(?:password|passwort|kennwort|passwd|passphrase|pw|pwd|"
+          r"passcode|mot de passe|contraseña|contrasena|senha|wachtwoord|parola|hasło|haslo|"
+          r"пароль|パスワード|密码|密碼|비밀번호|api key|api token|access token|secret)"
+          r"(?: (?:for|für|pour|para|of|to|de|del|van|do|da|zu|на|от)\b[^\n.,;:]{1,40}?)?"
+          r"(?:\s+(?:is|was|ist|est|es|é|è|är|er|now)\b|\s*[:=：は是는—])\s*(?:now:?\s*)?)"
+          r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[^\s,;]*[^\s,;.!?])",
+          keep=1, hints=('pass', 'kennwort', 'pw', 'mot de passe', 'contrase', 'senha',
+                         'wachtwoord', 'parola', 'hasło', 'haslo', 'пароль', 'パスワード',
+                         '密码', '密碼', '비밀번호', 'api key', 'api token', 'access token',
+                         'secret'), lower=True, check=said_secret, back=0),
+    # "use the api key abc123…": a token after its name, no verb
+    _rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
+          r"secret key|token|secret)\s+)([a-z0-9_+/=.~!@#$%^&*-]{12,})(?![^\s,;.!?])",
+          keep=1, hints=('password', 'passwort', 'api key', 'api token', 'access key',
+                         'secret key', 'token', 'secret'), lower=True, check=said_token, back=0),
 )
 
-ASSIGNMENT_HINTS = ("pass", "pwd", "secret", "token", "key", "credential", "creds")
-# NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
-# secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
-# ``secret_name`` are not secrets' names). Matched from the word on (whatever comes before
-# it is part of the name), which is what keeps a 5 MB transcript's redaction under a second.
-ASSIGNMENT = re.compile(
-    r"(" + KEY_WORDS + r"\\?[\"']?\s*(?::=|=>|=|:)\s*)(?!\\?[\"']?\[REDACTED:)"
-    r"(\\\"(?:[^\"\\\n]|\\[^\"])*\\\"|\"[^\"\n]*\"|'[^'\n]*'|[^\s,;}\])]+)", re.IGNORECASE)
+# a token's two parts on two lines: the end of one line, the start of the next
+RUN = re.compile(r"[A-Za-z0-9_.$+~-]{8,}")  # a token's first part: from its prefix on
+BREAK = re.compile(r"(?:\r?\n|\\n)[ \t]*(?=[A-Za-z0-9_+/=.$~-]{2})")
+TAIL = re.compile(r"[A-Za-z0-9_+/=.$~-]*")
+PREFIXES = tuple(p for rule in TOKENS for p in rule.prefixes)
+BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
+USER_PASSWORD = re.compile(r"(?=[^:]*[A-Za-z])[\w.@+\\-]{1,64}:(?!//)\S{6,}")
 
 
-def _assignment(match: re.Match[str], counter: list[int]) -> str:
-    value = match.group(2)
-    bare = value.strip("\\\"'").strip()
-    if len(bare) < 6 or NOT_A_SECRET.match(bare):
-        return match.group(0)
-    counter[0] += 1
-    quote = value[0] if value[0] in "\"'" and value[-1] == value[0] and len(value) > 1 else ""
-    return f"{match.group(1)}{quote}{MARK.format('password')}{quote}"
+def _lower_view(text: str) -> str:
+    """The text in lower case, each character where it was (a few letters, such as 'İ',
+    lower into two characters: those stay as they are)."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
 
 
-def _by_rule(rule: Rule, counter: list[int]) -> Callable[[re.Match[str]], str]:
-    def replace(match: re.Match[str]) -> str:
-        counter[0] += 1
-        kept = match.group(rule.keep) if rule.keep else ""
-        return f"{kept}{MARK.format(rule.kind)}"
-    return replace
+def _found(view: str, hints: tuple[str, ...]) -> list[int]:
+    """Where each hint appears in the lower-cased text, in order."""
+    at = []
+    for hint in hints:
+        i = view.find(hint)
+        while i != -1:
+            at.append(i)
+            i = view.find(hint, i + 1)
+    return sorted(set(at))
+
+
+def _matches(rule: Rule, text: str, view: str) -> Iterator[re.Match[str]]:
+    """The rule's matches: over the whole text, or only where a hint is (``back``)."""
+    src = view if rule.lower else text
+    if rule.back is None:
+        yield from rule.pattern.finditer(src)
+        return
+    done = 0
+    for p in _found(view, rule.hints):
+        if p < done or (rule.gate and not rule.gate.match(view, p)):
+            continue
+        for start in range(max(done, p - rule.back), p + 1):
+            m = rule.pattern.match(src, start)
+            if m and m.end() > p:
+                done = m.end()
+                yield m
+                break
+
+
+def _spans(rule: Rule, text: str, view: str) -> list[tuple[int, int, str]]:
+    """Where ``rule`` takes a secret out of ``text``: (start, end, replacement)."""
+    out = []
+    for m in _matches(rule, text, view):
+        start = m.end(rule.keep) if rule.keep else m.start()
+        if rule.check and not rule.check(text[start:m.end()]):
+            continue
+        out.append((start, m.end(), MARK.format(rule.kind)))
+    return out
+
+
+def _apply(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, int]:
+    """The text with each span replaced (a span overlapping an earlier one is dropped), and
+    how many were."""
+    parts, at, n = [], 0, 0
+    for start, end, new in sorted(spans):
+        if start < at:
+            continue
+        parts += [text[at:start], new]
+        at, n = end, n + 1
+    return "".join(parts) + text[at:], n
+
+
+def _token_runs(text: str) -> list[tuple[int, int, Rule]]:
+    """Each run of token characters that starts with a token rule's prefix: one scan of
+    the text, whatever the number of prefixes."""
+    out = []
+    for m in RUN.finditer(text):
+        if text.startswith(PREFIXES, m.start()):
+            rule = next(r for r in TOKENS if text.startswith(r.prefixes, m.start()))
+            out.append((m.start(), m.end(), rule))
+    return out
+
+
+def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, int, str]]:
+    """The tokens, each taken out whole; a token wrapped across a line break (a terminal's
+    width, a pasted chat line) is joined with the next line's first word and taken out
+    with both its parts when the two match its rule across the break (two words, or a hash
+    wrapped in a table, start with no prefix and match none)."""
+    out = []
+    for start, end, rule in runs:
+        brk = BREAK.match(text, end)
+        if brk:
+            tail = TAIL.match(text, brk.end())
+            joined = text[start:end] + tail.group()
+            m = rule.pattern.match(joined)
+            if m and m.end() > end - start and looks_random(m.group()):
+                out.append((start, brk.end() + m.end() - (end - start), MARK.format(rule.kind)))
+                continue
+        m = rule.pattern.match(text, start)
+        if m and looks_random(m.group()):
+            out.append((start, m.end(), MARK.format(rule.kind)))
+    return out
+
+
+def _base64(text: str, depth: int) -> list[tuple[int, int, str]]:
+    """A base64 blob that decodes to a credential: ``user:password``, or text the rules
+    redact (a docker config's ``auth``, a Kubernetes secret's value, a key file)."""
+    out = []
+    for m in BASE64.finditer(text):
+        blob = m.group()
+        if blob.lower() == blob or blob.upper() == blob:
+            continue
+        try:
+            raw = base64.b64decode(blob.replace("-", "+").replace("_", "/")
+                                   + "=" * (-len(blob.rstrip("=")) % 4), validate=False)
+            said = raw.decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            continue
+        if not all(c.isprintable() or c in "\n\r\t" for c in said):
+            continue
+        if USER_PASSWORD.fullmatch(said.strip()) or _redact(said, depth + 1)[1]:
+            out.append((m.start(), m.end(), MARK.format("base64-credential")))
+    return out
+
+
+def _redact(text: str, depth: int = 0) -> tuple[str, int]:
+    if not text:
+        return text, 0
+    count = 0
+    low = _lower_view(text)
+    passes: list[Callable[[str, str], list[tuple[int, int, str]]]] = [
+        lambda t, v: _tokens_in(t, _token_runs(t))]
+    for rule in STRUCTURED:
+        if rule.back is not None or any(h in low for h in rule.hints):
+            passes.append(lambda t, v, r=rule: _spans(r, t, v))
+    if depth < 2:
+        passes.append(lambda t, v: _base64(t, depth))
+    for find in passes:
+        spans = find(text, low)
+        if spans:
+            text, n = _apply(text, spans)
+            count += n
+            low = _lower_view(text)
+    return text, count
 
 
 def redact(text: str) -> tuple[str, int]:
     """The text with every secret replaced by ``[REDACTED:kind]``, and how many were."""
-    if not text:
-        return text, 0
-    counter = [0]
-    low = text.lower()  # each rule runs only where its hint is: most text holds none
-    for rule in RULES:
-        if any(h in low for h in rule.hints):
-            text = rule.pattern.sub(_by_rule(rule, counter), text)
-    if any(w in low for w in ASSIGNMENT_HINTS):
-        text = ASSIGNMENT.sub(lambda m: _assignment(m, counter), text)
-    return text, counter[0]
+    return _redact(text)
 
 
 def clean(text: str) -> str:

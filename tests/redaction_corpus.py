@@ -1,0 +1,469 @@
+"""The redactor's development corpus: credential shapes by family, each with the exact secret
+it carries, and near misses per family that must come out byte-identical.
+
+Every value is a fake: random characters of the right shape, drawn from a seeded generator
+(the same corpus on every run). ``tests/test_redaction.py`` runs it; docs/agents.md gives
+its figures.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import string
+from dataclasses import dataclass
+
+rng = random.Random(3636)
+ALNUM = string.ascii_letters + string.digits
+UPPER = string.ascii_uppercase + string.digits
+LOWER = string.ascii_lowercase + string.digits
+HEX = "0123456789abcdef"
+B64 = ALNUM + "+/"
+URLSAFE = ALNUM + "-_"
+
+
+def r(n: int, alphabet: str = ALNUM) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(n))
+
+
+def pw() -> str:
+    """A password a person might choose: letters, digits and a symbol."""
+    return r(4, string.ascii_letters) + r(3, string.digits) + rng.choice("!#%&*?") + r(4)
+
+
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def uuid() -> str:
+    return f"{r(8, HEX)}-{r(4, HEX)}-4{r(3, HEX)}-a{r(3, HEX)}-{r(12, HEX)}"
+
+
+@dataclass(frozen=True)
+class Shape:
+    family: str
+    text: str
+    secret: str  # the exact substring that must not survive, nor a 12-character piece of it
+
+
+def _shapes(family: str, *pairs: tuple[str, str]) -> list[Shape]:
+    """``(template, secret)`` pairs, the template holding the secret as ``{}``."""
+    return [Shape(family, template.replace("{}", secret), secret) for template, secret in pairs]
+
+
+def _pem(kind: str, lines: int = 6) -> tuple[str, str]:
+    body = [r(64, B64) for _ in range(lines)]
+    text = f"-----BEGIN {kind}-----\n" + "\n".join(body) + f"\n-----END {kind}-----\n"
+    return text, body[2]
+
+
+def _split(family: str, token: str, at: int, template: str = "{}") -> Shape:
+    """A token wrapped after ``at`` characters (a terminal's width, a pasted chat line)."""
+    wrapped = token[:at] + "\n" + token[at:]
+    return Shape(family, template.replace("{}", wrapped), token)
+
+
+def shapes() -> list[Shape]:
+    out: list[Shape] = []
+    out += _shapes(
+        "ai-provider",
+        ("export OPENAI_API_KEY=sk-proj-{}", r(48, URLSAFE)),
+        ("ANTHROPIC_API_KEY=\"{}\"", "sk-ant-api03-" + r(93, URLSAFE) + "AA"),
+        ("the key is {} use it", "sk-" + r(48)),
+        ("client = Groq(api_key=\"{}\")", "gsk_" + r(52)),
+        ("XAI key: {}", "xai-" + r(80)),
+        ("replicate token {} for the run", "r8_" + r(37)),
+        ("PPLX={}", "pplx-" + r(48)),
+        ("gemini key {} in the config", "AIza" + r(35, URLSAFE)),
+        ("huggingface-cli login --token {}", "hf_" + r(34)),
+        ("OPENROUTER {}", "sk-or-v1-" + r(64, HEX)),
+    )
+    out += _shapes(
+        "github",
+        ("git remote set-url origin https://{}@github.com/me/repo", "ghp_" + r(36)),
+        ("GITHUB_TOKEN={}", "github_pat_" + r(22) + "_" + r(59)),
+        ("oauth token {}", "gho_" + r(36)),
+        ("https://x-access-token:{}@github.com/o/r.git", "ghs_" + r(36)),
+        ("refresh: {}", "ghr_" + r(36)),
+    )
+    out += _shapes(
+        "gitlab",
+        ("curl --header \"PRIVATE-TOKEN: {}\" https://gitlab.example.com/api/v4/projects",
+         "glpat-" + r(20, URLSAFE)),
+        ("the token {} has api scope", "glpat-" + r(20, URLSAFE)),
+    )
+    out += _shapes(
+        "source-host-runner-deploy",
+        ("gitlab-runner register --token {}", "glrt-" + r(20, URLSAFE)),
+        ("deploy token {} for the registry", "gldt-" + r(20, URLSAFE)),
+        ("trigger with {}", "glptt-" + r(40, HEX)),
+        ("registration token {}", "GR1348941" + r(20, URLSAFE)),
+        ("CI build token {}", "glcbt-" + r(20, URLSAFE)),
+        ("feed token {} in the URL", "glft-" + r(20, URLSAFE)),
+        ("bitbucket app password {}", "ATBB" + r(32)),
+        ("atlassian api token {}", "ATATT3xFfGF0" + r(180, URLSAFE + "=")),
+        ("BUILDKITE_AGENT_TOKEN {}", "bkua_" + r(40, HEX)),
+        ("circleci token {}", "CCIPAT_" + r(22) + "_" + r(40, HEX)),
+        ("export AZURE_DEVOPS_PAT={}", r(52, "abcdefghijklmnopqrstuvwxyz234567")),
+    )
+    out += _shapes(
+        "slack",
+        ("slack token {}", "xoxb-" + r(12, string.digits) + "-" + r(13, string.digits) + "-"
+         + r(24)),
+        ("user token {}", "xoxp-" + r(12, string.digits) + "-" + r(12, string.digits) + "-"
+         + r(13, string.digits) + "-" + r(32, HEX)),
+        ("app-level token {}", "xapp-1-A" + r(10, UPPER) + "-" + r(13, string.digits) + "-"
+         + r(64, HEX)),
+        ("rotating {}", "xoxe.xoxp-1-" + r(140, ALNUM + "-")),
+        ("POST https://hooks.slack.com/services/{}", "T" + r(8, UPPER) + "/B" + r(8, UPPER)
+         + "/" + r(24)),
+    )
+    out += _shapes(
+        "chat-platform",
+        ("DISCORD_BOT={}", "MT" + r(24) + "." + r(6, URLSAFE) + "." + r(38, URLSAFE)),
+        ("client.run('{}')", "OD" + r(24) + "." + r(6, URLSAFE) + "." + r(27, URLSAFE)),
+        ("telegram bot {} answers", r(10, string.digits) + ":AA" + r(33, URLSAFE)),
+        ("https://api.telegram.org/bot{}/sendMessage", r(9, string.digits) + ":AA"
+         + r(33, URLSAFE)),
+        ("https://discord.com/api/webhooks/{}", r(18, string.digits) + "/" + r(68, URLSAFE)),
+        ("teams: https://contoso.webhook.office.com/webhookb2/{}", uuid() + "@" + uuid()
+         + "/IncomingWebhook/" + r(32, HEX) + "/" + uuid()),
+        ("twilio api key {}", "SK" + r(32, HEX)),
+        ("matrix access token {}", "syt_" + r(8) + "_" + r(20) + "_" + r(6)),
+    )
+    out += _shapes(
+        "payment",
+        ("stripe.api_key = '{}'", "sk_live_" + r(99)),
+        ("restricted {}", "rk_live_" + r(24)),
+        ("STRIPE_WEBHOOK_SECRET={}", "whsec_" + r(32)),
+        ("endpoint secret {} from the dashboard", "whsec_" + r(32)),
+        ("square token {}", "sq0atp-" + r(22, URLSAFE)),
+        ("square secret {}", "sq0csp-" + r(43, URLSAFE)),
+        ("square prod {}", "EAAA" + r(60, URLSAFE)),
+        ("braintree {}", "access_token$production$" + r(16, LOWER) + "$" + r(32, HEX)),
+        ("shopify admin {}", "shpat_" + r(32, HEX)),
+        ("shopify shared secret {}", "shpss_" + r(32, HEX)),
+        ("plaid {}", "access-production-" + uuid()),
+        ("razorpay {}", "rzp_live_" + r(14)),
+        ("paddle {}", "pdl_live_apikey_" + r(26, LOWER) + "_" + r(27)),
+    )
+    out += _shapes(
+        "package-registry",
+        ("NPM_TOKEN={}", "npm_" + r(36)),
+        ("//registry.npmjs.org/:_authToken={}", uuid()),
+        ("twine upload -u __token__ -p {} dist/*", "pypi-AgEIcHlwaS5vcmc" + r(120, URLSAFE)),
+        ("poetry config pypi-token.pypi {}", "pypi-AgENdGVzdC5weXBpLm9yZw" + r(100, URLSAFE)),
+        ("gem push with {}", "rubygems_" + r(48, HEX)),
+        ("nuget push -k {}", "oy2" + r(43, LOWER)),
+        ("docker hub {}", "dckr_pat_" + r(27, URLSAFE)),
+        ("cargo login {}", "cio" + r(32)),
+        ("artifactory {}", "AKCp" + r(69)),
+        ("clojars {}", "CLOJARS_" + r(60, LOWER)),
+        ("//npm.pkg.github.com/:_authToken={}", "ghp_" + r(36)),
+    )
+    out += _shapes(
+        "aws",
+        ("export AWS_ACCESS_KEY_ID={}", "AKIA" + r(16, UPPER)),
+        ("aws_secret_access_key = {}", r(40, B64)),
+        ("aws configure set aws_secret_access_key {}", r(40, B64)),
+        ("\"SecretAccessKey\": \"{}\",", r(40, B64)),
+        ("aws_session_token = {}", "IQoJb3JpZ2luX2Vj" + r(300, B64)),
+        ("token {} expires", "FwoGZXIvYXdzE" + r(200, B64)),
+        ("temporary {}", "ASIA" + r(16, UPPER)),
+    )
+    out += _shapes(
+        "azure",
+        ("DefaultEndpointsProtocol=https;AccountName=x;AccountKey={};EndpointSuffix=core",
+         r(86, B64) + "=="),
+        ("Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Root;"
+         "SharedAccessKey={}", r(43, B64) + "="),
+        ("AZURE_CLIENT_SECRET={}", r(3) + "8Q~" + r(34, ALNUM + "_~.-")),
+        ("the app's secret is {} until June", r(3) + "7Q~" + r(34, ALNUM + "_~")),
+        ("https://acct.blob.core.windows.net/c?sv=2022-11-02&ss=b&sp=rl&se=2026-01-01&sig={}",
+         r(40, ALNUM) + "%2B" + r(8) + "%3D"),
+        ("https://fn.azurewebsites.net/api/run?code={}", r(54, URLSAFE) + "=="),
+        ("Server=tcp:x.database.windows.net;User ID=admin;Password={};", pw()),
+    )
+    out += _shapes(
+        "gcp-cloud-oauth",
+        ("Authorization token ya29 {}", "ya29.a0" + r(150, URLSAFE)),
+        ("{\"access_token\": \"{}\", \"expires_in\": 3599}", "ya29." + r(120, URLSAFE)),
+        ("client secret {}", "GOCSPX-" + r(28, URLSAFE)),
+        ("refresh {}", "1//0" + r(100, URLSAFE)),
+        ("\"client_secret\": \"{}\"", r(24, URLSAFE)),
+        ("DIGITALOCEAN_TOKEN {}", "dop_v1_" + r(64, HEX)),
+        ("heroku {}", "HRKU-AA" + r(58, URLSAFE)),
+        ("alibaba {}", "LTAI" + r(20)),
+    )
+    out += _shapes(
+        "secret-manager",
+        ("VAULT_TOKEN={}", "hvs." + r(90, URLSAFE)),
+        ("vault login {}", "hvs." + r(24)),
+        ("batch token {}", "hvb." + r(120, URLSAFE)),
+        ("doppler service token {}", "dp.st.prd." + r(40)),
+        ("doppler personal {}", "dp.pt." + r(43)),
+        ("OP_SERVICE_ACCOUNT_TOKEN: {}", "ops_eyJ" + r(200, URLSAFE)),
+        ("terraform cloud {}", r(14, LOWER) + ".atlasv1." + r(67, URLSAFE)),
+        ("pulumi {}", "pul-" + r(40, HEX)),
+        ("BWS_ACCESS_TOKEN {}", "0." + uuid() + "." + r(30) + ":" + r(22) + "=="),
+    )
+    for kind in ("RSA PRIVATE KEY", "PRIVATE KEY", "EC PRIVATE KEY", "ENCRYPTED PRIVATE KEY",
+                 "OPENSSH PRIVATE KEY", "PGP PRIVATE KEY BLOCK", "DSA PRIVATE KEY"):
+        text, secret = _pem(kind)
+        out.append(Shape("private-key", f"here it is:\n{text}done", secret))
+    out += _shapes(
+        "encryption-key",
+        ("# created: 2026-01-01\n# public key: age1" + r(58, LOWER) + "\n{}",
+         "AGE-SECRET-KEY-1" + r(58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L")),
+        ("[Interface]\nPrivateKey = {}\nAddress = 10.0.0.2/32", r(43, B64) + "="),
+        ("FERNET_KEY={}", r(43, URLSAFE) + "="),
+        ("AES_KEY: {}", r(64, HEX)),
+        ("hmac_key = \"{}\"", r(44, B64)),
+        ("{\"kty\":\"RSA\",\"e\":\"AQAB\",\"n\":\"" + r(80, URLSAFE) + "\",\"d\":\"{}\"}",
+         r(120, URLSAFE)),
+        ("{\"kty\":\"oct\",\"k\":\"{}\",\"alg\":\"HS256\"}", r(43, URLSAFE)),
+        ("PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: me\nPublic-Lines: 2\n"
+         + r(64, B64) + "\n" + r(20, B64) + "\nPrivate-Lines: 1\n{}\nPrivate-MAC: "
+         + r(64, HEX), r(44, B64)),
+        ("untrusted comment: minisign encrypted secret key\n{}", "RWRTY0Iy" + r(150, B64)),
+        ("SIGNING_KEY={}", r(64, HEX)),
+        ("jwt_secret: {}", r(48, B64)),
+    )
+    out += _shapes(
+        "connection-string",
+        ("postgres://admin:{}@db.internal:5432/app", pw()),
+        ("mongodb+srv://app:{}@cluster0.ab1cd.mongodb.net/db", pw()),
+        ("redis://:{}@cache.internal:6379/0", pw()),
+        ("amqp://guest:{}@mq:5672/", pw()),
+        ("jdbc:mysql://db:3306/app?user=root&password={}", pw()),
+        ("Driver={ODBC};Server=db;UID=sa;PWD={};", pw()),
+        ("requirepass {}", pw()),
+        ("DATABASE_URL=mysql://app:{}@db/app", pw()),
+    )
+    out += _shapes(
+        "header",
+        ("curl -H 'Authorization: Bearer {}' https://api.example.com", r(32)),
+        ("Authorization: Token {}", r(40, HEX)),
+        ("authorization: Basic {}", b64("deploy:" + pw())),
+        ("X-API-Key: {}", r(32)),
+        ("X-Auth-Token: {}", r(32, HEX)),
+        ("Cookie: session={}; theme=dark", r(40, URLSAFE)),
+        ("Set-Cookie: sid={}; HttpOnly", r(32, HEX)),
+        ("Proxy-Authorization: Basic {}", b64("proxy:" + pw())),
+        ("X-Vault-Token: {}", "s." + r(24)),
+        ("X-Shopify-Access-Token: {}", "shpat_" + r(32, HEX)),
+    )
+    out += _shapes(
+        "cli",
+        ("mysql -u root --password={} app", pw()),
+        ("mysql -u root -p{} -h db", pw()),
+        ("docker login -u me -p {} registry.example.com", pw()),
+        ("az login --service-principal -u app -p {} --tenant t", pw()),
+        ("oc login -u admin -p {} https://api.cluster:6443", pw()),
+        ("curl -u deploy:{} https://api.example.com", pw()),
+        ("sshpass -p '{}' ssh pi@host", pw()),
+        ("htpasswd -b -c .htpasswd admin {}", pw()),
+        ("redis-cli -h cache -a {} ping", pw()),
+        ("openssl pkcs12 -export -in c.pem -passout pass:{} -out c.p12", pw()),
+        ("keytool -list -keystore ks.jks -storepass {}", pw()),
+        ("wget --http-password={} https://files.example.com/x", pw()),
+        ("sqlcmd -S db -U sa -P {} -Q \"select 1\"", pw()),
+        ("ldapsearch -x -D cn=admin -w {} -b dc=example", pw()),
+        ("smbclient //srv/share -U me%{}", pw()),
+        ("gh secret set DEPLOY_KEY --body {}", r(32)),
+        ("kubectl create secret generic db --from-literal=password={}", pw()),
+        ("zip -P {} archive.zip notes.txt", pw()),
+        ("export PGPASSWORD={}", pw()),
+    )
+    out += _shapes(
+        "natural",
+        ("my password is {} don't tell anyone", pw()),
+        ("The password for the staging db is {}.", pw()),
+        ("the wifi password is '{}'", r(12, string.ascii_lowercase)),
+        ("pw is {}", pw()),
+        ("use the api key {} for now", r(32)),
+        ("Mein Passwort ist {} bitte merken", pw()),
+        ("le mot de passe est {} pour le serveur", pw()),
+        ("la contraseña es {}", pw()),
+        ("パスワードは {} です", pw()),
+        ("мой пароль: {}", pw()),
+        ("the secret is `{}`", r(20)),
+    )
+    docker = json.dumps({"auths": {"ghcr.io": {"auth": b64("me:ghp_" + r(36))}}})
+    out += _shapes(
+        "base64",
+        ("  .dockerconfigjson: {}", b64(docker)),
+        ("{\"auths\": {\"registry.example.com\": {\"auth\": \"{}\"}}}", b64("ci:" + pw())),
+        ("data:\n  DATABASE_URL: {}\n", b64("postgres://app:" + pw() + "@db/app")),
+        ("data:\n  tls.key: {}\n", b64(_pem("RSA PRIVATE KEY")[0])),
+        ("echo {} | base64 -d", b64("AKIA" + r(16, UPPER) + ":" + r(40, B64))),
+        ("_auth={}", b64("npmuser:" + pw())),
+    )
+    gh, sk, akia, jwt = ("ghp_" + r(36), "sk-proj-" + r(48, URLSAFE), "AKIA" + r(16, UPPER),
+                         "eyJ" + r(20, URLSAFE) + ".eyJ" + r(40, URLSAFE) + "." + r(43, URLSAFE))
+    out += [
+        _split("split-line", gh, 20),
+        _split("split-line", gh, 34),
+        _split("split-line", gh, 20, "GITHUB_TOKEN={}\nnext line"),
+        _split("split-line", sk, 30, "the key is {} ok"),
+        _split("split-line", akia, 10, "id: {}"),
+        _split("split-line", jwt, 50),
+        _split("split-line", "xoxb-" + r(12, string.digits) + "-" + r(24), 16),
+        _split("split-line", "glpat-" + r(20, URLSAFE), 12, "> {}"),
+    ]
+    return out
+
+
+NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "ai-provider": (
+        "sk-learn is not a package; scikit-learn is",
+        "api_key = os.environ['OPENAI_API_KEY']",
+        "OPENAI_API_KEY=<your key here>",
+        "OPENAI_API_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "the model is gpt-4o-2024-08-06",
+        "max_tokens = 4096",
+        "tokens: 1500",
+    ),
+    "github": (
+        "commit 3f5a9c2e7b1d4a6f8e0c2b4d6f8a0c2e4b6d8f0a",
+        "GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}",
+        "ghp_ tokens are classic personal access tokens",
+        "see https://github.com/owner/repo/pull/123",
+    ),
+    "gitlab": (
+        "CI_JOB_TOKEN: $CI_JOB_TOKEN",
+        "glpat- is the prefix GitLab gives personal tokens",
+    ),
+    "source-host-runner-deploy": (
+        "gitlab-runner register --registration-token $REGISTRATION_TOKEN",
+        "the deploy token needs read_registry scope",
+        "gitlab-runner 16.11.0 (abcdef12)",
+        "deploy_token = ${{ secrets.DEPLOY }}",
+    ),
+    "slack": (
+        "xoxb- tokens are bot tokens, xoxp- are user tokens",
+        "post it in #general",
+    ),
+    "chat-platform": (
+        "Telegram chat id 123456789: it is a group",
+        "join us at discord.gg/abc123",
+        "the bot token lives in the vault",
+        "Meeting at 10:30, in room 4.",
+    ),
+    "payment": (
+        "whsec_ is the prefix of Stripe webhook secrets",
+        "order total: $42.00, tax 8%",
+        "stripe listen --forward-to localhost:4242/webhook",
+    ),
+    "package-registry": (
+        "npm install left-pad@1.3.0",
+        "pip install requests==2.32.3",
+        "registry=https://registry.npmjs.org/",
+        "//registry.npmjs.org/:_authToken=${NPM_TOKEN}",
+        "version 1.2.3-beta.4+build.5",
+    ),
+    "aws": (
+        "AKIAIOSFODNN7EXAMPLE is the key id AWS's docs use",
+        "aws configure set region eu-west-1",
+        "arn:aws:iam::123456789012:role/deploy",
+        "aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}",
+    ),
+    "azure": (
+        "AccountKey is in the portal under Access keys",
+        "GET /api/status?code=200",
+        "the sig= parameter signs the URL",
+    ),
+    "gcp-cloud-oauth": (
+        "ya29 is the prefix of Google access tokens",
+        "client_secret_file = /etc/app/client_secret.json",
+        "request id 3f2a9c1e-7b4d-4e6f-a8c0-2b4d6f8a0c2e",
+        "gcloud auth print-access-token",
+    ),
+    "secret-manager": (
+        "vault kv get secret/db",
+        "op read op://vault/item/password",
+        "doppler run -- npm start",
+    ),
+    "private-key": (
+        "-----BEGIN PUBLIC KEY-----\n"
+        "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo\n"
+        "4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u\n"
+        "-----END PUBLIC KEY-----",
+        "-----BEGIN CERTIFICATE-----\n"
+        "MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n"
+        "-----END CERTIFICATE-----",
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl me@host",
+        "never paste a private key into a chat",
+    ),
+    "encryption-key": (
+        "age recipient age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p",
+        "PublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=",
+        "ENCRYPTION_KEY is read from KMS at start",
+        "private_key_path = ~/.ssh/id_ed25519",
+        "ssh_key: /home/me/.ssh/id_rsa",
+        "primary_key = 'id'",
+    ),
+    "connection-string": (
+        "http://localhost:8080/path@v2",
+        "postgres://app@db.internal/app",
+        "postgres://app:${DB_PASSWORD}@db/app",
+        "git@github.com:owner/repo.git",
+        "mailto:me@example.com",
+        "http://[::1]:8080/health",
+    ),
+    "header": (
+        "Authorization: required from legal before the release",
+        "Authorization header is missing",
+        "Cookie: chocolate chip, oatmeal raisin",
+        "a cookie policy",
+        "Bearer tokens expire after an hour",
+        "X-API-Key: <your key>",
+        "Authorization: Bearer $TOKEN",
+        "Authorization: Bearer ${API_TOKEN}",
+    ),
+    "cli": (
+        "mysql -p to be asked for the password",
+        "docker login -u me --password-stdin",
+        "git log -p --stat",
+        "pip install -U pkg",
+        "htpasswd -c .htpasswd admin",
+        "--password-file /run/secrets/db",
+        "ls -la /tmp",
+    ),
+    "natural": (
+        "the password policy requires 12 characters",
+        "my password is too short",
+        "the password is stored in the vault",
+        "Das Passwort ist abgelaufen",
+        "le mot de passe est incorrect",
+        "reset your password at https://example.com/reset",
+        "password: required",
+        "bypass = true",
+        "compass: north",
+    ),
+    "base64": (
+        "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
+        "YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+        "username: YWRtaW4=",
+        "echo aGVsbG8gd29ybGQ= | base64 -d",
+        "config: eyJuYW1lIjogImFsZXBoIiwgInNpemUiOiAzfQ==",
+        "integrity sha512-3q2+7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+        "AAAAAAAAAAAAAAAAAAAAAA==",
+    ),
+    "split-line": (
+        "the quick brown\nfox jumps over",
+        "| sha256 | 3f5a9c2e7b1d4a6f8e0c2b4d6f8a0c2e |\n"
+        "|        | 4b6d8f0a2c4e6a8c0e2a4c6e8a0c2e4a |",
+        "e3b0c44298fc1c149afbf4c8996fb924\n27ae41e4649b934ca495991b7852b855",
+        "configuration\nimplementation",
+    ),
+    "general": (
+        "sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        "uuid 123e4567-e89b-12d3-a456-426614174000",
+        "v2.14.0-rc.1",
+        "secret_name = 'prod-db'",
+        "the token bucket refills 10 per second",
+        "read the api key from the vault, never from the repo",
+    ),
+}
