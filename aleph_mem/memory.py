@@ -110,6 +110,7 @@ class Memory(Store):
         if title:
             title, said_title = _no_secrets(title)
             said += said_title
+        self._refuse_for_person(actor, said + said_fm)
         target = _no_secret_in_name(path) or compose.note_path(folder, title, content)
         related = None
         if related_files:
@@ -143,6 +144,7 @@ class Memory(Store):
                     actor: str | None = None) -> WriteResult:
         """Create or replace a note with these bytes (the CLI's stdin), secrets taken out."""
         text, said = _no_secrets(data.decode("utf-8", "surrogateescape"))
+        self._refuse_for_person(actor, said)
         if said:
             data = text.encode("utf-8", "surrogateescape")
         return _told(self.writer(actor=actor).write(_no_secret_in_name(path) or path, data,
@@ -160,6 +162,10 @@ class Memory(Store):
         expected = expected_hash or unchecked()
         result = None
         set_keys, said = _no_secrets_in(set_keys)
+        if append is not None:
+            append, more = _no_secrets(append)
+            said += more
+        self._refuse_for_person(actor, said)
         if set_keys or unset:
             try:
                 result = w.set_frontmatter(path, set_keys or {}, unset or [], expected)
@@ -169,8 +175,6 @@ class Memory(Store):
                                "it as plain text (quoted)") from None
             expected = result.hash or expected
         if append is not None:
-            append, more = _no_secrets(append)
-            said += more
             result = w.append(path, append, expected, under)
         assert result is not None
         return _told(result, said)
@@ -185,8 +189,22 @@ class Memory(Store):
         """Move a note under ``archive/`` with the archive keys (``forget`` for agents); a
         secret in the reason is taken out (the reason is kept in the note and the log)."""
         reason, said = _no_secrets(reason)
+        self._refuse_for_person(actor, said)
         return _told(self.writer(actor=actor).archive(path, expected_hash or unchecked(),
                                                       reason), said)
+
+    def _refuse_for_person(self, actor: str | None, said: list[str]) -> None:
+        """A person's own write (the CLI) that holds a secret is refused whole, nothing
+        written: their text is theirs and is never stored changed. An agent's write is
+        stored with the secret taken out, and its answer says so (``_told``)."""
+        from aleph_mem.writes.events import by_person
+
+        if said and by_person(actor or self.actor):
+            kinds = ", ".join(sorted(set(said)))
+            raise BadInput(f"the text holds {len(said)} secret(s) ({kinds}): aleph-mem keeps "
+                           "none in the vault or its history, so nothing was written; take "
+                           "them out (keep them in the environment or a secret store) and "
+                           "write again")
 
     def restore_note(self, path: str, expected_hash: str | None = None,
                      actor: str | None = None) -> WriteResult:
@@ -198,6 +216,7 @@ class Memory(Store):
         from aleph_mem.recall.hot_memory import remember
 
         fact, said = _no_secrets(fact)
+        self._refuse_for_person(actor, said)
         return _told(remember(self, fact, priority, actor), said)
 
     # -- reading ---------------------------------------------------------------------------

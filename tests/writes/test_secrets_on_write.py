@@ -62,10 +62,28 @@ def test_no_secret_enters_through_a_writes_side_doors(vault: Path) -> None:
     (vault / "notes" / "old.md").write_text("# Old\n\nan old note\n")
     cli("--vault", str(vault), "index")
     out = cli("--vault", str(vault), "archive", "notes/old.md", "--reason",
-              f"token {TOKEN} revoked; {NEAR}")
-    assert out.returncode == 0
+              f"token {TOKEN} revoked; {NEAR}", check=False)  # the person's: refused whole
+    assert out.returncode == 1 and (vault / "notes" / "old.md").exists()
+    cli("--vault", str(vault), "archive", "notes/old.md", "--reason", f"revoked; {NEAR}")
     stored = everything_stored(vault)
     assert TOKEN.encode() not in stored and TOKEN[6:18].encode() not in stored
     assert NEAR.encode() in stored  # the near misses are kept as written
     deploy = (vault / "inbox" / "Heron deploy.md").read_text()
     assert NEAR in deploy and "[REDACTED:gitlab-token]" in deploy
+
+
+def test_a_persons_own_write_with_a_secret_is_refused_and_keeps_nothing(vault: Path) -> None:
+    """Through the CLI a person's text is never stored changed: a write, an append or a
+    remember holding a secret is refused whole, nothing written or logged. The near miss:
+    the same text without the secret is written as it is."""
+    before = everything_stored(vault)
+    for args in (["write", "notes/keys.md"], ["write", "Welcome.md", "--append"],
+                 ["remember", f"the token is {TOKEN}"]):
+        out = cli("--vault", str(vault), *args, stdin=f"token {TOKEN}\n", check=False)
+        assert out.returncode == 1 and "nothing was written" in out.stderr, out.stderr
+        assert "gitlab-token" in out.stderr and TOKEN not in out.stderr
+    assert not (vault / "notes" / "keys.md").exists()
+    assert TOKEN.encode() not in everything_stored(vault)
+    assert everything_stored(vault).count(b"gitlab-token") == before.count(b"gitlab-token")
+    out = cli("--vault", str(vault), "write", "notes/keys.md", stdin=f"policy {NEAR}\n")
+    assert (vault / "notes" / "keys.md").read_text() == f"policy {NEAR}\n"
