@@ -61,7 +61,9 @@ def contradicted_in(text: str, fact: str) -> list[Fact]:
 
 
 def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
-             today: dt.date | None = None) -> WriteResult:
+             today: dt.date | None = None, run: str | None = None) -> WriteResult:
+    """Add ``fact`` under ``## Facts``, logged as ``actor`` (with ``run``: the dream applying
+    a ticked proposal, so undoing the run takes the fact back)."""
     from aleph_mem.notes.sections import find_section
     from aleph_mem.writes.writer import ANY, WriteResult
 
@@ -85,7 +87,7 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
     if used + len(text) > BUDGET:
         lowest = sorted(current, key=lambda f: (-f.priority, f.line))[:5]
         raise HotMemoryFull(used, BUDGET, len(text), [f"[P{f.priority}] {f.text}" for f in lowest])
-    w = mem.writer(actor=actor)
+    w = mem.writer(actor=actor, run=run)
     line = f"- [P{priority}] {text}"
     if existing is None:
         return w.write(PATH, f"# Hot memory\n\n## {HEADING}\n\n{line}\n".encode(), None)
