@@ -92,7 +92,8 @@ class Journal:
         if not path.exists():
             return 0
         lines = jsonl.records(path)
-        keep = [r for r in lines if isinstance(r, dict) and r.get("day", "") >= before]
+        keep = [r for r in lines if journal_lines.recall_problem(r) is None
+                and r["day"] >= before]
         if len(keep) == len(lines):
             return 0
         write_atomic(path, b"".join(json.dumps(r, sort_keys=True).encode() + b"\n"

@@ -114,7 +114,7 @@ BAD_LINES = [
     {"at": AT, "run": "r", "state": "open"},
     {"id": "P-0000000a", "at": 5, "run": "r", "state": "open"},
     {"id": "P-0000000b", "at": AT, "run": "r", "state": "bogus"},
-    {"id": "P-0000000c", "at": "2999-01-01T00:00:00+00:00", "run": "r", "state": "open"},
+    {"id": "P-0000000c", "at": "yesterday", "run": "r", "state": "open"},
     {"id": "P-0000000d", "at": AT, "run": "r", "state": "open", "action": "rewrite"},
     {"id": "P-0000000e", "at": AT, "run": "r", "state": "open", "action": {"op": "set"}},
     {"id": "P-0000000f", "at": AT, "run": "r", "state": "open",

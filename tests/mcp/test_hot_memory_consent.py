@@ -112,3 +112,24 @@ def test_an_agent_cannot_forget_a_fact_the_person_ticked_in(vault: Path) -> None
 
     scenario(vault, go)
     assert "Prefers tabs" in (vault / "MEMORY.md").read_text()
+
+
+def test_an_agents_undo_never_takes_back_the_persons_hot_memory(vault: Path) -> None:
+    write(vault, "MEMORY.md", "# Hot memory\n\n## Facts\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+    write(vault, "MEMORY.md", PERSONS)  # the person's save, logged as theirs
+    with open_mem(vault) as mem:
+        mem.reindex()
+        persons = mem.log(path="MEMORY.md", limit=1)[0]
+        assert persons.actor == "human"
+
+    async def go(c: Client) -> None:
+        text = refused(await c.call_tool("undo", {"id": persons.id}))
+        assert "remember" in text and "forget" in text
+        r = (await c.call_tool("remember", {"fact": "Deploys on Fridays"})).structured_content
+        out = await c.call_tool("undo", {"id": r["event_id"]})  # the near miss: its own
+        assert not out.is_error and out.structured_content["undone"] == [r["event_id"]]
+
+    scenario(vault, go)
+    assert (vault / "MEMORY.md").read_text() == PERSONS
