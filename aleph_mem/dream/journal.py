@@ -16,10 +16,8 @@ from typing import Any
 from aleph_mem import logs
 from aleph_mem.dream import journal_lines
 from aleph_mem.dream.view import Action
-from aleph_mem.errors import AlephError
 from aleph_mem.files import jsonl
 from aleph_mem.files.atomic import write_atomic
-from aleph_mem.files.vault import Vault
 from aleph_mem.writes.events import host_id
 
 log = logs.get(__name__)
@@ -31,7 +29,6 @@ class Journal:
     def __init__(self, aleph_dir: Path) -> None:
         self.root = aleph_dir / "dream"
         self.host = host_id(aleph_dir / "local")
-        self.vault = Vault(aleph_dir.parent)
         self.skipped: dict[tuple[str, int], str] = {}  # (file, line) -> why, once each
 
     def _append(self, name: str, record: dict[str, Any]) -> None:
@@ -123,8 +120,7 @@ class Journal:
         passes = frozenset((*dream_passes(), SESSIONS))
         out: dict[str, dict[str, Any]] = {}
         for rec in self._read("proposals.jsonl",
-                              lambda r: journal_lines.proposal_problem(r, passes)
-                              or self._outside(r)):
+                              lambda r: journal_lines.proposal_problem(r, passes)):
             if rec["id"] not in out or "action" in rec:  # raised again: its latest base
                 out[rec["id"]] = dict(rec)
             out[rec["id"]]["state"] = rec["state"]
@@ -134,16 +130,6 @@ class Journal:
                         "skipped", pid)
             del out[pid]
         return out
-
-    def _outside(self, rec: dict[str, Any]) -> str | None:
-        """A proposal's note reached through a symlink that leaves the vault."""
-        if "action" not in rec:
-            return None
-        try:
-            self.vault.abs(rec["action"]["path"])
-        except AlephError as exc:
-            return str(exc)
-        return None
 
 
 def action_from(record: dict[str, Any]) -> Action:

@@ -384,7 +384,16 @@ class Dream:
                     self._set_aside(pid, p, True, report)
                     stale_groups.add(action.group)
                     continue
-            current = self.mem.vault.read_bytes(action.path)
+            try:
+                current = self.mem.vault.read_bytes(action.path)
+            except AlephError as exc:  # a symlink on the way leads out of the vault
+                self.journal.settle(pid, "failed", iso(self.now), report.run_id)
+                said = {"id": pid, "what": action.describe(), "why": f"not applied: {exc}"}
+                if pid in ticked:
+                    report.answered.append(said)
+                else:
+                    report.withdrawn.append({**said, "pass": action.pass_name})
+                continue
             fresh = action.base is None and current is None  # a note still to create
             if action.op == "remember":  # hot memory changes often: only "said since" counts
                 from aleph_mem.recall.hot_memory import said_in

@@ -41,12 +41,13 @@ def path_problem(rel: str) -> str | None:
     names aleph-mem's own data, or None. ``Vault.abs`` adds the symlinks on the way."""
     if not rel or "\x00" in rel:
         return "empty or invalid path"
-    pure = PurePosixPath(rel.replace("\\", "/"))
-    if pure.is_absolute() or (pure.parts and pure.parts[0].endswith(":")):
+    posix = rel.replace("\\", "/")
+    parts = [p for p in posix.split("/") if p not in ("", ".")]  # as PurePosixPath reads it
+    if posix.startswith("/") or (parts and parts[0].endswith(":")):
         return "absolute paths are not allowed"
-    if ".." in pure.parts:
+    if ".." in parts:
         return "'..' is not allowed"
-    if pure.parts and pure.parts[0] == ".aleph":
+    if parts and parts[0] == ".aleph":
         return ".aleph/ holds aleph-mem's own data, not notes"
     return None
 

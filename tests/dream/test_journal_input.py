@@ -161,3 +161,22 @@ def test_malformed_journal_lines_are_skipped_counted_and_never_stop_a_run(
         again = Dream(mem, NOW, force=True).run()
         assert again.status == "success"
         assert not (vault.parent / "outside.md").exists()
+
+
+def test_a_proposal_through_a_symlink_out_of_the_vault_never_stops_a_run(
+        vault: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (vault / "out").symlink_to(outside)
+    write(vault, "build.md", EXPIRED)
+    with open_mem(vault) as mem:
+        mem.reindex()
+        genuine = Dream(mem, NOW, force=True).run(("drift", "digest")).proposed[0]["id"]
+        out = [Action("drift", "rewrite", f"out/{name}.md", None, name, content="# x\n")
+               for name in ("ticked", "unticked")]
+        synced_in(vault, *(raised(a) for a in out))
+        tick_as_person(vault, mem, [genuine, out[0].key])
+        report = Dream(mem, NOW, force=True).run()
+        assert report.status == "success"
+        assert list(outside.iterdir()) == []
+        assert b"stale_reason: expired" in (vault / "build.md").read_bytes()  # the control
