@@ -30,6 +30,9 @@ class Journal:
         self.root = aleph_dir / "dream"
         self.host = host_id(aleph_dir / "local")
         self.skipped: dict[tuple[str, int], str] = {}  # (file, line) -> why, once each
+        # each file's checked lines, kept while its size and time stay (a run reads the
+        # proposals once per proposal it raises)
+        self._checked: dict[Path, tuple[tuple[int, int], list[dict[str, Any]]]] = {}
 
     def _append(self, name: str, record: dict[str, Any]) -> None:
         jsonl.append(self.root / self.host / name, record, sort_keys=True, default=str)
@@ -39,21 +42,30 @@ class Journal:
         the host whose folder holds it (``host``)."""
         out = []
         for path in sorted(self.root.glob(f"*/{name}")):
-            if not path.is_file():
-                self._skip(path, 0, "it is not a file")
-                continue
             try:
-                lines = list(jsonl.read(path))
+                st = path.stat()
+                if not path.is_file():
+                    self._skip(path, 0, "it is not a file")
+                    continue
+                seen = self._checked.get(path)
+                if seen is None or seen[0] != (st.st_size, st.st_mtime_ns):
+                    seen = ((st.st_size, st.st_mtime_ns), self._check(path, problem))
+                    self._checked[path] = seen
             except OSError as exc:
                 self._skip(path, 0, f"it cannot be read ({exc.strerror})")
                 continue
-            for rec, offset in lines:
-                why = problem(rec)
-                if why:
-                    self._skip(path, offset, why)
-                    continue
-                out.append({**rec, "host": path.parent.name})
+            out += seen[1]
         return sorted(out, key=lambda r: r.get("at", ""))
+
+    def _check(self, path: Path, problem: Callable[[Any], str | None]) -> list[dict[str, Any]]:
+        out = []
+        for rec, offset in jsonl.read(path):
+            why = problem(rec)
+            if why:
+                self._skip(path, offset, why)
+                continue
+            out.append({**rec, "host": path.parent.name})
+        return out
 
     def _skip(self, path: Path, offset: int, why: str) -> None:
         key = (path.relative_to(self.root).as_posix(), offset)
