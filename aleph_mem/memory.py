@@ -37,6 +37,10 @@ if TYPE_CHECKING:  # each verb loads its module when first called (fast CLI star
 # shells import nothing below it (those not already loaded load when first named)
 __all__ = ["Envelope", "Event", "Filters", "GraphView", "LinkView", "Memory", "NoteView",
            "Reflection", "WriteResult"]
+HOT_MEMORY_IS_THE_PERSONS = (
+    "MEMORY.md is the person's hot memory, handed to every session: an agent adds a fact "
+    "with `remember` and takes back a fact an agent added with `forget` (path \"MEMORY.md\" "
+    "and `fact`); any other change to it is the person's to make")
 _LATER = {"Reflection": "aleph_mem.recall.reflect",
           "Envelope": "aleph_mem.sessions.working_memory",
           "WriteResult": "aleph_mem.writes.writer"}
@@ -118,6 +122,7 @@ class Memory(Store):
             related = compose.file_hashes(related_files, (frontmatter or {}).get(
                 "project_root"), allowed)
         data = compose.note_bytes(content, frontmatter, related)
+        self._not_hot_memory(actor, target)
         return _told(self.writer(actor=actor).write(target, data, expected_hash),
                      said + said_fm)
 
@@ -143,6 +148,7 @@ class Memory(Store):
     def write_bytes(self, path: str, data: bytes, expected_hash: str | None = None,
                     actor: str | None = None) -> WriteResult:
         """Create or replace a note with these bytes (the CLI's stdin), secrets taken out."""
+        self._not_hot_memory(actor, path)
         text, said = _no_secrets(data.decode("utf-8", "surrogateescape"))
         self._refuse_for_person(actor, said)
         if said:
@@ -158,6 +164,7 @@ class Memory(Store):
         the end, or at the end of the section ``under``); the rest stays byte for byte."""
         if append is None and not set_keys and not unset:
             raise BadInput("nothing to do: give text to append, or keys to set or remove")
+        self._not_hot_memory(actor, path)
         w = self.writer(actor=actor)
         expected = expected_hash or unchecked()
         result = None
@@ -181,6 +188,7 @@ class Memory(Store):
 
     def move_note(self, old: str, new: str, expected_hash: str | None = None,
                   actor: str | None = None) -> WriteResult:
+        self._not_hot_memory(actor, old, new)
         return self.writer(actor=actor).move(old, _no_secret_in_name(new) or new,
                                              expected_hash or unchecked())
 
@@ -188,6 +196,7 @@ class Memory(Store):
                      actor: str | None = None) -> WriteResult:
         """Move a note under ``archive/`` with the archive keys (``forget`` for agents); a
         secret in the reason is taken out (the reason is kept in the note and the log)."""
+        self._not_hot_memory(actor, path)
         reason, said = _no_secrets(reason)
         self._refuse_for_person(actor, said)
         return _told(self.writer(actor=actor).archive(path, expected_hash or unchecked(),
@@ -208,6 +217,7 @@ class Memory(Store):
 
     def restore_note(self, path: str, expected_hash: str | None = None,
                      actor: str | None = None) -> WriteResult:
+        self._not_hot_memory(actor, path, path.removeprefix("archive/"))
         return self.writer(actor=actor).restore(path, expected_hash or unchecked())
 
     def remember(self, fact: str, priority: int = 3, actor: str | None = None) -> WriteResult:
@@ -218,6 +228,34 @@ class Memory(Store):
         fact, said = _no_secrets(fact)
         self._refuse_for_person(actor, said)
         return _told(remember(self, fact, priority, actor), said)
+
+    def forget_fact(self, path: str, fact: str, actor: str | None = None) -> WriteResult:
+        """An agent takes back a fact it (or another agent) added to hot memory; the
+        person's facts are refused (``hot_memory.forget``)."""
+        from aleph_mem.recall.hot_memory import PATH, forget
+
+        if not self._is_hot_memory(path):
+            raise BadInput(f"`fact` names a fact of hot memory: give path {PATH!r} with it, "
+                           "or leave `fact` out to archive the note")
+        return forget(self, fact, actor or self.actor)
+
+    def _is_hot_memory(self, path: str | None) -> bool:
+        from aleph_mem.files.names import fold_name
+        from aleph_mem.recall.hot_memory import PATH
+
+        try:
+            rel = self.vault.normalise(path) if path else ""
+        except AlephError:
+            return False  # the writer refuses it, with its own reason
+        return fold_name(rel) == fold_name(PATH)
+
+    def _not_hot_memory(self, actor: str | None, *paths: str | None) -> None:
+        """Hot memory is the person's standing facts, handed to every session: an agent
+        changes it only through `remember` and `forget` of an agent's fact."""
+        from aleph_mem.writes.events import by_agent
+
+        if by_agent(actor or self.actor) and any(self._is_hot_memory(p) for p in paths):
+            raise BadInput(HOT_MEMORY_IS_THE_PERSONS)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -251,7 +289,19 @@ class Memory(Store):
     def undo(self, target: str, actor: str | None = None) -> UndoReport:
         """Undo an event or a whole run. A dream run's own pages (the digest) are not
         restored but written anew from the history as it now stands, after any undo of
-        the dream's changes (so the digest never says the dream changed a note it gave back)."""
+        the dream's changes (so the digest never says the dream changed a note it gave back).
+        An agent's undo never takes back what the person (or their tick) wrote to hot
+        memory."""
+        from aleph_mem.writes.events import by_agent
+
+        if by_agent(actor or self.actor):
+            from aleph_mem.writes.undo import events_for
+
+            if any(not by_agent(e.actor) and (self._is_hot_memory(e.path) or
+                                              self._is_hot_memory(e.data.get("from")))
+                   for e in events_for(self.writer(actor=actor), target)):
+                raise BadInput(f"{target} changed MEMORY.md as the person or their tick: "
+                               + HOT_MEMORY_IS_THE_PERSONS)
         report = super().undo(target, actor)
         if (report.regenerate or report.dreamt or report.undone and self._digest_today()) \
                 and not self.readonly:

@@ -114,7 +114,8 @@ def digest(snap: Snapshot, ctx: PassContext) -> list[Action]:
 def digest_after(snap: Snapshot, ctx: PassContext) -> list[Action]:
     action = digest_mod.plan_digest(ctx.mem, ctx.now, ctx.report, ctx.journal, snap,
                                      ctx.judge)
-    page = digest_mod.plan_standing_page(ctx.mem, ctx.now, ctx.journal)
+    page = digest_mod.plan_standing_page(ctx.mem, ctx.now, ctx.journal,
+                                         ctx.report.awaiting)
     return [a for a in (action, page) if a is not None]
 
 

@@ -66,7 +66,7 @@ def plan_digest(mem: Store, now: dt.datetime, report: RunReport, journal: Journa
                                 "ESCAPE '\\' LIMIT 1").fetchone()
     if not people and not dreamt and not taken_back and not proposals and not report.said and not (
             first and (report.issues or snap.notes)) and not report.withdrawn \
-            and not report.answered:
+            and not report.answered and not report.awaiting:
         return None  # a quiet day; the first run on a vault always says what it found
     current = mem.vault.read_bytes(path)
     base = None
@@ -115,9 +115,12 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
     summary = summarise(mem, sorted(seen), judge) if judge is not None else None
     if summary:
         out += ["", "## Summary", "", summary]
-    if report.withdrawn or report.answered:  # first: the answers to what the person did
+    if report.withdrawn or report.answered or report.awaiting:  # first: the answers
         out += ["", "## Your ticks answered, proposals withdrawn", ""]
         out += [f"- your tick on {a['id']} ({a['what']}): {a['why']}" for a in report.answered]
+        out += [f"- the box of {w['id']} ({w['what']}) was marked by {w['by']}, not by you: "
+                f"nothing was changed; it waits for your own tick on [[{PAGE[:-3]}]]"
+                for w in report.awaiting]
         withdrawn = [f"- withdrawn {w['id']}: {w['what']}: {w['why']}" for w in report.withdrawn]
         out += _capped(withdrawn, "withdrawn", where="") if withdrawn else []
     out += ["", "## Proposals", "",
@@ -132,6 +135,10 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
     out += _capped([f"- {link(p)}: {what}" for p, what in sorted(seen.items())], "notes")
     for name, lines in report.said.items():
         out += ["", f"## From the {name} pass", "", *[f"- {line}" for line in lines]]
+    if report.journal_skipped:
+        out += ["", f"{report.journal_skipped} line(s) of the dream journal synced in from "
+                "another device failed their checks and were skipped (`aleph-mem` logs "
+                "each one and why)."]
     if report.skipped:
         out += ["", "## Skipped because you were editing", ""]
         out += _capped([f"- {link(s['path'])}: {s['reason']}" for s in report.skipped],
@@ -315,14 +322,22 @@ def _proposals_shown(proposals: list[dict]) -> list[str]:
     return shown
 
 
-def plan_standing_page(mem: Store, now: dt.datetime, journal: Journal) -> Action | None:
+def plan_standing_page(mem: Store, now: dt.datetime, journal: Journal,
+                       awaiting: list[dict] | None = None) -> Action | None:
     """``_dream/proposals.md``: every open proposal, the oldest first. Rewritten while the
-    dream wrote it last, or a person only ticked or dismissed boxes on it since."""
+    dream wrote it last, or a person only ticked or dismissed boxes on it since. A box an
+    agent marked (``awaiting``) says it waits for the person's own tick."""
     proposals = [p for p in journal.proposals().values() if p["state"] == "open"]
     current = mem.vault.read_bytes(PAGE)
     if current is None and not proposals:
         return None
-    content = standing_page(proposal_lines(proposals), now.date().isoformat())
+    lines = proposal_lines(proposals)
+    for w in awaiting or []:
+        at = next((i for i, line in enumerate(lines) if line.endswith(f"({w['id']})")), None)
+        if at is not None:
+            lines.insert(at + 1, f"  - marked by {w['by']}, not by you: tick it yourself "
+                         "to apply it")
+    content = standing_page(lines, now.date().isoformat())
     if current is not None:
         if current.decode("utf-8", "replace") == content:
             return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from aleph_mem.dream.view import Action, NoteInfo
 from aleph_mem.shown import one_line
@@ -60,17 +60,43 @@ def _plain(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def marks(mem: Store) -> tuple[set[str], set[str]]:
-    """(ticked, dismissed) proposal ids, read from every digest and the standing page."""
+class Marks(NamedTuple):
+    ticked: set[str]
+    dismissed: set[str]
+    not_yours: dict[str, str]  # proposal id -> the agent whose mark it is (not counted)
+
+
+def marks(mem: Store) -> Marks:
+    """The proposal ids the person ticked and dismissed, read from every digest and the
+    standing page. A mark counts only when a person wrote it (an editor's save, the CLI):
+    the event log says who added each marked line, and a box an agent marked through MCP
+    is not the person's answer (``not_yours``)."""
+    from aleph_mem.writes.events import by_person
+    from aleph_mem.writes.line_authors import introduced_by
+
     ticked: set[str] = set()
     dismissed: set[str] = set()
+    not_yours: dict[str, str] = {}
     rows = mem.con.execute("SELECT path FROM notes WHERE path LIKE '\\_dream/digests/%' "
                            "ESCAPE '\\' OR path = ?", (PAGE,)).fetchall()
     for (path,) in rows:
-        text = (mem.vault.read_bytes(path) or b"").decode("utf-8", "replace")
-        ticked |= set(TICKED.findall(text))
-        dismissed |= set(DISMISSED.findall(text))
-    return ticked - dismissed, dismissed
+        data = mem.vault.read_bytes(path)
+        found = {}
+        for line in (data or b"").decode("utf-8", "replace").splitlines():
+            if m := TICKED.match(line):
+                found[line] = (ticked, m.group(1))
+            elif m := DISMISSED.match(line):
+                found[line] = (dismissed, m.group(1))
+        if not found:
+            continue
+        authors = introduced_by(mem.con, mem.objects, path, data, set(found))
+        for line, (answer, pid) in found.items():
+            if by_person(authors[line]):
+                answer.add(pid)
+            else:
+                not_yours[pid] = authors[line]
+    return Marks(ticked - dismissed, dismissed,
+                 {p: a for p, a in not_yours.items() if p not in ticked | dismissed})
 
 
 def standing_page(lines: list[str], day: str) -> str:

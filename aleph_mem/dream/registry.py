@@ -52,6 +52,9 @@ class RunReport:
     note: str = ""  # why nothing ran (another device is the vault's dreamer)
     withdrawn: list[dict[str, Any]] = field(default_factory=list)  # no longer true
     answered: list[dict[str, Any]] = field(default_factory=list)  # late ticks, answered
+    # boxes an agent marked (not the person's answer): each waits for the person's own
+    awaiting: list[dict[str, Any]] = field(default_factory=list)
+    journal_skipped: int = 0  # dream journal lines that failed their checks (synced in)
 
     def as_json(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items()}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import re
 from dataclasses import replace
 
 from aleph_mem import logs
@@ -33,6 +34,8 @@ __all__ = ["DAILY", "WEEKLY", "Dream", "RunReport"]
 log = logs.get(__name__)
 
 QUIET_MINUTES = 10
+ELSEWHERE = ("raised on another device, and the dream here does not find it: nothing was "
+             "changed")
 EDIT_BUDGET = 32  # destructive edits (merges, archives) per run
 DIGESTS = "_dream/digests/"
 
@@ -57,6 +60,7 @@ class Dream:
         self.judge = Judge(mem.settings, mem.vault.aleph_dir)
         self._outdated: dict[str, dict] = {}  # open proposals whose note changed since
         self._reticked: set[str] = set()  # ... of them, those the person had ticked
+        self._elsewhere: set[str] = set()  # ... of them, ticked ones another device raised
 
     def run(self, passes: tuple[str, ...] | None = None, trigger: str = "manual",
             weekly: bool = False) -> RunReport:
@@ -89,6 +93,7 @@ class Dream:
         report.resumed = self._finished_today(passes, trigger)
         self.judge.before_call = lambda: self._check_idle(trigger)
         self.mem.reindex()
+        report.journal_skipped = self.journal.audit()
         self._soft_links(report)
         name = None
         try:
@@ -109,6 +114,7 @@ class Dream:
             report.status = "error"  # recorded: it blocks further scheduled runs today
             log.exception("dream run %s failed", report.run_id)
         report.finished_at = iso(utc_now())
+        report.journal_skipped = len(self.journal.skipped)
         if not self.dry_run and not self.mem.readonly:
             judgments.refresh(self.mem.con, self.journal)
         worked = report.applied or report.proposed or report.digest or report.done
@@ -119,6 +125,7 @@ class Dream:
                                      "applied": len(report.applied),
                                      "proposed": len(report.proposed),
                                      "skipped": len(report.skipped),
+                                     "journal_skipped": report.journal_skipped,
                                      "done": report.resumed + report.done,
                                      "interrupted_at": report.interrupted_at,
                                      "merged": sorted(a["pair"] for a in report.applied
@@ -235,7 +242,8 @@ class Dream:
                 from aleph_mem.recall.hot_memory import remember
 
                 r = remember(self.mem, action.content, int(action.set_keys.get("priority", 3)),
-                             actor=f"dream:{action.pass_name}", today=self.now.date())
+                             actor=f"dream:{action.pass_name}", today=self.now.date(),
+                             run=report.run_id)
             elif action.op == "fold":  # keys, then the absorbed facts appended
                 r = w.set_frontmatter(action.path, action.set_keys, [], action.base or "",
                                       reason=action.reason)
@@ -277,12 +285,15 @@ class Dream:
                                          "why": "the dream no longer finds it"})
 
     def _set_aside(self, pid: str, p: dict, ticked: bool, report: RunReport) -> None:
-        """An open proposal whose note changed since it was asked: its pass judges the note
-        again this run; what it no longer finds is said (withdrawn, or a tick answered)."""
+        """An open proposal whose note changed since it was asked, or one another device
+        raised that the person ticked: its pass judges the note again this run; what it no
+        longer finds is said (withdrawn, or a tick answered)."""
         self.journal.settle(pid, "outdated", iso(self.now), report.run_id)
         self._outdated[pid] = p
         if ticked:
             self._reticked.add(pid)
+        if p.get("host") != self.journal.host:
+            self._elsewhere.add(pid)
 
     def _settle_outdated(self, report: RunReport) -> None:
         """Proposals set aside this run that their pass, run since, did not raise again:
@@ -294,9 +305,10 @@ class Dream:
             del self._outdated[pid]
             if pid in self._reticked:
                 self.journal.settle(pid, "answered", iso(self.now), report.run_id)
-                report.answered.append({"id": pid, "what": action.describe(), "why": "the "
-                                        "note changed after your tick and it no longer "
-                                        "holds: nothing was changed"})
+                report.answered.append({"id": pid, "what": action.describe(), "why": ELSEWHERE
+                                        if pid in self._elsewhere else "the note changed "
+                                        "after your tick and it no longer holds: nothing "
+                                        "was changed"})
             else:
                 self.journal.settle(pid, "withdrawn", iso(self.now), report.run_id)
                 report.withdrawn.append({"id": pid, "pass": action.pass_name,
@@ -311,8 +323,10 @@ class Dream:
                     "failed"
                 self.journal.settle(action.key, state, iso(self.now), report.run_id)
                 report.answered.append({"id": action.key, "what": action.describe(), "why": (
-                    "applied: the note changed after your tick and it still holds") if state
-                    == "applied" else "it could not be applied; the digest says why"})
+                    "applied: raised on another device, and it still holds here" if
+                    action.key in self._elsewhere else "applied: the note changed after "
+                    "your tick and it still holds") if state == "applied" else
+                    "it could not be applied; the digest says why"})
                 return
         known = self.journal.proposals()
         if action.key in known and known[action.key]["state"] in BLOCKING:
@@ -328,9 +342,13 @@ class Dream:
         proposal whose note changed since is set aside (the passes then plan anew and raise
         it again if it still holds). A tick on a proposal no longer open is answered once.
         Proposals never expire."""
-        ticked, dismissed = marks(self.mem)
+        ticked, dismissed, not_yours = marks(self.mem)
         marked_no = set(dismissed)
         known = self.journal.proposals()
+        for pid, by in sorted(not_yours.items()):  # an agent's mark is not the person's
+            if pid in known and known[pid]["state"] == "open":
+                report.awaiting.append({"id": pid, "by": by, "what": action_from(
+                    known[pid]["action"]).describe()})
         said_no = {p["action"].get("group") for pid, p in known.items() if pid in dismissed}
         dismissed |= {pid for pid, p in known.items()  # a merge is dismissed as a whole
                       if p["action"].get("group") and p["action"].get("group") in said_no}
@@ -355,7 +373,27 @@ class Dream:
                         p["action"]).describe(), "why": "dismissed: it is not asked again"})
                 continue
             action = action_from(p["action"])
-            current = self.mem.vault.read_bytes(action.path)
+            if p["host"] != self.journal.host and pid in ticked:  # raised elsewhere:
+                if action.op == "remember":  # judged here, as this device would raise it
+                    if not self._stated_here(action):
+                        self.journal.settle(pid, "answered", iso(self.now), report.run_id)
+                        report.answered.append({"id": pid, "what": action.describe(),
+                                                "why": ELSEWHERE})
+                        continue
+                else:
+                    self._set_aside(pid, p, True, report)
+                    stale_groups.add(action.group)
+                    continue
+            try:
+                current = self.mem.vault.read_bytes(action.path)
+            except AlephError as exc:  # a symlink on the way leads out of the vault
+                self.journal.settle(pid, "failed", iso(self.now), report.run_id)
+                said = {"id": pid, "what": action.describe(), "why": f"not applied: {exc}"}
+                if pid in ticked:
+                    report.answered.append(said)
+                else:
+                    report.withdrawn.append({**said, "pass": action.pass_name})
+                continue
             fresh = action.base is None and current is None  # a note still to create
             if action.op == "remember":  # hot memory changes often: only "said since" counts
                 from aleph_mem.recall.hot_memory import said_in
@@ -384,6 +422,19 @@ class Dream:
                 self.journal.settle(p["id"], state, iso(self.now), report.run_id)
             report.answered.append({"id": group[0]["id"], "what": action_from(
                 group[0]["action"]).describe(), "why": why})
+
+    def _stated_here(self, action: Action) -> bool:
+        """A hot-memory proposal from another device holds here when the session note it
+        cites is in this vault, a session note, and states the preference."""
+        cited = re.search(r"\(stated in \[\[([^\]]+)\]\]\)$", action.reason)
+        path = f"{cited.group(1)}.md" if cited else ""
+        row = self.mem.con.execute("SELECT json_extract(frontmatter, '$.type') FROM notes "
+                                   "WHERE path = ?", (path,)).fetchone()
+        if not row or row[0] != "session":
+            return False
+        data = self.mem.vault.read_bytes(path) or b""
+        return " ".join(action.content.split()) in " ".join(
+            data.decode("utf-8", "replace").split())
 
     def _apply_ticked_one(self, action: Action, report: RunReport) -> str | None:
         """Apply a proposal the person ticked; None when it was applied, else why not."""

@@ -36,6 +36,22 @@ class Listing:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
+def path_problem(rel: str) -> str | None:
+    """Why a vault-relative path, as written (no file is looked at), leaves the vault or
+    names aleph-mem's own data, or None. ``Vault.abs`` adds the symlinks on the way."""
+    if not rel or "\x00" in rel:
+        return "empty or invalid path"
+    posix = rel.replace("\\", "/")
+    parts = [p for p in posix.split("/") if p not in ("", ".")]  # as PurePosixPath reads it
+    if posix.startswith("/") or (parts and parts[0].endswith(":")):
+        return "absolute paths are not allowed"
+    if ".." in parts:
+        return "'..' is not allowed"
+    if parts and parts[0] == ".aleph":
+        return ".aleph/ holds aleph-mem's own data, not notes"
+    return None
+
+
 class Vault:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
@@ -63,16 +79,10 @@ class Vault:
 
     def abs(self, rel: str) -> Path:
         """The absolute path of a vault-relative path, refusing anything that leaves the vault."""
-        if not rel or "\x00" in rel:
-            raise PathOutsideVault(rel, "empty or invalid path")
-        pure = PurePosixPath(rel.replace("\\", "/"))
-        if pure.is_absolute() or (pure.parts and pure.parts[0].endswith(":")):
-            raise PathOutsideVault(rel, "absolute paths are not allowed")
-        if ".." in pure.parts:
-            raise PathOutsideVault(rel, "'..' is not allowed")
-        if pure.parts and pure.parts[0] == ".aleph":
-            raise PathOutsideVault(rel, ".aleph/ holds aleph-mem's own data, not notes")
-        target = self.root.joinpath(*pure.parts)
+        problem = path_problem(rel)
+        if problem:
+            raise PathOutsideVault(rel, problem)
+        target = self.root.joinpath(*PurePosixPath(rel.replace("\\", "/")).parts)
         try:
             resolved = target.resolve()
         except (RuntimeError, OSError):

@@ -299,10 +299,11 @@ def remember(fact: str, ctx: Context, priority: int = 3) -> WriteOut:
     to 5. Hot memory has a 2,200-character budget: when it is full this fails and lists
     the lowest-priority facts, so a person can prune them. A fact hot memory already
     states (the same numbers, names and negations, mostly the same words) is not added
-    twice: `changed` is false and `same_facts_as` quotes the line that says it (edit
-    MEMORY.md there to refine it). A fact about the same thing with another value ("port
-    5433" beside "port 5432") is added and `warning` names the older line, so you can edit
-    or remove it. For anything longer, use `write`.
+    twice: `changed` is false and `same_facts_as` quotes the line that says it. A fact
+    about the same thing with another value ("port 5433" beside "port 5432") is added and
+    `warning` names the older line: `forget` it if an agent added it, else tell the person.
+    MEMORY.md changes only through `remember` and `forget`; `write` and `edit` refuse it.
+    For anything longer, use `write`.
     """
     who = actor(ctx)
     return run(ctx, lambda m: written(m.remember(fact, priority, who)))
@@ -388,12 +389,18 @@ def recent(ctx: Context, limit: int = 20, since: str | None = None, actor: str |
 
 
 def forget(path: str, ctx: Context, reason: str = "forgotten by an agent",
-           expected_hash: str | None = None) -> WriteOut:
+           expected_hash: str | None = None, fact: str | None = None) -> WriteOut:
     """Archive a note: it moves to archive/ (with `archived_at`, `archived_from`,
     `archived_reason`) and leaves search results. Nothing is deleted; `undo` can undo
     it. Use it for notes that are wrong or no longer useful.
+
+    Hot memory (MEMORY.md) is the person's and is never archived: to take back a fact an
+    agent added with `remember`, give `path` "MEMORY.md" and the `fact` (its words). A fact
+    the person wrote (or approved from a proposal) is refused: ask the person.
     """
     who = actor(ctx)
+    if fact is not None:
+        return run(ctx, lambda m: written(m.forget_fact(path, fact, who)))
     return run(ctx, lambda m: written(m.archive_note(path, reason, expected_hash, who)))
 
 

@@ -68,7 +68,9 @@ def contradicted_in(text: str, fact: str) -> list[Fact]:
 
 
 def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
-             today: dt.date | None = None) -> WriteResult:
+             today: dt.date | None = None, run: str | None = None) -> WriteResult:
+    """Add ``fact`` under ``## Facts``, logged as ``actor`` (with ``run``: the dream applying
+    a ticked proposal, so undoing the run takes the fact back)."""
     from aleph_mem.notes.sections import find_section
     from aleph_mem.writes.writer import ANY, WriteResult
 
@@ -95,7 +97,7 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
     if used + len(text) > BUDGET:
         lowest = sorted(current, key=lambda f: (-f.priority, f.line))[:5]
         raise HotMemoryFull(used, BUDGET, len(text), [f"[P{f.priority}] {f.text}" for f in lowest])
-    w = mem.writer(actor=actor)
+    w = mem.writer(actor=actor, run=run)
     line = f"- [P{priority}] {text}"
     if existing is None:
         return w.write(PATH, f"# Hot memory\n\n## {HEADING}\n\n{line}\n".encode(), None)
@@ -109,10 +111,48 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
         from dataclasses import replace
 
         said = "; ".join(f"{PATH}:{f.line} [P{f.priority}] {f.text}" for f in clash)
-        result = replace(result, warning=f"it contradicts {said}: edit or remove that line "
-                         "if it is no longer true" + (f"; {result.warning}"
+        result = replace(result, warning=f"it contradicts {said}: if that line is no longer "
+                         "true, remove it (an agent: `forget` it, when an agent added it; "
+                         "else ask the person)" + (f"; {result.warning}"
                                                       if result.warning else ""))
     return result
+
+
+def forget(mem: Store, fact: str, actor: str) -> WriteResult:
+    """Take one fact out of hot memory for an agent: only a fact an agent added (the event
+    log says who added its line); a fact the person wrote, or ticked in from a proposal,
+    is theirs, and is refused."""
+    from aleph_mem.files.vault import content_hash
+    from aleph_mem.writes.events import by_agent
+    from aleph_mem.writes.line_authors import introduced_by
+
+    fact = " ".join(fact.split())
+    data = mem.vault.read_bytes(PATH)
+    text = (data or b"").decode("utf-8", "replace")
+    found = [f for f in facts(text) if _plain(STAMP.sub("", f.text)) == _plain(fact)] \
+        or said_in(text, fact)
+    if not fact or not found:
+        raise BadInput(f"no fact in {PATH} says {fact!r}: give its words as `remember` was "
+                       "given them (`context` shows hot memory)")
+    if len(found) > 1:
+        raise BadInput(f"{len(found)} facts in {PATH} say that: give the words of one: " +
+                       "; ".join(f"[P{f.priority}] {f.text}" for f in found))
+    f = found[0]
+    line = text.splitlines()[f.line - 1]
+    who = introduced_by(mem.con, mem.objects, PATH, data, {line})[line]
+    if not by_agent(who):
+        raise BadInput(f"{PATH}:{f.line} [P{f.priority}] {f.text} is the person's (written "
+                       f"by {who}): an agent forgets only a fact an agent added with "
+                       "`remember`; ask the person to change or remove it")
+
+    def drop(old: bytes) -> bytes:
+        lines = old.decode("utf-8", "replace").splitlines(keepends=True)
+        if lines[f.line - 1].rstrip("\r\n") != line:
+            raise BadInput(f"{PATH} changed meanwhile: forget it again")
+        return "".join(lines[:f.line - 1] + lines[f.line:]).encode("utf-8")
+
+    return mem.writer(actor=actor).edit(PATH, content_hash(data or b""), drop,
+                                        reason="forget")
 
 
 def with_fact(text: str, fact: str, priority: int, today: dt.date) -> str | None:

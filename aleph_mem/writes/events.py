@@ -37,6 +37,15 @@ def by_person(actor: str) -> bool:
     return actor in PERSON_ACTORS
 
 
+AGENT_ACTORS = ("mcp:", "hook:", "sessions:")
+
+
+def by_agent(actor: str) -> bool:
+    """An agent wrote it: through MCP (``mcp:*``), a client hook or a session note. The
+    dream (``dream:*``) is neither: it applies what a person ticked, and writes its own."""
+    return actor.startswith(AGENT_ACTORS)
+
+
 def undone_event(reason: str | None) -> str | None:
     """The id of the event an undo event took back (its reason is ``undo <id>``)."""
     if reason and reason.startswith("undo ") and len(reason.split()) == 2:
