@@ -2,7 +2,7 @@
 
 An outside package declares an entry point in the group ``aleph_mem`` pointing at a module
 with ``@hookimpl`` functions; the built-in dream passes and embedders register through the
-very same hooks (``aleph_mem.dream``, ``aleph_mem.embedders``). See docs/plugins.md.
+very same hooks (``aleph_mem.dream``, ``aleph_mem.embed.embedders``). See docs/plugins.md.
 """
 
 from __future__ import annotations

@@ -100,3 +100,41 @@ def test_the_documented_reading_commands_run(tmp_path) -> None:
         assert r.returncode == 0, (page, argv, r.stderr.decode())
         ran += 1
     assert ran >= 8
+
+
+def test_every_module_a_doc_or_a_comment_names_exists() -> None:
+    """A module path named in the docs, the README or the package's own docstrings and
+    comments (``aleph_mem.index.search``, ``writes/writer.py``) exists: docs fall out of step
+    when modules move, and a newcomer follows them."""
+    import importlib
+    import importlib.util
+    import re
+
+    dotted = re.compile(r"\baleph_mem(?:\.[a-z_0-9]+)+")
+    slashed = re.compile(r"(?<![\w./-])((?:aleph_mem/|tests/|benchmarks/)?(?:[a-z_0-9]+/)+"
+                         r"[a-z_0-9]+\.py)\b")
+    texts = [(p, p.read_text()) for p in [REPO / "README.md", *(REPO / "docs").glob("*.md"),
+                                          *(REPO / "aleph_mem").rglob("*.py")]]
+    missing = []
+    for page, text in texts:
+        for name in set(dotted.findall(text)):
+            parts = name.rstrip(".").split(".")
+            found = False
+            for cut in range(len(parts), 1, -1):  # a module, or a module's attribute
+                try:
+                    spec = importlib.util.find_spec(".".join(parts[:cut]))
+                except ModuleNotFoundError:
+                    spec = None
+                if spec is not None:
+                    obj = importlib.import_module(".".join(parts[:cut]))
+                    found = all((obj := getattr(obj, a, None)) is not None
+                                for a in parts[cut:])
+                    break
+            if not found:
+                missing.append(f"{page.name}: {name}")
+        for rel in set(slashed.findall(text)):
+            if rel.startswith("src/"):
+                continue  # an example project's file (related_files), not ours
+            if not any((root / rel).is_file() for root in (REPO, REPO / "aleph_mem")):
+                missing.append(f"{page.name}: {rel}")
+    assert sorted(set(missing)) == [], "\n".join(sorted(set(missing)))

@@ -4,7 +4,7 @@ Loading it through fastembed cost about 1.1 s, of which importing fastembed was 
 nothing this one model needs. This is the same computation, step for step (the tokenizer
 set up from the same files in the same way, the same session options, the same batch of
 one text, mean pooling in float64, L2 normalisation, float32): the vectors are bit-identical
-to fastembed's (tests/test_vectors.py checks it on real chunks), so an index embedded
+to fastembed's (tests/embed/test_vectors.py checks it on real chunks), so an index embedded
 before is still valid.
 """
 

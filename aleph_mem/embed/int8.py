@@ -195,5 +195,5 @@ def verdict(cache_dir: Path, exact: Embedder, load_fast: Callable[[], Embedder],
     return found
 
 
-if __name__ == "__main__":  # derive's own process: python -m aleph_mem.quantized SOURCE CACHE
+if __name__ == "__main__":  # derive's own process: python -m aleph_mem.embed.int8 SOURCE CACHE
     _derive_here(Path(sys.argv[1]), Path(sys.argv[2]))
