@@ -54,3 +54,26 @@ def test_search_context_and_the_prompt_hook_on_one_huge_line(vault: Path) -> Non
               stdin=json.dumps(prompt).encode())
     added = json.loads(out.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "- long.md" in added and len(added) < 1500
+
+
+# -- a huge query ----------------------------------------------------------------------------
+
+def huge_query(first: str, count: int) -> str:
+    return first + " " + " ".join(f"t{i}" for i in range(count))
+
+
+def test_a_huge_query_searches_its_first_terms_and_says_so(vault: Path) -> None:
+    """A query of 15,000 words searches its first 100 and says so on stderr; a word past
+    them is not searched for; the control, a query of a few words, says nothing."""
+    write(vault, "a.md", "# A\n\nquagga herds\n")
+    write(vault, "b.md", "# B\n\nnarwhal tusks\n")
+    assert cli("--vault", str(vault), "index").returncode == 0
+    r = cli("--vault", str(vault), "search", huge_query("quagga", 15_000) + " narwhal",
+            "--mode", "fts", "--json")
+    assert r.returncode == 0
+    assert [h["path"] for h in json.loads(r.stdout)] == ["a.md"]
+    assert r.stderr.decode() == ("note: the query has 15002 different words and phrases: "
+                                 "only its first 100 were searched for\n")
+    plain = cli("--vault", str(vault), "search", "quagga narwhal", "--mode", "fts", "--json")
+    assert {h["path"] for h in json.loads(plain.stdout)} == {"a.md", "b.md"}
+    assert plain.stderr == b""
