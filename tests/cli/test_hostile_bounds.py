@@ -77,3 +77,38 @@ def test_a_huge_query_searches_its_first_terms_and_says_so(vault: Path) -> None:
     plain = cli("--vault", str(vault), "search", "quagga narwhal", "--mode", "fts", "--json")
     assert {h["path"] for h in json.loads(plain.stdout)} == {"a.md", "b.md"}
     assert plain.stderr == b""
+
+
+# -- hostile dates and spans ------------------------------------------------------------------
+
+DATE_OPTIONS = (("search", "alpha", "--since"), ("search", "alpha", "--until"),
+                ("search", "alpha", "--as-of"), ("search", "alpha", "--now"),
+                ("show", "a", "--as-of"), ("context", "alpha", "--as-of"),
+                ("timeline", "alpha", "--since"), ("log", "--since"))
+HOSTILE_DATES = ("0000", "0000-01", "0000-01-01", "999999w", "999999d",
+                 "0001-01-01T00:00+14:00", "9999-12-31T23:59-14:00", "2024-02-30", "2024-13",
+                 "2024-01-01T25:00", "2024-01-01T00:00+99:00", "١٢٣٤", "２０２４", "1d2h",
+                 "-1d", "10000", "nan", " ")
+EDGE_DATES = ("0001", "9999-12", "9999-12-31", "2024-01-01T00:00+14:00", "999999h")
+
+
+def test_hostile_dates_are_one_clear_line_and_edge_dates_work(vault: Path) -> None:
+    """Every date option given a date Python's calendar cannot hold, a span past year 1,
+    an offset that crosses the calendar's ends or a non-ASCII year: exit 1 and one line
+    `error: ...`, never a traceback. The controls, the calendar's own first and last days
+    and a +14:00 offset inside it, answer (exit 0), as does a query naming 9999-12."""
+    write(vault, "a.md", "---\ndate: 9999-12-31\n---\n# A\n\nalpha beta\n")
+    assert cli("--vault", str(vault), "index").returncode == 0
+    for option in DATE_OPTIONS:
+        for date in HOSTILE_DATES:
+            r = cli("--vault", str(vault), *option[:-1], f"{option[-1]}={date}")
+            err = r.stderr.decode()
+            assert (r.returncode, err.count("\n")) == (1, 1), (option, date, err)
+            assert err.startswith("error: ") and f" {date!r} " in err, (option, date, err)
+        for date in EDGE_DATES:
+            r = cli("--vault", str(vault), *option[:-1], f"{option[-1]}={date}")
+            assert r.returncode == 0 and b"Traceback" not in r.stderr, (option, date, r.stderr)
+    for query in ("alpha 9999-12", "alpha last week", "alpha 0001-01-01"):
+        for now in ("0001-01-01", "9999-12-31T23:59"):
+            r = cli("--vault", str(vault), "search", query, "--now", now, "--mode", "fts")
+            assert r.returncode == 0 and r.stdout.startswith(b"a.md"), (query, now, r.stderr)
