@@ -112,3 +112,52 @@ def test_hostile_dates_are_one_clear_line_and_edge_dates_work(vault: Path) -> No
         for now in ("0001-01-01", "9999-12-31T23:59"):
             r = cli("--vault", str(vault), "search", query, "--now", now, "--mode", "fts")
             assert r.returncode == 0 and r.stdout.startswith(b"a.md"), (query, now, r.stderr)
+
+
+# -- escape sequences in notes -----------------------------------------------------------------
+
+ESCAPES = ("\x1b]52;c;ZXZpbA==\x07"  # OSC 52: write the clipboard
+           "\x1b]0;pwned\x07"  # OSC 0: retitle the window
+           "\x1b[2J\x1b[H"  # CSI: clear the screen
+           "\x9b31m"  # C1 CSI alone
+           "\r\u202e\x08\x7f")
+SHOWN = "\\x1b]52;c;ZXZpbA==\\x07\\x1b]0;pwned\\x07\\x1b[2J\\x1b[H\\x9b31m\\r\\u202e\\x08\\x7f"
+FINE = "tab\there, a family 👨\u200d👩\u200d👧, café, 東京"  # the control: shown as it is
+
+
+def test_note_and_session_text_never_reaches_the_terminal_as_escapes(
+        vault: Path, tmp_path: Path) -> None:
+    """A note and a captured session holding OSC 52, a title change, a screen clear, a C1
+    CSI, a carriage return and a direction override: search, show, context, timeline and
+    sessions show print them escaped (and --json as \\u escapes: the same values); tabs,
+    line breaks, a ZWJ emoji and accents (the control) print as they are."""
+    from session_helpers import CLAUDE
+
+    write(vault, "notes/zoo.md", f"# Zoo\n\nquagga {ESCAPES} end\n\n{FINE}\nline two\n")
+    assert cli("--vault", str(vault), "index").returncode == 0
+    transcript = tmp_path / "t.jsonl"
+    lines = CLAUDE.read_text().splitlines()
+    evil = json.loads(lines[1])
+    evil.update(uuid="u9", parentUuid=None, timestamp="2026-11-20T10:00:00.000Z")
+    evil["message"]["content"] = [{"type": "text", "text": f"quagga {ESCAPES} end"}]
+    transcript.write_text("\n".join([*lines, json.dumps(evil)]) + "\n")
+    stop = {"hook_event_name": "Stop", "session_id": "7c1e2a90-0000-4000-8000-00000000c0de",
+            "transcript_path": str(transcript), "cwd": "/work/projects/heron-api"}
+    assert cli("hook", "claude-code", "--vault", str(vault),
+               stdin=json.dumps(stop).encode()).returncode == 0
+    shown = {}
+    for args in (("search", "quagga", "--mode", "fts"), ("show", "notes/zoo.md"),
+                 ("context", "quagga"), ("timeline", "quagga"),
+                 ("sessions", "show", "7c1e2a90")):
+        r = cli("--vault", str(vault), *args)
+        assert r.returncode == 0, (args, r.stderr)
+        shown[args[0]] = r.stdout.decode()
+        for bad in "\x1b\x07\x9b\r\u202e\x08\x7f":
+            assert bad not in shown[args[0]], (args, bad)
+    assert f"quagga {SHOWN} end\n\n{FINE}\nline two\n" in shown["show"]
+    assert SHOWN in shown["sessions"]  # context shows the passage on one line: \r is a space
+    assert SHOWN.replace("\\r", " ") in shown["context"]
+    assert "**quagga** \\x1b]52;c;ZXZpbA==\\x07" in shown["search"]
+    raw = cli("--vault", str(vault), "show", "notes/zoo.md", "--json").stdout.decode()
+    assert "\x1b" not in raw and "\x9b" not in raw and "\\u009b31m" in raw
+    assert json.loads(raw)["content"] == f"# Zoo\n\nquagga {ESCAPES} end\n\n{FINE}\nline two\n"
