@@ -161,3 +161,33 @@ def test_note_and_session_text_never_reaches_the_terminal_as_escapes(
     raw = cli("--vault", str(vault), "show", "notes/zoo.md", "--json").stdout.decode()
     assert "\x1b" not in raw and "\x9b" not in raw and "\\u009b31m" in raw
     assert json.loads(raw)["content"] == f"# Zoo\n\nquagga {ESCAPES} end\n\n{FINE}\nline two\n"
+
+
+# -- an odd session id in a hook's payload ------------------------------------------------------
+
+def test_a_hook_refuses_a_session_id_that_would_be_an_option(vault: Path,
+                                                              tmp_path: Path) -> None:
+    """A SessionEnd whose session id is "--all" (the compress command's option: every
+    session's note) or holds a slash, a space or an escape is refused in one line, exit 0,
+    nothing captured; the control, a client's UUID, is captured."""
+    from session_helpers import CLAUDE, SID
+
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(CLAUDE.read_text())
+    for bad in ("--all", "-x", "--vault=/tmp", "../up", "a b", "id\x1b[2J", "x" * 201):
+        end = {"hook_event_name": "SessionEnd", "session_id": bad, "reason": "exit",
+               "transcript_path": str(transcript), "cwd": "/work/projects/heron-api"}
+        r = cli("hook", "claude-code", "--vault", str(vault), stdin=json.dumps(end).encode())
+        assert (r.returncode, r.stdout) == (0, b""), bad
+        assert r.stderr.decode() == (
+            f"aleph-mem hook: SessionEnd: the session id {bad[:80]!r} is not one a client "
+            "sends (letters, digits and . _ : @ + = -, not first; at most 200); nothing "
+            "done\n")
+    listed = cli("--vault", str(vault), "sessions", "list", "--json")
+    assert json.loads(listed.stdout) == []
+    stop = {"hook_event_name": "Stop", "session_id": SID, "transcript_path": str(transcript),
+            "cwd": "/work/projects/heron-api"}
+    assert cli("hook", "claude-code", "--vault", str(vault),
+               stdin=json.dumps(stop).encode()).stderr == b""
+    listed = cli("--vault", str(vault), "sessions", "list", "--json")
+    assert [s["session_id"] for s in json.loads(listed.stdout)] == [SID]
