@@ -191,3 +191,26 @@ def test_a_hook_refuses_a_session_id_that_would_be_an_option(vault: Path,
                stdin=json.dumps(stop).encode()).stderr == b""
     listed = cli("--vault", str(vault), "sessions", "list", "--json")
     assert [s["session_id"] for s in json.loads(listed.stdout)] == [SID]
+
+
+# -- frontmatter nested 200 deep ------------------------------------------------------------------
+
+def test_a_write_with_frontmatter_nested_200_deep_is_refused_in_one_line(vault: Path) -> None:
+    """Block mappings, flow mappings and lists nested 200 deep, on stdin and as a --frontmatter
+    value: exit 1 and one line saying the frontmatter is too complex, nothing written (the
+    timeout is a guard only); the control, nested 3 deep, is written."""
+    block = "\n".join(" " * i + "a:" for i in range(200)) + " x"
+    flow = "{a: " * 200 + "1" + "}" * 200
+    for i, fm in enumerate((block, f"b: {flow}", "b: " + "[" * 200 + "]" * 200)):
+        r = cli("--vault", str(vault), "write", f"inbox/deep{i}.md",
+                stdin=f"---\n{fm}\n---\nbody\n".encode())
+        err = r.stderr.decode()
+        assert (r.returncode, err.count("\n")) == (1, 1), err
+        assert "frontmatter too complex: nested more than 32 levels deep" in err
+        assert not (vault / "inbox" / f"deep{i}.md").exists()
+    r = cli("--vault", str(vault), "write", "--title", "Deep", "--frontmatter",
+            "k=" + "[" * 200 + "]" * 200, stdin=b"body\n")
+    assert r.returncode == 1 and "frontmatter too complex" in r.stderr.decode()
+    ok = cli("--vault", str(vault), "write", "inbox/fine.md",
+             stdin=b"---\na:\n b:\n  c: x\n---\nbody\n")
+    assert ok.returncode == 0 and (vault / "inbox" / "fine.md").exists()
