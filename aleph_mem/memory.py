@@ -17,7 +17,7 @@ from aleph_mem import logs, shown
 from aleph_mem.errors import AlephError, BadInput, FrontmatterTooComplex
 from aleph_mem.files.locks import watcher_running
 from aleph_mem.index import graph
-from aleph_mem.index.search import Filters
+from aleph_mem.index.search import Filters, terms_notice
 from aleph_mem.store import LinkView, NoteView, Store
 from aleph_mem.writes.events import Event
 
@@ -371,9 +371,10 @@ class Memory(Store):
         ``search_notice`` says where aleph-mem's memory of the vault starts."""
         from aleph_mem.recall import as_of as history
 
-        hits, self.search_notice = history.search(
+        hits, notice = history.search(
             self, query, history.moment(as_of), limit or int(self.settings.search_limit),
             filters)
+        self.search_notice = "; ".join(n for n in (notice, terms_notice(query)) if n)
         return [self.hit_shown(h) for h in hits]
 
     def show_as_of(self, ref: str, as_of: str) -> NoteView:

@@ -18,7 +18,7 @@ from aleph_mem.errors import NoteNotFound, ReadOnlyVault
 from aleph_mem.files.preimages import ObjectStore
 from aleph_mem.files.vault import Vault, make_private
 from aleph_mem.index import db, graph
-from aleph_mem.index.search import Filters, Fusion, Hit, like_prefix, search
+from aleph_mem.index.search import Filters, Fusion, Hit, like_prefix, search, terms_notice
 from aleph_mem.index.timespec import check_limit, parse_when
 from aleph_mem.index.vector_reader import VectorReader
 from aleph_mem.settings import Settings, load_settings
@@ -333,6 +333,9 @@ class Store:
             link_share=float(self.settings.search_link_share),
             mmr_lambda=float(self.settings.search_mmr_lambda),
             date_boost=float(self.settings.search_date_boost))
+        capped = terms_notice(query)
+        if capped:
+            self.search_notice = "; ".join(n for n in (self.search_notice, capped) if n)
         hits = search(self.con, query, limit or self.settings.search_limit, filters, group,
                       qvec, mode, fusion, explain, knn=self.vec.knn,
                       vectors_of=self.vec.vectors_of if qvec is not None else None,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -69,9 +70,31 @@ def open_memory(args: argparse.Namespace) -> Memory:
     return mem
 
 
+# what a terminal acts on instead of showing: C0 controls but tab and newline (ESC opens
+# the CSI and OSC sequences that write the clipboard, retitle the window, clear the
+# screen), DEL, C1 (0x9b alone is a CSI), and the marks that reorder or break a line
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str, one_line: bool = False) -> str:
+    """Text from notes, sessions or another device's events as a terminal should show it:
+    what a terminal would act on is shown as its escape (``\\x1b``), never acted on;
+    ``one_line`` escapes line breaks too (a forged line in a listing)."""
+    safe = UNSAFE.sub(lambda m: m[0].encode("unicode_escape").decode("ascii"), text)
+    return safe.replace("\n", "\\n") if one_line else safe
+
+
+def say(text: str = "", one_line: bool = False) -> None:
+    """Print one display line (or block) of the CLI, made ``printable``."""
+    print(printable(text, one_line))
+
+
 def emit_json(value: Any) -> None:
-    json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    """``value`` as JSON on stdout; a control character JSON leaves raw (DEL, C1, the
+    line and direction marks) is written as its ``\\uXXXX`` escape: the same JSON value,
+    safe on a terminal."""
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    sys.stdout.write(UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", text) + "\n")
 
 
 def progress_printer(what: str = "indexing") -> Callable[[int, int], None] | None:

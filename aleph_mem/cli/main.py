@@ -12,7 +12,15 @@ import apsw
 
 from aleph_mem import logs
 from aleph_mem.cli import services, sessions  # noqa: F401 (their commands register themselves)
-from aleph_mem.cli.common import COMMANDS, command, emit_json, open_memory, progress_printer
+from aleph_mem.cli.common import (
+    COMMANDS,
+    command,
+    emit_json,
+    open_memory,
+    printable,
+    progress_printer,
+    say,
+)
 from aleph_mem.cli.grammar import EMBED_IN_FOREGROUND, build_parser, command_of
 from aleph_mem.errors import AlephError, BadInput, DiskError
 
@@ -35,17 +43,17 @@ def cmd_init(args: argparse.Namespace) -> int:
     persons = holds_notes(root) if root.is_dir() else False
     added = init_vault(root)
     if not added:
-        print(f"vault at {root.resolve()} already has everything; nothing changed")
+        say(f"vault at {root.resolve()} already has everything; nothing changed")
     elif persons:
-        print(f"made {root.resolve()} a vault: your notes are as they were; added "
-              f"{', '.join(added)} (MEMORY.md comes with the first `remember`)")
+        say(f"made {root.resolve()} a vault: your notes are as they were; added "
+            f"{', '.join(added)} (MEMORY.md comes with the first `remember`)")
     else:
-        print(f"vault at {root.resolve()}: added {', '.join(added)}")
+        say(f"vault at {root.resolve()}: added {', '.join(added)}")
     if added:
         from aleph_mem.install.clients import for_vault
 
-        print(f"next: `{for_vault(root, 'index')}` (then `{for_vault(root, 'daemon')}` keeps "
-              "it in step)")
+        say(f"next: `{for_vault(root, 'index')}` (then `{for_vault(root, 'daemon')}` keeps "
+            "it in step)")
     return 0
 
 
@@ -72,7 +80,7 @@ def cmd_index(args: argparse.Namespace) -> int:
                        "removed": report.removed, "unchanged": report.unchanged,
                        "links_resolved": report.links_resolved, "embedded": embedded})
         else:
-            print(report.summary() + f", {embedded} chunks embedded")
+            say(report.summary() + f", {embedded} chunks embedded")
     return 0
 
 
@@ -91,20 +99,20 @@ def cmd_search(args: argparse.Namespace) -> int:
                               explain=args.explain, now=args.now)
         notice = mem.search_notice
     if notice:
-        print(f"note: {notice}", file=sys.stderr)
+        print(printable(f"note: {notice}", one_line=True), file=sys.stderr)
     if args.json:
         emit_json([h.as_json() for h in hits])
         return 0
     if not hits:
         print("no matches", file=sys.stderr)
     for h in hits:
-        print(f"{h.path}{h.anchor}  (line {h.line}, score {h.score:.2f})")
-        print(f"    {h.title}" + (f"  [as of {args.as_of}: {_which_text(h.version)}]"
-                                      if h.version else ""))
+        say(f"{h.path}{h.anchor}  (line {h.line}, score {h.score:.2f})", one_line=True)
+        say(f"    {h.title}" + (f"  [as of {args.as_of}: {_which_text(h.version)}]"
+                                    if h.version else ""), one_line=True)
         if h.snippet:
-            print("    " + " ".join(h.snippet.split()))
+            say("    " + " ".join(h.snippet.split()))
         if h.explain:
-            print("    explain: " + ", ".join(f"{k}={v:.3f}" for k, v in h.explain.items()))
+            say("    explain: " + ", ".join(f"{k}={v:.3f}" for k, v in h.explain.items()))
     return 0
 
 
@@ -128,7 +136,7 @@ def cmd_remember(args: argparse.Namespace) -> int:
         if args.json:
             emit_json({"path": result.path, "added": False, "same_as": list(result.same_as)})
         else:
-            print("already in hot memory: " + "; ".join(result.same_as))
+            say("already in hot memory: " + "; ".join(result.same_as))
         return 0
     return report_write(result, args.json)
 
@@ -143,13 +151,12 @@ def cmd_context(args: argparse.Namespace) -> int:
     for title, text in (("Project", env.project), ("Hot memory", env.hot_memory),
                         ("Digest", (env.digest or {}).get("text", ""))):
         if text:
-            print(f"## {title}\n\n{text.strip()}\n")
+            say(f"## {title}\n\n{text.strip()}\n")
     if env.relevant:
-        print("## Relevant notes\n")
+        say("## Relevant notes\n")
         for r in env.relevant:
             caveat = f"  ({r['caveat']})" if r.get("caveat") else ""
-            print(f"- {printable(r['path'] + r['anchor'])}{caveat}\n  "
-                  f"{printable(' '.join(r['text'].split())[:300])}")
+            say(f"- {r['path']}{r['anchor']}{caveat}\n  {' '.join(r['text'].split())[:300]}")
     print(f"\n({env.used_tokens} of {env.budget_tokens} tokens)", file=sys.stderr)
     return 0
 
@@ -161,10 +168,9 @@ def cmd_reflect(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(found.as_json())
         return 0
-    print(found.answer or found.note or "nothing in memory answers it")
+    say(found.answer or found.note or "nothing in memory answers it")
     for p in found.passages:
-        print(f"  [{p.n}] {printable(p.path + p.anchor)}: "
-              f"{printable(' '.join(p.text.split())[:160])}")
+        say(f"  [{p.n}] {p.path}{p.anchor}: {' '.join(p.text.split())[:160]}", one_line=True)
     return 0
 
 
@@ -175,12 +181,12 @@ def cmd_graph(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({k: v for k, v in view.__dict__.items() if v is not None})
         return 0
-    print(view.note)
+    say(view.note)
     for key in ("links", "backlinks", "path"):
         for p in getattr(view, key) or []:
-            print(f"  {key}: {p}")
+            say(f"  {key}: {p}", one_line=True)
     for n in view.neighbours or []:
-        print(f"  {n['distance']} away: {n['path']}")
+        say(f"  {n['distance']} away: {n['path']}", one_line=True)
     return 0
 
 
@@ -191,12 +197,13 @@ def cmd_timeline(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(found.as_json())
         return 0
-    print(f"{found.subject}: " + (", ".join(found.notes) or "no note"))
+    say(f"{found.subject}: " + (", ".join(found.notes) or "no note"))
     for e in found.entries:
         who = f" by {e.actor}" if e.actor else ""
-        print(f"{e.at[:16].replace('T', ' ')}  {e.what:<7} {e.path}: {e.summary}{who}")
+        say(f"{e.at[:16].replace('T', ' ')}  {e.what:<7} {e.path}: {e.summary}{who}",
+            one_line=True)
         for line in e.lines:
-            print(f"      {line}")
+            say(f"      {line}", one_line=True)
     if not found.entries:
         print("nothing logged about it yet", file=sys.stderr)
     return 0
@@ -209,27 +216,27 @@ def cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(view.as_json())
         return 0
-    print(f"# {view.path}  ({view.title})\nhash: {view.hash}")
+    say(f"# {view.path}  ({view.title})\nhash: {view.hash}")
     if view.others:
-        print(f"({args.note!r} also names: {', '.join(view.others)}; show one by its path)",
-              file=sys.stderr)
+        print(printable(f"({args.note!r} also names: {', '.join(view.others)}; show one by "
+                        "its path)", one_line=True), file=sys.stderr)
     if view.version:
         v = view.version
-        print(f"as of {v['as_of']}: this version since {(v['since'] or 'first seen')[:19]}"
-              + (f" (event {v['event']}, by {v['by']})" if v["event"] else ""))
+        say(f"as of {v['as_of']}: this version since {(v['since'] or 'first seen')[:19]}"
+            + (f" (event {v['event']}, by {v['by']})" if v["event"] else ""))
     if view.tags:
-        print("tags: " + ", ".join(view.tags))
+        say("tags: " + ", ".join(view.tags))
     if view.aliases:
-        print("aliases: " + ", ".join(view.aliases))
-    print("\n" + view.content.rstrip() + "\n")
+        say("aliases: " + ", ".join(view.aliases))
+    say("\n" + view.content.rstrip() + "\n")
     if view.links:
-        print("links:")
+        say("links:")
         for lv in view.links:
             cands = ": " + ", ".join(lv.candidates) if lv.candidates else ""
             where = lv.resolved or f"({lv.status}{cands})"
-            print(f"  line {lv.line}: {lv.raw} -> {where}")
+            say(f"  line {lv.line}: {lv.raw} -> {where}", one_line=True)
     if view.backlinks:
-        print("backlinks:\n" + "\n".join(f"  {p}" for p in view.backlinks))
+        say("backlinks:\n" + "\n".join(f"  {p}" for p in view.backlinks))
     return 0
 
 
@@ -241,34 +248,34 @@ def cmd_status(args: argparse.Namespace) -> int:
         emit_json(info)
         return 0
     c = info["counts"]
-    print(f"vault: {info['vault']}")
-    print(f"daemon: {describe_daemon(info['daemon'])}")
+    say(f"vault: {info['vault']}")
+    say(f"daemon: {describe_daemon(info['daemon'])}")
     d = info["dreamer"]
-    print("dreamer: " + (d["note"] if d["host"] is None else
-                         f"{'this device' if d['this_device'] else d['host']} (last run "
-                         f"{d['last_run']})"))
+    say("dreamer: " + (d["note"] if d["host"] is None else
+                       f"{'this device' if d['this_device'] else d['host']} (last run "
+                       f"{d['last_run']})"))
     v = info["vectors"]
     going = (info["daemon"] or {}).get("embedding") or {}
     eta = (f"; the daemon embeds {going['per_s']}/s, about {going['minutes_left']:.0f} min "
            "left" if v["pending"] and going.get("minutes_left") is not None else "")
-    print(f"vectors: {v['model'] or 'none'}: {v['embedded']} chunks embedded, {v['pending']} "
-          f"pending" + (f" ({v['problem']})" if v["problem"] else "") + eta)
+    say(f"vectors: {v['model'] or 'none'}: {v['embedded']} chunks embedded, {v['pending']} "
+        f"pending" + (f" ({v['problem']})" if v["problem"] else "") + eta)
     se = info["sessions"]
-    print(f"agent sessions: {se['captured']} captured" + (
+    say(f"agent sessions: {se['captured']} captured" + (
         f", the latest ended {se['latest']}, {se['without_note']} without a session note yet"
         if se["captured"] else " (`aleph-mem hooks install CLIENT` captures them)"))
-    print(f"notes {c['notes']}, chunks {c['chunks']}, tags {c['tags']}, links {c['links']} "
-          f"({c['links_resolved']} resolved, {c['links_unresolved']} unresolved, "
-          f"{c['links_ambiguous']} ambiguous)")
+    say(f"notes {c['notes']}, chunks {c['chunks']}, tags {c['tags']}, links {c['links']} "
+        f"({c['links_resolved']} resolved, {c['links_unresolved']} unresolved, "
+        f"{c['links_ambiguous']} ambiguous)")
     for key, label in (("problems", "problems"), ("unresolved_links", "unresolved links"),
                        ("ambiguous_links", "ambiguous links")):
         rows = info[key]
         if rows:
-            print(f"\n{label} ({len(rows)}):")
+            say(f"\n{label} ({len(rows)}):")
             for r in rows[:50]:
-                print("  " + _status_row(r))
+                say("  " + _status_row(r), one_line=True)
             if len(rows) > 50:
-                print(f"  … {len(rows) - 50} more (use --json for all)")
+                say(f"  … {len(rows) - 50} more (use --json for all)")
     return 0
 
 
@@ -368,7 +375,7 @@ def cmd_purge(args: argparse.Namespace) -> int:
     print(f"purged: {report.versions} stored version(s), {report.files} other file(s) under "
           f".aleph, {len(report.notes)} live note(s) edited; logged as {report.event}")
     for path in report.notes:
-        print(f"  {printable(path)}")
+        say(f"  {path}", one_line=True)
     print("Copies on other devices, in backups and in git history are out of reach: purge "
           "there too.", file=sys.stderr)
     return 0
@@ -397,17 +404,9 @@ def cmd_log(args: argparse.Namespace) -> int:
         extra = f"  run {e.run}" if e.run else ""
         why = f"  ({e.reason})" if e.reason else ""
         where = f"  on {e.host}" if e.host else ""
-        print(printable(f"{e.id}  {e.at}  {e.actor:<12} {e.kind:<14} {src}{e.path}{why}"
-                        f"{extra}{where}"))
+        say(f"{e.id}  {e.at}  {e.actor:<12} {e.kind:<14} {src}{e.path}{why}{extra}{where}",
+            one_line=True)
     return 0
-
-
-def printable(line: str) -> str:
-    """A line as the terminal should show it: an event synced in from another device may
-    hold line breaks or escape sequences (a forged line, a recoloured screen); they are
-    shown as escapes, never acted on."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
-                   for c in line)
 
 
 @command("undo")
@@ -418,17 +417,17 @@ def cmd_undo(args: argparse.Namespace) -> int:
         emit_json(report.as_json())
     else:
         if report.undone:
-            print(f"undid {len(report.undone)} change(s) of {report.target} (this undo is "
+            say(f"undid {len(report.undone)} change(s) of {report.target} (this undo is "
                   f"run {report.run}: `aleph-mem undo {report.run}` redoes them)")
         elif report.regenerate and not report.refused:
-            print(f"{report.target} changed no note: it wrote only the dream's own pages, "
+            say(f"{report.target} changed no note: it wrote only the dream's own pages, "
                   f"written anew now ({', '.join(report.regenerate)})")
         elif not report.refused:
-            print(f"{report.target}: nothing left to undo")
+            say(f"{report.target}: nothing left to undo")
         for path in report.regenerate if report.undone else ():
-            print(f"written anew: {path}")
+            say(f"written anew: {path}")
         for path, why in report.refused:
-            print(f"refused {path}: {why}", file=sys.stderr)
+            print(printable(f"refused {path}: {why}", one_line=True), file=sys.stderr)
     return 1 if report.refused else 0
 
 
@@ -445,8 +444,8 @@ def cmd_dream(args: argparse.Namespace) -> int:
             if args.json:
                 emit_json(props)
             for p in [] if args.json else props:
-                print(f"{p['id']}  {p['action']['pass_name']}: {p['action']['reason']} "
-                      f"({p['action']['path']})")
+                say(f"{p['id']}  {p['action']['pass_name']}: {p['action']['reason']} "
+                    f"({p['action']['path']})")
             return 0
         if args.action == "undo":
             if not args.id:
@@ -458,30 +457,30 @@ def cmd_dream(args: argparse.Namespace) -> int:
         emit_json(report.as_json())
         return 0
     if report.note:  # another device dreams for this vault
-        print(report.note)
+        say(report.note)
         return 0
     if args.dry_run:
-        print("\n\n".join(report.plan) or "nothing to do")
+        say("\n\n".join(report.plan) or "nothing to do")
     for a in report.applied:
-        print(f"{a['pass']}: {a['what']}")
+        say(f"{a['pass']}: {a['what']}")
     for p in report.proposed:
-        print(f"proposed {p['id']}: {p['what']}")
+        say(f"proposed {p['id']}: {p['what']}")
     for s in report.skipped:
-        print(f"skipped {s['path']}: {s['reason']}")
-    print(f"run {report.run_id}: {report.status}, {len(report.applied)} applied, "
-          f"{len(report.proposed)} proposed, {len(report.issues)} lint issues"
-          + (f", digest {report.digest}" if report.digest else "")
-          + ("" if args.dry_run or not report.applied else
-             f"; undo with `aleph-mem undo {report.run_id}`"))
+        say(f"skipped {s['path']}: {s['reason']}")
+    say(f"run {report.run_id}: {report.status}, {len(report.applied)} applied, "
+        f"{len(report.proposed)} proposed, {len(report.issues)} lint issues"
+        + (f", digest {report.digest}" if report.digest else "")
+        + ("" if args.dry_run or not report.applied else
+           f"; undo with `aleph-mem undo {report.run_id}`"))
     return 0
 
 
 def _print_dream_status(body: dict[str, Any]) -> None:
-    print(f"daemon: {describe_daemon(body['daemon'])}")
-    print(f"open proposals: {body['open_proposals']}")
+    say(f"daemon: {describe_daemon(body['daemon'])}")
+    say(f"open proposals: {body['open_proposals']}")
     for r in body["runs"]:
-        print(f"{r['id']}  {r['at']}  {r['status']:<11} {r['trigger']:<9} applied "
-              f"{r['applied']}, proposed {r['proposed']}, skipped {r['skipped']}")
+        say(f"{r['id']}  {r['at']}  {r['status']:<11} {r['trigger']:<9} applied "
+            f"{r['applied']}, proposed {r['proposed']}, skipped {r['skipped']}")
 
 
 @command("completion")
@@ -526,13 +525,13 @@ def cmd_plugins(args: argparse.Namespace) -> int:
         return 0
     for p in found:
         kind = "built-in" if p["builtin"] else p["package"]
-        print(f"{p['name']}  ({kind})")
+        say(f"{p['name']}  ({kind})")
         for key, label in (("dream_passes", "dream passes"), ("embedders", "embedders")):
             if p[key]:
-                print(f"    {label}: {', '.join(p[key])}")
+                say(f"    {label}: {', '.join(p[key])}")
         other = [h for h in p["hooks"] if not h.startswith("register_")]
         if other:
-            print(f"    hooks: {', '.join(other)}")
+            say(f"    hooks: {', '.join(other)}")
     return 0
 
 
@@ -553,15 +552,15 @@ def yaml_value(text: str) -> object:
 
 def report_write(result: WriteResult, as_json: bool) -> int:
     if result.warning:
-        print(f"warning: {result.warning}", file=sys.stderr)
+        print(printable(f"warning: {result.warning}", one_line=True), file=sys.stderr)
     if as_json:
         emit_json({"path": result.path, "hash": result.hash, "warning": result.warning,
                    "event": result.event.as_json() if result.event else None})
     elif result.event is None:
-        print(f"{result.path}: unchanged (hash {result.hash})")
+        say(f"{result.path}: unchanged (hash {result.hash})")
     else:
-        print(f"{result.event.kind} {result.path} hash {result.hash} (event {result.event.id}; "
-              f"undo with `aleph-mem undo {result.event.id}`)")
+        say(f"{result.event.kind} {result.path} hash {result.hash} (event {result.event.id}; "
+            f"undo with `aleph-mem undo {result.event.id}`)")
     return 0
 
 
@@ -577,7 +576,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except AlephError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(printable(f"error: {exc}", one_line=True), file=sys.stderr)
         return 1
     except apsw.BusyError:
         print("error: the index is busy (another aleph-mem process is writing a large "

@@ -9,7 +9,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aleph_mem.cli.common import command, emit_json, open_memory, progress_printer, setting_flags
+from aleph_mem.cli.common import (
+    command,
+    emit_json,
+    open_memory,
+    printable,
+    progress_printer,
+    say,
+    setting_flags,
+)
 from aleph_mem.errors import BadInput
 
 if TYPE_CHECKING:
@@ -44,31 +52,31 @@ def cmd_hooks(args: argparse.Namespace) -> int:
 
         Vault.open(vault)  # a vault that is not one fails here, not in every hook call
         path, changed = client_hooks.install(args.client, vault, args.scope)
-        print(f"{'installed' if changed else 'already installed'}: aleph-mem hooks for "
+        say(f"{'installed' if changed else 'already installed'}: aleph-mem hooks for "
               f"{args.client} in {path} (vault {vault.resolve()})")
         if changed and args.scope == "project":
-            print("this file is shared: its hooks run `aleph-mem` from each person's PATH on "
+            say("this file is shared: its hooks run `aleph-mem` from each person's PATH on "
                   "the vault in their ALEPH_MEM_VAULT (no path of this machine in it); for "
                   "this machine's paths use --scope local or user")
         if changed:
-            print("check: start a new session; `aleph-mem sessions list` shows it once the "
-                  "first answer is done")
+            say("check: start a new session; `aleph-mem sessions list` shows it once the "
+                "first answer is done")
         return 0
     if args.action == "uninstall":
         path, changed = client_hooks.uninstall(args.client, args.scope)
-        print(f"{'removed' if changed else 'none installed'}: aleph-mem hooks in {path}")
+        say(f"{'removed' if changed else 'none installed'}: aleph-mem hooks in {path}")
         return 0
     state = client_hooks.status(args.client, args.scope)
     if args.json:
         emit_json(state.__dict__)
     else:
-        print(f"{state.client} ({state.path}): "
-              + (f"installed for {', '.join(state.installed)}" if state.installed
-                 else "not installed")
-              + (f"; missing {', '.join(state.missing)}" if state.installed and state.missing
-                 else ""))
+        say(f"{state.client} ({state.path}): "
+            + (f"installed for {', '.join(state.installed)}" if state.installed
+               else "not installed")
+            + (f"; missing {', '.join(state.missing)}" if state.installed and state.missing
+               else ""))
         if state.command:
-            print(f"  runs: {state.command}")
+            say(f"  runs: {state.command}")
     return 0 if state.installed else 1
 
 
@@ -93,9 +101,9 @@ def _search(mem: Memory, args: argparse.Namespace) -> int:
         emit_json({"sessions": [h.as_json() for h in hits], "summary": summary.__dict__})
         return 0
     _hits(hits, False)
-    print(f"\n{summary.answer}" if summary.answer else f"\n({summary.note})")
+    say(f"\n{summary.answer}" if summary.answer else f"\n({summary.note})")
     for c in summary.citations:
-        print(f"  [{c['n']}] session {c['session_id']} ({c['started'][:10]})")
+        say(f"  [{c['n']}] session {c['session_id']} ({c['started'][:10]})")
     return 0
 
 
@@ -107,10 +115,10 @@ def _show(mem: Memory, args: argparse.Namespace) -> int:
         emit_json(view.as_json())
         return 0
     s = view.session
-    print(f"{s.client} session {s.session_id} ({s.project or '-'}, {s.started} → "
-          f"{s.ended}, {s.messages} messages{', note ' + s.note if s.note else ''})")
+    say(f"{s.client} session {s.session_id} ({s.project or '-'}, {s.started} → "
+        f"{s.ended}, {s.messages} messages{', note ' + s.note if s.note else ''})")
     for m in view.messages:
-        print(f"[{m.id}] {m.line()}")
+        say(f"[{m.id}] {m.line()}")
     return 0
 
 
@@ -122,11 +130,11 @@ def _import(mem: Memory, args: argparse.Namespace) -> int:
     if args.json:
         emit_json(report.__dict__)
     else:
-        print(f"{report.files} transcripts: {report.sessions} sessions took {report.messages} "
-              f"new messages, {report.unchanged} had nothing new; {report.redacted} secrets "
-              f"redacted, {report.skipped_lines} lines skipped")
+        say(f"{report.files} transcripts: {report.sessions} sessions took {report.messages} "
+            f"new messages, {report.unchanged} had nothing new; {report.redacted} secrets "
+            f"redacted, {report.skipped_lines} lines skipped")
         for f in report.failed:
-            print(f"failed: {f}", file=sys.stderr)
+            print(printable(f"failed: {f}", one_line=True), file=sys.stderr)
     return 1 if report.failed else 0
 
 
@@ -134,7 +142,7 @@ def _prune(mem: Memory, args: argparse.Namespace) -> int:
     if args.arg is not None and not args.arg.isdigit():
         raise BadInput("give the days to keep: aleph-mem sessions prune [DAYS]")
     gone = mem.session_prune(int(args.arg) if args.arg else None)
-    print(f"{len(gone)} captured transcripts removed (their session notes stay)")
+    say(f"{len(gone)} captured transcripts removed (their session notes stay)")
     return 0
 
 
@@ -145,12 +153,12 @@ def _compress(mem: Memory, args: argparse.Namespace) -> int:
                     "why": c.why, "proposals": c.proposals} for c in done])
         return 0
     for c in done:
-        print(f"{c.session.session_id}: "
-              + (f"wrote {c.path}" if c.written else f"{c.path or 'no note'} ({c.why})")
-              + (f"; {len(c.proposals)} preference(s) proposed for hot memory in the digest"
-                 if c.proposals else ""))
+        say(f"{c.session.session_id}: "
+            + (f"wrote {c.path}" if c.written else f"{c.path or 'no note'} ({c.why})")
+            + (f"; {len(c.proposals)} preference(s) proposed for hot memory in the digest"
+               if c.proposals else ""))
     if not done:
-        print("no finished session is waiting for its note")
+        say("no finished session is waiting for its note")
     return 0
 
 
@@ -167,10 +175,10 @@ def _hits(hits: list[Any], as_json: bool) -> int:
         return 0
     for h in hits:
         score = f" score {h.score}" if h.score else ""
-        print(f"{h.started[:16]}  {h.client:<11} {h.project or '-':<16} {h.session_id[:12]}  "
-              f"{h.messages} msgs{score}  {h.title[:60]}")
+        say(f"{h.started[:16]}  {h.client:<11} {h.project or '-':<16} {h.session_id[:12]}  "
+            f"{h.messages} msgs{score}  {h.title[:60]}")
         for q in h.quotes:
-            print(f"    “{q}”")
+            say(f"    “{q}”")
         if h.note:
-            print(f"    note: {h.note}")
+            say(f"    note: {h.note}")
     return 0

@@ -18,11 +18,12 @@ from aleph_mem.errors import IndexUnavailable
 
 log = logs.get(__name__)
 
-SCHEMA_VERSION = "18"  # 13: captured agent sessions; 14: their chunks' vectors; 15: offsets;
+SCHEMA_VERSION = "19"  # 13: captured agent sessions; 14: their chunks' vectors; 15: offsets;
 # 16: the dream's judgments of a person's notes; 17: old versions' chunks (--as-of);
 # 18: an escaped "\[[x]]" or a pattern "[[^\]]" is text, not a link, and a Markdown
 # link's GitHub-style anchor ("#er-模型") finds its heading, a heading's punctuation is
 # ignored, a name's surrounding spaces are trimmed (notes re-read)
+# 19: a line longer than a chunk is cut into chunk-sized pieces (notes re-read)
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -39,9 +39,9 @@ class Period:
         """``day`` falls in the period, or up to ``after_days`` (under four weeks) after it:
         a note written shortly after an event tells of it."""
         if self.any_year:  # a whole month of any year
-            earliest = day - dt.timedelta(days=after_days)
+            earliest = dt.date.fromordinal(max(1, day.toordinal() - after_days))
             return self.start.month in (day.month, earliest.month)
-        return self.start <= day <= self.end + dt.timedelta(days=after_days)
+        return self.start <= day and (day - self.end).days <= after_days  # 9999-12-31 too
 
 
 def nothing_to_read(text: str) -> bool:
@@ -66,7 +66,10 @@ def periods(text: str, today: dt.date | None = None) -> list[Period]:
         for m in re.finditer(pattern, text):
             if not free(m):
                 continue
-            period = read(m, today)
+            try:
+                period = read(m, today)
+            except (ValueError, OverflowError):  # past the calendar's ends: "9999-12" read
+                period = None                     # on its last day, "last week" in year 1
             if period is None:
                 continue
             taken.append((m.start(), m.end()))

@@ -302,11 +302,11 @@ def _chunks(body: str, tokens: list[Token], body_start: int,
             chunks[-1] = Chunk(prev.seq, prev.heading_path, own_id, prev.line_start,
                                body_start + end, prev.text)
             continue
-        for s, e in _split_long(raw_lines, start):
-            text = _strip_block_ids("\n".join(lines[s:e])).strip()
+        for s, e, piece, ends_block in _pieces(lines, start, end):
+            text = _strip_block_ids(piece).strip()
             if not text:
                 continue
-            bid = _block_id_in(ids_by_line, body_start, e)
+            bid = _block_id_in(ids_by_line, body_start, e) if ends_block else None
             chunks.append(Chunk(len(chunks), path, bid, body_start + s + 1, body_start + e, text))
     return _merge_small(chunks)
 
@@ -338,6 +338,34 @@ def _only_block_id(raw_lines: list[str]) -> bool:
 
 def _strip_block_ids(text: str) -> str:
     return re.sub(r"(^|\s)\^[A-Za-z0-9][A-Za-z0-9\-]*[ \t]*$", r"\1", text, flags=re.MULTILINE)
+
+
+def _pieces(lines: list[str], start: int, end: int) -> list[tuple[int, int, str, bool]]:
+    """A block as chunk-sized pieces (first line, end line, text, whether the piece ends
+    the lines it spans): cut at line boundaries, and a line longer than MAX_CHUNK_CHARS
+    cut at spaces, so no chunk is unbounded whatever the note's shape (one line of a
+    megabyte made each search of it quadratic in FTS5's snippet, issue #36)."""
+    out: list[tuple[int, int, str, bool]] = []
+    for s, e in _split_long(lines[start:end], start):
+        if e - s > 1 or len(lines[s]) <= MAX_CHUNK_CHARS:
+            out.append((s, e, "\n".join(lines[s:e]), True))
+            continue
+        cuts = _cut_line(lines[s])
+        out += [(s, e, piece, i == len(cuts) - 1) for i, piece in enumerate(cuts)]
+    return out
+
+
+def _cut_line(line: str) -> list[str]:
+    """One overlong line in pieces of at most MAX_CHUNK_CHARS, each cut at the last space
+    before the limit (a hard cut in a run without one)."""
+    out, pos = [], 0
+    while len(line) - pos > MAX_CHUNK_CHARS:
+        cut = line.rfind(" ", pos + MAX_CHUNK_CHARS // 2, pos + MAX_CHUNK_CHARS)
+        cut = cut + 1 if cut > 0 else pos + MAX_CHUNK_CHARS
+        out.append(line[pos:cut])
+        pos = cut
+    out.append(line[pos:])
+    return out
 
 
 def _split_long(raw_lines: list[str], start: int) -> list[tuple[int, int]]:

@@ -9,6 +9,7 @@ another note's present text compete fairly. Every hit says which version it come
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import json
 import re
@@ -58,8 +59,8 @@ def moment(text: str, now: dt.datetime | None = None) -> str:
     if re.fullmatch(r"\d{4}", when):
         end = dt.date(int(when), 12, 31)
     elif re.fullmatch(r"\d{4}-\d{2}", when):
-        first = dt.date(int(when[:4]), int(when[5:]), 1)
-        end = (first + dt.timedelta(days=32)).replace(day=1) - dt.timedelta(days=1)
+        year, month = int(when[:4]), int(when[5:])
+        end = dt.date(year, month, calendar.monthrange(year, month)[1])  # 9999-12 too
     elif re.fullmatch(r"\d{4}-\d{2}-\d{2}", when):
         end = dt.date.fromisoformat(when)
     else:

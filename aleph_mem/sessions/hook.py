@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -39,6 +40,9 @@ PROMPT_HITS = 3
 # capture of a long session goes on at the next call, or in the daemon
 HOOK_SLICE_BYTES = 12_000_000
 PROMPT_MIN_WORDS = 3
+# a session id as clients write them (UUIDs): one starting with "-" would be read as an
+# option of the command that compresses the session, other characters have no client
+SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:@+=-]{0,199}", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,10 @@ def _act(mem: Store, client: str, event: str, what: str, payload: dict[str, Any]
     roots = payload.get("workspace_roots") or [""]  # Cursor names the folder so
     cwd = str(payload.get("cwd") or roots[0] or "")
     session_id = str(payload.get("session_id") or payload.get("conversation_id") or "")
+    if session_id and not SESSION_ID.fullmatch(session_id):
+        return Answer(stderr=f"aleph-mem hook: {event}: the session id {session_id[:80]!r} is "
+                      "not one a client sends (letters, digits and . _ : @ + = -, not first; "
+                      "at most 200); nothing done")
     if what == "start":
         from aleph_mem.sessions.session_start import for_session
 
@@ -139,6 +147,8 @@ def _compress_later(mem: Store, session_id: str) -> None:
 
     if watcher_running(mem.vault.local_dir):
         return  # the daemon compresses finished sessions when the vault is idle
+    if not SESSION_ID.fullmatch(session_id):  # a transcript's own id, never an option:
+        return  # the daemon or `aleph-mem sessions compress --all` writes its note
     exe = [sys.executable, "-m", "aleph_mem.cli", "sessions", "compress", session_id,
            "--vault", str(mem.vault.root)]
     subprocess.Popen(exe, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

@@ -398,3 +398,19 @@ def test_agents_browse_by_folder_tag_and_project_and_read_sessions(vault: Path) 
         shown = sc(await c.call_tool("read", {"note": SID, "session": True}))
         assert shown["content"].startswith("[u1] user: The heron-api tests fail on CI")
     run(vault, scenario)
+
+
+def test_a_huge_query_is_cut_to_its_first_terms_with_a_notice(vault: Path) -> None:
+    """200,000 words (issue #36: minutes of FTS5 work): the first 100 are searched for and
+    the notice says so; a short query (the control) has no such notice."""
+    write(vault, "a.md", "# A\n\nquagga herds\n")
+    huge = "quagga " + " ".join(f"t{i}" for i in range(200_000))
+
+    async def scenario(c: Client) -> None:
+        found = sc(await c.call_tool("search", {"query": huge}))
+        assert [h["path"] for h in found["hits"]] == ["a.md"]
+        assert found["notice"].endswith("the query has 200001 different words and phrases: "
+                                        "only its first 100 were searched for")
+        plain = sc(await c.call_tool("search", {"query": "quagga herds"}))
+        assert "searched for" not in (plain["notice"] or "")
+    run(vault, scenario)

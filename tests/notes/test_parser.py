@@ -145,6 +145,24 @@ def test_long_block_is_split_at_line_boundaries() -> None:
     assert all(len(c.text) <= 2400 for c in chunks)
 
 
+def test_one_overlong_line_is_cut_into_bounded_chunks_at_spaces() -> None:
+    """A note of one line of 300 KB (issue #36: FTS5's snippet is quadratic in one huge
+    chunk) becomes chunks of at most 2400 characters, cut at spaces, that together hold
+    the whole line; its block id stays on its last piece. A run without spaces is cut hard.
+    The control, a short line with a block id, is one chunk as before."""
+    words = " ".join(f"w{i % 997}" for i in range(60_000))
+    chunks = parse(f"# Long\n\n{words} ^tail\n".encode(), "n").chunks
+    assert all(len(c.text) <= 2400 for c in chunks) and len(chunks) > 100
+    assert " ".join(c.text for c in chunks) == words
+    assert {(c.line_start, c.line_end, c.heading_path) for c in chunks} == {(3, 3, ("Long",))}
+    assert [c.block_id for c in chunks] == [None] * (len(chunks) - 1) + ["tail"]
+    run = parse(("x" * 6000 + "\n").encode(), "n").chunks
+    assert [len(c.text) for c in run] == [2400, 2400, 1200]
+    short = parse(b"# Long\n\nthree short words ^tail\n", "n").chunks
+    assert [(c.text, c.block_id, c.line_start) for c in short] == [
+        ("three short words", "tail", 3)]
+
+
 def test_an_escaped_bracket_or_a_pattern_is_text_not_a_link() -> None:
     """``\\[[x]]`` is escaped and ``[[^\\]]+`` is a regular expression in prose: neither is
     a link (a broken-link report on them is noise); the plain link beside them is one."""

@@ -60,3 +60,26 @@ def test_since_narrows_and_the_cli_prints_it(vault: Path, clock) -> None:
                          check=True)
     assert json.loads(out.stdout)["entries"][2]["lines"] == ["-Ships in spring.",
                                                               "+Ships in summer."]
+
+
+def test_each_change_shows_its_own_lines_wherever_it_falls(vault: Path) -> None:
+    """The lines both versions share at the start and the end are set aside before the
+    diff (issue #36: 3,000 appends took 12 s): an append, an edit in the middle among
+    repeated lines, an edit of the first line, a dropped last newline (no line changed), an
+    edit of a last line without its newline and a note
+    emptied each show exactly their own lines."""
+    versions = [b"# Kite\n\n- a\n- a\n- b\n", b"# Kite\n\n- a\n- a\n- b\n- c\n",
+                b"# Kite\n\n- a\n- x\n- b\n- c\n", b"# Kite v2\n\n- a\n- x\n- b\n- c\n",
+                b"# Kite v2\n\n- a\n- x\n- b\n- c", b"# Kite v2\n\n- a\n- x\n- b\n- cd",
+                b"\n"]
+    with open_mem(vault) as mem:
+        mem.reindex()
+        w = mem.writer(actor="cli")
+        result = None
+        for data in versions:
+            result = w.write("notes/kite.md", data, result.hash if result else None)
+        entries = mem.timeline("notes/kite.md").entries
+    assert [e.lines for e in entries if e.what == "change"] == [
+        ["+# Kite", "+- a", "+- a", "+- b"], ["+- c"], ["-- a", "+- x"],
+        ["-# Kite", "+# Kite v2"], [], ["-- c", "+- cd"],
+        ["-# Kite v2", "-- a", "-- x", "-- b", "-- cd"]]
