@@ -129,8 +129,8 @@ class Memory(Store):
     def same_facts(self, path: str, limit: int = 3) -> list[str]:
         """Other notes that already state what the note at ``path`` states (the same facts,
         nearly the same words): so an agent can edit one instead of adding a duplicate."""
-        from aleph_mem.dream.view import body_of_text
         from aleph_mem.notes.facts import same_facts
+        from aleph_mem.notes.note_parts import body_of_text
 
         data = self.vault.read_bytes(path)
         if data is None:

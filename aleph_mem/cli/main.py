@@ -156,7 +156,8 @@ def cmd_context(args: argparse.Namespace) -> int:
         say("## Relevant notes\n")
         for r in env.relevant:
             caveat = f"  ({r['caveat']})" if r.get("caveat") else ""
-            say(f"- {r['path']}{r['anchor']}{caveat}\n  {' '.join(r['text'].split())[:300]}")
+            say(f"- {r['path']}{r['anchor']}{caveat}", one_line=True)
+            say(f"  {' '.join(r['text'].split())[:300]}", one_line=True)
     print(f"\n({env.used_tokens} of {env.budget_tokens} tokens)", file=sys.stderr)
     return 0
 

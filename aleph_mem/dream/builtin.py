@@ -20,6 +20,7 @@ from aleph_mem.dream.snapshot import generated
 from aleph_mem.dream.synthesis import plan_index, plan_synthesis_notes
 from aleph_mem.dream.view import Action, Snapshot
 from aleph_mem.dream.weekly import clusters, moc_proposals, plan_weekly
+from aleph_mem.notes.note_parts import linked_name
 
 RECALL_RETENTION_DAYS = 90
 CHURN_RUNS, CHURN_LIMIT = 5, 3
@@ -48,7 +49,7 @@ def churn_guard(planned: list[Action], ctx: PassContext) -> list[Action]:
         return planned
     held: set[str] = set()
     for a in planned:
-        keeper = str(a.set_keys.get("merged_into", "")).strip("[]")
+        keeper = linked_name(a.set_keys.get("merged_into"))
         if a.op == "archive" and keeper and \
                 " + ".join(sorted((a.path, keeper + ".md"))) in churned:
             held |= {a.path, keeper + ".md"}

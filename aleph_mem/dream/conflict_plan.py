@@ -10,9 +10,10 @@ keep one side, the other, or both under headings."""
 
 from __future__ import annotations
 
-from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of_text
+from aleph_mem.dream.view import Action, NoteInfo, Snapshot
 from aleph_mem.files.sync_conflicts import copy_of, sides
 from aleph_mem.notes.facts import differing_table
+from aleph_mem.notes.note_parts import body_of_text
 
 SHOWN_ROWS = 6
 

@@ -26,6 +26,7 @@ from aleph_mem.dream.view import (
     in_templates,
 )
 from aleph_mem.notes.facts import fact_tokens_text
+from aleph_mem.notes.note_parts import linked_name, linked_path
 from aleph_mem.notes.prose_dates import validity_end
 
 CODE_PATH = re.compile(r"(?<!`)`([^`\s]*/[^`\s]*\.[A-Za-z0-9]{1,6})`(?!`)")
@@ -162,7 +163,7 @@ def plan_drift_all(snap: Snapshot) -> list[Action]:
     conflicts = [a for a in plan_fact_conflicts(snap) if a.path not in touched]
     by_path = {a.path: a for a in planned + conflicts}
     for a in conflicts:
-        newer = snap.notes.get(str(a.set_keys.get("superseded_by", "")).strip("[]") + ".md")
+        newer = snap.notes.get(linked_path(a.set_keys.get("superseded_by")))
         if newer is None or newer.opted_out or newer.frontmatter.get("supersedes") or \
                 newer.human or snap.notes[a.path].human:
             continue  # a person's side: one question (the older note), not two
@@ -380,7 +381,7 @@ def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
         subject = n.frontmatter.get("subject")
         named = isinstance(subject, str) and bool(subject.strip())
         names = [subject] if named else [*n.names, *n.aliases]
-        for name in sorted({x.strip().strip("[]").rsplit("/", 1)[-1].casefold() for x in names}):
+        for name in sorted({linked_name(x).rsplit("/", 1)[-1].casefold() for x in names}):
             # "Overview" in two project folders names two subjects, not one
             key = name if named or not (generic_name(name) or name in repeated) \
                 else f"{n.folder}/{name}"
@@ -419,8 +420,7 @@ def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
                     judged="contradicted")
     for members in groups.values():  # the conflict is gone: the dream's marks come off
         for n in members:
-            partner = str(n.frontmatter.get("superseded_by") or "").strip("[]")
-            other = snap.notes.get(partner + ".md")
+            other = snap.notes.get(linked_path(n.frontmatter.get("superseded_by")))
             if n.human or n.status != "contradicted" or n.path in actions or other is None \
                     or other not in members:
                 continue

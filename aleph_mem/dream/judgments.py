@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import apsw
 
 from aleph_mem.dream.journal import Journal
+from aleph_mem.notes.note_parts import linked_path
 
 if TYPE_CHECKING:
     from aleph_mem.dream.view import Action
@@ -28,7 +29,7 @@ def partner(action: Action) -> str | None:
     """The note that supersedes or contradicts it, as a vault path."""
     raw = action.set_keys.get("superseded_by")
     if isinstance(raw, str) and raw.strip().startswith("[["):
-        return raw.strip().strip("[]").split("|")[0] + ".md"
+        return linked_path(raw)
     return None
 
 

@@ -25,6 +25,7 @@ from aleph_mem.dream.view import (
 from aleph_mem.files.atomic import write_atomic
 from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
 from aleph_mem.notes import frontmatter_edit
+from aleph_mem.notes.note_parts import frontmatter_text, linked_path
 from aleph_mem.notes.prose import clipped, own_prose
 from aleph_mem.shown import one_line
 
@@ -269,11 +270,7 @@ def templated(n: NoteInfo) -> bool:
     """A template kept outside a templates folder: a placeholder (``{{date}}``, Templater's
     ``<% %>``) in its frontmatter or its title line. A placeholder further down is text (an
     n8n or Jinja expression a note explains)."""
-    text = n.body
-    if text.startswith("---"):
-        head, _, rest = text[3:].partition("\n---")
-    else:
-        head, rest = "", text
+    head, rest = frontmatter_text(n.body)
     first = next((ln for ln in rest.splitlines() if ln.strip() and ln.strip() != "---"), "")
     return bool(PLACEHOLDER.search(head) or PLACEHOLDER.search(first))
 
@@ -543,7 +540,7 @@ def merged_into(snap: Snapshot, target: str | None) -> str | None:
     """The note an archived note was merged into, when it is still there."""
     gone = snap.notes.get(target or "") if (target or "").startswith("archive/") else None
     raw = gone.frontmatter.get("merged_into") if gone is not None else None
-    keeper = raw.strip().strip("[]").split("|")[0] + ".md" if isinstance(raw, str) else ""
+    keeper = linked_path(raw)
     return keeper if keeper in snap.notes and not keeper.startswith("archive/") else None
 
 

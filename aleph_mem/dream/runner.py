@@ -23,6 +23,7 @@ from aleph_mem.files import activity
 from aleph_mem.files.locks import dream_lock
 from aleph_mem.files.vault import content_hash
 from aleph_mem.notes import frontmatter_edit
+from aleph_mem.notes.note_parts import linked_name
 from aleph_mem.plugins import dream_passes
 from aleph_mem.store import Store
 from aleph_mem.ulid import new_ulid
@@ -266,7 +267,7 @@ class Dream:
             self.writes += 1
             done = {"pass": action.pass_name, "path": r.path, "what": action.describe(),
                     "event": r.event.id}
-            keeper = str(action.set_keys.get("merged_into", "")).strip("[]")
+            keeper = linked_name(action.set_keys.get("merged_into"))
             if action.op == "archive" and keeper:
                 done["pair"] = " + ".join(sorted((action.path, keeper + ".md")))
             report.applied.append(done)

@@ -125,7 +125,7 @@ def _times_before_dream(mem: Store, paths: set[str]) -> dict[str, int]:
 
 def _opens_with(data: bytes, heading: str) -> bool:
     """The note's text (after its frontmatter) opens with this H1: the heading names it."""
-    from aleph_mem.dream.view import body_of_text
+    from aleph_mem.notes.note_parts import body_of_text
 
     for line in body_of_text(data[:4096].decode("utf-8", "replace")).splitlines():
         if line.strip():

@@ -20,6 +20,7 @@ from aleph_mem.dream.judge import Judge, fence
 from aleph_mem.dream.snapshot import dream_wrote_last, generated
 from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of
 from aleph_mem.files.vault import content_hash
+from aleph_mem.notes.note_parts import linked_path
 from aleph_mem.store import Store
 
 INDEX_PATH = "_dream/index.md"
@@ -109,7 +110,7 @@ def _existing(snap: Snapshot) -> dict[str, set[str]]:
         if n.frontmatter.get("type") == "synthesis" and \
                 n.frontmatter.get("generated_by") == "dream":
             src = n.frontmatter.get("source_notes") or []
-            out[p] = {s.strip("[]") + ".md" for s in src if isinstance(s, str)}
+            out[p] = {linked_path(s) for s in src if isinstance(s, str)}
     return out
 
 

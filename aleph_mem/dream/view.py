@@ -21,6 +21,7 @@ import numpy as np
 from aleph_mem.clock import parse_iso
 from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
 from aleph_mem.files.vault import content_hash
+from aleph_mem.notes.note_parts import body_of_text
 
 PROTECTED = ("MEMORY.md",)
 GENERATED = "_dream/"
@@ -205,14 +206,6 @@ class Action:
 
 def body_of(note: NoteInfo) -> str:
     return body_of_text(note.body)
-
-
-def body_of_text(text: str) -> str:
-    """A note's text without its frontmatter block."""
-    if text.startswith("---"):
-        parts = text.split("\n---", 1)
-        text = parts[1].split("\n", 1)[1] if len(parts) == 2 and "\n" in parts[1] else ""
-    return text
 
 
 def as_date(value: object) -> dt.date | None:

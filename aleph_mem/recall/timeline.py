@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from aleph_mem.errors import AlephError, NoteNotFound
+from aleph_mem.notes.note_parts import linked_name
 from aleph_mem.notes.prose_dates import validity_end
 from aleph_mem.writes.versions import history_of
 
@@ -67,8 +68,7 @@ def notes_about(mem: Store, subject: str) -> list[str]:
     for path, fm in mem.con.execute("SELECT path, frontmatter FROM notes WHERE path != ?",
                                     (main,)):
         named = json.loads(fm).get("subject")
-        if isinstance(named, str) and named.strip().strip("[]").split("|")[0].rsplit(
-                "/", 1)[-1].casefold() in names:
+        if linked_name(named).rsplit("/", 1)[-1].casefold() in names - {""}:
             about.append(path)
     return about
 

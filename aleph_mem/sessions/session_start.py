@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from aleph_mem.files.atomic import write_atomic
 from aleph_mem.index.search import like_prefix
+from aleph_mem.notes.note_parts import body_of_text
 from aleph_mem.recall import hot_memory
 from aleph_mem.sessions.raw_store import file_name, project_of
 from aleph_mem.shown import DATA_NOTE, one_line
@@ -129,8 +130,7 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
 def _note_line(mem: Store, path: str, size: int = 140) -> str:
     """A note as a link and its first line of prose (what it is about, at a glance)."""
     text = mem.shown((mem.vault.read_bytes(path) or b"")[:4000].decode("utf-8", "replace"))
-    if text.startswith("---"):
-        text = text.split("\n---", 1)[-1]
+    text = body_of_text(text)
     first = next((ln.strip() for ln in text.splitlines()
                   if ln.strip() and not ln.lstrip().startswith(("#", "---", ">", "|", "!["))
                   and not INLINE_FIELD.match(ln)), "")
