@@ -145,9 +145,14 @@ class Daemon:
         from aleph_mem.dream.schedule import next_dream
 
         out = {}
+        now = utc_now()
+        idle = self.idle_for()
         for job in self.jobs:
-            base = job.last_run or utc_now()
-            out[job.name] = iso(base + dt.timedelta(seconds=job.every))
+            at = (job.last_run or now) + dt.timedelta(seconds=job.every)
+            if job.needs_idle and idle is not None:  # not before the vault has been idle
+                at = max(at, now + dt.timedelta(
+                    seconds=max(0.0, self.mem.settings.idle_minutes * 60 - idle)))
+            out[job.name] = iso(at)
         out["dream"] = next_dream(self.mem, utc_now())
         return out
 

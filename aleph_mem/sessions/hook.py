@@ -141,12 +141,10 @@ def _prompt_context(mem: Store, prompt: str) -> str:
 
 
 def _compress_later(mem: Store, session_id: str) -> None:
-    """The session note, written by the daemon when one runs, else by a process of its
-    own that outlives the hook."""
-    from aleph_mem.files.locks import watcher_running
-
-    if watcher_running(mem.vault.local_dir):
-        return  # the daemon compresses finished sessions when the vault is idle
+    """The session note, written now by a process of its own that outlives the hook, so
+    the next session starts with it (a daemon's sessions job waits for the vault to be
+    idle: the next session would start without it). The daemon still writes the notes of
+    sessions whose client never said they ended."""
     if not SESSION_ID.fullmatch(session_id):  # a transcript's own id, never an option:
         return  # the daemon or `aleph-mem sessions compress --all` writes its note
     exe = [sys.executable, "-m", "aleph_mem.cli", "sessions", "compress", session_id,

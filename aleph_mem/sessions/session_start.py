@@ -88,7 +88,7 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
         "json_extract(frontmatter, '$.type') = 'session' AND "
         "lower(json_extract(frontmatter, '$.project')) = lower(?) "
         "ORDER BY json_extract(frontmatter, '$.started') DESC LIMIT 5", (project,)).fetchall()
-    lines: list[str] = []
+    lines: list[str] = _undistilled(mem, project)
     decided: list[str] = []
     open_: list[str] = []
     proven: list[str] = []
@@ -124,6 +124,21 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
             break
         out.append(block)
         room -= len(block) + 2
+    return out
+
+
+def _undistilled(mem: Store, project: str, limit: int = 3) -> list[str]:
+    """The project's captured sessions whose note is not written yet (one still running,
+    or ended a moment ago): what each was asked first, so the next session knows of it."""
+    rows = mem.con.execute(
+        "SELECT started, client, title FROM sessions WHERE note = '' AND "
+        "lower(project) = lower(?) ORDER BY started DESC LIMIT ?", (project, limit)).fetchall()
+    out = []
+    for started, client, title in rows:
+        asked = " ".join(mem.shown(title).split())
+        asked = asked if len(asked) <= 160 else asked[:160].rsplit(" ", 1)[0] + "…"
+        out.append(one_line(f"- {started[:16].replace('T', ' ')} {client} session (its note "
+                            f"is not written yet), asked: {asked}"))
     return out
 
 

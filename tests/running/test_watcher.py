@@ -255,3 +255,21 @@ def test_a_sync_engines_rename_waits_and_an_editors_save_is_logged_at_once(
         assert list(held) == ["notes/theirs.md"]
     finally:
         w.stop()
+
+
+def test_status_says_when_an_idle_job_will_really_run(vault: Path) -> None:
+    """The sessions job waits for the vault to be idle: right after activity its next run
+    is idle_minutes away, not its next 5-minute tick; the reconcile (no idle rule, the near
+    miss) stays at its tick."""
+    from aleph_mem.clock import parse_iso, utc_now
+    from aleph_mem.files import activity
+    from aleph_mem.memory import Memory
+    from aleph_mem.running.daemon import Daemon
+
+    with Memory.open(vault) as mem:
+        activity.touch(mem.vault.local_dir, "cli")
+        runs = Daemon(mem).next_runs()
+        wait = (parse_iso(runs["sessions"]) - utc_now()).total_seconds()
+        assert mem.settings.idle_minutes * 60 - 30 < wait <= mem.settings.idle_minutes * 60
+        tick = (parse_iso(runs["reconcile"]) - utc_now()).total_seconds()
+        assert tick <= mem.settings.reconcile_minutes * 60

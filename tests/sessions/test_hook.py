@@ -108,3 +108,61 @@ def test_a_session_starts_with_the_projects_proven_procedures(vault: Path) -> No
     assert "## Project heron-api: procedures that worked\n- `pytest -p no:cacheprovider` " \
         "worked where `pytest` failed" in text
     assert "make dev" not in text
+
+
+def test_the_next_session_knows_of_the_last_before_its_note_is_written(
+        vault: Path, tmp_path: Path) -> None:
+    """A session captured but not yet distilled (its client stopped, never said it ended)
+    is named at the next start of its project, with what it was asked; another project's
+    start (the near miss) does not name it."""
+    with open_mem(vault) as mem:
+        mem.reindex()
+    live = tmp_path / "t.jsonl"
+    shutil.copy(CLAUDE, live)
+    assert hook(vault, "Stop", session_id=SID, transcript_path=str(live),
+                cwd="/work/projects/heron-api") is None
+    text = hook(vault, "SessionStart", session_id="s2", cwd="/work/projects/heron-api")[
+        "hookSpecificOutput"]["additionalContext"]
+    block = text.split("## Project heron-api: last sessions")[1].split("\n\n")[0]
+    assert "claude-code session (its note is not written yet), asked: The hero" in block
+    other = hook(vault, "SessionStart", session_id="s3", cwd="/work/projects/osprey")[
+        "hookSpecificOutput"]["additionalContext"]
+    assert "not written yet" not in other
+
+
+def test_a_session_ends_with_its_note_while_the_daemon_runs(vault: Path,
+                                                          tmp_path: Path) -> None:
+    """With a daemon running (its sessions job waits for the vault to be idle), a session
+    that ends still has its note written at once, for the next session to start with."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    with open_mem(vault) as mem:
+        mem.reindex()
+    daemon = subprocess.Popen([sys.executable, "-m", "aleph_mem.cli", "--vault", str(vault),
+                               "daemon"], stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "ALEPH_MEM_EMBED_MODEL": "none"})
+    try:
+        daemon.stderr.readline()  # started: its watcher lock is held
+        live = tmp_path / "t.jsonl"
+        shutil.copy(CLAUDE, live)
+        base = {"session_id": SID, "transcript_path": str(live),
+                "cwd": "/work/projects/heron-api"}
+        assert hook(vault, "SessionEnd", **base, reason="exit") is None
+        note = None
+        for _ in range(300):  # written by the hook's own detached process
+            found = list((vault / "sessions").glob("*.md")) if (vault / "sessions").exists() \
+                else []
+            if found:
+                note = found[0]
+                break
+            time.sleep(0.2)
+        assert note is not None
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        daemon.wait(timeout=60)
+    text = hook(vault, "SessionStart", session_id="s2", cwd="/work/projects/heron-api")[
+        "hookSpecificOutput"]["additionalContext"]
+    assert note.stem in text and "not written yet" not in text
