@@ -414,3 +414,24 @@ def test_a_huge_query_is_cut_to_its_first_terms_with_a_notice(vault: Path) -> No
         plain = sc(await c.call_tool("search", {"query": "quagga herds"}))
         assert "searched for" not in (plain["notice"] or "")
     run(vault, scenario)
+
+
+def test_answers_an_agent_reads_are_compact_and_say_everything(vault: Path) -> None:
+    """The text an agent reads is the structured answer as compact JSON without empty
+    fields; the structured content (for clients that read it) keeps every field."""
+    import json
+
+    write(vault, "notes/ferry.md", "# Ferry\n\nThe ferry sails at nine.\n")
+
+    async def scenario(c: Client) -> None:
+        r = await c.call_tool("search", {"query": "ferry sails"})
+        text = r.content[0].text
+        assert "\n" not in text and ": " not in text.split('"snippet"')[0]
+        said = json.loads(text)
+        full = r.structured_content
+        assert said["hits"][0]["path"] == full["hits"][0]["path"] == "notes/ferry.md"
+        assert "sessions" in full and "sessions" not in said  # [] left out of the text
+        assert all(v not in (None, [], "") for v in said["hits"][0].values())
+        assert len(text) < 0.85 * len(json.dumps(full, indent=2))
+
+    run(vault, scenario)
