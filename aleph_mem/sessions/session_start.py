@@ -130,9 +130,12 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
 def _undistilled(mem: Store, project: str, limit: int = 3) -> list[str]:
     """The project's captured sessions whose note is not written yet (one still running,
     or ended a moment ago): what each was asked first, so the next session knows of it."""
-    rows = mem.con.execute(
-        "SELECT started, client, title FROM sessions WHERE note = '' AND "
-        "lower(project) = lower(?) ORDER BY started DESC LIMIT ?", (project, limit)).fetchall()
+    rows = mem.con.execute(  # (the index learns of a note a moment after it is written)
+        "SELECT s.started, s.client, s.title FROM sessions s WHERE s.note = '' AND "
+        "lower(s.project) = lower(?) AND NOT EXISTS (SELECT 1 FROM notes n WHERE "
+        "json_extract(n.frontmatter, '$.session_id') = s.session_id AND "
+        "json_extract(n.frontmatter, '$.client') = s.client) "
+        "ORDER BY s.started DESC LIMIT ?", (project, limit)).fetchall()
     out = []
     for started, client, title in rows:
         asked = " ".join(mem.shown(title).split())

@@ -73,7 +73,8 @@ def assemble(mem: Store, query: str | None = None, budget_tokens: int = 2000,
     latest = mem.con.execute("SELECT path FROM notes WHERE path LIKE '_dream/digests/%' "
                              "ORDER BY path DESC LIMIT 1").fetchone()
     if latest:
-        text = mem.shown((mem.vault.read_bytes(latest[0]) or b"").decode("utf-8", "replace"))
+        text = _digest_text(mem.shown((mem.vault.read_bytes(latest[0]) or b"").decode(
+            "utf-8", "replace")))
         env.digest = {"path": latest[0], "text": clip(text, share)}
         spare += share - tokens(env.digest["text"])
     else:
@@ -156,3 +157,14 @@ def _head(text: str, chars: int) -> str:
         return text
     cut = text[:chars]
     return cut[:max(cut.rfind(" "), cut.rfind("\n"), 0)]
+
+
+def _digest_text(text: str) -> str:
+    """A digest as an agent needs it: its body, without the YAML and the graph drawn for
+    a person (a mermaid block of the day's notes: tokens that say nothing to an agent)."""
+    import re
+
+    from aleph_mem.notes.note_parts import body_of_text
+
+    body = body_of_text(text)
+    return re.sub(r"\n## [^\n]*\n+```mermaid\n.*?```\n?", "\n", body, flags=re.S).strip() + "\n"
