@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # loaded when first used: a full-text search from a terminal 
     from aleph_mem.index import vectors
     from aleph_mem.index.indexer import Indexer, Progress, ReconcileReport
     from aleph_mem.writes.undo import UndoReport
+    from aleph_mem.writes.unlogged import Baseline
     from aleph_mem.writes.writer import Writer
 
 log = logs.get(__name__)
@@ -171,7 +172,8 @@ class Store:
                 only: set[str] | None = None, local: set[str] | None = None) -> ReconcileReport:
         """Reconcile the index with the files. Changes made outside aleph-mem become
         ``human`` events, judged against the last logged state of each path (see history):
-        a rebuilt, re-created or half-built index never invents events."""
+        a rebuilt, re-created or half-built index never invents events, and a reconcile
+        killed before it logged what it indexed is logged by the next (writes/unlogged.py)."""
         self.require_writable()
         if rebuild:
             self.con.close()
@@ -180,31 +182,44 @@ class Store:
         self.writer().recover(sweep_objects=not self._recovered)
         self._recovered = True
         from aleph_mem.files.locks import write_lock
-        from aleph_mem.writes.outside_changes import (
-            has_baseline,
-            human_events,
-            mark_baseline,
-            outside_changes,
-        )
+        from aleph_mem.writes.outside_changes import human_events, outside_changes, recovered
         from aleph_mem.writes.sync_settle import other_devices, settled
+        from aleph_mem.writes.unlogged import Baseline, TakingIn
 
+        kept, taking = Baseline(self.vault.local_dir), TakingIn(self.vault.local_dir)
         with write_lock(self.vault.local_dir):
             with db.transaction(self.con):
                 self.events.sync_index(self.con)
-            report = self.indexer.reconcile(progress, only)
-            changes = outside_changes(self.con, report.changes)
+                self._keep_baseline(kept)
+            unfinished = taking.load()  # what a killed reconcile indexed and never logged
+            report = self.indexer.reconcile(
+                progress, only, taking_in=lambda todo: taking.save({**todo, **unfinished}))
+            changes = recovered(self.con, self.vault.root, unfinished, report.changes)
+            changes = outside_changes(self.con, changes, kept)
             settle = float(self.settings.sync_settle_seconds)
             if settle > 0 and other_devices(self.vault.aleph_dir, self.events.host):
                 changes = settled(self.con, self.vault.local_dir, changes, settle,
                                   local or frozenset())
             report.human = human_events(changes)
-            for event in report.human:
-                self.events.append(event)
+            self.events.append_all(report.human)
             with db.transaction(self.con):
                 self.events.sync_index(self.con)
-                if only is None and not has_baseline(self.con):
-                    mark_baseline(self.con)
+                if only is None and not kept.complete:
+                    kept.record(self.con)
+                self._keep_baseline(kept)
+            taking.drop()  # every change it took in is logged (or held for a sync)
         return report
+
+    def _keep_baseline(self, kept: Baseline) -> None:
+        """The baseline lives in the index (``meta``) and beside it (writes/unlogged.py):
+        an index that lost it (rebuilt, deleted, damaged) takes it back; one made before
+        the file existed writes it."""
+        from aleph_mem.writes.outside_changes import has_baseline, mark_baseline
+
+        if has_baseline(self.con) and not kept.complete:
+            kept.record(self.con)
+        if kept.complete and not has_baseline(self.con):
+            mark_baseline(self.con)
 
     # -- history ----------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """The one rule for append-only JSON-lines files (the event log, the dream's runs,
 proposals, recalls and verdicts):
 
-- appending writes one whole line and fsyncs it; a torn last line a crash left behind is
+- appending writes whole lines and fsyncs them; a torn last line a crash left behind is
   closed off first, so it can never swallow the new record;
 - reading takes complete lines only: a last line without its newline is torn (or still
   being written) and is left for later; a damaged line anywhere else is skipped with a
@@ -22,14 +22,20 @@ log = logs.get(__name__)
 
 
 def append(path: Path, record: dict[str, Any], **dumps: Any) -> None:
+    append_many(path, [record], **dumps)
+
+
+def append_many(path: Path, records: list[dict[str, Any]], **dumps: Any) -> None:
+    """Append whole lines in one write and one fsync (a crash may tear only the last)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), **dumps) + "\n"
+    lines = "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":"), **dumps) + "\n"
+                    for r in records)
     with open(path, "ab+") as fh:
         if fh.tell() > 0:
             fh.seek(-1, os.SEEK_END)
             if fh.read(1) != b"\n":
                 fh.write(b"\n")
-        fh.write(line.encode("utf-8"))
+        fh.write(lines.encode("utf-8"))
         fh.flush()
         os.fsync(fh.fileno())
 

@@ -88,9 +88,13 @@ class Indexer:
     # -- reconcile ----------------------------------------------------------------------
 
     def reconcile(self, progress: Progress | None = None,
-                  only: Iterable[str] | None = None) -> ReconcileReport:
+                  only: Iterable[str] | None = None,
+                  taking_in: Callable[[dict[str, str | None]], None] | None = None,
+                  ) -> ReconcileReport:
         """Bring the index in line with the files. ``only`` limits the work to some paths
-        (the watcher's batches); otherwise the whole vault is walked."""
+        (the watcher's batches); otherwise the whole vault is walked. ``taking_in`` hears
+        the paths about to change (each with the hash the index holds) before the first
+        row is committed, so a kill after that is recovered (writes/unlogged.py)."""
         report = ReconcileReport()
         if only is None:
             listing = self.vault.walk(self.settings.ignore)
@@ -111,6 +115,8 @@ class Indexer:
         touched: set[str] = set()
         affected_keys: set[str] = set()
         skipped = dict(listing.skipped)
+        if todo and taking_in is not None:
+            taking_in({p: known[p][3] if p in known else None for p in todo})
         for start in range(0, len(todo), BATCH):
             batch = todo[start:start + BATCH]
             with db.transaction(self.con):

@@ -168,6 +168,21 @@ class EventLog:
 
         note_changed(event)
 
+    def append_all(self, events: list[Event], chunk: int = 500) -> None:
+        """Append many events, ``chunk`` lines to a write and an fsync (a reconcile's
+        thousands of changes cost a few fsyncs, not one each)."""
+        from aleph_mem.plugins import note_changed
+
+        for start in range(0, len(events), chunk):
+            part = events[start:start + chunk]
+            by_file: dict[Path, list[dict[str, Any]]] = {}
+            for event in part:
+                by_file.setdefault(self.file_for(event.at), []).append(event.as_json())
+            for path, lines in by_file.items():
+                jsonl.append_many(path, lines)
+            for event in part:
+                note_changed(event)
+
     def files(self) -> list[Path]:
         """The event files: regular files only. A folder or other odd thing where one
         belongs (synced in from elsewhere) is reported and skipped, never a stop."""

@@ -2,20 +2,25 @@
 
 A path's reference state is the last logged state of that path (the ``after`` of its newest
 event, or nothing once it was moved away or deleted); for a path never logged, it is what
-the index held. Bytes that equal the reference are no change, whatever the index says (a
-writer killed between logging and re-indexing, an index rebuilt or re-created). A path the
-index never held and the log never named is a new note only once the index has seen the
+the index held, and where the index holds nothing (rebuilt, deleted, damaged), the version
+the baseline kept (writes/unlogged.py). Bytes that equal the reference are no change,
+whatever the index says (a writer killed between logging and re-indexing, a reconcile
+killed between indexing and logging, an index rebuilt or re-created). A path that neither
+the log, the index nor the baseline knew is a new note only once the index has seen the
 whole vault (its baseline); before that it is part of the baseline, not an event.
 """
 
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import apsw
 
 from aleph_mem.index.indexer import NoteChange
 from aleph_mem.writes.events import KINDS, Event, make_event
+from aleph_mem.writes.unlogged import Baseline
 
 _STATE = "(" + ",".join(f"'{k}'" for k in KINDS) + ")"
 
@@ -42,25 +47,28 @@ def last_states(con: apsw.Connection, paths: list[str]) -> dict[str, tuple[bool,
 
 
 def outside_change(con: apsw.Connection, path: str, indexed: str | None,
-                   now: str | None) -> NoteChange | None:
+                   now: str | None, kept: Baseline | None = None) -> NoteChange | None:
     """The change to record for ``path`` now holding ``now`` (a hash, None when gone), or
     None when there is nothing to record."""
     if indexed == now and indexed is not None:
         return None  # the index saw these bytes: they were accounted for then
-    found = outside_changes(con, [NoteChange(path, indexed, now)])
+    found = outside_changes(con, [NoteChange(path, indexed, now)], kept)
     return found[0] if found else None
 
 
-def outside_changes(con: apsw.Connection, changes: list[NoteChange]) -> list[NoteChange]:
+def outside_changes(con: apsw.Connection, changes: list[NoteChange],
+                    kept: Baseline | None = None) -> list[NoteChange]:
     """Of the changes the index saw (``before`` = what it held), the ones to record as
     made outside aleph-mem, each with ``before`` = the path's reference state."""
     if not changes:
         return []
     logged = last_states(con, [c.path for c in changes])
-    baseline = has_baseline(con)
+    baseline = has_baseline(con) or bool(kept and kept.complete)
     out = []
     for c in changes:
         known, state = logged.get(c.path, (False, None))
+        if not known and c.before is None and kept is not None:
+            known, state = kept.state(c.path)  # the index lost it: the baseline kept it
         if known:
             if state != c.after:
                 out.append(NoteChange(c.path, state, c.after))
@@ -69,6 +77,27 @@ def outside_changes(con: apsw.Connection, changes: list[NoteChange]) -> list[Not
                 out.append(c)
         elif c.after is not None and baseline:
             out.append(c)
+    return out
+
+
+def recovered(con: apsw.Connection, root: Path, unfinished: dict[str, str | None],
+              changes: list[NoteChange]) -> list[NoteChange]:
+    """A killed reconcile's paths (``unfinished``: path -> what the index held before it)
+    joined to this reconcile's changes: each change from what the index held before the
+    kill to what it holds now. A path that left the index while its file stays is no
+    change (ignored, hidden, a loop), as in a reconcile."""
+    if not unfinished:
+        return changes
+    seen = {c.path for c in changes}
+    out = [NoteChange(c.path, unfinished[c.path], c.after) if c.path in unfinished else c
+           for c in changes]
+    indexed = dict(con.execute(
+        "SELECT path, hash FROM notes WHERE path IN (SELECT value FROM json_each(?))",
+        (json.dumps(sorted(unfinished)),)).fetchall())
+    for path, before in sorted(unfinished.items()):
+        if path in seen or (path not in indexed and os.path.lexists(root / path)):
+            continue
+        out.append(NoteChange(path, before, indexed.get(path)))
     return out
 
 

@@ -70,8 +70,7 @@ class Held:
 
     def save(self) -> None:
         if self.items or self.path.exists():
-            write_atomic(self.path, json.dumps(self.items, sort_keys=True).encode(),
-                         durable=False)
+            write_atomic(self.path, json.dumps(self.items, sort_keys=True).encode())
 
     def hold(self, changes: list[NoteChange], now: float) -> None:
         for c in changes:

@@ -53,6 +53,7 @@ from aleph_mem.notes.parser import poison_problem
 from aleph_mem.notes.sections import find_section
 from aleph_mem.writes.events import Event, EventLog, make_event
 from aleph_mem.writes.outside_changes import human_events, last_logged, outside_change
+from aleph_mem.writes.unlogged import Baseline, TakingIn
 
 log = logs.get(__name__)
 
@@ -263,9 +264,12 @@ class Writer:
     def _record_outside_edits(self, current: dict[str, bytes | None]) -> None:
         """A file that differs from its last recorded state was changed by a person: log
         that first (its pre-image is in the object store), so history has no gap."""
+        unfinished = TakingIn(self.vault.local_dir).load()  # a killed reconcile's paths
+        kept = Baseline(self.vault.local_dir)
         for path, data in current.items():
             row = self.con.execute("SELECT hash FROM notes WHERE path=?", (path,)).fetchone()
-            change = outside_change(self.con, path, row[0] if row else None, _hash(data))
+            indexed = unfinished[path] if path in unfinished else row[0] if row else None
+            change = outside_change(self.con, path, indexed, _hash(data), kept)
             for event in human_events([change] if change else []):
                 self.events.append(event)
 
