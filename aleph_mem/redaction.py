@@ -45,6 +45,7 @@ class Rule:
 NOT_A_SECRET = re.compile(
     r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
     r"bytes|int|\*+|x+|\.\.\.|…|<[^>]*>|\{\{.*\}\}|\$\{?\{?[A-Za-z_][A-Za-z0-9_.]*\}?\}?|"
+    r"\$\(.*\)|`.*`|"
     r"(?:os\.environ|os\.getenv|process\.env|env|getenv|settings|config|secrets|"
     r"self|args|opts|options|request|req)\b.*|[A-Za-z_][A-Za-z0-9_.]*\(.*\).*|"
     r"(?:~|\.{1,2})?/[\w.\-/]*|[a-z][a-z0-9+.-]*://[^@\s]*|"
@@ -63,6 +64,11 @@ def looks_random(text: str) -> bool:
     """A token's body, not a word or a slug: a digit, or both cases, and no placeholder."""
     has_case = any(c.isupper() for c in text) and any(c.islower() for c in text)
     return (has_case or any(c.isdigit() for c in text)) and not PLACEHOLDER.search(text)
+
+
+def not_placeholder(text: str) -> bool:
+    """Not a documented example (``T00000000/B00000000/XXXXXXXX``)."""
+    return not PLACEHOLDER.search(text)
 
 
 def said_secret(text: str) -> bool:
@@ -157,7 +163,7 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
 VALUE = (r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")[^\"\n]*(?=\")|"
          r"(?<=')[^'\n]*(?=')|[^\s,;}\])]+)")
 
-ANY_SEP = re.compile(r"[a-z0-9_.-]{0,24}\\?[\"']?\s*(?::=|=>|=|:)")
+ANY_SEP = re.compile(r"[a-z0-9_.-]{0,24}\\?[\"']?\]?\s*(?::=|=>|=|:)")
 
 STRUCTURED: tuple[Rule, ...] = (
     _rule("private-key", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
@@ -189,7 +195,7 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
           r"\d+/[a-z0-9_-]+", hints=('/api/webhooks/',), lower=True),
     _rule("webhook", r"https://hooks\.slack\.com/(?:services|workflows)/[a-z0-9/_-]+",
-          hints=('hooks.slack.com',), lower=True, back=8),
+          hints=('hooks.slack.com',), lower=True, back=8, check=not_placeholder),
     _rule("webhook", r"https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[^\s\"'<>]+",
           hints=('.webhook.office.com',), lower=True),
     _rule("sentry-dsn", r"(https?://)[0-9a-f]{32}(?::[0-9a-f]{32})?(?=@[^\s/]*sentry)", keep=1,
@@ -198,7 +204,7 @@ STRUCTURED: tuple[Rule, ...] = (
           keep=1, hints=('cookie',), lower=True, back=4),
     # curl -u user:pw, --user user:pw: the user stays
     _rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:)[^\s\"']+", keep=1,
-          hints=(' -u', '--user'), back=0),
+          hints=(' -u', '--user'), check=is_value, back=0),
     _rule("cli-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
           hints=('mysql',), back=0),
     _rule("cli-password", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',), back=0),
@@ -225,6 +231,22 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('secret set',), check=is_value, back=0),
     _rule("cli-password", r"(\b(?:requirepass|masterauth)\s+)(\"[^\"\n]*\"|\S+)", keep=1,
           hints=('requirepass', 'masterauth'), lower=True, check=is_value, back=0),
+    # `mongosh … -u admin -p PW`, `psql -U x -p …` is a port (a number: no value)
+    _rule("cli-password", r"(\s-u\s*[\"']?[^\s\"']+[\"']?\s+-p\s*)(?!-)(\S+)", keep=1,
+          hints=(' -u',), check=said_secret, back=0),  # `mysql -u root -p db` asks for it
+    # a Vault unseal key, as `vault operator init` prints it
+    _rule("secret-manager-token", r"(unseal key(?: \d+)?:\s*)([a-z0-9+/=]{40,})", keep=1,
+          hints=('unseal key',), lower=True, back=0),
+    # a key handed to a client in code: `cohere.Client("…")`, `Api(token="…")`
+    _rule("api-key", r"((?:client|api|sdk|session)\(\s*(?:(?:api_)?key\s*=\s*|token\s*=\s*)?"
+          r"[\"'])([a-z0-9_-]{24,})(?=[\"'])", keep=1,
+          hints=('client(', 'api(', 'sdk(', 'session('), lower=True, check=looks_random,
+          back=0),
+    # a webhook's secret path: Zapier's catch hooks, Mattermost's and Rocket.Chat's ids
+    _rule("webhook", r"(/hooks/catch/\d+/)([a-z0-9]{5,})", keep=1, hints=('/hooks/catch/',),
+          lower=True, back=0),
+    _rule("webhook", r"(/hooks/)([a-z0-9]{26})(?![a-z0-9/])", keep=1, hints=('/hooks/',),
+          lower=True, check=looks_random, back=0),
     # "Authorization: Bearer abc…", "-H 'X-Auth-Token: abc…'", "PRIVATE-TOKEN: abc…"
     _rule("auth-header", r"((?:authorization|x-api-key|api-key|x-auth-token|private-token|"
           r"x-vault-token|x-access-token|x-shopify-access-token|x-goog-api-key|"
@@ -246,21 +268,23 @@ STRUCTURED: tuple[Rule, ...] = (
     # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
     # ``secret_name`` are not secrets' names); looked for only where a separator follows
-    _rule("password", r"(" + KEY_WORDS + r"\\?[\"']?\s*(?::=|=>|=|:)\s*(?:\\\"|\"|')?)"
+    _rule("password", r"(" + KEY_WORDS + r"\\?[\"']?\]?\s*(?::=|=>|=|:)\s*(?:\\\"|\"|')?)"
           r"(?!\[redacted:)" + VALUE, keep=1,
           hints=("pass", "pwd", "secret", "token", "key", "cred", "pat"),
           lower=True, check=is_value, back=24, gate=ANY_SEP),
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
     _rule("password", r"((?<![a-z0-9_])(?:password|passwort|kennwort|passwd|passphrase|pw|pwd|"
           r"passcode|mot de passe|contraseña|contrasena|senha|wachtwoord|parola|hasło|haslo|"
-          r"пароль|パスワード|密码|密碼|비밀번호|api key|api token|access token|secret)"
+          r"пароль|パスワード|密码|密碼|비밀번호|api key|api token|access token|secret|token)"
+          r"(?: (?!is\b|ist\b|est\b|es\b)[\w-]{1,20})?"  # "the password admin is …"
           r"(?: (?:for|für|pour|para|of|to|de|del|van|do|da|zu|на|от)\b[^\n.,;:]{1,40}?)?"
-          r"(?:\s+(?:is|was|ist|est|es|é|è|är|er|now)\b|\s*[:=：は是는—])\s*(?:now:?\s*)?)"
+          r"(?:\s+(?:is|was|ist|est|es|é|è|är|er|now|lautet|heißt|heisst|sono|era)\b|"
+          r"\s*[:=：は是는—])\s*(?:now:?\s*)?)"
           r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[^\s,;]*[^\s,;.!?])",
           keep=1, hints=('pass', 'kennwort', 'pw', 'mot de passe', 'contrase', 'senha',
                          'wachtwoord', 'parola', 'hasło', 'haslo', 'пароль', 'パスワード',
                          '密码', '密碼', '비밀번호', 'api key', 'api token', 'access token',
-                         'secret'), lower=True, check=said_secret, back=0),
+                         'secret', 'token'), lower=True, check=said_secret, back=0),
     # "use the api key abc123…": a token after its name, no verb
     _rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
           r"secret key|token|secret)\s+)([a-z0-9_+/=.~!@#$%^&*-]{12,})(?![^\s,;.!?])",

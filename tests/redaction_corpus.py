@@ -312,10 +312,36 @@ def shapes() -> list[Shape]:
         _split("split-line", "xoxb-" + r(12, string.digits) + "-" + r(24), 16),
         _split("split-line", "glpat-" + r(20, URLSAFE), 12, "> {}"),
     ]
+    # round 2: the shapes a blind held-out corpus found (new values, other wordings)
+    out += _shapes(
+        "round-2",
+        ("Unseal Key 3: {}", r(43, B64) + "="),
+        ("client = anthropic_like.Client('{}')", r(40, ALNUM)),
+        ("sdk = Api(token=\"{}\")", r(32, ALNUM)),
+        ("mongosh mongodb://db:27017 -u ops -p {} --quiet", pw()),
+        ("Das Kennwort für die Datenbank lautet {} (nicht teilen)", pw()),
+        ("Le mot de passe root est {} jusqu'à lundi", pw()),
+        ("the token for staging: {} (rotates monthly)", r(36, ALNUM)),
+        ("HOOK=https://hooks.zapier.com/hooks/catch/{}/", r(7, string.digits) + "/" + r(6, LOWER)),
+        ("post to https://chat.example.org/hooks/{} on deploy", r(26, LOWER)),
+        ("app.config['SECRET_KEY'] = '{}'", r(32, HEX)),
+        ("settings[\"api_token\"] = \"{}\"", r(30, ALNUM)),
+    )
     return out
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-2": (
+        'export VAULT_TOKEN="$(vault print token)"',
+        "kubectl --token=\"$(cat /run/secrets/sa-token)\" get ns",
+        'curl -u "$CI_USER:$CI_TOKEN" https://ci.example.com/api',
+        "mysql -h db.internal -u app -p billing",
+        "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "the token for staging is rotated monthly",
+        "Unseal Key 1: (printed once by vault operator init)",
+        "client = Client('default')",
+        "see /hooks/ for the hook scripts",
+    ),
     "ai-provider": (
         "sk-learn is not a package; scikit-learn is",
         "api_key = os.environ['OPENAI_API_KEY']",
