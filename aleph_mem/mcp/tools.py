@@ -121,6 +121,21 @@ class DreamOut(BaseModel):
     report: dict[str, Any] | None = None
 
 
+# the library's errors name the CLI's flags and commands; an agent has tool arguments
+FOR_AGENTS = (("pass --expect-hash", "pass `expected_hash`"), ("--expect-hash", "`expected_hash`"),
+              ("`aleph-mem log` lists them", "the `recent` tool lists them"),
+              ("--include-archived", "`include_archived`"), ("--as-of", "`as_of`"),
+              ("--since", "`since`"), ("--until", "`until`"), ("`--to` in the CLI", "`to`"))
+
+
+def for_agent(message: str) -> str:
+    """An error's message in the words of the tools (``expected_hash``, not
+    ``--expect-hash``; the ``recent`` tool, not ``aleph-mem log``)."""
+    for cli_words, tool_words in FOR_AGENTS:
+        message = message.replace(cli_words, tool_words)
+    return message
+
+
 def run(ctx: Context, fn: Callable[[Memory], T]) -> T:
     state = ctx.request_context.lifespan_context
     with state.lock:
@@ -128,7 +143,7 @@ def run(ctx: Context, fn: Callable[[Memory], T]) -> T:
         try:
             result = fn(state.mem)
         except AlephError as exc:
-            raise ToolError(str(exc)) from exc
+            raise ToolError(for_agent(str(exc))) from exc
         except OSError as exc:
             raise ToolError(str(DiskError("the tool", exc))) from exc
         except apsw.Error as exc:

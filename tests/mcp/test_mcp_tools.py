@@ -435,3 +435,17 @@ def test_answers_an_agent_reads_are_compact_and_say_everything(vault: Path) -> N
         assert len(text) < 0.85 * len(json.dumps(full, indent=2))
 
     run(vault, scenario)
+
+
+def test_errors_name_the_tools_arguments_not_the_clis_flags(vault: Path) -> None:
+    write(vault, "notes/a.md", "# A\n\nalpha\n")
+
+    async def scenario(c: Client) -> None:
+        r = await c.call_tool("write", {"content": "# A\n\nagain\n", "path": "notes/a.md"})
+        said = r.content[0].text
+        assert r.is_error and "expected_hash" in said and "--expect-hash" not in said
+        r = await c.call_tool("undo", {"id": "01BADEVENT"})
+        said = r.content[0].text
+        assert r.is_error and "`recent` tool" in said and "aleph-mem log" not in said
+
+    run(vault, scenario)
