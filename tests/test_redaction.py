@@ -64,3 +64,16 @@ def test_a_base64_blob_is_redacted_only_when_it_holds_a_credential() -> None:
     assert (out, n) == ("auth: [REDACTED:base64-credential]", 1)
     fine = "logo: aGVsbG8gd29ybGQsIHRoaXMgaXMgbm90IGEgc2VjcmV0"  # prose
     assert redact(fine) == (fine, 0)
+
+
+def test_a_mark_is_never_read_as_a_key_or_a_value() -> None:
+    """A later rule never takes an earlier rule's mark apart ("token for heron is ghp_…"
+    once came out as "[REDACTED:[REDACTED:password]"); every shape's marks stay whole."""
+    text = "Deploy token for heron is ghp_" + "Q7rT2mZx9LkW4vB8nC3pY6sD1fH5jK0aE2uR" + " (today)"
+    assert redact(text) == ("Deploy token for heron is [REDACTED:github-token] (today)", 1)
+    import re
+
+    broken = re.compile(r"\[REDACTED:(?![a-z0-9-]+\])")  # a mark cut open by another
+    for shape in SHAPES:
+        out, _ = redact(shape.text)
+        assert not broken.search(out), out
