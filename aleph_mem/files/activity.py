@@ -32,7 +32,9 @@ def touch(local_dir: Path, actor: str, now: dt.datetime | None = None) -> None:
 def last(local_dir: Path) -> tuple[dt.datetime, str] | None:
     try:
         body = json.loads(stamp_path(local_dir).read_bytes())
-        return parse_iso(body["at"]), body["actor"]
+        if not isinstance(body, dict) or not isinstance(body.get("at"), str):
+            return None  # damaged: read as no activity, like a torn stamp
+        return parse_iso(body["at"]), str(body["actor"])
     except (FileNotFoundError, ValueError, KeyError):
         return None
 

@@ -14,6 +14,7 @@ import errno
 import functools
 import os
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,16 +43,25 @@ def _load_swap() -> Callable[..., int] | None:
 
 def temp_path(target: Path, pid: int | None = None) -> Path:
     """A hidden temp name beside ``target`` that stays short whatever the target's length
-    (a 250-byte note name must still be writable)."""
+    (a 250-byte note name must still be writable), one per thread (two threads writing
+    one file must not share a temp file), ending in the writer's pid."""
+    thread = f"{threading.get_ident():x}"
+    return target.parent / f"{_temp_stem(target)}{thread}.aleph-tmp-{pid or os.getpid()}"
+
+
+def temp_glob(target: Path) -> str:
+    """A glob for every temp file of ``target``, whichever thread or process wrote it."""
+    import glob
+
+    return glob.escape(_temp_stem(target)) + "*.aleph-tmp-*"
+
+
+def _temp_stem(target: Path) -> str:
     import zlib  # not hashlib: loading OpenSSL cost every CLI call 3-4 ms
 
     digest = f"{zlib.crc32(target.name.encode('utf-8', 'surrogateescape')):08x}"
     short = target.name.encode("utf-8", "surrogateescape")[:40].decode("utf-8", "ignore")
-    return target.parent / f".{short}.{digest}.aleph-tmp-{pid or os.getpid()}"
-
-
-def temp_glob(target: Path) -> str:
-    return temp_path(target, 1).name.rsplit("-", 1)[0] + "-*"
+    return f".{short}.{digest}."
 
 
 def fsync_dir(path: Path) -> None:

@@ -18,6 +18,7 @@ def write_status(local_dir: Path, body: dict[str, Any]) -> None:
 
 def read_status(local_dir: Path) -> dict[str, Any] | None:
     try:
-        return json.loads((local_dir / "daemon.json").read_bytes())
+        body = json.loads((local_dir / "daemon.json").read_bytes())
     except (FileNotFoundError, ValueError):
         return None
+    return body if isinstance(body, dict) else None  # JSON, but not what a daemon writes

@@ -7,7 +7,8 @@ import re
 from aleph_mem.errors import BadInput
 from aleph_mem.notes.parser import split_frontmatter
 
-HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+# a closing run of #s follows a space ("## C#" is the heading "C#", as the parser reads it)
+HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 FENCE = ("```", "~~~")
 
 
