@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import time
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from aleph_mem.errors import VaultNotFound
 from aleph_mem.files import activity
 from aleph_mem.files.vault import find_vault
 from aleph_mem.settings import SETTINGS
+from aleph_mem.shown import UNSAFE, printable
 
 if TYPE_CHECKING:
     from aleph_mem.memory import Memory
@@ -68,20 +68,6 @@ def open_memory(args: argparse.Namespace) -> Memory:
     mem = Memory.open(vault_root(args), setting_flags(args))
     activity.touch(mem.vault.local_dir, "cli")
     return mem
-
-
-# what a terminal acts on instead of showing: C0 controls but tab and newline (ESC opens
-# the CSI and OSC sequences that write the clipboard, retitle the window, clear the
-# screen), DEL, C1 (0x9b alone is a CSI), and the marks that reorder or break a line
-UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-
-
-def printable(text: str, one_line: bool = False) -> str:
-    """Text from notes, sessions or another device's events as a terminal should show it:
-    what a terminal would act on is shown as its escape (``\\x1b``), never acted on;
-    ``one_line`` escapes line breaks too (a forged line in a listing)."""
-    safe = UNSAFE.sub(lambda m: m[0].encode("unicode_escape").decode("ascii"), text)
-    return safe.replace("\n", "\\n") if one_line else safe
 
 
 def say(text: str = "", one_line: bool = False) -> None:
