@@ -150,7 +150,8 @@ def install(client: str, vault: Path, scope: str = "user",
     """Our hook entries in the client's settings; returns the file and whether it changed."""
     path = settings_path(client, scope, project)
     doc, before = _load(path)
-    hooks = doc.get("hooks") if isinstance(doc.get("hooks"), dict) else {}
+    hooks = doc.get("hooks")
+    hooks = hooks if isinstance(hooks, dict) else {}
     command = command_line(client, vault, scope)
     merged = dict(hooks)
     for event in EVENTS[client]:
@@ -183,7 +184,8 @@ def uninstall(client: str, scope: str = "user", project: Path | None = None) -> 
 def status(client: str, scope: str = "user", project: Path | None = None) -> HookState:
     path = settings_path(client, scope, project)
     doc, _ = _load(path)
-    hooks = doc.get("hooks") if isinstance(doc.get("hooks"), dict) else {}
+    hooks = doc.get("hooks")
+    hooks = hooks if isinstance(hooks, dict) else {}
     have, command = [], ""
     for event in EVENTS[client]:
         for group in hooks.get(event) or []:

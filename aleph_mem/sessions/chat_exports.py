@@ -91,7 +91,8 @@ def _chatgpt(conv: dict[str, Any]) -> tuple[str, Batch] | None:
     cid = str(conv.get("conversation_id") or conv.get("id") or "")
     if not isinstance(mapping, dict) or not cid:
         return None
-    chain, node = [], conv.get("current_node")
+    chain: list[tuple[str, Any]] = []
+    node = conv.get("current_node")
     while node in mapping and isinstance(mapping[node], dict) and len(chain) < 100_000:
         chain.append((str(node), mapping[node]))
         node = mapping[node].get("parent")

@@ -203,7 +203,8 @@ def _claude_item(item: dict[str, Any], kind: str, mid: str, at: str, side: bool,
         return _claude_user_text(text, mid, at, side, is_meta)
     if t == "tool_use":
         name = str(item.get("name", "tool"))
-        args = item.get("input") if isinstance(item.get("input"), dict) else {}
+        args = item.get("input")
+        args = args if isinstance(args, dict) else {}
         state["calls"][item.get("id")] = name
         return Message(mid, at, "assistant", clip(_compact(args), INPUT_TEXT_MAX), tool=name,
                        files=_files_of(args), command=str(args.get("command", ""))[:2000],
@@ -369,7 +370,8 @@ def _gemini_message(m: dict[str, Any], fallback_id: str) -> Iterator[Message]:
     for i, call in enumerate(m.get("toolCalls") or []):
         if not isinstance(call, dict):
             continue
-        args = call.get("args") if isinstance(call.get("args"), dict) else {}
+        args = call.get("args")
+        args = args if isinstance(args, dict) else {}
         name = str(call.get("name", "tool"))
         yield Message(f"{mid}#t{i}", at, "assistant", clip(_compact(args), INPUT_TEXT_MAX),
                       tool=name, files=_files_of(args), command=str(args.get("command", "")))
@@ -399,7 +401,7 @@ def rewound(msgs: list[Message]) -> set[str]:
     gone: dict[str, bool] = {}
 
     def abandoned(uid: str) -> bool:
-        path = []
+        path: list[str] = []
         while uid not in gone and uid not in dropped and uid in parent_of and len(path) < 10**6:
             path.append(uid)
             uid = parent_of[uid]

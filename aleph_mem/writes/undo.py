@@ -44,7 +44,9 @@ def events_for(writer: Writer, target: str) -> list[Event]:
                                   (target,)).fetchall()
     if not rows:
         raise BadInput(f"no event or run {target!r}; `aleph-mem log` lists them")
-    return [Event(*r[:9], json.loads(r[9]) if r[9] else {}) for r in rows]
+    # mypy cannot count a starred row: its first nine columns are Event's first nine fields
+    return [Event(*r[:9], json.loads(r[9]) if r[9] else {})  # type: ignore[call-arg]
+            for r in rows]
 
 
 def undo(writer: Writer, target: str) -> UndoReport:

@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import apsw
 
@@ -197,7 +197,7 @@ class Writer:
             displaced = self._take_away(target, tmp, expected)
         fsync_dir(target.parent)
         if displaced is not _SAME:
-            raise ConflictError(path, _hash(expected), _hash(displaced))
+            raise ConflictError(path, _hash(expected), _hash(cast("bytes | None", displaced)))
 
     def _place(self, tmp: Path, target: Path, expected: bytes | None,
                new: bytes) -> bytes | None | object:
@@ -462,7 +462,8 @@ class Writer:
             raise NoteNotFound(path)
         fm = _frontmatter(data)
         origin = fm.get("archived_from") or path[len(ARCHIVE) + 1:]
-        unset = [k for k in ("archived_at", "archived_from", "archived_reason") if k in fm]
+        unset: list[str] = [k for k in ("archived_at", "archived_from", "archived_reason")
+                            if k in fm]
         if fm.get("status") == "archived":
             unset.append("status")
         return self.move(path, str(origin), expected, reason, "note-restored",
