@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -163,6 +163,9 @@ class Snapshot:
         return [n for p, n in sorted(self.notes.items()) if not n.opted_out]
 
 
+Op = Literal["set", "archive", "rewrite", "fold", "generate", "remember"]  # Action.op
+
+
 @dataclass(frozen=True)
 class Action:
     """One change a pass wants. ``op``: set (frontmatter keys), archive, rewrite (a note's
@@ -172,7 +175,7 @@ class Action:
     base). ``base`` is the hash the plan was made from."""
 
     pass_name: str
-    op: str
+    op: Op
     path: str
     base: str | None
     reason: str

@@ -51,7 +51,7 @@ from aleph_mem.index.indexer import Indexer
 from aleph_mem.notes import frontmatter_edit
 from aleph_mem.notes.parser import poison_problem
 from aleph_mem.notes.sections import find_section
-from aleph_mem.writes.events import Event, EventLog, make_event
+from aleph_mem.writes.events import ChangeKind, Event, EventLog, make_event
 from aleph_mem.writes.outside_changes import human_events, last_logged, outside_change
 
 log = logs.get(__name__)
@@ -94,7 +94,7 @@ class Writer:
 
     # -- the one primitive ---------------------------------------------------------------
 
-    def apply(self, changes: list[FileChange], kind: str, path: str,
+    def apply(self, changes: list[FileChange], kind: ChangeKind, path: str,
               reason: str | None = None, data: dict[str, Any] | None = None,
               before: str | None = None, times: dict[str, int] | None = None) -> WriteResult:
         """Apply ``changes`` as one logged event, or change nothing and raise.
@@ -372,7 +372,7 @@ class Writer:
               reason: str | None = None) -> WriteResult:
         """Create (``expected`` None) or replace (``expected`` = the current hash)."""
         path = self.vault.normalise(path)
-        kind = "note-created" if expected is None else "note-updated"
+        kind: ChangeKind = "note-created" if expected is None else "note-updated"
         return self.apply([FileChange(path, expected, content)], kind, path, reason)
 
     def edit(self, path: str, expected: str, fn: Callable[[bytes], bytes],
@@ -422,7 +422,7 @@ class Writer:
                          lambda old: frontmatter_edit.patch(old, set_keys, unset), reason)
 
     def move(self, old: str, new: str, expected: str = ANY,
-             reason: str | None = None, kind: str = "note-moved",
+             reason: str | None = None, kind: ChangeKind = "note-moved",
              transform: Callable[[bytes], bytes] | None = None) -> WriteResult:
         old, new = self.vault.normalise(old), self.vault.normalise(new)
         if old == new:
