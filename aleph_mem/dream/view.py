@@ -14,11 +14,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from aleph_mem.clock import parse_iso
+from aleph_mem.dream.journal_lines import Op
 from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
 from aleph_mem.files.vault import content_hash
 
@@ -161,9 +162,6 @@ class Snapshot:
 
     def active(self) -> list[NoteInfo]:
         return [n for p, n in sorted(self.notes.items()) if not n.opted_out]
-
-
-Op = Literal["set", "archive", "rewrite", "fold", "generate", "remember"]  # Action.op
 
 
 @dataclass(frozen=True)
