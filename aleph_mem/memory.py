@@ -72,7 +72,7 @@ class GraphView:
 
 @dataclass(frozen=True)
 class DreamStatus:
-    state: str  # "running" or "not running" (the daemon)
+    state: Literal["running", "not running"]  # the daemon
     runs: list[dict[str, Any]]
     open_proposals: int
     daemon: dict[str, Any] = field(default_factory=dict)

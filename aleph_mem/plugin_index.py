@@ -46,7 +46,7 @@ def installed() -> list[tuple[str, str, str]]:
         write_atomic(cache, json.dumps({"key": key, "points": points}).encode(), durable=False)
     except OSError as exc:
         log.info("plugin list not cached: %s", exc)
-    return [tuple(p) for p in points]
+    return points
 
 
 def hooks_possible() -> bool:

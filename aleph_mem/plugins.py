@@ -8,7 +8,7 @@ very same hooks (``aleph_mem.dream``, ``aleph_mem.embed.embedders``). See docs/p
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import pluggy
 
@@ -124,7 +124,8 @@ def session_end(session: Any) -> None:
 
 def search_results(query: str, hits: list[Any]) -> list[Any]:
     for impl in reversed(manager().hook.on_search_results.get_hookimpls()):
-        out = impl.function(query=query, hits=hits)
+        # pluggy types a hook's function as returning object; the spec above says what
+        out = cast("list[Any] | None", impl.function(query=query, hits=hits))
         if out is not None:
             hits = list(out)
     return hits

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -385,6 +386,7 @@ def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, 
         brk = BREAK.match(text, end)
         if brk:
             tail = TAIL.match(text, brk.end())
+            assert tail is not None  # TAIL matches the empty string too
             joined = text[start:end] + tail.group()
             m = rule.pattern.match(joined)
             if m and m.end() > end - start and looks_random(m.group()):
@@ -426,7 +428,7 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
         lambda t, v: _tokens_in(t, _token_runs(t))]
     for rule in STRUCTURED:
         if rule.back is not None or any(h in low for h in rule.hints):
-            passes.append(lambda t, v, r=rule: _spans(r, t, v))
+            passes.append(functools.partial(_spans, rule))
     if depth < 2:
         passes.append(lambda t, v: _base64(t, depth))
     for find in passes:

@@ -138,3 +138,16 @@ def test_every_module_a_doc_or_a_comment_names_exists() -> None:
             if not any((root / rel).is_file() for root in (REPO, REPO / "aleph_mem")):
                 missing.append(f"{page.name}: {rel}")
     assert sorted(set(missing)) == [], "\n".join(sorted(set(missing)))
+
+
+def test_the_readme_test_command_is_what_ci_runs() -> None:
+    """The README's test command is the line `.ci/run` runs, types checked before the tests."""
+    readme = (REPO / "README.md").read_text()
+    commands = [line for line in readme.splitlines()
+                if line.startswith("python3 -m venv .venv && ") and "pytest" in line]
+    assert len(commands) == 1
+    ci = (REPO / ".ci" / "run").read_text().splitlines()
+    assert commands[0] in ci
+    steps = commands[0].split(" && ")
+    assert steps.index(".venv/bin/ruff check .") < steps.index(".venv/bin/mypy aleph_mem") \
+        < steps.index(".venv/bin/python -m pytest -q")

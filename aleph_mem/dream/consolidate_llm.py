@@ -20,7 +20,7 @@ from aleph_mem.dream.consolidate import (
     normalized,
     vector_pairs,
 )
-from aleph_mem.dream.judge import fence
+from aleph_mem.dream.judge import Judge, fence
 from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of, facts_of
 from aleph_mem.notes.facts import content_words, fact_tokens_text, jaccard
 
@@ -131,18 +131,20 @@ def llm_pairs(snap: Snapshot, notes: list[NoteInfo]) -> list[tuple[NoteInfo, Not
     for a, b, how, _ in near_pairs(snap, notes):
         if how != "text":
             seen.add((a.path, b.path))
-            out.append(tuple(sorted((a, b), key=keeper_order)))
+            first, second = sorted((a, b), key=keeper_order)
+            out.append((first, second))
     vecs = snap.vectors()
     ranked = sorted(vector_pairs(notes, vecs, ASK_COSINE, by_folder=False),
                     key=lambda p: -p[2])
     for a, b, _ in ranked:
         if (a.path, b.path) not in seen and normalized(a) != normalized(b):
             seen.add((a.path, b.path))
-            out.append(tuple(sorted((a, b), key=keeper_order)))
+            first, second = sorted((a, b), key=keeper_order)
+            out.append((first, second))
     return out
 
 
-def plan_consolidate_llm(snap: Snapshot, judge, max_pairs: int = 20) -> tuple[
+def plan_consolidate_llm(snap: Snapshot, judge: Judge, max_pairs: int = 20) -> tuple[
         list[Action], set[str]]:
     """Near and reworded duplicates, judged by the model, checked by code. Returns the
     actions and the paths it decided about (their deterministic proposals drop)."""

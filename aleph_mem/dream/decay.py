@@ -11,10 +11,14 @@ import datetime as dt
 import hashlib
 import math
 import re
+from typing import TYPE_CHECKING
 
 from aleph_mem.clock import parse_iso
 from aleph_mem.dream.view import Action, NoteInfo, Snapshot, as_date, body_of, in_templates
 from aleph_mem.notes.prose import clipped
+
+if TYPE_CHECKING:
+    from aleph_mem.dream.judge import Judge
 
 H0_DAYS = 30.0
 ARCHIVE_BELOW = 0.1
@@ -53,7 +57,8 @@ def salience(n: NoteInfo, now: dt.datetime, scored: float | None = None,
     return max(math.pow(2, -age / half), floor), half
 
 
-def plan_decay(snap: Snapshot, judge=None, busy: frozenset[str] = frozenset()) -> list[Action]:
+def plan_decay(snap: Snapshot, judge: Judge | None = None,
+               busy: frozenset[str] = frozenset()) -> list[Action]:
     """Archive (or propose archiving) the coldest notes, at most ``decay_max_archives`` a
     run, and none until aleph-mem has watched the vault ``decay_min_watch_days``: before
     that, a missing recall is no evidence of disuse. Hubs, the vault's readme, templates
@@ -220,7 +225,7 @@ def structural(n: NoteInfo, snap: Snapshot) -> bool:
     return n.outbound >= 5 and links >= 0.6 * len(lines)
 
 
-def importance_of(n: NoteInfo, judge) -> float | None:
+def importance_of(n: NoteInfo, judge: Judge) -> float | None:
     """The LLM's 1-10 importance for a note (Generative Agents' poignancy), cached by the
     note's body; None when there is no valid answer."""
     from aleph_mem.dream.judge import fence

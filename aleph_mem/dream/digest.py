@@ -54,7 +54,7 @@ def plan_digest(mem: Store, now: dt.datetime, report: RunReport, journal: Journa
     since = (now - dt.timedelta(hours=24)).isoformat().replace("+00:00", "Z")
     events = [e for e in reversed(mem.log(since=since, limit=5000))
               if not e.path.startswith("_dream/")]
-    undone = {e.reason[5:] for e in events if (e.reason or "").startswith("undo ")}
+    undone = {(e.reason or "")[5:] for e in events if (e.reason or "").startswith("undo ")}
     people = [e for e in events if not e.actor.startswith("dream:") and e.id not in undone
               and not (e.reason or "").startswith("undo ")]
     dreamt = [e for e in events if e.actor.startswith("dream:") and e.id not in undone]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from aleph_mem.dream.judge import DRIFT_SYSTEM, fence, validate_drift
+from aleph_mem.dream.judge import DRIFT_SYSTEM, Judge, fence, validate_drift
 from aleph_mem.dream.view import (
     Action,
     NoteInfo,
@@ -213,7 +213,7 @@ def _valid_at(n: NoteInfo) -> str:
     return max(updated, changed).isoformat() if n.human else updated.isoformat()
 
 
-def plan_drift_llm(snap: Snapshot, judge) -> list[Action]:
+def plan_drift_llm(snap: Snapshot, judge: Judge) -> list[Action]:
     """Recently changed notes against the notes they link to: the model says whether they
     contradict and which is current; code decides what that may change (docs/dream.md, drift)."""
 
@@ -284,7 +284,7 @@ def neighbour_pairs(snap: Snapshot, since: dt.datetime) -> list[tuple[str, str]]
         sims = mat @ vecs[n.path]
         for j in np.argsort(-sims)[:6]:
             other = usable[int(j)]
-            pair = tuple(sorted((n.path, other.path)))
+            pair = (min(n.path, other.path), max(n.path, other.path))
             if other.path != n.path and sims[j] >= NEIGHBOUR_COSINE and pair not in linked \
                     and pair not in out:
                 out.append(pair)
@@ -380,7 +380,7 @@ def plan_fact_conflicts(snap: Snapshot) -> list[Action]:
             continue
         subject = n.frontmatter.get("subject")
         named = isinstance(subject, str) and bool(subject.strip())
-        names = [subject] if named else [*n.names, *n.aliases]
+        names = [str(subject)] if named else [*n.names, *n.aliases]
         for name in sorted({linked_name(x).rsplit("/", 1)[-1].casefold() for x in names}):
             # "Overview" in two project folders names two subjects, not one
             key = name if named or not (generic_name(name) or name in repeated) \

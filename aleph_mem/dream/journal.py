@@ -120,7 +120,7 @@ class Journal:
         self._append("proposals.jsonl", {"id": action.key, "at": at, "run": run,
                                          "state": "open", "action": asdict(action)})
 
-    def settle(self, pid: str, state: str, at: str, run: str) -> None:
+    def settle(self, pid: str, state: journal_lines.ProposalState, at: str, run: str) -> None:
         self._append("proposals.jsonl", {"id": pid, "at": at, "run": run, "state": state})
 
     def proposals(self) -> dict[str, dict[str, Any]]:

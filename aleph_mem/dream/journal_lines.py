@@ -10,7 +10,7 @@ A line that fails is skipped, with the reason, never acted on.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal, get_args
 
 from aleph_mem.clock import parse_iso
 from aleph_mem.files.vault import path_problem
@@ -18,9 +18,11 @@ from aleph_mem.files.vault import path_problem
 PROPOSAL_ID = re.compile(r"P-[0-9a-f]{8}")
 HASH = re.compile(r"[0-9a-f]{64}")
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-STATES = frozenset({"open", "applied", "dismissed", "outdated", "withdrawn", "failed",
-                    "answered"})
-OPS = frozenset({"set", "archive", "rewrite", "fold", "generate", "remember"})
+ProposalState = Literal["open", "applied", "dismissed", "outdated", "withdrawn", "failed",
+                        "answered"]
+Op = Literal["set", "archive", "rewrite", "fold", "generate", "remember"]  # Action.op
+STATES: frozenset[str] = frozenset(get_args(ProposalState))
+OPS: frozenset[str] = frozenset(get_args(Op))
 HOT_MEMORY = "MEMORY.md"
 # an action's fields as its writer gives them: (type, required)
 ACTION_FIELDS: dict[str, tuple[type | tuple[type, ...], bool]] = {

@@ -10,6 +10,7 @@ import json
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -603,7 +604,7 @@ class Ledger:
 
 
 def lint_report(issues: list[Issue], ledger: Ledger, today: str,
-                soft: list[tuple[str, str, str]] = ()) -> str:
+                soft: Sequence[tuple[str, str, str]] = ()) -> str:
     """``_dream/lint.md``: every open issue by rule, with the day it was first seen, and
     the unlinked mentions kept as soft links (L021)."""
     fixed_today = sorted(k for k, d in ledger.fixed.items() if d == today)

@@ -76,7 +76,7 @@ def validate_dates(obj: Any, body: str) -> dict[str, Any] | None:
 
 
 def dates(snap: Snapshot, judge: Judge) -> list[Action]:
-    out = []
+    out: list[Action] = []
     for n in snap.active():
         if len(out) >= MAX_DATES or _disabled(n, "L042"):
             continue
@@ -116,7 +116,7 @@ def tags(snap: Snapshot, judge: Judge) -> list[Action]:
     known = sorted({t for n in snap.active() for t in n.tags})
     if not known:
         return []
-    out = []
+    out: list[Action] = []
     for n in snap.active():
         if len(out) >= MAX_TAGS or n.tags or n.issues_frontmatter or _disabled(n, "tags"):
             continue
@@ -161,7 +161,7 @@ def candidates(snap: Snapshot, n: NoteInfo, pool: list[NoteInfo]) -> list[NoteIn
 
 def weave(snap: Snapshot, judge: Judge) -> list[Action]:
     pool = [n for n in snap.active() if n.frontmatter.get("type") not in ("digest", "synthesis")]
-    out = []
+    out: list[Action] = []
     for n in pool:
         if len(out) >= MAX_WEAVE:
             break

@@ -13,6 +13,7 @@ from aleph_mem import logs
 from aleph_mem.clock import iso, utc_now
 from aleph_mem.dream import judgments, lease, mentions
 from aleph_mem.dream.journal import Journal, action_from, grouped
+from aleph_mem.dream.journal_lines import ProposalState
 from aleph_mem.dream.judge import Judge
 from aleph_mem.dream.proposals import BLOCKING, WITHDRAWABLE, for_person, marks
 from aleph_mem.dream.registry import DAILY, WEEKLY, DreamPass, PassContext, RunReport, pipeline
@@ -320,8 +321,8 @@ class Dream:
         if action.key in self._outdated:  # judged again after the note changed: still holds
             self._outdated.pop(action.key)
             if action.key in self._reticked and not action.group and not self.dry_run:
-                state = "applied" if self._apply_ticked_one(action, report) is None else \
-                    "failed"
+                applied = self._apply_ticked_one(action, report) is None
+                state: ProposalState = "applied" if applied else "failed"
                 self.journal.settle(action.key, state, iso(self.now), report.run_id)
                 report.answered.append({"id": action.key, "what": action.describe(), "why": (
                     "applied: raised on another device, and it still holds here" if
@@ -413,7 +414,8 @@ class Dream:
         for group in grouped(list(open_.values())):
             if not ticked & {p["id"] for p in group}:
                 continue
-            state = "applied"  # a group (a merge) is applied in order, and stops at a failure
+            # a group (a merge) is applied in order, and stops at a failure
+            state: ProposalState = "applied"
             why = "applied"
             for p in group:
                 if state == "applied":

@@ -55,7 +55,8 @@ def validate_synthesis(obj: Any, n: int) -> dict[str, Any] | None:
             insights.append({"text": text, "evidence": ids})
     if not insights:
         return None
-    title = obj.get("title") if isinstance(obj.get("title"), str) else ""
+    title = obj.get("title")
+    title = title if isinstance(title, str) else ""
     title = " ".join(re.sub(r"[\[\]#|^\n]", " ", title).split())[:80] or "Synthesis"
     questions = [" ".join(q.split())[:200] for q in obj.get("open_questions") or []
                  if isinstance(q, str) and q.strip()][:5]

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from aleph_mem.clock import parse_iso
+from aleph_mem.dream.journal_lines import Op
 from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
 from aleph_mem.files.vault import content_hash
 from aleph_mem.notes.note_parts import body_of_text
@@ -173,7 +174,7 @@ class Action:
     base). ``base`` is the hash the plan was made from."""
 
     pass_name: str
-    op: str
+    op: Op
     path: str
     base: str | None
     reason: str

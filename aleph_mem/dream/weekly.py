@@ -9,6 +9,7 @@ import datetime as dt
 import difflib
 import re
 from collections import Counter
+from collections.abc import Callable
 
 import networkx as nx
 
@@ -37,7 +38,7 @@ def clusters(snap: Snapshot) -> list[list[str]]:
     usable = {p: n for p, n in snap.notes.items() if not n.opted_out
               and n.frontmatter.get("type") not in EXCLUDED_TYPES}
     recent = {p for p, n in usable.items() if n.changed_at >= since}
-    g = nx.Graph()
+    g: nx.Graph[str] = nx.Graph()
     for src, dst, status, _, _, _ in snap.links:
         if status == "resolved" and src in usable and dst in usable and src != dst \
                 and (src in recent or dst in recent):
@@ -57,7 +58,7 @@ def clusters(snap: Snapshot) -> list[list[str]]:
             g.add_edge(a, b, weight=w + 0.5)
     if not g.number_of_nodes():
         return []
-    found = []
+    found: list[set[str]] = []
     for part in nx.connected_components(g):  # a small component is one topic as it is
         found += [part] if len(part) <= SPLIT_ABOVE else nx.community.louvain_communities(
             g.subgraph(part), weight="weight", seed=42)
@@ -65,7 +66,7 @@ def clusters(snap: Snapshot) -> list[list[str]]:
     return sorted(out, key=lambda c: (-len(c), c[0]))[:MAX_CLUSTERS]
 
 
-def _some(paths: list[str], link, shown: int = 15) -> str:
+def _some(paths: list[str], link: Callable[[str], str], shown: int = 15) -> str:
     """The first ``shown`` as links, then how many more (a big cluster stays readable)."""
     text = ", ".join(link(p) for p in paths[:shown])
     return text + (f" and {len(paths) - shown} more" if len(paths) > shown else "")
@@ -134,8 +135,9 @@ def plan_weekly(mem: Store, snap: Snapshot, found: list[list[str]]) -> Action | 
         out.append("")
     active = snap.active()
     orphans = [n.path for n in active if n.inbound == 0 and n.outbound == 0]
-    g = nx.Graph()
-    g.add_edges_from((s, d) for s, d, st, _, _, _ in snap.links if st == "resolved" and d != s)
+    g: nx.Graph[str] = nx.Graph()
+    g.add_edges_from((s, d) for s, d, st, _, _, _ in snap.links
+                     if st == "resolved" and d is not None and d != s)
     bridges = sorted(p for p in nx.articulation_points(g) if p in snap.notes)[:10] \
         if g.number_of_nodes() else []
     out += ["## Graph health", "", f"- {len(active)} notes, {len(orphans)} orphans"

@@ -29,7 +29,8 @@ def widen(model: Any) -> int:
     graph = model.graph
     init = {i.name: i for i in graph.initializer}
     made_by = {o: n for n in graph.node for o in n.output}
-    folded, widened = set(), []
+    folded: set[int] = set()
+    widened = []
     for n in graph.node:
         if n.op_type != "Mul" or len(n.input) != 2:
             continue
@@ -73,7 +74,7 @@ def fuse_attention(model: Any, hidden: int, heads: int) -> int:
         qkv = [u for u in users.get(n.output[0], []) if id(u) in square] if n.output else []
         if len(qkv) != 3:
             continue
-        biases = [_only(users.get(mm.output[0], []), "Add") for mm in qkv]
+        biases: list[Any] = [_only(users.get(mm.output[0], []), "Add") for mm in qkv]
         out_proj = _next_projection(biases[2].output[0], users, square)
         if out_proj is None or any(b is None or b.input[1] not in init for b in biases):
             continue

@@ -35,7 +35,7 @@ def write_lock(local_dir: Path, timeout: float = 30.0) -> Iterator[None]:
     tlock = _thread_lock(path)
     if not tlock.acquire(timeout=timeout):
         raise VaultBusy(path, timeout)
-    held = getattr(_held, "paths", set())
+    held: set[str] = getattr(_held, "paths", set())
     _held.paths = held
     if str(path) in held:  # re-entered by the same thread: already locked
         try:

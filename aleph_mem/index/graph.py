@@ -31,7 +31,7 @@ def edges(con: apsw.Connection) -> list[Edge]:
 def build(con: apsw.Connection) -> nx.DiGraph:
     import networkx as nx  # loaded only when a graph is needed
 
-    g = nx.DiGraph()
+    g: nx.DiGraph[str] = nx.DiGraph()
     g.add_nodes_from(p for (p,) in con.execute("SELECT path FROM notes"))
     for e in edges(con):
         g.add_edge(e.source, e.target)

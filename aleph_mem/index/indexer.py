@@ -157,6 +157,7 @@ class Indexer:
             if st is None and os.path.lexists(self.vault.root / path):
                 return None  # still there, only no longer a note (ignored, hidden, a loop)
             return NoteChange(path, row[3], None)
+        assert st is not None  # data was read, so the file was listed
         digest = content_hash(data)
         if row is not None and row[3] == digest:
             self.con.execute("UPDATE notes SET mtime_ns=?, size=? WHERE id=?",

@@ -17,6 +17,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Literal
 from urllib.parse import unquote
 
 from aleph_mem.notes.inline_scan import Link
@@ -44,7 +45,7 @@ def folder_of(path: str) -> str:
 class Resolution:
     path: str | None
     by: str | None  # self|relative|path|name|path_suffix|attachment|alias|title
-    status: str  # resolved | unresolved | ambiguous
+    status: Literal["resolved", "unresolved", "ambiguous"]
     candidates: tuple[str, ...] = ()
 
 

@@ -15,12 +15,13 @@ import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from aleph_mem.errors import BadInput
 from aleph_mem.files.atomic import write_atomic
 from aleph_mem.install.clients import this_command
 
+Scope = Literal["user", "project", "local"]  # which settings file of the client
 MARK = " hook "  # what our command line holds, whatever the install path
 EVENTS = {
     "claude-code": ("SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SessionEnd"),
@@ -42,7 +43,7 @@ class HookState:
     command: str
 
 
-def settings_path(client: str, scope: str, project: Path | None = None) -> Path:
+def settings_path(client: str, scope: Scope, project: Path | None = None) -> Path:
     if client not in EVENTS:
         hint = (" Codex CLI offers no session hooks aleph-mem can use: bring its sessions in "
                 "with `aleph-mem sessions import codex` (again whenever you like: only new "
@@ -60,7 +61,7 @@ def settings_path(client: str, scope: str, project: Path | None = None) -> Path:
     raise BadInput(f"scope {scope!r}: one of user, project, local")
 
 
-def command_line(client: str, vault: Path, scope: str = "user") -> str:
+def command_line(client: str, vault: Path, scope: Scope = "user") -> str:
     """The hook's command: this install and this vault, by absolute path, in a person's own
     settings; in a project's shared settings (a file teams commit) no path of this machine:
     ``aleph-mem`` from each person's PATH, the vault from their ``ALEPH_MEM_VAULT``."""
@@ -145,12 +146,13 @@ def _backup(path: Path) -> Path:
     return path.with_name(path.name + ".aleph-mem.bak")
 
 
-def install(client: str, vault: Path, scope: str = "user",
+def install(client: str, vault: Path, scope: Scope = "user",
             project: Path | None = None) -> tuple[Path, bool]:
     """Our hook entries in the client's settings; returns the file and whether it changed."""
     path = settings_path(client, scope, project)
     doc, before = _load(path)
-    hooks = doc.get("hooks") if isinstance(doc.get("hooks"), dict) else {}
+    hooks = doc.get("hooks")
+    hooks = hooks if isinstance(hooks, dict) else {}
     command = command_line(client, vault, scope)
     merged = dict(hooks)
     for event in EVENTS[client]:
@@ -161,7 +163,7 @@ def install(client: str, vault: Path, scope: str = "user",
     return path, _save(path, new, before)
 
 
-def uninstall(client: str, scope: str = "user", project: Path | None = None) -> tuple[Path, bool]:
+def uninstall(client: str, scope: Scope = "user", project: Path | None = None) -> tuple[Path, bool]:
     path = settings_path(client, scope, project)
     doc, before = _load(path)
     if before is None or not isinstance(doc.get("hooks"), dict):
@@ -180,10 +182,11 @@ def uninstall(client: str, scope: str = "user", project: Path | None = None) -> 
     return path, _save(path, new, before)
 
 
-def status(client: str, scope: str = "user", project: Path | None = None) -> HookState:
+def status(client: str, scope: Scope = "user", project: Path | None = None) -> HookState:
     path = settings_path(client, scope, project)
     doc, _ = _load(path)
-    hooks = doc.get("hooks") if isinstance(doc.get("hooks"), dict) else {}
+    hooks = doc.get("hooks")
+    hooks = hooks if isinstance(hooks, dict) else {}
     have, command = [], ""
     for event in EVENTS[client]:
         for group in hooks.get(event) or []:

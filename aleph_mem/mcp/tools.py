@@ -9,7 +9,8 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from contextlib import AbstractContextManager
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 import apsw
 from mcp.server import MCPServer
@@ -136,8 +137,25 @@ def for_agent(message: str) -> str:
     return message
 
 
+class ServerState(Protocol):
+    """What the tools use of the server's lifespan context (server.py's ``State``)."""
+
+    mem: Memory
+    lock: AbstractContextManager[Any]
+
+    def recall(self, result: object) -> None: ...
+
+    def actor(self, ctx: Context) -> str: ...
+
+
+def _state(ctx: Context) -> ServerState:
+    """The lifespan context: the tools' ``Context`` carries no type for it (the SDK's
+    default is a dict)."""
+    return cast(ServerState, ctx.request_context.lifespan_context)
+
+
 def run(ctx: Context, fn: Callable[[Memory], T]) -> T:
-    state = ctx.request_context.lifespan_context
+    state = _state(ctx)
     with state.lock:
         activity.touch(state.mem.vault.local_dir, "mcp")
         try:
@@ -158,7 +176,7 @@ def run(ctx: Context, fn: Callable[[Memory], T]) -> T:
 
 
 def actor(ctx: Context) -> str:
-    return ctx.request_context.lifespan_context.actor(ctx)
+    return _state(ctx).actor(ctx)
 
 
 def written(r: WriteResult) -> WriteOut:
@@ -241,9 +259,9 @@ def read(note: str, ctx: Context, heading: str | None = None,
     """
     def go(m: Memory) -> NoteOut:
         if session:
-            view = m.session_show(note)
-            s = view.session
-            lines = [f"[{msg.id}] {msg.line()}" for msg in view.messages]
+            session_view = m.session_show(note)
+            s = session_view.session
+            lines = [f"[{msg.id}] {msg.line()}" for msg in session_view.messages]
             return NoteOut(path=s.note or f"session {s.session_id}", title=s.session_id,
                            hash="", frontmatter={"client": s.client, "project": s.project,
                                                  "started": s.started, "ended": s.ended},

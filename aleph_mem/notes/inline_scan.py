@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 from urllib.parse import unquote
 
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
@@ -32,7 +33,7 @@ BLOCK_ID = re.compile(r"(?:^|\s)\^([A-Za-z0-9][A-Za-z0-9\-]*)[ \t]*$", re.MULTIL
 @dataclass(frozen=True)
 class Link:
     raw: str
-    kind: str  # "wikilink" | "markdown"
+    kind: Literal["wikilink", "markdown"]
     embed: bool
     target: str  # the path part, decoded; "" links to the note itself
     heading: str | None  # "H1#H2" for nested heading anchors

@@ -195,8 +195,10 @@ def _add_versions(mem: Store, digests: list[str]) -> None:
             data = mem.objects.get(digest)
         except AlephError:
             data = b""  # a version this device never held: nothing to search
-        note = parse(data, "") if data else None  # no title: the path's name, when shown
-        for c in note.chunks if note else []:
+        if not data:
+            continue
+        note = parse(data, "")  # no title: the path's name, when shown
+        for c in note.chunks:
             rows.append((digest, note.title, json.dumps(list(c.heading_path)), c.block_id,
                          c.line_start, c.text))
     try:

@@ -110,8 +110,8 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
     if clash:  # added, and said: the older line may be what is now wrong
         from dataclasses import replace
 
-        said = "; ".join(f"{PATH}:{f.line} [P{f.priority}] {f.text}" for f in clash)
-        result = replace(result, warning=f"it contradicts {said}: if that line is no longer "
+        older = "; ".join(f"{PATH}:{f.line} [P{f.priority}] {f.text}" for f in clash)
+        result = replace(result, warning=f"it contradicts {older}: if that line is no longer "
                          "true, remove it (an agent: `forget` it, when an agent added it; "
                          "else ask the person)" + (f"; {result.warning}"
                                                       if result.warning else ""))

@@ -15,7 +15,7 @@ import datetime as dt
 import difflib
 import json
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from aleph_mem.errors import AlephError, NoteNotFound
 from aleph_mem.notes.note_parts import linked_name
@@ -32,7 +32,7 @@ DATE_KEYS = ("valid_from", "valid_until", "expires", "date")
 @dataclass(frozen=True)
 class Entry:
     at: str  # ISO time, or a date for a date a note states
-    what: str  # "change", "stated", "session"
+    what: Literal["change", "stated", "session"]
     path: str
     summary: str
     actor: str = ""

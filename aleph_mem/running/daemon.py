@@ -206,7 +206,7 @@ class Daemon:
                               "minutes_left": round(left / rate / 60, 1) if rate else None}
         return progress
 
-    def _embed_query(self, text: str) -> tuple[str, object] | None:
+    def _embed_query(self, text: str) -> tuple[str, numpy.ndarray] | None:
         """A query's vector for another process (embed_socket), with the daemon's model."""
         model = self.mem.embedder()
         if model is None:

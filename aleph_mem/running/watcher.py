@@ -21,7 +21,7 @@ from typing import Any
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
-from watchdog.observers.api import BaseObserver
+from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserver
 
 from aleph_mem import logs
@@ -224,7 +224,7 @@ class Watcher:
 
     def _start_observer(self) -> BaseObserver:
         handler = self._handler = _Handler(self)
-        self._watched: dict[str, object] = {}
+        self._watched: dict[str, ObservedWatch] = {}
         if not self.polling:
             observer = Observer()
             try:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from aleph_mem.errors import BadInput
-from aleph_mem.sessions.transcripts import Batch, Message
+from aleph_mem.sessions.transcripts import Batch, Message, Role
 
 EXPORTS = ("chatgpt", "claude-ai")
 MAX_EXPORT = 1 << 30  # bytes of conversations.json read at most (a real one: tens of MB)
@@ -91,7 +91,8 @@ def _chatgpt(conv: dict[str, Any]) -> tuple[str, Batch] | None:
     cid = str(conv.get("conversation_id") or conv.get("id") or "")
     if not isinstance(mapping, dict) or not cid:
         return None
-    chain, node = [], conv.get("current_node")
+    chain: list[tuple[str, Any]] = []
+    node = conv.get("current_node")
     while node in mapping and isinstance(mapping[node], dict) and len(chain) < 100_000:
         chain.append((str(node), mapping[node]))
         node = mapping[node].get("parent")
@@ -129,7 +130,8 @@ def _claude_ai(conv: dict[str, Any]) -> tuple[str, Batch] | None:
         text = str(m.get("text") or "").strip() or "\n".join(
             str(c.get("text", "")) for c in m.get("content") or []
             if isinstance(c, dict) and c.get("type") == "text").strip()
-        role = {"human": "user", "assistant": "assistant"}.get(str(m.get("sender")))
+        roles: dict[str, Role] = {"human": "user", "assistant": "assistant"}
+        role = roles.get(str(m.get("sender")))
         if role and text:
             batch.messages.append(Message(str(m.get("uuid") or f"#{n}"), _time(m.get("created_at")),
                                           role, text))

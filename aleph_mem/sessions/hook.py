@@ -18,13 +18,14 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from aleph_mem.store import Store
 
+HookEvent = Literal["start", "prompt", "capture", "end"]  # ours, whatever the client
 # each client's event names, as ours
-EVENTS = {
+EVENTS: dict[str, dict[str, HookEvent]] = {
     "claude-code": {"SessionStart": "start", "UserPromptSubmit": "prompt",
                     "PreCompact": "capture", "Stop": "capture", "SubagentStop": "capture",
                     "SessionEnd": "end"},

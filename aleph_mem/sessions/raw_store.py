@@ -170,7 +170,8 @@ class RawStore:
         skipped); else it starts where the last read stopped."""
         meta_path, lines_path = self.paths(old.client, old.session_id)
         seen = set(self.message_ids(lines_path)) if known else set()
-        fresh, redacted, files = [], 0, []
+        fresh, redacted = [], 0
+        files: list[str] = []
         for m in batch.messages:
             if m.id in seen:
                 continue

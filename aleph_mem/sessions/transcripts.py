@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
 from aleph_mem.errors import BadInput
 
@@ -38,11 +38,14 @@ CLIENT_BOILERPLATE = re.compile(r"^\s*(?:Caveat: The messages below were generat
                                 r"continued from a previous conversation)", re.I)
 
 
+Role = Literal["user", "assistant", "tool", "summary"]  # who said a message
+
+
 @dataclass(frozen=True)
 class Message:
     id: str
     at: str
-    role: str  # user | assistant | tool | summary
+    role: Role
     text: str
     tool: str = ""
     error: bool = False
@@ -70,7 +73,8 @@ class Message:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Message:
-        return cls(str(d["id"]), str(d.get("at", "")), str(d["role"]), str(d.get("text", "")),
+        role = cast(Role, str(d["role"]))  # a line this module wrote (as_json)
+        return cls(str(d["id"]), str(d.get("at", "")), role, str(d.get("text", "")),
                    str(d.get("tool", "")), bool(d.get("error")), tuple(d.get("files", ())),
                    str(d.get("command", "")), bool(d.get("sidechain")), str(d.get("parent", "")))
 
@@ -203,7 +207,8 @@ def _claude_item(item: dict[str, Any], kind: str, mid: str, at: str, side: bool,
         return _claude_user_text(text, mid, at, side, is_meta)
     if t == "tool_use":
         name = str(item.get("name", "tool"))
-        args = item.get("input") if isinstance(item.get("input"), dict) else {}
+        args = item.get("input")
+        args = args if isinstance(args, dict) else {}
         state["calls"][item.get("id")] = name
         return Message(mid, at, "assistant", clip(_compact(args), INPUT_TEXT_MAX), tool=name,
                        files=_files_of(args), command=str(args.get("command", ""))[:2000],
@@ -282,7 +287,7 @@ def _codex_line(obj: dict[str, Any], meta: dict[str, str], state: dict[str, Any]
         role = str(payload.get("role", ""))
         if role not in ("user", "assistant") or not text or text.startswith(CODEX_CONTEXT):
             return []
-        return [Message(fallback_id, at, role, text)]
+        return [Message(fallback_id, at, cast(Role, role), text)]  # checked just above
     if t in ("function_call", "custom_tool_call"):
         name = str(payload.get("name", "tool"))
         raw_args = payload.get("arguments", payload.get("input", ""))
@@ -363,13 +368,15 @@ def _gemini_message(m: dict[str, Any], fallback_id: str) -> Iterator[Message]:
     content = m.get("content", "")
     if isinstance(content, list):
         content = "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    role = {"user": "user", "gemini": "assistant", "model": "assistant"}.get(str(m.get("type")))
+    roles: dict[str, Role] = {"user": "user", "gemini": "assistant", "model": "assistant"}
+    role = roles.get(str(m.get("type")))
     if role and str(content).strip():
         yield Message(mid, at, role, str(content).strip())
     for i, call in enumerate(m.get("toolCalls") or []):
         if not isinstance(call, dict):
             continue
-        args = call.get("args") if isinstance(call.get("args"), dict) else {}
+        args = call.get("args")
+        args = args if isinstance(args, dict) else {}
         name = str(call.get("name", "tool"))
         yield Message(f"{mid}#t{i}", at, "assistant", clip(_compact(args), INPUT_TEXT_MAX),
                       tool=name, files=_files_of(args), command=str(args.get("command", "")))
@@ -399,7 +406,7 @@ def rewound(msgs: list[Message]) -> set[str]:
     gone: dict[str, bool] = {}
 
     def abandoned(uid: str) -> bool:
-        path = []
+        path: list[str] = []
         while uid not in gone and uid not in dropped and uid in parent_of and len(path) < 10**6:
             path.append(uid)
             uid = parent_of[uid]

@@ -14,6 +14,8 @@ from aleph_mem.sessions.raw_store import Session
 from aleph_mem.sessions.session_note import Compressed, compress
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from aleph_mem.store import Store
 
 log = logs.get(__name__)
@@ -36,7 +38,7 @@ def _time(value: str) -> dt.datetime | None:
 
 
 def waiting(mem: Store, every: bool = False,
-            now: dt.datetime | None = None) -> list[tuple[Session, object]]:
+            now: dt.datetime | None = None) -> list[tuple[Session, Path]]:
     """This device's finished sessions with messages newer than their note."""
     now = now or dt.datetime.now(dt.UTC)
     idle = float(mem.settings.session_idle_minutes)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 import apsw
 
@@ -26,8 +26,10 @@ from aleph_mem.ulid import new_ulid
 log = logs.get(__name__)
 
 _HASH = re.compile(r"[0-9a-f]{64}")
-KINDS = ("note-created", "note-updated", "note-moved", "note-archived", "note-restored",
-         "note-deleted")
+ChangeKind = Literal["note-created", "note-updated", "note-moved", "note-archived",
+                     "note-restored", "note-deleted"]  # an event that changes a note
+Kind = Literal[ChangeKind, "save-displaced", "purge"]  # every kind aleph-mem writes
+KINDS: tuple[ChangeKind, ...] = get_args(ChangeKind)
 PERSON_ACTORS = ("human", "cli")  # an editor's save, or a person's own command
 
 
@@ -90,7 +92,7 @@ class Event:
                    obj.get("data") or {})
 
 
-def make_event(actor: str, kind: str, path: str, before: str | None, after: str | None,
+def make_event(actor: str, kind: Kind, path: str, before: str | None, after: str | None,
                run: str | None = None, reason: str | None = None,
                data: dict[str, Any] | None = None) -> Event:
     return Event(new_ulid(), iso(utc_now()), actor, kind, path, before, after, run, reason,
@@ -239,7 +241,7 @@ class EventLog:
 
 
 ULID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
-KNOWN_KINDS = (*KINDS, "save-displaced", "purge")
+KNOWN_KINDS: tuple[str, ...] = get_args(Kind)
 
 
 def untrusted(e: Event) -> str | None:

@@ -19,7 +19,7 @@ from pathlib import Path
 import apsw
 
 from aleph_mem.index.indexer import NoteChange
-from aleph_mem.writes.events import KINDS, Event, make_event
+from aleph_mem.writes.events import KINDS, ChangeKind, Event, make_event
 from aleph_mem.writes.unlogged import Baseline
 
 _STATE = "(" + ",".join(f"'{k}'" for k in KINDS) + ")"
@@ -125,7 +125,7 @@ def human_events(changes: list[NoteChange]) -> list[Event]:
         if c.path in moved or (c.before is None and any(
                 e.path == c.path for e in out)):
             continue
-        kind = ("note-created" if c.before is None else
+        kind: ChangeKind = ("note-created" if c.before is None else
                 "note-deleted" if c.after is None else "note-updated")
         out.append(make_event("human", kind, c.path, c.before, c.after))
     return out

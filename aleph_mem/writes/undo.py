@@ -7,10 +7,11 @@ import json
 from dataclasses import dataclass, field
 
 from aleph_mem.errors import AlephError, BadInput
-from aleph_mem.writes.events import KINDS, Event
+from aleph_mem.writes.events import KINDS, ChangeKind, Event
 from aleph_mem.writes.writer import FileChange, Writer
 
-INVERSE_KIND = {"note-archived": "note-restored", "note-restored": "note-archived"}
+INVERSE_KIND: dict[str, ChangeKind] = {"note-archived": "note-restored",
+                                       "note-restored": "note-archived"}
 
 
 GENERATED = "_dream/"  # pages the dream writes for people: regenerated, never restored
@@ -44,7 +45,9 @@ def events_for(writer: Writer, target: str) -> list[Event]:
                                   (target,)).fetchall()
     if not rows:
         raise BadInput(f"no event or run {target!r}; `aleph-mem log` lists them")
-    return [Event(*r[:9], json.loads(r[9]) if r[9] else {}) for r in rows]
+    # mypy cannot count a starred row: its first nine columns are Event's first nine fields
+    return [Event(*r[:9], json.loads(r[9]) if r[9] else {})  # type: ignore[call-arg]
+            for r in rows]
 
 
 def undo(writer: Writer, target: str) -> UndoReport:
@@ -76,7 +79,7 @@ def _revert(writer: Writer, event: Event) -> None:
     times = {src: ns} if isinstance(ns, int) and old is not None else {}
     if src == event.path:
         change = FileChange(event.path, event.after, old)
-        kind = "note-deleted" if old is None else (
+        kind: ChangeKind = "note-deleted" if old is None else (
             "note-created" if event.after is None else "note-updated")
         writer.apply([change], kind, event.path, reason, before=event.after, times=times)
         return

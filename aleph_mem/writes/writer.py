@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import apsw
 
@@ -51,7 +51,7 @@ from aleph_mem.index.indexer import Indexer
 from aleph_mem.notes import frontmatter_edit
 from aleph_mem.notes.parser import poison_problem
 from aleph_mem.notes.sections import find_section
-from aleph_mem.writes.events import Event, EventLog, make_event
+from aleph_mem.writes.events import ChangeKind, Event, EventLog, make_event
 from aleph_mem.writes.outside_changes import human_events, last_logged, outside_change
 from aleph_mem.writes.unlogged import Baseline, TakingIn
 
@@ -95,7 +95,7 @@ class Writer:
 
     # -- the one primitive ---------------------------------------------------------------
 
-    def apply(self, changes: list[FileChange], kind: str, path: str,
+    def apply(self, changes: list[FileChange], kind: ChangeKind, path: str,
               reason: str | None = None, data: dict[str, Any] | None = None,
               before: str | None = None, times: dict[str, int] | None = None) -> WriteResult:
         """Apply ``changes`` as one logged event, or change nothing and raise.
@@ -198,7 +198,7 @@ class Writer:
             displaced = self._take_away(target, tmp, expected)
         fsync_dir(target.parent)
         if displaced is not _SAME:
-            raise ConflictError(path, _hash(expected), _hash(displaced))
+            raise ConflictError(path, _hash(expected), _hash(cast("bytes | None", displaced)))
 
     def _place(self, tmp: Path, target: Path, expected: bytes | None,
                new: bytes) -> bytes | None | object:
@@ -376,7 +376,7 @@ class Writer:
               reason: str | None = None) -> WriteResult:
         """Create (``expected`` None) or replace (``expected`` = the current hash)."""
         path = self.vault.normalise(path)
-        kind = "note-created" if expected is None else "note-updated"
+        kind: ChangeKind = "note-created" if expected is None else "note-updated"
         return self.apply([FileChange(path, expected, content)], kind, path, reason)
 
     def edit(self, path: str, expected: str, fn: Callable[[bytes], bytes],
@@ -426,7 +426,7 @@ class Writer:
                          lambda old: frontmatter_edit.patch(old, set_keys, unset), reason)
 
     def move(self, old: str, new: str, expected: str = ANY,
-             reason: str | None = None, kind: str = "note-moved",
+             reason: str | None = None, kind: ChangeKind = "note-moved",
              transform: Callable[[bytes], bytes] | None = None) -> WriteResult:
         old, new = self.vault.normalise(old), self.vault.normalise(new)
         if old == new:
@@ -466,7 +466,8 @@ class Writer:
             raise NoteNotFound(path)
         fm = _frontmatter(data)
         origin = fm.get("archived_from") or path[len(ARCHIVE) + 1:]
-        unset = [k for k in ("archived_at", "archived_from", "archived_reason") if k in fm]
+        unset: list[str] = [k for k in ("archived_at", "archived_from", "archived_reason")
+                            if k in fm]
         if fm.get("status") == "archived":
             unset.append("status")
         return self.move(path, str(origin), expected, reason, "note-restored",
