@@ -33,7 +33,7 @@ from aleph_mem.mcp import tools
 from aleph_mem.memory import Envelope, Memory, Reflection
 
 log = logs.get(__name__)
-GRANT = "aleph_mem.grant"  # the request scope's key for the token a request came with
+GRANT = "aleph-mem.grant"  # the request scope's key for the token a request came with
 
 # NUMPY_FIRST: this server runs tools in worker threads beside a reconcile thread; two threads
 # importing numpy for the first time at once can each get a half-initialised numpy ("cannot
