@@ -329,6 +329,8 @@ def _running_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("client", choices=["claude-code", "claude-desktop", "cursor", "vscode",
                                       "codex", "gemini", "windsurf"])
     s.add_argument("--name", default="aleph-mem", help="the server's name in the client")
+    s.add_argument("--url", help="a running `aleph-mem serve` (e.g. http://127.0.0.1:8765/mcp) "
+                   "instead of a stdio command")
 
 
 def _session_commands(sub: Any, common: argparse.ArgumentParser) -> None:

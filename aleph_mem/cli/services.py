@@ -113,7 +113,7 @@ def cmd_mcp_config(args: argparse.Namespace) -> int:
     from aleph_mem.install.clients import guide
 
     root = vault_root(args)
-    config, notes = guide(args.client, root, args.name)
+    config, notes = guide(args.client, root, args.name, args.url)
     sys.stdout.write(config)  # the file's content only: `> .mcp.json` is valid
     sys.stderr.write(notes)
     return 0

@@ -168,3 +168,35 @@ def test_token_names_and_revocations_are_checked(vault: Path) -> None:
     assert again.returncode == 1 and "revoke it first" in again.stderr
     gone = cli(vault, "serve", "--revoke-token", "nobody")
     assert gone.returncode == 1 and "ok-name.1" in gone.stderr
+
+
+def test_the_url_configurations_reach_a_running_server(vault: Path) -> None:
+    """`mcp-config CLIENT --url URL` prints each client's documented HTTP entry; Claude
+    Code's, read back with its token filled in, reaches the server and its 12 tools. The
+    clients whose files take no HTTP server are refused, saying so."""
+    import json
+
+    token = cli(vault, "serve", "--new-token", "editor").stdout.strip()
+    with served(vault) as url:
+        shapes = {"claude-code": ("mcpServers", "url"), "vscode": ("servers", "url"),
+                  "cursor": ("mcpServers", "url"), "gemini": ("mcpServers", "httpUrl")}
+        entries = {}
+        for client, (top, key) in shapes.items():
+            out = cli(vault, "mcp-config", client, "--url", url)
+            assert out.returncode == 0 and "replace TOKEN" in out.stderr, out.stderr
+            entries[client] = entry = json.loads(out.stdout)[top]["aleph-mem"]
+            assert entry[key] == url and entry["headers"] == {"Authorization": "Bearer TOKEN"}
+        assert entries["claude-code"]["type"] == entries["vscode"]["type"] == "http"
+        for client in ("claude-desktop", "codex", "windsurf"):
+            out = cli(vault, "mcp-config", client, "--url", url)
+            assert (out.returncode, out.stdout) == (1, "") and "without --url" in out.stderr
+
+        entry = entries["claude-code"]
+        headers = {k: v.replace("TOKEN", token) for k, v in entry["headers"].items()}
+
+        async def scenario() -> None:
+            client = create_mcp_http_client(headers)
+            async with Client(streamable_http_client(entry["url"], http_client=client)) as c:
+                assert len((await c.list_tools()).tools) == 12
+
+        anyio.run(scenario)
