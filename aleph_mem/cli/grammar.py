@@ -297,6 +297,19 @@ def _running_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     sub.add_parser("mcp", parents=[common],
                    help="serve the vault to an agent over stdio (MCP)")
     sub.add_parser("mcp-reference", help="print the MCP tools reference (docs/mcp-tools.md)")
+    s = sub.add_parser("serve", parents=[common],
+                       help="serve the same MCP tools over HTTP (streamable HTTP at /mcp)")
+    s.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (loopback by default; any other needs a "
+                   "token)")
+    s.add_argument("--port", type=int, default=8765, help="the port (0: any free one)")
+    s.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="another Host a request may name (a reverse proxy's public name)")
+    s.add_argument("--new-token", metavar="NAME",
+                   help="make a token for one client, print it once, and exit")
+    s.add_argument("--read-only", action="store_true",
+                   help="with --new-token: the token may search and read, not change")
+    s.add_argument("--revoke-token", metavar="NAME", help="remove a token, and exit")
     s = sub.add_parser("completion", help="a completion script for your shell",
                        epilog="bash: aleph-mem completion bash > "
                        "~/.local/share/bash-completion/completions/aleph-mem; zsh: aleph-mem "
@@ -316,6 +329,8 @@ def _running_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("client", choices=["claude-code", "claude-desktop", "cursor", "vscode",
                                       "codex", "gemini", "windsurf"])
     s.add_argument("--name", default="aleph-mem", help="the server's name in the client")
+    s.add_argument("--url", help="a running `aleph-mem serve` (e.g. http://127.0.0.1:8765/mcp) "
+                   "instead of a stdio command")
 
 
 def _session_commands(sub: Any, common: argparse.ArgumentParser) -> None:

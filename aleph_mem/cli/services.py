@@ -1,6 +1,7 @@
 """The commands that run or install something beside the notes: the watcher and the
-daemon, the MCP server and each client's configuration, the systemd unit, the dreamer
-lease. Registered in ``cli.COMMANDS`` like every other command."""
+daemon, the MCP server (over stdio, and over HTTP with its tokens) and each client's
+configuration, the systemd unit, the dreamer lease. Registered in ``cli.COMMANDS`` like
+every other command."""
 
 from __future__ import annotations
 
@@ -46,6 +47,34 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return serve(root, setting_flags(args))
 
 
+@command("serve")
+def cmd_serve(args: argparse.Namespace) -> int:
+    from aleph_mem.files.vault import Vault
+    from aleph_mem.install import serve_tokens
+
+    root = vault_root(args)
+    local = Vault(root).local_dir
+    if args.new_token is not None:
+        token = serve_tokens.create(local, args.new_token, write=not args.read_only)
+        print(token)  # stdout alone: `> file` keeps just the token
+        mode = "read-only" if args.read_only else "read-write"
+        print(f"token {args.new_token!r} ({mode}) made; it is shown this once. Give it to the "
+              "client as the header `Authorization: Bearer <token>`; its writes are logged "
+              f"as mcp:{args.new_token}", file=sys.stderr)
+        return 0
+    if args.revoke_token is not None:
+        serve_tokens.revoke(local, args.revoke_token)
+        print(f"token {args.revoke_token!r} revoked", file=sys.stderr)
+        return 0
+    from aleph_mem.mcp.http import Address, serve_http
+    from aleph_mem.memory import Memory
+
+    logs.ready()
+    Memory.open(root, setting_flags(args)).close()  # a clear error now if there is no vault
+    return serve_http(root, local, Address(args.host, args.port), args.allow_host,
+                      setting_flags(args))
+
+
 @command("mcp-reference")
 def cmd_mcp_reference(args: argparse.Namespace) -> int:
     import tempfile
@@ -84,7 +113,7 @@ def cmd_mcp_config(args: argparse.Namespace) -> int:
     from aleph_mem.install.clients import guide
 
     root = vault_root(args)
-    config, notes = guide(args.client, root, args.name)
+    config, notes = guide(args.client, root, args.name, args.url)
     sys.stdout.write(config)  # the file's content only: `> .mcp.json` is valid
     sys.stderr.write(notes)
     return 0

@@ -6,6 +6,8 @@ the ``aleph-mem`` script beside this Python when there is one, else this Python 
 ``-m aleph_mem.cli``. The formats follow each client's own documentation: ``mcpServers``
 JSON (Claude Desktop, Claude Code's ``.mcp.json``, Cursor, Gemini CLI, Windsurf), VS Code's
 ``servers`` with ``"type": "stdio"``, Codex CLI's ``[mcp_servers.<name>]`` TOML table.
+With a URL (``--url``, a running ``aleph-mem serve``), the clients whose files take a
+streamable HTTP server get theirs; the others are refused, saying why.
 """
 
 from __future__ import annotations
@@ -93,13 +95,42 @@ def snippet(client: str, vault: Path, name: str = NAME) -> str:
     return json.dumps({"mcpServers": {name: entry}}, indent=2) + "\n"
 
 
-def guide(client: str, vault: Path, name: str = NAME) -> tuple[str, str]:
+TOKEN = "TOKEN"  # where the client's token goes: it is shown once, never stored in clear
+# each client's documented entry for a streamable HTTP server: (top-level key, URL key, type)
+REMOTE = {"claude-code": ("mcpServers", "url", "http"), "vscode": ("servers", "url", "http"),
+          "cursor": ("mcpServers", "url", None), "gemini": ("mcpServers", "httpUrl", None)}
+NOT_REMOTE = {
+    "claude-desktop": "Claude Desktop's configuration file starts stdio servers only (a remote "
+                      "server is added as a connector in its settings)",
+    "codex": "aleph-mem does not print Codex CLI's HTTP form yet",
+    "windsurf": "aleph-mem does not print Windsurf's HTTP form yet"}
+
+
+def remote_snippet(client: str, url: str, name: str = NAME) -> str:
+    """The entry for a running ``aleph-mem serve`` at ``url``, its token left as TOKEN."""
+    if client in NOT_REMOTE:
+        raise BadInput(f"{NOT_REMOTE[client]}; use `aleph-mem mcp-config {client}` without "
+                       "--url (stdio)")
+    if not url.startswith(("http://", "https://")):
+        raise BadInput(f"--url {url!r}: give the server's address, e.g. "
+                       "http://127.0.0.1:8765/mcp")
+    top, key, kind = REMOTE[client]
+    entry: dict[str, object] = {"type": kind} if kind else {}
+    entry |= {key: url, "headers": {"Authorization": f"Bearer {TOKEN}"}}
+    return json.dumps({top: {name: entry}}, indent=2) + "\n"
+
+
+def guide(client: str, vault: Path, name: str = NAME,
+          url: str | None = None) -> tuple[str, str]:
     """What `mcp-config` prints: the snippet alone (for stdout, so `> .mcp.json` writes a
     valid file), and where it goes and how to check it works (for stderr)."""
-    text = snippet(client, vault, name)
+    text = remote_snippet(client, url, name) if url else snippet(client, vault, name)
     c = CLIENTS[client]
     notes = [f"# {c.title}: merge this into " + "; or ".join(c.files)]
-    if client == "claude-code":
+    if url:
+        notes += [f"# replace {TOKEN} with the token `aleph-mem serve --new-token NAME` "
+                  "printed; on loopback with no token made, leave out \"headers\""]
+    elif client == "claude-code":
         command, args = server(vault)
         notes += ["# or, from a terminal:",
                   f"claude mcp add {name} -- {shlex.join([command, *args])}"]

@@ -23,14 +23,17 @@ import apsw
 import numpy  # noqa: F401 (in the main thread, before any worker: NUMPY_FIRST)
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
 
 from aleph_mem import logs
 from aleph_mem.clock import utc_now
 from aleph_mem.files.locks import watcher_running
+from aleph_mem.install.serve_tokens import Grant
 from aleph_mem.mcp import tools
 from aleph_mem.memory import Envelope, Memory, Reflection
 
 log = logs.get(__name__)
+GRANT = "aleph-mem.grant"  # the request scope's key for the token a request came with
 
 # NUMPY_FIRST: this server runs tools in worker threads beside a reconcile thread; two threads
 # importing numpy for the first time at once can each get a half-initialised numpy ("cannot
@@ -54,13 +57,25 @@ class State:
     recalled: set[tuple[str, str]] = field(default_factory=set)
 
     def actor(self, ctx: Context) -> str:
-        """``mcp:<client name>``, the same for every change one client makes."""
+        """``mcp:<token name>`` over HTTP with a token, else ``mcp:<client name>``: the same
+        for every change one client makes."""
+        grant = grant_of(ctx.request_context.request)
+        if grant is not None:
+            return f"mcp:{grant.name}"
         name = None
         with contextlib.suppress(AttributeError, ValueError):
             params = ctx.session.client_params
             name = params.client_info.name if params else None
         clean = re.sub(r"[^A-Za-z0-9._-]+", "-", name or "client").strip("-")[:40]
         return f"mcp:{clean or 'client'}"
+
+    def writer(self, ctx: Context) -> str:
+        """The actor of a change about to be made; a read-only token may make none."""
+        grant = grant_of(ctx.request_context.request)
+        if grant is not None and not grant.write:
+            raise ToolError(f"the token {grant.name!r} is read-only: it may search and read "
+                            "but not change the vault; ask the person for a read-write token")
+        return self.actor(ctx)
 
     def recall(self, result: object) -> None:
         """Notes an agent was shown count as recalled today (decay keeps them longer)."""
@@ -69,6 +84,13 @@ class State:
         self.recalled |= {(p, day) for p in new}
         if new:
             self.mem.record_recall(new, day)
+
+
+def grant_of(request: object) -> Grant | None:
+    """The token a tool call came with over HTTP (``http.TokenGate`` puts it in the request's
+    scope); None over stdio, or on loopback while no token exists."""
+    scope = getattr(request, "scope", None)
+    return scope.get(GRANT) if isinstance(scope, dict) else None
 
 
 def _paths_in(result: object) -> set[str]:
@@ -131,15 +153,15 @@ def serve(vault_root: Path, flags: dict[str, Any] | None = None) -> int:
     process then ends without the interpreter's teardown, which would destroy the embedding
     runtime under a background thread still using it (SIGABRT)."""
     box: dict[str, State] = {}
-    signal.signal(signal.SIGTERM, lambda *_: _leave(box))
+    signal.signal(signal.SIGTERM, lambda *_: leave(box))
     try:
         build_server(vault_root, state_box=box, flags=flags).run("stdio")
     finally:
-        _leave(box)
+        leave(box)
     return 0
 
 
-def _leave(box: dict[str, State]) -> None:
+def leave(box: dict[str, State]) -> None:
     state = box.get("state")
     if state is not None and state.lock.acquire(timeout=0.8):
         with contextlib.suppress(apsw.Error):

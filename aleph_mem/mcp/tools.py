@@ -147,6 +147,8 @@ class ServerState(Protocol):
 
     def actor(self, ctx: Context) -> str: ...
 
+    def writer(self, ctx: Context) -> str: ...
+
 
 def _state(ctx: Context) -> ServerState:
     """The lifespan context: the tools' ``Context`` carries no type for it (the SDK's
@@ -175,8 +177,9 @@ def run(ctx: Context, fn: Callable[[Memory], T]) -> T:
         return result
 
 
-def actor(ctx: Context) -> str:
-    return _state(ctx).actor(ctx)
+def writer(ctx: Context) -> str:
+    """Who makes the change (the actor logged); a tool error for a read-only token."""
+    return _state(ctx).writer(ctx)
 
 
 def written(r: WriteResult) -> WriteOut:
@@ -298,7 +301,7 @@ def write(content: str, ctx: Context, path: str | None = None, title: str | None
     characters); a refused write says why. `same_facts_as` lists notes that already state
     the same facts: edit one of them rather than keep two.
     """
-    who = actor(ctx)
+    who = writer(ctx)
 
     def go(m: Memory) -> WriteOut:
         out = written(m.write_note(content, path, title, folder, frontmatter, expected_hash,
@@ -319,7 +322,7 @@ def edit(path: str, ctx: Context, expected_hash: str | None = None, append: str 
     to be sure nobody changed the note meanwhile (recommended); without it the change
     applies to the note as it is now.
     """
-    who = actor(ctx)
+    who = writer(ctx)
     return run(ctx, lambda m: written(m.edit_note(
         path, expected_hash, append, under_heading, set_frontmatter, remove_frontmatter, who)))
 
@@ -339,7 +342,7 @@ def remember(fact: str, ctx: Context, priority: int = 3) -> WriteOut:
     MEMORY.md changes only through `remember` and `forget`; `write` and `edit` refuse it.
     For anything longer, use `write`.
     """
-    who = actor(ctx)
+    who = writer(ctx)
     return run(ctx, lambda m: written(m.remember(fact, priority, who)))
 
 
@@ -432,7 +435,7 @@ def forget(path: str, ctx: Context, reason: str = "forgotten by an agent",
     agent added with `remember`, give `path` "MEMORY.md" and the `fact` (its words). A fact
     the person wrote (or approved from a proposal) is refused: ask the person.
     """
-    who = actor(ctx)
+    who = writer(ctx)
     if fact is not None:
         return run(ctx, lambda m: written(m.forget_fact(path, fact, who)))
     return run(ctx, lambda m: written(m.archive_note(path, reason, expected_hash, who)))
@@ -447,7 +450,7 @@ def undo(id: str, ctx: Context) -> UndoOut:
     """
     if not id.strip():
         raise ToolError("undo needs `id`: an event or run id from `recent`")
-    who = actor(ctx)
+    who = writer(ctx)
     return run(ctx, lambda m: UndoOut(**m.undo(id.strip(), who).as_json()))
 
 
@@ -463,6 +466,9 @@ def dream(ctx: Context, action: Literal["status", "proposals", "run"] = "status"
     `dry_run` (the default) nothing is written and `plan` shows the changes as diffs. Every
     change of a real run can be undone with `undo` (the run id).
     """
+    if action == "run":
+        writer(ctx)  # a read-only token runs no pass
+
     def go(m: Memory) -> DreamOut:
         if action == "proposals":
             return DreamOut(proposals=m.proposals())

@@ -1,0 +1,205 @@
+"""``aleph-mem serve``: the same twelve tools over the MCP SDK's streamable HTTP transport, on
+its own ASGI stack (Starlette, run by uvicorn), at ``/mcp``.
+
+Who gets in: on a loopback address with no token made, this machine's programs; once any
+token exists (and always on any other address), only a request with ``Authorization:
+Bearer <token>``: a bad or missing one gets 401 with an empty body. The gate puts the
+token's ``Grant`` in the request's scope, where the tools read who writes and whether they
+may. Host and Origin are checked by the SDK's own DNS-rebinding guard.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import signal
+import socket
+import sys
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mcp.server.transport_security import TransportSecuritySettings
+
+from aleph_mem import logs
+from aleph_mem.errors import AlephError, BadInput
+from aleph_mem.install import serve_tokens
+from aleph_mem.install.serve_tokens import Grant
+from aleph_mem.mcp.server import GRANT, State, build_server, leave
+
+log = logs.get(__name__)
+
+WILDCARDS = ("0.0.0.0", "::", "")
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Address:
+    host: str
+    port: int
+
+    @property
+    def loopback(self) -> bool:
+        return is_loopback(self.host)
+
+    @property
+    def netloc(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.netloc}/mcp"
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def security(address: Address, allowed: list[str]) -> TransportSecuritySettings:
+    """The Host values a request may carry (the address bound, this machine's names on
+    loopback, and the names given with ``--allow-host``) and the Origins that go with them."""
+    hosts = [] if address.host in WILDCARDS else [address.netloc]
+    if address.loopback:
+        hosts += [f"{h}:{address.port}" for h in ("127.0.0.1", "localhost", "[::1]")]
+    for name in allowed:
+        hosts += [name, f"{name}:*"]
+    hosts = list(dict.fromkeys(hosts))
+    origins = [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True,
+                                     allowed_hosts=hosts, allowed_origins=origins)
+
+
+class TokenGate:
+    """The ASGI layer in front of the SDK's app: bearer tokens, read afresh whenever the
+    token file changes (a revoked token is refused at its next request)."""
+
+    def __init__(self, app: ASGIApp, local_dir: Path, open_without_tokens: bool) -> None:
+        self.app = app
+        self.local_dir = local_dir
+        self.open = open_without_tokens
+        self._seen: tuple[int, int, int] | None = None
+        self._tokens: list[serve_tokens.Token] | None = []
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":  # the lifespan: the SDK's session manager, our Memory
+            await self.app(scope, receive, send)
+            return
+        tokens = self.tokens()
+        if tokens is None or tokens or not self.open:
+            grant = self.grant(scope, tokens or [])
+            if grant is None:
+                await respond(send, 401, b"", [(b"www-authenticate", b"Bearer")])
+                return
+            scope = {**scope, GRANT: grant}
+        elif proxied(scope):
+            await respond(send, 403, b"a request through a proxy needs a token: make one with "
+                          b"`aleph-mem serve --new-token NAME`\n", [])
+            return
+        await self.app(scope, receive, send)
+
+    def tokens(self) -> list[serve_tokens.Token] | None:
+        """The stored tokens; None (nobody gets in) while the file cannot be read."""
+        try:
+            st = serve_tokens.path(self.local_dir).stat()
+            seen = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except FileNotFoundError:
+            seen = None
+        if seen != self._seen:
+            try:
+                self._tokens = serve_tokens.load(self.local_dir)
+            except (AlephError, OSError) as exc:
+                log.error("tokens unreadable, every request is refused: %s", exc)
+                self._tokens = None
+            self._seen = seen
+        return self._tokens
+
+    @staticmethod
+    def grant(scope: Scope, tokens: list[serve_tokens.Token]) -> Grant | None:
+        for key, value in scope.get("headers", []):
+            if key.lower() == b"authorization":
+                kind, _, token = value.decode("latin-1").partition(" ")
+                if kind.lower() == "bearer" and token.strip():
+                    return serve_tokens.check(tokens, token.strip())
+        return None
+
+
+def proxied(scope: Scope) -> bool:
+    return any(k.lower() in (b"forwarded", b"x-forwarded-for") for k, _ in scope["headers"])
+
+
+async def respond(send: Send, status: int, body: bytes,
+                  headers: list[tuple[bytes, bytes]]) -> None:
+    headers = [*headers, (b"content-length", str(len(body)).encode())]
+    if body:
+        headers.append((b"content-type", b"text/plain; charset=utf-8"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def refusal(address: Address, tokens: list[serve_tokens.Token], allowed: list[str]) -> str | None:
+    """Why the server must not start on this address, or None."""
+    if not address.loopback and not tokens:
+        return (f"{address.host} is not a loopback address: make a token first "
+                "(`aleph-mem serve --new-token NAME`) and give it to each client")
+    if address.host in WILDCARDS and not allowed:
+        return (f"{address.host or 'every address'} answers on every interface: name the "
+                "host clients use with --allow-host NAME (this machine's name or address)")
+    return None
+
+
+def bind(address: Address) -> socket.socket:
+    family = socket.AF_INET6 if ":" in address.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((address.host, address.port))
+        sock.listen(128)  # a client that connects before uvicorn runs waits, not refused
+    except OSError as exc:
+        sock.close()
+        raise BadInput(f"cannot listen on {address.netloc} ({exc.strerror}); pick another "
+                       "--port or --host") from exc
+    return sock
+
+
+def serve_http(vault_root: Path, local_dir: Path, address: Address, allowed: list[str],
+               flags: dict[str, Any] | None = None) -> int:
+    """Serve until SIGINT or SIGTERM. Refuses (BadInput) an address it must not open."""
+    import uvicorn
+
+    tokens = serve_tokens.load(local_dir)
+    why = refusal(address, tokens, allowed)
+    if why:
+        raise BadInput(why)
+    sock = bind(address)
+    address = Address(address.host, sock.getsockname()[1])  # --port 0: the one given
+    box: dict[str, State] = {}
+    app = build_server(vault_root, state_box=box, flags=flags).streamable_http_app(
+        transport_security=security(address, allowed), host=address.host)
+    gate = TokenGate(app, local_dir, open_without_tokens=address.loopback)
+    print(announcement(vault_root, address, tokens), file=sys.stderr, flush=True)
+    server = uvicorn.Server(uvicorn.Config(gate, log_level="warning", lifespan="on"))
+    # uvicorn turns SIGTERM into a graceful shutdown, then raises it again with this handler
+    # back in place: leave as the stdio server does (status 0, no interpreter teardown)
+    signal.signal(signal.SIGTERM, lambda *_: leave(box))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        leave(box)
+    return 0
+
+
+def announcement(vault_root: Path, address: Address, tokens: list[serve_tokens.Token]) -> str:
+    reach = ("only this machine can reach it" if address.loopback
+             else "other machines can reach it")
+    who = (f"{len(tokens)} token(s) admit clients (Authorization: Bearer)" if tokens
+           else "no tokens: any program on this machine may use it")
+    return f"aleph-mem serves {vault_root} at {address.url} ({reach}; {who})"
