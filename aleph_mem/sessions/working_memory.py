@@ -70,8 +70,8 @@ def assemble(mem: Store, query: str | None = None, budget_tokens: int = 2000,
             env.truncated |= env.hot_memory != text
     spare += share - tokens(env.hot_memory)
     share = int(budget_tokens * SHARES["digest"])
-    latest = mem.con.execute("SELECT path FROM notes WHERE path LIKE '_dream/digests/%' "
-                             "ORDER BY path DESC LIMIT 1").fetchone()
+    latest = mem.con.execute("SELECT path FROM notes WHERE path LIKE '\\_dream/digests/%' "
+                             "ESCAPE '\\' ORDER BY path DESC LIMIT 1").fetchone()
     if latest:
         text = _digest_text(mem.shown((mem.vault.read_bytes(latest[0]) or b"").decode(
             "utf-8", "replace")))
@@ -127,7 +127,7 @@ def _relevant(mem: Store, query: str | None, folder: str | None,
     else:
         rows = mem.con.execute(
             "SELECT path, title FROM notes WHERE path NOT LIKE 'archive/%' AND "
-            "path NOT LIKE '_dream/%' AND path != 'MEMORY.md' "
+            "path NOT LIKE '\\_dream/%' ESCAPE '\\' AND path != 'MEMORY.md' "
             + ("AND (folder = ? OR folder LIKE ?) " if folder else "")
             + "ORDER BY mtime_ns DESC LIMIT 8",
             (folder, folder.rstrip("/") + "/%") if folder else ()).fetchall()

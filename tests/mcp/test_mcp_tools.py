@@ -449,3 +449,11 @@ def test_errors_name_the_tools_arguments_not_the_clis_flags(vault: Path) -> None
         assert r.is_error and "`recent` tool" in said and "aleph-mem log" not in said
 
     run(vault, scenario)
+
+
+def test_context_hands_the_dreams_digest_not_a_note_named_like_it(vault: Path) -> None:
+    """`_` is a wildcard in SQL LIKE: a person's `xdream/digests/…` note is not the digest."""
+    write(vault, "xdream/digests/2999-01-01.md", "# Not a digest\n\nmy own notes\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        assert mem.context().digest is None
