@@ -111,6 +111,7 @@ def test_a_token_is_needed_once_one_exists_and_names_the_writer(vault: Path) -> 
 def test_a_read_only_token_reads_but_may_not_write(vault: Path) -> None:
     token = cli(vault, "serve", "--new-token", "reader", "--read-only").stdout.strip()
     (vault / "notes" / "fig.md").write_text("# Fig\n\nthe fig tree\n")
+    cli(vault, "index")  # indexed before the server starts, not raced by its own reconcile
 
     async def scenario(url: str) -> None:
         async with connect(url, token) as c:
