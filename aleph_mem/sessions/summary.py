@@ -5,6 +5,7 @@ item keeps the id of the message it comes from. (``session_note`` writes it as a
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -108,10 +109,35 @@ def _what_changed(msgs: list[Message], session: Session) -> list[tuple[str, str]
     todo = next((m for m in reversed(msgs) if m.role == "assistant" and
                  m.tool in ("TodoWrite", "todo_write", "update_plan")), None)
     if todo is not None:
-        done = len(re.findall(r'"status":\s*"completed"', todo.text))
-        total = len(re.findall(r'"status":\s*"', todo.text))
-        if total:
-            out.append((f"todo list left with {done} of {total} done", todo.id))
+        items = _todo_items(todo.text)
+        done = [what for what, status in items if status == "completed"]
+        left = [what for what, status in items if status != "completed"]
+        if items:
+            said = f"todo list left with {len(done)} of {len(items)} done"
+            if left:
+                said += "; still open: " + "; ".join(one_line(x, 80) for x in left[:4]) + (
+                    f" (and {len(left) - 4} more)" if len(left) > 4 else "")
+            out.append((said, todo.id))
+    return out
+
+
+TODO_ITEM = re.compile(r"\{[^{}]*\}")
+TODO_WHAT = re.compile(r'"(?:content|step|title|task|description)":\s*"((?:[^"\\]|\\.)*)"')
+TODO_STATUS = re.compile(r'"status":\s*"(\w+)"')
+
+
+def _todo_items(text: str) -> list[tuple[str, str]]:
+    """A todo tool's list as (what, status) (Claude Code's ``todos``, Codex's ``plan``):
+    read item by item, so a list clipped in the transcript still gives what it holds."""
+    out = []
+    for item in TODO_ITEM.findall(text):
+        what, status = TODO_WHAT.search(item), TODO_STATUS.search(item)
+        if status:
+            try:
+                name = json.loads(f'"{what.group(1)}"') if what else ""
+            except ValueError:
+                name = what.group(1) if what else ""
+            out.append((name or "(unnamed)", status.group(1)))
     return out
 
 

@@ -295,3 +295,44 @@ def test_an_llm_reads_the_whole_session_in_slices_and_a_failure_is_tried_again(
         assert len(parts) > 1 and "(part 1 of" in parts[0] and "[u1]" in parts[0]
         assert [c.session.enrich_failures for c in again] == [0]
         assert compress_finished(mem) == []  # read whole: not asked again
+
+
+def test_a_session_note_names_what_its_todo_list_left_open(vault: Path, tmp_path: Path) -> None:
+    """The todo list as the session left it names the open items, not just a count; a list
+    all done (the near miss) says so and names none."""
+    lines = []
+    for line in CLAUDE.read_text().splitlines():
+        try:  # the fixture keeps a few damaged lines on purpose
+            lines.append(json.loads(line))
+        except ValueError:
+            continue
+    last = next(x for x in reversed(lines) if isinstance(x, dict) and x.get("uuid"))
+    lines = [x for x in lines if isinstance(x, dict)]
+
+    def todo_line(uuid: str, items: list[tuple[str, str]]) -> dict:
+        todos = [{"content": what, "status": status, "activeForm": what} for what, status
+                 in items]
+        return {**last, "type": "assistant", "uuid": uuid, "parentUuid": last["uuid"],
+                "message": {"id": f"msg_{uuid}", "type": "message", "role": "assistant",
+                            "model": "claude-sonnet-4-5", "content": [
+                                {"type": "tool_use", "id": f"toolu_{uuid}", "name": "TodoWrite",
+                                 "input": {"todos": todos}}]}}
+
+    for name, items in (("open", [("Find the port bug", "completed"),
+                                  ("Add a regression test", "in_progress"),
+                                  ("Update the \"CI\" docs", "pending")]),
+                        ("done", [("Find the port bug", "completed")])):
+        path = tmp_path / f"{name}.jsonl"
+        sid = SID[:-4] + ("0001" if name == "open" else "0002")
+        rows = [{**x, "sessionId": sid} for x in lines] + [
+            {**todo_line("t9", items), "sessionId": sid}]
+        path.write_text("\n".join(json.dumps(x) for x in rows) + "\n")
+        with open_mem(vault) as mem:
+            library.ingest(mem, "claude-code", path, sid, closed=True)
+            text = (vault / compress_one(mem, sid[:8] if name == "open" else sid).path
+                    ).read_text()
+        if name == "open":
+            assert ("todo list left with 1 of 3 done; still open: Add a regression test; "
+                    "Update the \"CI\" docs") in text
+        else:
+            assert "todo list left with 1 of 1 done" in text and "still open" not in text
