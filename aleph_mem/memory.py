@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from aleph_mem import logs, shown
 from aleph_mem.errors import AlephError, BadInput, FrontmatterTooComplex
 from aleph_mem.files.locks import watcher_running
+from aleph_mem.files.vault import ARCHIVE
 from aleph_mem.index import graph
 from aleph_mem.index.search import Filters, terms_notice
 from aleph_mem.store import LinkView, NoteView, Store
@@ -217,7 +218,7 @@ class Memory(Store):
 
     def restore_note(self, path: str, expected_hash: str | None = None,
                      actor: str | None = None) -> WriteResult:
-        self._not_hot_memory(actor, path, path.removeprefix("archive/"))
+        self._not_hot_memory(actor, path, path.removeprefix(ARCHIVE))
         return self.writer(actor=actor).restore(path, expected_hash or unchecked())
 
     def remember(self, fact: str, priority: int = 3, actor: str | None = None) -> WriteResult:

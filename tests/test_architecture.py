@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import networkx as nx
@@ -157,3 +158,54 @@ def test_every_folder_is_packaged() -> None:
                  ["tool"]["setuptools"]["packages"])
     folders = {".".join(p.parent.relative_to(ROOT).parts) for p in PKG.rglob("__init__.py")}
     assert folders <= listed
+
+
+# each rule about a note or the vault written once, in its home (docs/architecture.md)
+def _spelled(test: Callable[[str], bool]) -> Callable[[ast.AST], bool]:
+    """A whole string constant that spells it (a folder inside an SQL string is not one)."""
+    return lambda n: isinstance(n, ast.Constant) and isinstance(n.value, str) and \
+        test(n.value)
+
+
+def _strips_brackets(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+        node.func.attr == "strip" and bool(node.args) and \
+        isinstance(node.args[0], ast.Constant) and node.args[0].value == "[]"
+
+
+IDIOMS: dict[str, tuple[str, Callable[[ast.AST], bool]]] = {
+    "the archive folder spelled out": (
+        "aleph_mem/files/vault.py", _spelled(lambda c: c.startswith("archive/"))),
+    "the dream's folder spelled out": (
+        "aleph_mem/files/vault.py", _spelled(lambda c: c.startswith("_dream/"))),
+    "a frontmatter link read by hand (.strip('[]'))": (
+        "aleph_mem/notes/note_parts.py", _strips_brackets),
+}
+
+
+def idioms_written_again(pkg: Path) -> list[str]:
+    """Each idiom written outside its home."""
+    out = []
+    for path in sorted(pkg.rglob("*.py")):
+        rel = f"aleph_mem/{path.relative_to(pkg).as_posix()}"
+        for node in ast.walk(ast.parse(path.read_text())):
+            for name, (home, written) in IDIOMS.items():
+                if rel != home and written(node):
+                    out.append(f"{rel}:{getattr(node, 'lineno', 0)}: {name} (its home: "
+                               f"{home})")
+    return out
+
+
+def test_each_idiom_lives_in_its_one_home() -> None:
+    assert idioms_written_again(PKG) == []
+
+
+def test_an_idiom_written_again_is_caught(tmp_path: Path) -> None:
+    copy = tmp_path / "aleph_mem"
+    shutil.copytree(PKG, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "dream" / "planted.py").write_text(
+        'def gone(p: str) -> bool:\n    return p.startswith("archive/")\n'
+        'SQL = "SELECT path FROM notes WHERE path LIKE \'archive/%\'"  # SQL: not the idiom\n')
+    assert idioms_written_again(copy) == [
+        "aleph_mem/dream/planted.py:2: the archive folder spelled out (its home: "
+        "aleph_mem/files/vault.py)"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from aleph_mem.dream.view import Action, NoteInfo, Snapshot
 from aleph_mem.files.sync_conflicts import copy_of, sides
+from aleph_mem.files.vault import ARCHIVE
 from aleph_mem.notes.facts import differing_table
 from aleph_mem.notes.note_parts import body_of_text
 
@@ -21,7 +22,7 @@ SHOWN_ROWS = 6
 def plan_conflicts(snap: Snapshot) -> list[Action]:
     actions: list[Action] = []
     for path, n in sorted(snap.notes.items()):
-        if path.startswith("archive/") or not n.in_conflict or not n.whole:
+        if path.startswith(ARCHIVE) or not n.in_conflict or not n.whole:
             continue
         copied = copy_of(path)
         base = snap.notes.get(copied[0]) if copied else None

@@ -15,6 +15,7 @@ import numpy as np
 
 from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of, facts_of
 from aleph_mem.files.names import name_problem
+from aleph_mem.files.vault import ARCHIVE
 from aleph_mem.notes.facts import (
     MIN_MERGE_WORDS,
     SHINGLE_JACCARD,
@@ -209,7 +210,7 @@ def plan_consolidate(snap: Snapshot) -> list[Action]:
             continue
         if how != "text" and different_things(keep, drop):
             continue  # near in words, different in facts: drift's business, not a merge
-        if kept_apart(keep, drop) or name_problem(f"archive/{drop.path}"):
+        if kept_apart(keep, drop) or name_problem(f"{ARCHIVE}{drop.path}"):
             continue  # kept apart; or its name cannot move into archive/ (half a merge)
         absorbed.add(drop.path)
         if how == "text":

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 from aleph_mem.clock import parse_iso
 from aleph_mem.dream.view import Action, NoteInfo, Snapshot, as_date, body_of, in_templates
+from aleph_mem.files.vault import ARCHIVE
+from aleph_mem.notes.note_parts import linked_name
 from aleph_mem.notes.prose import clipped
 
 if TYPE_CHECKING:
@@ -123,7 +125,7 @@ def _archived_by_person(n: NoteInfo) -> bool:
 
 def _status(n: NoteInfo) -> str:
     """The note's ``status`` as a word (``[[Active]]`` reads "active")."""
-    return str(n.frontmatter.get("status") or "").strip().strip("[]").casefold()
+    return linked_name(n.frontmatter.get("status") or "").casefold()
 
 
 def _expiry_unagreed(n: NoteInfo, own: str) -> bool:
@@ -196,7 +198,7 @@ def inbound_signals(snap: Snapshot) -> tuple[dict[str, dt.datetime], set[str]]:
     for src, target, status, *_ in snap.links:
         n = snap.notes.get(src)
         if status != "resolved" or not target or target == src or n is None or \
-                n.path.startswith("archive/"):
+                n.path.startswith(ARCHIVE):
             continue
         if target not in newest or n.changed_at > newest[target]:
             newest[target] = n.changed_at

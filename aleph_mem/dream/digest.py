@@ -17,7 +17,7 @@ from aleph_mem.dream.lint import Ledger, as_read, lint_issues
 from aleph_mem.dream.proposals import PAGE, standing_page
 from aleph_mem.dream.snapshot import dream_wrote_last
 from aleph_mem.dream.view import Action, Snapshot
-from aleph_mem.files.vault import content_hash
+from aleph_mem.files.vault import DREAM, content_hash
 from aleph_mem.recall.hot_memory import BUDGET, facts
 from aleph_mem.shown import one_line
 from aleph_mem.store import Store
@@ -29,7 +29,7 @@ MAX_GRAPH_NODES = 30
 
 
 def digest_path(day: dt.date) -> str:
-    return f"_dream/digests/{day.isoformat()}.md"
+    return f"{DREAM}digests/{day.isoformat()}.md"
 
 
 RETENTION_DAYS = 90
@@ -53,7 +53,7 @@ def plan_digest(mem: Store, now: dt.datetime, report: RunReport, journal: Journa
     path = digest_path(now.date())
     since = (now - dt.timedelta(hours=24)).isoformat().replace("+00:00", "Z")
     events = [e for e in reversed(mem.log(since=since, limit=5000))
-              if not e.path.startswith("_dream/")]
+              if not e.path.startswith(DREAM)]
     undone = {(e.reason or "")[5:] for e in events if (e.reason or "").startswith("undo ")}
     people = [e for e in events if not e.actor.startswith("dream:") and e.id not in undone
               and not (e.reason or "").startswith("undo ")]
@@ -380,7 +380,7 @@ def mermaid(mem: Store, paths: list[str]) -> list[str]:
             "SELECT DISTINCT n.path, l.resolved_path FROM links l JOIN notes n ON "
             "n.id = l.src_id WHERE l.resolved_path IS NOT NULL AND n.path != l.resolved_path "
             "ORDER BY 1, 2"):
-        generated = src.startswith("_dream/") or dst.startswith("_dream/")
+        generated = src.startswith(DREAM) or dst.startswith(DREAM)
         if (src in paths or dst in paths) and not generated:
             for p in (src, dst):
                 if p not in nodes and len(nodes) < MAX_GRAPH_NODES:

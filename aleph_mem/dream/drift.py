@@ -25,6 +25,7 @@ from aleph_mem.dream.view import (
     generic_name,
     in_templates,
 )
+from aleph_mem.files.vault import DREAM
 from aleph_mem.notes.facts import fact_tokens_text
 from aleph_mem.notes.note_parts import linked_name, linked_path
 from aleph_mem.notes.prose_dates import validity_end
@@ -294,7 +295,7 @@ def neighbour_pairs(snap: Snapshot, since: dt.datetime) -> list[tuple[str, str]]
 def conflict_page(snap: Snapshot, a: NoteInfo, b: NoteInfo) -> list[Action]:
     """A page for a person: both notes, their dates, and a proposal for each way out."""
     slug = re.sub(r"[^a-z0-9]+", "-", f"{a.path[:-3]}--{b.path[:-3]}".casefold()).strip("-")
-    path = f"_dream/conflicts/{slug}.md"
+    path = f"{DREAM}conflicts/{slug}.md"
     if path in snap.notes:
         return []
     ways = [Action("drift", "set", old.path, old.hash, f"{new.path} is current",

@@ -25,6 +25,7 @@ from aleph_mem.dream.view import (
 )
 from aleph_mem.files.atomic import write_atomic
 from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
+from aleph_mem.files.vault import ARCHIVE, DREAM
 from aleph_mem.notes import frontmatter_edit
 from aleph_mem.notes.note_parts import frontmatter_text, linked_path
 from aleph_mem.notes.prose import clipped, own_prose
@@ -66,14 +67,14 @@ def lint_issues(snap: Snapshot) -> list[Issue]:
             out.append(Issue("L011", src, f"ambiguous link {raw}"))
         elif anchor == 0:
             out.append(Issue("L012", src, f"broken heading or block anchor {raw}"))
-        elif target and target.startswith("archive/") and not src.startswith("archive/") \
+        elif target and target.startswith(ARCHIVE) and not src.startswith(ARCHIVE) \
                 and line > _frontmatter_lines(note) and merged_into(snap, target) != src:
             # `source_notes` and "Merged from [[…]]" are the keeper's record of a merge
             out.append(Issue("L013", src, f"link to an archived note {raw}: restore it with "
                              f"`aleph-mem restore {target}` or update the link"))
     out += [Issue("L050", n.path, problem.removeprefix(CONFLICT_ISSUE).strip() + "; the "
                   "digest proposes the ways out") for n in snap.notes.values()
-            if not n.path.startswith("archive/") and n.in_conflict
+            if not n.path.startswith(ARCHIVE) and n.in_conflict
             for problem in n.issues if problem.startswith(CONFLICT_ISSUE)]
     titles: dict[str, list[str]] = {}
     queried = queried_sources(snap)
@@ -451,7 +452,7 @@ def heading_candidates(snap: Snapshot) -> dict[str, set[str]]:
     finds them by it; Obsidian does not open a link by it)."""
     out: dict[str, set[str]] = {}
     for n in snap.notes.values():
-        if not n.path.startswith("archive/"):
+        if not n.path.startswith(ARCHIVE):
             for name in n.other_names:
                 out.setdefault(loose_key(name), set()).add(n.path)
     return out
@@ -461,7 +462,7 @@ def repair_candidates(snap: Snapshot) -> dict[str, set[str]]:
     """loose key → the active notes whose file name or alias has it."""
     out: dict[str, set[str]] = {}
     for n in snap.notes.values():
-        if n.path.startswith("archive/"):
+        if n.path.startswith(ARCHIVE):
             continue
         stem = n.path.rsplit("/", 1)[-1][:-3]
         for name in (stem, *n.aliases):
@@ -539,10 +540,10 @@ def _frontmatter_lines(n: NoteInfo) -> int:
 
 def merged_into(snap: Snapshot, target: str | None) -> str | None:
     """The note an archived note was merged into, when it is still there."""
-    gone = snap.notes.get(target or "") if (target or "").startswith("archive/") else None
+    gone = snap.notes.get(target or "") if (target or "").startswith(ARCHIVE) else None
     raw = gone.frontmatter.get("merged_into") if gone is not None else None
     keeper = linked_path(raw)
-    return keeper if keeper in snap.notes and not keeper.startswith("archive/") else None
+    return keeper if keeper in snap.notes and not keeper.startswith(ARCHIVE) else None
 
 
 def _rewrite_lines(body: str, edits: list[tuple[int, str, str]]) -> str | None:
@@ -560,7 +561,7 @@ def _rewrite_lines(body: str, edits: list[tuple[int, str, str]]) -> str | None:
 
 # -- what is new, still open, fixed: the ledger and the report ----------------------------------
 
-REPORT_PATH = "_dream/lint.md"
+REPORT_PATH = f"{DREAM}lint.md"
 LEDGER_NAME = "lint-seen.json"
 KEEP_FIXED_DAYS = 7
 

@@ -15,12 +15,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from aleph_mem.dream.view import Action, NoteInfo
+from aleph_mem.files.vault import DREAM
 from aleph_mem.shown import one_line
 
 if TYPE_CHECKING:
     from aleph_mem.store import Store
 
-PAGE = "_dream/proposals.md"
+PAGE = f"{DREAM}proposals.md"
 TICKED = re.compile(r"^\s*- \[[xX]\] .*\((P-[0-9a-f]{8})\)\s*$", re.M)
 DISMISSED = re.compile(r"^\s*- \[-\] .*\((P-[0-9a-f]{8})\)\s*$", re.M)
 # states after which the same proposal is not raised again: it waits, it was done, or the

@@ -22,7 +22,7 @@ from aleph_mem.dream.view import Action, Snapshot
 from aleph_mem.errors import AlephError, BadInput, ConflictError, NoteExists
 from aleph_mem.files import activity
 from aleph_mem.files.locks import dream_lock
-from aleph_mem.files.vault import content_hash
+from aleph_mem.files.vault import ARCHIVE, DREAM, content_hash
 from aleph_mem.notes import frontmatter_edit
 from aleph_mem.notes.note_parts import linked_name
 from aleph_mem.plugins import dream_passes
@@ -39,7 +39,7 @@ QUIET_MINUTES = 10
 ELSEWHERE = ("raised on another device, and the dream here does not find it: nothing was "
              "changed")
 EDIT_BUDGET = 32  # destructive edits (merges, archives) per run
-DIGESTS = "_dream/digests/"
+DIGESTS = f"{DREAM}digests/"
 
 
 class Interrupted(Exception):
@@ -458,7 +458,7 @@ class Dream:
             keys = {"status": "archived", "archived_from": action.path,
                     "archived_reason": action.reason, **action.set_keys}
             new = frontmatter_edit.patch(note or b"", keys, []).decode("utf-8", "replace")
-            target = f"archive/{action.path}"
+            target = f"{ARCHIVE}{action.path}"
         else:
             new, target = action.content, action.path
         lines = difflib.unified_diff(old.splitlines(), new.splitlines(), f"a/{action.path}",

@@ -19,11 +19,11 @@ from typing import Any
 from aleph_mem.dream.judge import Judge, fence
 from aleph_mem.dream.snapshot import dream_wrote_last, generated
 from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of
-from aleph_mem.files.vault import content_hash
+from aleph_mem.files.vault import DREAM, content_hash
 from aleph_mem.notes.note_parts import linked_path
 from aleph_mem.store import Store
 
-INDEX_PATH = "_dream/index.md"
+INDEX_PATH = f"{DREAM}index.md"
 SYNTHESIS_DIR = "synthesis"
 MAX_PER_CLUSTER = 15
 NOTE_CHARS = 600

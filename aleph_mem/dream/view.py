@@ -21,11 +21,11 @@ import numpy as np
 from aleph_mem.clock import parse_iso
 from aleph_mem.dream.journal_lines import Op
 from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
-from aleph_mem.files.vault import content_hash
+from aleph_mem.files.vault import ARCHIVE, DREAM, content_hash
 from aleph_mem.notes.note_parts import body_of_text
 
 PROTECTED = ("MEMORY.md",)
-GENERATED = "_dream/"
+GENERATED = DREAM
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ class NoteInfo:
     def opted_out(self) -> bool:
         fm = self.frontmatter
         return fm.get("dream") is False or self.path in PROTECTED or \
-            self.path.startswith(("archive/", GENERATED)) or self.in_conflict
+            self.path.startswith((ARCHIVE, GENERATED)) or self.in_conflict
 
     @property
     def in_conflict(self) -> bool:

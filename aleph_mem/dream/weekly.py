@@ -16,6 +16,7 @@ import networkx as nx
 from aleph_mem.dream.snapshot import generated
 from aleph_mem.dream.synthesis import topic_trends
 from aleph_mem.dream.view import Action, Snapshot
+from aleph_mem.files.vault import DREAM
 from aleph_mem.store import Store
 
 MIN_CLUSTER = 3
@@ -26,7 +27,7 @@ EXCLUDED_TYPES = ("digest", "synthesis", "query")
 
 def week_path(day: dt.date) -> str:
     year, week, _ = day.isocalendar()
-    return f"_dream/weekly/{year}-W{week:02d}.md"
+    return f"{DREAM}weekly/{year}-W{week:02d}.md"
 
 
 def clusters(snap: Snapshot) -> list[list[str]]:
@@ -152,7 +153,7 @@ def plan_weekly(mem: Store, snap: Snapshot, found: list[list[str]]) -> Action | 
         if falling else []
     if not rising and not falling:
         out.append("- no change in what agents recalled, week over week")
-    old = sorted(p for p, n in snap.notes.items() if p.startswith("_dream/conflicts/")
+    old = sorted(p for p, n in snap.notes.items() if p.startswith(f"{DREAM}conflicts/")
                  and now - n.changed_at >= dt.timedelta(days=7))
     if old:
         out += ["", "## Conflicts open for more than a week", ""]

@@ -13,6 +13,9 @@ from pathlib import Path, PurePosixPath
 from aleph_mem.errors import PathOutsideVault, VaultNotFound
 
 ALWAYS_IGNORED_DIRS = frozenset({".aleph", ".obsidian", ".git", ".trash"})
+# the vault's reserved folders, spelled here only (a test holds every room to it)
+ARCHIVE = "archive/"  # archived notes, each at archive/<the path it had>
+DREAM = "_dream/"  # the pages the dream writes for people: digests, lint, proposals
 
 
 def content_hash(data: bytes) -> str:

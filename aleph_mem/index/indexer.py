@@ -19,7 +19,7 @@ import apsw
 from aleph_mem import logs
 from aleph_mem.files.preimages import ObjectStore
 from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE, copy_of, has_markers
-from aleph_mem.files.vault import FileStat, Vault, content_hash
+from aleph_mem.files.vault import ARCHIVE, DREAM, FileStat, Vault, content_hash
 from aleph_mem.index import db
 from aleph_mem.index.resolver import Resolver, anchor_found, fold
 from aleph_mem.notes.inline_scan import Link
@@ -389,7 +389,7 @@ def is_archived(path: str) -> bool:
     """Notes under ``archive/`` (and the dream's own reports under ``_dream/``) leave
     default search. A ``status: archived`` a person wrote elsewhere is only data (filter on
     it with ``status``)."""
-    return path.startswith(("archive/", "_dream/"))
+    return path.startswith((ARCHIVE, DREAM))
 
 
 def _status(fm: dict) -> str | None:

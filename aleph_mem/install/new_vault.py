@@ -13,7 +13,9 @@ from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 
-FOLDERS = ("inbox", "notes", "archive", "_dream/digests", ".aleph/local")
+from aleph_mem.files.vault import ARCHIVE, DREAM
+
+FOLDERS = ("inbox", "notes", ARCHIVE.rstrip("/"), f"{DREAM}digests", ".aleph/local")
 SKIP = {"__init__.py", "__pycache__"}
 IGNORE_FILES = {".gitignore": ".git", ".stignore": ".stfolder"}  # file -> what says it is used
 HIDDEN = (".aleph", ".git", ".obsidian", ".trash", ".stfolder")

@@ -21,6 +21,7 @@ import apsw
 from aleph_mem import logs
 from aleph_mem.clock import iso
 from aleph_mem.errors import AlephError, BadInput
+from aleph_mem.files.vault import ARCHIVE, DREAM
 from aleph_mem.index.db import transaction
 from aleph_mem.index.search import MARKS, Filters, Hit, bold, fts_query
 from aleph_mem.writes.versions import Version, changed_since, dated, memory_starts
@@ -237,11 +238,11 @@ def read(mem: Store, ref: str, when: str) -> tuple[str, str, Version]:
 def _path_then(mem: Store, ref: str, then: AsOf) -> str:
     wanted = ref.strip().removesuffix(".md")
     named = [p for p in then.changed  # a path that changed since: gone, moved or new
-             if p.removesuffix(".md") in (wanted, wanted.removeprefix("archive/"))]
+             if p.removesuffix(".md") in (wanted, wanted.removeprefix(ARCHIVE))]
     if named:
         return max(named, key=lambda p: then.changed[p].hash is not None)
     path = mem.find_note(ref)
-    if path.startswith("archive/") and path[8:] in then.changed:
+    if path.startswith(ARCHIVE) and path[len(ARCHIVE):] in then.changed:
         return path[8:]
     return path
 
@@ -254,7 +255,7 @@ def _bytes(mem: Store, v: Version) -> bytes:
 
 
 def _wanted(path: str, f: Filters | None) -> bool:
-    if path.startswith(("archive/", "_dream/")) or path == "MEMORY.md":
+    if path.startswith((ARCHIVE, DREAM)) or path == "MEMORY.md":
         return False
     return f is None or not f.folder or path.startswith(f.folder.rstrip("/") + "/")
 

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 
 from aleph_mem.errors import AlephError, BadInput
+from aleph_mem.files.vault import DREAM
 from aleph_mem.writes.events import KINDS, ChangeKind, Event
 from aleph_mem.writes.writer import FileChange, Writer
 
@@ -14,7 +15,7 @@ INVERSE_KIND: dict[str, ChangeKind] = {"note-archived": "note-restored",
                                        "note-restored": "note-archived"}
 
 
-GENERATED = "_dream/"  # pages the dream writes for people: regenerated, never restored
+GENERATED = DREAM  # pages the dream writes for people: regenerated, never restored
 
 
 @dataclass

@@ -45,7 +45,7 @@ from aleph_mem.files.atomic import (
 from aleph_mem.files.locks import write_lock
 from aleph_mem.files.names import check_new_name
 from aleph_mem.files.preimages import ObjectStore
-from aleph_mem.files.vault import FileStat, Vault, content_hash
+from aleph_mem.files.vault import ARCHIVE, FileStat, Vault, content_hash
 from aleph_mem.index import db
 from aleph_mem.index.indexer import Indexer
 from aleph_mem.notes import frontmatter_edit
@@ -59,7 +59,6 @@ log = logs.get(__name__)
 
 ANY = "*"  # expected hash meaning "whatever is there now" (appends, patches by hand)
 APPEND_TRIES = 5  # an append without a hash is tried again this often when a save races it
-ARCHIVE = "archive"
 
 
 @dataclass(frozen=True)
@@ -446,8 +445,8 @@ class Writer:
                 now: dt.datetime | None = None,
                 extra: dict[str, Any] | None = None) -> WriteResult:
         path = self.vault.normalise(path)
-        if path.startswith(ARCHIVE + "/"):
-            raise BadInput(f"{path} is already in {ARCHIVE}/")
+        if path.startswith(ARCHIVE):
+            raise BadInput(f"{path} is already in {ARCHIVE}")
         keys = {"status": "archived", "archived_at": iso(now or utc_now()),
                 "archived_from": path, "archived_reason": reason, **(extra or {})}
 
@@ -455,17 +454,17 @@ class Writer:
             own = "status" in _frontmatter(old)
             return frontmatter_edit.patch(
                 old, {k: v for k, v in keys.items() if k != "status" or not own}, [])
-        return self.move(path, f"{ARCHIVE}/{path}", expected, reason, "note-archived", moved)
+        return self.move(path, f"{ARCHIVE}{path}", expected, reason, "note-archived", moved)
 
     def restore(self, path: str, expected: str = ANY, reason: str | None = None) -> WriteResult:
         path = self.vault.normalise(path)
-        if not path.startswith(ARCHIVE + "/"):
-            path = f"{ARCHIVE}/{path}"
+        if not path.startswith(ARCHIVE):
+            path = f"{ARCHIVE}{path}"
         data = self.vault.read_bytes(path)
         if data is None:
             raise NoteNotFound(path)
         fm = _frontmatter(data)
-        origin = fm.get("archived_from") or path[len(ARCHIVE) + 1:]
+        origin = fm.get("archived_from") or path[len(ARCHIVE):]
         unset: list[str] = [k for k in ("archived_at", "archived_from", "archived_reason")
                             if k in fm]
         if fm.get("status") == "archived":
