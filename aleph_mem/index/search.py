@@ -105,7 +105,7 @@ def _quote(term: str) -> str:
     return '"' + term.replace('"', '""') + '"'
 
 
-def _filter_sql(f: Filters) -> tuple[str, list]:
+def filter_sql(f: Filters) -> tuple[str, list]:
     sql, args = [], []
     if f.folder:
         folder = f.folder.strip("/")
@@ -132,7 +132,7 @@ def browse(con: apsw.Connection, filters: Filters, project: str | None = None,
            limit: int = 20) -> list[Hit]:
     """The notes the filters (and a ``project`` frontmatter key) select, newest first, with
     no words to rank by: a folder, a tag or a project looked through."""
-    where, args = _filter_sql(filters)
+    where, args = filter_sql(filters)
     if project:
         where += " AND lower(json_extract(n.frontmatter, '$.project')) = lower(?)"
         args.append(project)
@@ -167,7 +167,7 @@ def chunk_candidates(con: apsw.Connection, query: str, filters: Filters,
 
 def _ranked(con: apsw.Connection, match: str, filters: Filters,
             depth: int) -> list[ChunkScore]:
-    where, args = _filter_sql(filters)
+    where, args = filter_sql(filters)
     scoped = bool(where)
     w = WEIGHTS
     rank = f"-bm25(chunks_fts, {w[0]}, {w[1]}, {w[2]})"
@@ -233,7 +233,7 @@ def vector_candidates(con: apsw.Connection, qvec: np.ndarray, filters: Filters,
         def knn(q: np.ndarray, k: int) -> list[tuple[int, float]]:
             return sql_knn(con, q, k)
 
-    where, args = _filter_sql(filters)
+    where, args = filter_sql(filters)
     if not filters.include_archived:
         where += " AND n.archived = 0"
     near = dict(knn(qvec, depth * (4 if where.count("AND") > 1 else 1)))
@@ -347,7 +347,7 @@ def _link_only(con: apsw.Connection, links: dict[int, float], notes: dict[int, f
     new = [n for n in links if n not in notes]
     if not new:
         return []
-    where, args = _filter_sql(filters)
+    where, args = filter_sql(filters)
     if not filters.include_archived:
         where += " AND n.archived = 0"
     allowed = {nid for (nid,) in con.execute(

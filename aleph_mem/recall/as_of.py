@@ -141,9 +141,9 @@ def _present_passages(mem: Store, match: str, filters: Filters | None) -> list[
         tuple[Hit, str]]:
     """The best passages of the notes as they are (BM25 alone: the union is ranked again),
     CANDIDATES of them, with their text."""
-    from aleph_mem.index.search import _filter_sql
+    from aleph_mem.index.search import filter_sql
 
-    where, args = _filter_sql(filters or Filters())
+    where, args = filter_sql(filters or Filters())
     rows = mem.con.execute(
         "SELECT n.path, n.title, c.heading_path, c.block_id, c.line_start, f.body "
         "FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id "
