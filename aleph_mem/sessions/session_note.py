@@ -12,6 +12,7 @@ the digest, never a silent edit of ``MEMORY.md``.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -28,7 +29,8 @@ if TYPE_CHECKING:
 NOT_A_TAG = re.compile(r"(^|\s)#(?=[\w/-])")  # "#include", "issue #42": words, not tags
 ESCAPED = r"\1\\#"  # Obsidian reads "\#word" as text
 
-def render(d: Digest, session: Session) -> tuple[dict[str, Any], str]:
+def render(d: Digest, session: Session, related: list[str] | None = None) -> tuple[
+        dict[str, Any], str]:
     fm: dict[str, Any] = {"type": "session", "category": "sessions",
                           "client": session.client, "session_id": session.session_id}
     for key in ("project", "cwd", "branch", "started", "ended"):
@@ -51,7 +53,34 @@ def render(d: Digest, session: Session) -> tuple[dict[str, Any], str]:
         parts += ["## Commands run", "", *(f"- `{c}`" for c in d.commands), ""]
     if d.files:
         parts += ["## Files touched", "", *(f"- `{f}`" for f in d.files), ""]
+    if related:
+        parts += ["## Related notes", "", *(f"- [[{p.removesuffix('.md')}]]" for p in related),
+                  ""]
     return fm, "\n".join(parts)
+
+
+READ_TOOL = re.compile(r"(?:^|__|\.)read$")  # aleph-mem's `read`, as each client names it
+NOTE_ARG = re.compile(r'"note":\s*"((?:[^"\\]|\\.)*)"')
+
+
+def related_notes(mem: Store, session: Session, msgs: list[Any], limit: int = 8) -> list[str]:
+    """The notes a session note links to, so it is no orphan: its project's note, when the
+    vault has one, and the notes the session read through aleph-mem (``read``)."""
+    from aleph_mem.errors import AlephError
+
+    names = [session.project] if session.project else []
+    for m in msgs:
+        if m.role == "assistant" and m.tool and READ_TOOL.search(m.tool.lower()):
+            names += [json.loads(f'"{x}"') for x in NOTE_ARG.findall(m.text)]
+    out: list[str] = []
+    for name in names:
+        try:
+            path = mem.find_note(name)
+        except (AlephError, ValueError):
+            continue  # not a note of this vault (a project without one, a name read wrong)
+        if path not in out and not path.startswith(mem.settings.sessions_folder + "/"):
+            out.append(path)
+    return out[:limit]
 
 
 @dataclass(frozen=True)
@@ -73,7 +102,7 @@ def compress(mem: Store, session: Session, lines_path: Any, run: str | None = No
     if not any(m.role == "user" and not m.command for m in msgs):
         return Compressed(session, "", False, "nothing was asked in it")
     digest, read_whole = _what_happened(mem, msgs, session, llm)
-    fm, body = render(digest, session)
+    fm, body = render(digest, session, related_notes(mem, session, msgs))
     data = clean(note_bytes(body, fm).decode("utf-8")).encode("utf-8")  # redacted twice
     path = session.note or _known_note(mem, session) or _path(mem, session, digest)
     written, why = _write(mem, session, path, data, run)

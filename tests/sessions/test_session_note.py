@@ -336,3 +336,42 @@ def test_a_session_note_names_what_its_todo_list_left_open(vault: Path, tmp_path
                     "Update the \"CI\" docs") in text
         else:
             assert "todo list left with 1 of 1 done" in text and "still open" not in text
+
+
+def test_a_session_note_links_its_project_and_the_notes_it_read(vault: Path,
+                                                                tmp_path: Path) -> None:
+    """A session note is no orphan: it links its project's note and the notes the session
+    read through aleph-mem. Near misses: a read of a note the vault lacks, and a project
+    without a note (no section at all)."""
+    lines = []
+    for line in CLAUDE.read_text().splitlines():
+        try:
+            lines.append(json.loads(line))
+        except ValueError:
+            continue
+    lines = [x for x in lines if isinstance(x, dict)]
+    last = next(x for x in reversed(lines) if x.get("uuid"))
+    reads = [{**last, "type": "assistant", "uuid": f"r{i}", "parentUuid": last["uuid"],
+              "message": {"id": f"msg_r{i}", "type": "message", "role": "assistant",
+                          "model": "claude-sonnet-4-5", "content": [
+                              {"type": "tool_use", "id": f"toolu_r{i}",
+                               "name": "mcp__aleph-mem__read", "input": {"note": note}}]}}
+             for i, note in enumerate(("Deploy runbook", "No such note"))]
+    (vault / "projects").mkdir()
+    (vault / "projects" / "heron-api.md").write_text("# heron-api\n\nthe service\n")
+    (vault / "notes" / "Deploy runbook.md").write_text("# Deploy runbook\n\nsteps\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        path = tmp_path / "read.jsonl"
+        path.write_text("\n".join(json.dumps(x) for x in lines + reads) + "\n")
+        library.ingest(mem, "claude-code", path, SID, closed=True)
+        text = (vault / compress_one(mem, SID[:8]).path).read_text()
+    related = text.split("## Related notes\n\n")[1].split("\n\n")[0].splitlines()
+    assert related == ["- [[projects/heron-api]]", "- [[notes/Deploy runbook]]"]
+    (vault / "projects" / "heron-api.md").unlink()
+    other = SID[:-4] + "0003"
+    with open_mem(vault) as mem:
+        mem.reindex()
+        library.ingest(mem, "claude-code", CLAUDE, other, closed=True)
+        text = (vault / compress_one(mem, other).path).read_text()
+    assert "## Related notes" not in text
