@@ -83,6 +83,7 @@ def extract(msgs: list[Message], session: Session) -> Digest:
 TEST_RUN = re.compile(r"\b(pytest|py\.test|unittest|tox|nox|npm (?:run )?test|yarn test|"
                       r"pnpm test|jest|vitest|cargo test|go test|mvn test|gradle test|"
                       r"rspec|phpunit|make test|ctest)\b")
+READERS = ("Read", "read_file", "view", "NotebookRead")
 WRITERS = ("Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "write_file",
            "replace")
 
@@ -92,11 +93,14 @@ def _what_changed(msgs: list[Message], session: Session) -> list[tuple[str, str]
     as it was left."""
     out: list[tuple[str, str]] = []
     written = [m for m in msgs if m.role == "assistant" and m.tool in WRITERS and m.files]
-    if written:
-        files = list(dict.fromkeys(_relative(f, session.cwd) for m in written for f in m.files))
-        out.append((f"changed {len(files)} file{'s' if len(files) > 1 else ''}: "
+    read = [m for m in msgs if m.role == "assistant" and m.tool in READERS and m.files]
+    for verb, used in (("changed", written), ("read", read if not written else [])):
+        if not used:  # a session that only read says what it read, not "nothing changed"
+            continue
+        files = list(dict.fromkeys(_relative(f, session.cwd) for m in used for f in m.files))
+        out.append((f"{verb} {len(files)} file{'s' if len(files) > 1 else ''}: "
                     + ", ".join(f"`{f}`" for f in files[:6]) + (" …" if len(files) > 6 else ""),
-                    written[-1].id))
+                    used[-1].id))
     runs: dict[str, tuple[str, str]] = {}
     for i, m in enumerate(msgs):
         if m.role == "assistant" and m.command and TEST_RUN.search(m.command):

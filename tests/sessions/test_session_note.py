@@ -375,3 +375,35 @@ def test_a_session_note_links_its_project_and_the_notes_it_read(vault: Path,
         library.ingest(mem, "claude-code", CLAUDE, other, closed=True)
         text = (vault / compress_one(mem, other).path).read_text()
     assert "## Related notes" not in text
+
+
+def test_a_session_that_only_read_says_what_it_read(vault: Path, tmp_path: Path) -> None:
+    """A session that changed no file says which files it read (not just "nothing
+    changed"); one that changed files (the near miss, the fixture as it is) says those."""
+    rows = []
+    for line in CLAUDE.read_text().splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(row, dict):
+            continue
+        content = (row.get("message") or {}).get("content")
+        if isinstance(content, list):  # the edits taken out: a session of reading only
+            content = [c for c in content if not (isinstance(c, dict) and c.get("name") in (
+                "Edit", "Write", "MultiEdit"))]
+            row = {**row, "message": {**row["message"], "content": content}}
+        rows.append(row)
+    path = tmp_path / "reading.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in rows) + "\n")
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", path, SID, closed=True)
+        text = (vault / compress_one(mem, SID[:8]).path).read_text()
+    outcome = text.split("## Outcome\n\n")[1].split("\n\n")[0]
+    assert outcome.startswith("- read 1 file: `") and "changed" not in outcome
+    other = SID[:-4] + "0004"
+    with open_mem(vault) as mem:
+        library.ingest(mem, "claude-code", CLAUDE, other, closed=True)
+        text = (vault / compress_one(mem, other).path).read_text()
+    outcome = text.split("## Outcome\n\n")[1].split("\n\n")[0]
+    assert outcome.startswith("- changed 2 files:") and "- read " not in outcome
