@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, Literal, Protocol, TypeVar, cast
@@ -95,6 +96,7 @@ class NoteOut(BaseModel):
     links: list[LinkOut]
     backlinks: list[str]
     others: list[str] = []  # other notes the name fits (read one by its path)
+    outline: list[str] = []  # a note cut to the budget: its headings, to read by `heading`
     version: dict[str, Any] | None = None  # with `as_of`: which version this is
 
 
@@ -248,13 +250,16 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
 
 
 def read(note: str, ctx: Context, heading: str | None = None,
-         as_of: str | None = None, session: bool = False) -> NoteOut:
+         as_of: str | None = None, session: bool = False,
+         budget_tokens: int = 2000) -> NoteOut:
     """Read one note by path, file name, title or alias (case-insensitive).
 
-    Returns its frontmatter, full `content`, its content `hash` (pass it as `expected_hash`
-    to `write` or `edit` to change the note safely), outgoing `links` with what they
-    resolve to, and `backlinks` (notes linking here). With `heading`, `section` holds just
-    that heading's section. An unknown note is an error that lists the closest titles.
+    Returns its frontmatter, its `content` (within `budget_tokens`: a longer note is cut at
+    a paragraph and `outline` lists its headings; read one with `heading`), its content
+    `hash` (pass it as `expected_hash` to `write` or `edit` to change the note safely),
+    outgoing `links` with what they resolve to, and `backlinks` (notes linking here). With
+    `heading`, `section` holds just that heading's section (and `content` is left out).
+    An unknown note is an error that lists the closest titles.
     With `as_of` (a date or ISO time), the note as it was then (also one archived, moved or
     deleted since), and `version` says since when and by whom it read so. With `session`
     true, `note` is a captured session's id (from `search` with `scope` "sessions"): its
@@ -268,19 +273,40 @@ def read(note: str, ctx: Context, heading: str | None = None,
             return NoteOut(path=s.note or f"session {s.session_id}", title=s.session_id,
                            hash="", frontmatter={"client": s.client, "project": s.project,
                                                  "started": s.started, "ended": s.ended},
-                           content="\n".join(lines), section=None, links=[], backlinks=[])
+                           content=within("\n".join(lines), budget_tokens)[0], section=None,
+                           links=[], backlinks=[])
         if as_of:
             old = m.show_as_of(note, as_of)
             return NoteOut(path=old.path, title=old.title, hash=old.hash,
-                           frontmatter=old.frontmatter, content=old.content, section=None,
+                           frontmatter=old.frontmatter,
+                           content=within(old.content, budget_tokens)[0], section=None,
                            links=[], backlinks=[], version=old.version)
         view, section = m.read_section(note, heading) if heading else (m.show(note), None)
         links = [LinkOut(raw=lv.raw, target=lv.target, anchor=lv.anchor, resolved=lv.resolved,
                          status=lv.status) for lv in view.links]
+        content, outline = ("", []) if heading else within(view.content, budget_tokens)
         return NoteOut(path=view.path, title=view.title, hash=view.hash,
-                       frontmatter=view.frontmatter, content=view.content, section=section,
-                       links=links, backlinks=view.backlinks, others=view.others)
+                       frontmatter=view.frontmatter, content=content, section=section,
+                       links=links, backlinks=view.backlinks, others=view.others,
+                       outline=outline)
     return run(ctx, go)
+
+
+HEADING = re.compile(r"^#{1,6} +\S.*$", re.MULTILINE)
+
+
+def within(text: str, budget_tokens: int) -> tuple[str, list[str]]:
+    """A note's text within ``budget_tokens`` (about four characters a token): all of it,
+    or its start cut at a paragraph with a line saying what is left, and its headings."""
+    limit = max(200, budget_tokens) * 4
+    if len(text) <= limit:
+        return text, []
+    cut = text.rfind("\n\n", 0, limit)
+    head = text[:cut if cut > limit // 2 else limit]
+    rest = len(text) - len(head)
+    return (head.rstrip() + f"\n\n[… {rest} more characters: read a section by its "
+            "`heading` (the `outline` lists them), or raise `budget_tokens`]"), \
+        HEADING.findall(text)[:60]
 
 
 def write(content: str, ctx: Context, path: str | None = None, title: str | None = None,

@@ -457,3 +457,24 @@ def test_context_hands_the_dreams_digest_not_a_note_named_like_it(vault: Path) -
     with open_mem(vault) as mem:
         mem.reindex()
         assert mem.context().digest is None
+
+
+def test_read_keeps_within_a_budget_and_offers_the_outline(vault: Path) -> None:
+    """A long note comes cut at a paragraph within `budget_tokens`, with its headings to
+    read one by one; a section read leaves the whole text out. The near miss: a short note
+    comes whole, with no outline."""
+    parts = [f"## Part {i}\n\n" + " ".join(f"word{i}x{j}" for j in range(300)) + "\n"
+             for i in range(12)]
+    write(vault, "notes/long.md", "# Long\n\n" + "\n".join(parts))
+    write(vault, "notes/short.md", "# Short\n\nbrief\n")
+
+    async def scenario(c: Client) -> None:
+        long = sc(await c.call_tool("read", {"note": "notes/long.md", "budget_tokens": 1000}))
+        assert len(long["content"]) < 4400 and "more characters" in long["content"]
+        assert long["outline"][:3] == ["# Long", "## Part 0", "## Part 1"]
+        part = sc(await c.call_tool("read", {"note": "notes/long.md", "heading": "Part 7"}))
+        assert part["content"] == "" and part["section"].startswith("## Part 7\n")
+        short = sc(await c.call_tool("read", {"note": "notes/short.md"}))
+        assert short["content"].endswith("brief\n") and short["outline"] == []
+
+    run(vault, scenario)
