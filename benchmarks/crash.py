@@ -36,7 +36,11 @@ def child(root: Path, seed: int) -> None:
     with Memory.open(root) as mem:
         w = mem.writer()
         i = 0
+        ready = False
         while True:
+            if i and not ready:  # one write done: the parent's kill lands among writes
+                print("ready", flush=True)  # (never in start-up, however busy the machine)
+                ready = True
             i += 1
             path = rng.choice(NOTES)
             current = mem.vault.read_bytes(path)
@@ -58,7 +62,7 @@ def child(root: Path, seed: int) -> None:
                     w.archive(path)
                     w.restore("archive/" + path)
             except AlephError:
-                pass
+                i -= 0 if ready else 1  # not a write yet: still not ready
 
 
 def check(root: Path) -> dict:
@@ -116,8 +120,11 @@ def main() -> None:
     started = time.perf_counter()
     for k in range(args.kills):
         proc = subprocess.Popen([sys.executable, __file__, "--child", str(root),
-                                 "--seed", str(args.seed * 100_000 + k)])
-        time.sleep(0.25 + rng.random() * args.max_delay)  # past start-up, into the writes
+                                 "--seed", str(args.seed * 100_000 + k)],
+                                stdout=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        proc.stdout.readline()  # its first write is done, however long its start-up took
+        time.sleep(rng.random() * args.max_delay)  # then a random point among the writes
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         figures.update(check(root))

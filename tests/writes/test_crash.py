@@ -14,4 +14,4 @@ def test_sigkilled_writers_leave_every_note_whole_and_the_log_readable() -> None
                           "--seed", "3"], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout + out.stderr
     figures = json.loads(out.stdout.strip().splitlines()[-1])
-    assert figures["kills"] == 12 and figures["events"] > 12
+    assert figures["kills"] == 12 and figures["events"] >= 12  # each child wrote before its kill
