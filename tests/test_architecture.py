@@ -5,6 +5,7 @@ fail on a planted bad import."""
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -209,3 +210,63 @@ def test_an_idiom_written_again_is_caught(tmp_path: Path) -> None:
     assert idioms_written_again(copy) == [
         "aleph_mem/dream/planted.py:2: the archive folder spelled out (its home: "
         "aleph_mem/files/vault.py)"]
+
+
+# every table of the index has one owner, the room that holds its SQL (issue #32); what
+# other rooms still query is listed here, a debt that may only shrink: a new query of a
+# table outside its owner fails, and so does a listed one that is gone (take it off)
+TABLE_OWNERS = {"events": "writes", "event_files": "writes", "judgments": "dream",
+                "sessions": "sessions", "session_chunks": "sessions", "session_fts": "sessions",
+                "version_chunks": "recall", "versions_read": "recall", "version_fts": "recall",
+                **{t: "index" for t in ("notes", "chunks", "chunks_fts", "links", "tags",
+                                        "aliases", "headings", "blocks", "skipped",
+                                        "attachments", "meta", "vec_chunks", "vectors")}}
+STILL_OUTSIDE: dict[str, set[str]] = {
+    "dream/digest": {"links", "notes"},
+    "dream/proposals": {"notes"},
+    "dream/runner": {"notes"},
+    "dream/schedule": {"events", "notes"},
+    "dream/snapshot": {"aliases", "chunks", "events", "headings", "links", "meta", "notes",
+                       "tags", "vec_chunks"},
+    "embed/model_choice": {"chunks", "chunks_fts", "meta"},
+    "index/ranking": {"judgments"},
+    "memory": {"sessions"},
+    "recall/as_of": {"chunks", "chunks_fts", "events", "notes"},
+    "recall/timeline": {"aliases", "notes"},
+    "running/daemon": {"chunks", "meta", "notes", "session_chunks"},
+    "sessions/chunk_vectors": {"meta"},
+    "sessions/session_note": {"notes"},
+    "sessions/session_start": {"notes"},
+    "sessions/working_memory": {"judgments", "notes"},
+    "store": {"aliases", "chunks", "chunks_fts", "events", "headings", "judgments", "links",
+              "notes", "skipped", "tags"},
+    "writes/outside_changes": {"meta", "notes"},
+    "writes/sync_settle": {"notes"},
+    "writes/unlogged": {"notes"},
+    "writes/versions": {"notes"},
+    "writes/writer": {"notes"},
+}
+SQL_TABLE = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)\b")
+
+
+def tables_outside_their_owner(pkg: Path) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for path in sorted(pkg.rglob("*.py")):
+        rel = path.relative_to(pkg).with_suffix("").as_posix()
+        here = rel.split("/")[0]
+        for table in set(SQL_TABLE.findall(path.read_text())):
+            if table in TABLE_OWNERS and TABLE_OWNERS[table] != here:
+                out.setdefault(rel, set()).add(table)
+    return out
+
+
+def test_no_new_sql_about_a_table_outside_its_owner() -> None:
+    assert tables_outside_their_owner(PKG) == STILL_OUTSIDE
+
+
+def test_a_query_planted_outside_a_tables_owner_is_caught(tmp_path: Path) -> None:
+    copy = tmp_path / "aleph_mem"
+    shutil.copytree(PKG, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "recall" / "planted.py").write_text('Q = "SELECT status FROM judgments"\n')
+    found = tables_outside_their_owner(copy)
+    assert found.pop("recall/planted") == {"judgments"} and found == STILL_OUTSIDE
