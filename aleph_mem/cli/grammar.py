@@ -78,6 +78,12 @@ class Parser(argparse.ArgumentParser):
                      if f.startswith("--")}
             near = difflib.get_close_matches(unknown.group(1), sorted(flags), n=1, cutoff=0.6)
             hint = f"; did you mean {near[0]}?" if near else ""
+        missing = re.match(r"argument (--[\w-]+)(?:/[^:]*)?: expected one argument", message)
+        if missing:  # one line: the value was left out, or it starts with '-'
+            flag = missing.group(1)
+            sys.stderr.write(f"error: {flag} needs a value (one that starts with '-' is "
+                             f"written {flag}=VALUE)\n")
+            raise SystemExit(1)
         self.print_usage(sys.stderr)
         sys.stderr.write(f"error: {message}{hint}\n")
         raise SystemExit(1)

@@ -351,6 +351,9 @@ def test_a_name_that_fits_two_notes_reads_the_persons_and_says_so(vault: Path) -
 
 @pytest.mark.parametrize("args,message", [
     (["search", "x", "--since", "not-a-date"], "since 'not-a-date' is not a date or time"),
+    (["search", "x", "--since", "-1d"], "--since needs a value (one that starts with '-' is "
+     "written --since=VALUE)"),
+    (["log", "--limit"], "--limit needs a value"),
     (["search", "x", "--until", "2020-13-45"], "until '2020-13-45' is not a date or time"),
     (["search", "x", "--limit", "-1"], "limit must be between 1 and 1000, got -1"),
     (["search", "x", "--limit", "99999999999999999999"], "limit must be between 1 and 1000"),
