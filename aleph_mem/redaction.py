@@ -31,7 +31,7 @@ MARK = "[REDACTED:{}]"
 @dataclass(frozen=True)
 class Rule:
     kind: str
-    pattern: re.Pattern[str]
+    source: str  # the pattern, compiled when the rule is first tried (``pattern``)
     keep: int = 0  # the pattern group kept in front of the mark (a key name, a scheme)
     hints: tuple[str, ...] = ()  # lower-case text one of which a match must hold
     check: Callable[[str], bool] | None = None  # the taken-out text must pass, or stays
@@ -39,6 +39,13 @@ class Rule:
     back: int | None = None  # a match starts at most this far before a hint (None: anywhere)
     gate: re.Pattern[str] | None = None  # must match where the hint is, or the rule is not tried
     prefixes: tuple[str, ...] = ()  # a token's literal prefixes (the token rules)
+    flags: int = 0
+
+    @functools.cached_property
+    def pattern(self) -> re.Pattern[str]:
+        """Compiled on first use: a text holding none of a rule's hints never pays for it,
+        so a search that shows a few snippets does not compile some sixty patterns."""
+        return re.compile(self.source, self.flags)
 
 
 # a value that is no secret: a number, a boolean, a placeholder, a variable, a lookup, a
@@ -96,14 +103,14 @@ def header_value(text: str) -> bool:
 def _rule(kind: str, pattern: str, keep: int = 0, flags: int = 0, hints: tuple[str, ...] = (),
           check: Callable[[str], bool] | None = None, lower: bool = False,
           back: int | None = None, gate: re.Pattern[str] | None = None) -> Rule:
-    return Rule(kind, re.compile(pattern, flags), keep, hints, check, lower, back, gate)
+    return Rule(kind, pattern, keep, hints, check, lower, back, gate, flags=flags)
 
 
 def _tokens(kind: str, *shapes: tuple[str, str]) -> Rule:
     """Tokens by their literal prefix and body: ``(prefix, body pattern)``. The prefix comes
     first in the pattern (a fast literal search) and must not follow a word character."""
     parts = [re.escape(p) + f"(?<![A-Za-z0-9_]{re.escape(p)})" + body for p, body in shapes]
-    return Rule(kind, re.compile("|".join(f"(?:{p})" for p in parts)), check=looks_random,
+    return Rule(kind, "|".join(f"(?:{p})" for p in parts), check=looks_random,
                 prefixes=tuple(p for p, _ in shapes))
 
 
