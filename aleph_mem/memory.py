@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from aleph_mem import logs, shown
+from aleph_mem import logs
 from aleph_mem.errors import AlephError, BadInput, FrontmatterTooComplex
 from aleph_mem.files.locks import watcher_running
-from aleph_mem.files.vault import ARCHIVE
+from aleph_mem.files.vault import ARCHIVE, content_hash
 from aleph_mem.index import graph
 from aleph_mem.index.search import Filters, terms_notice
-from aleph_mem.store import LinkView, NoteView, Store
+from aleph_mem.store import LinkView, NoteView, Store, notices
 from aleph_mem.writes.events import Event
 
 if TYPE_CHECKING:  # each verb loads its module when first called (fast CLI starts)
@@ -331,14 +331,13 @@ class Memory(Store):
                              "(`systemctl --user stop aleph-mem`, or end `aleph-mem daemon`), "
                              "purge, then start it again")
         edited = []
+        secret = text.encode("utf-8")
         with write_lock(self.vault.local_dir):
             writer = self.writer(actor="cli")
             for path in sorted(self.vault.walk(self.settings.ignore).notes):
                 data = self.vault.read_bytes(path) or b""
-                if text.encode("utf-8") in data:
-                    from aleph_mem.files.vault import content_hash
-
-                    new = data.replace(text.encode("utf-8"), b"[REDACTED:purged]")
+                if secret in data:
+                    new = data.replace(secret, b"[REDACTED:purged]")
                     writer.write(path, new, content_hash(data), reason="purge")
                     edited.append(path)
             versions, files = purge_stored(self.vault.aleph_dir, text)
@@ -375,7 +374,7 @@ class Memory(Store):
         hits, notice = history.search(
             self, query, history.moment(as_of), limit or int(self.settings.search_limit),
             filters)
-        self.search_notice = "; ".join(n for n in (notice, terms_notice(query)) if n)
+        self.search_notice = notices(notice, terms_notice(query))
         return [self.hit_shown(h) for h in hits]
 
     def show_as_of(self, ref: str, as_of: str) -> NoteView:
@@ -385,8 +384,7 @@ class Memory(Store):
 
         path, text, v = history.read(self, ref, history.moment(as_of))
         note = parse(text.encode("utf-8"), path.rsplit("/", 1)[-1][:-3])
-        keep = bool(self.settings.recall_secrets)
-        return NoteView(path, self.shown(note.title), shown.values(note.frontmatter, keep),
+        return NoteView(path, self.shown(note.title), self.values_shown(note.frontmatter),
                         v.hash or "", [t for t, _ in note.tags], note.aliases, [], [],
                         self.shown(text), note.issues,
                         version={"as_of": as_of, "since": v.at, "event": v.event,

@@ -352,7 +352,7 @@ class Store:
             date_boost=float(self.settings.search_date_boost))
         capped = terms_notice(query)
         if capped:
-            self.search_notice = "; ".join(n for n in (self.search_notice, capped) if n)
+            self.search_notice = notices(self.search_notice, capped)
         hits = search(self.con, query, limit or self.settings.search_limit, filters, group,
                       qvec, mode, fusion, explain, knn=self.vec.knn,
                       vectors_of=self.vec.vectors_of if qvec is not None else None,
@@ -360,7 +360,7 @@ class Store:
         if not hits:
             why = self._why_nothing(query, filters)
             self.search_notice = why if why.startswith("the index is empty") else \
-                "; ".join(n for n in (self.search_notice, why) if n)
+                notices(self.search_notice, why)
         from aleph_mem.plugin_index import hooks_possible
 
         if hooks_possible():  # a plugin may re-rank (else pluggy is not even loaded)
@@ -391,6 +391,10 @@ class Store:
     def shown(self, text: str) -> str:
         """Text from the vault as a reader may see it: secrets hidden (``recall_secrets``)."""
         return shown.text(text, bool(self.settings.recall_secrets))
+
+    def values_shown(self, value: Any) -> Any:
+        """Frontmatter (keys and values, nested) as a reader may see it."""
+        return shown.values(value, bool(self.settings.recall_secrets))
 
     def hit_shown(self, hit: Hit) -> Hit:
         """A hit as a reader may see it; a snippet with a secret hidden loses its **marks**
@@ -486,8 +490,7 @@ class Store:
             "SELECT alias FROM aliases WHERE note_id=? ORDER BY rowid", (note_id,))]
         judged = self.con.execute("SELECT status, reason, partner, proposal FROM judgments "
                                   "WHERE path = ?", (path,)).fetchone()
-        keep = bool(self.settings.recall_secrets)
-        return NoteView(path, self.shown(title), shown.values(json.loads(fm), keep), digest,
+        return NoteView(path, self.shown(title), self.values_shown(json.loads(fm)), digest,
                         tags, aliases, links, backlinks,
                         self.shown(data.decode("utf-8", errors="replace")), json.loads(issues),
                         dict(zip(("status", "reason", "partner", "proposal"), judged,
@@ -522,6 +525,11 @@ class Store:
                 "index_state": self.readonly or "writable",
                 "counts": counts, "problems": problems, "unresolved_links": unresolved,
                 "ambiguous_links": ambiguous}
+
+
+def notices(*said: str) -> str:
+    """A search's notices as one (``search_notice``), the empty ones left out."""
+    return "; ".join(n for n in said if n)
 
 
 def _moment(text: str) -> Any:

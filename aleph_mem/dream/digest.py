@@ -158,7 +158,7 @@ def by_note(people: list) -> dict[str, str]:
     for e in people:
         what = f"{e.kind.removeprefix('note-')} by {e.actor}"
         before = seen.pop(str(e.data.get("from")), None) if e.kind == "note-moved" else None
-        seen[e.path] = (before[0], before[1]) if before else seen.get(e.path, (what, e.path))
+        seen[e.path] = before or seen.get(e.path, (what, e.path))
         last[e.path] = what
     out = {}
     for path, (first, was) in seen.items():

@@ -136,10 +136,13 @@ def _undistilled(mem: Store, project: str, limit: int = 3) -> list[str]:
         "json_extract(n.frontmatter, '$.session_id') = s.session_id AND "
         "json_extract(n.frontmatter, '$.client') = s.client) "
         "ORDER BY s.started DESC LIMIT ?", (project, limit)).fetchall()
+    if not rows:
+        return []
+    from aleph_mem.sessions.summary import one_line as clipped  # (transcripts' parsing)
+
     out = []
     for started, client, title in rows:
-        asked = " ".join(mem.shown(title).split())
-        asked = asked if len(asked) <= 160 else asked[:160].rsplit(" ", 1)[0] + "…"
+        asked = clipped(mem.shown(title), 160)
         out.append(one_line(f"- {started[:16].replace('T', ' ')} {client} session (its note "
                             f"is not written yet), asked: {asked}"))
     return out
