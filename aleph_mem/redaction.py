@@ -53,19 +53,35 @@ class Rule:
 NOT_A_SECRET = re.compile(
     r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
     r"bytes|int|\*+|x+|\.\.\.|…|<[^>]*>|\{\{.*\}\}|\$\{?\{?[A-Za-z_][A-Za-z0-9_.]*\}?\}?|"
-    r"\$\(.*\)|`.*`|"
+    r"\$\(.*|`.*`|%\(.*|#\{.*\}|@[\w.-]+@|"
+    r"(?:vault|arn|awssm|gcpsm|azkv|keyvault|doppler|infisical|ref\+[a-z]+):\S*|ENC\[.*|"
+    r"pk\.eyJ.*|pk_(?:live|test)_\w+|"
     r"(?:os\.environ|os\.getenv|process\.env|env|getenv|settings|config|secrets|"
-    r"self|args|opts|options|request|req)\b.*|[A-Za-z_][A-Za-z0-9_.]*\(.*\).*|"
+    r"self|args|opts|options|request|req)\b.*|[A-Za-z_][A-Za-z0-9_.]*\(.*|"
     r"(?:~|\.{1,2})?/[\w.\-/]*|[a-z][a-z0-9+.-]*://[^@\s]*|"
     r"\[REDACTED:[a-z-]+\])$", re.IGNORECASE)
-PLACEHOLDER = re.compile(r"x{6,}|\*{4,}|\.\.\.|…|<|\$\{|your[_-]|example|placeholder|"
+PLACEHOLDER = re.compile(r"x{6,}|\*{4,}|\.\.\.|…|<|\$\{|your[_-]|example|placeholder|redacted|"
                          r"(.)\1{9,}", re.IGNORECASE)
 
 
+# a value that names a secret rather than holding one: ``"auth_token"``, ``new_password``
+A_SECRETS_NAME = re.compile(r"[a-z]+(?:[_.-][a-z]+)*")
+SECRET_WORD = re.compile(r"token|key|secret|passw|pwd|auth|cred")
+# keys published as a tool's fixed development key (Azurite's storage emulator)
+PUBLISHED = frozenset({
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="})
+
+
+def names_a_secret(bare: str) -> bool:
+    return bool(A_SECRETS_NAME.fullmatch(bare) and SECRET_WORD.search(bare))
+
+
 def is_value(text: str) -> bool:
-    """A value that may be a secret: not a number, placeholder, variable, path or URL."""
+    """A value that may be a secret: not a number, placeholder, variable, path, URL, a
+    secret manager's reference, or the name of a secret."""
     bare = text.strip("\\\"'`").strip()
-    return len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not PLACEHOLDER.search(bare)
+    return (len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not PLACEHOLDER.search(bare)
+            and not names_a_secret(bare) and bare not in PUBLISHED)
 
 
 def looks_random(text: str) -> bool:
@@ -84,7 +100,8 @@ def said_secret(text: str) -> bool:
     symbol, a capital inside it)."""
     bare = text.strip("\"'`")
     if bare != text:
-        return len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not PLACEHOLDER.search(bare)
+        return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not PLACEHOLDER.search(bare)
+                and not names_a_secret(bare))
     return is_value(bare) and (any(not c.isalpha() and c not in "-'’" for c in bare)
                                or bare[1:] != bare[1:].lower())
 
@@ -132,7 +149,7 @@ TOKENS: tuple[Rule, ...] = (
     _tokens("slack-token", *((p, r"[A-Za-z0-9.-]{10,}") for p in (
         "xoxb-", "xoxp-", "xoxa-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.", "xapp-"))),
     _tokens("stripe-key", *((p, r"[A-Za-z0-9]{16,}") for p in (
-        "sk_live_", "sk_test_", "rk_live_", "rk_test_", "pk_live_", "pk_test_", "whsec_"))),
+        "sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"))),
     _tokens("payment-token", ("sq0atp-", B + "{22,}"), ("sq0csp-", B + "{40,}"),
             ("EAAA", B + "{60,}"), ("access_token$production$", r"[0-9a-z]{16}\$[0-9a-f]{32}"),
             ("access_token$sandbox$", r"[0-9a-z]{16}\$[0-9a-f]{32}"),
@@ -156,6 +173,7 @@ TOKENS: tuple[Rule, ...] = (
                 "dp.st.", "dp.pt.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit.")),
             ("ops_eyJ", r"[A-Za-z0-9_=-]{100,}"), ("pul-", r"[a-f0-9]{40}")),
     _tokens("chat-token", ("SK", r"[0-9a-f]{32}\b"), ("syt_", r"[A-Za-z0-9_]{20,}")),
+    _tokens("api-key", ("ntn_", r"[A-Za-z0-9]{40,}"), ("secret_", r"[A-Za-z0-9]{43}\b")),
     _tokens("private-key", ("AGE-SECRET-KEY-1", r"[0-9A-Z]{58}")),
     _tokens("sendgrid-key", ("SG.", B + r"{16,}\." + B + "{16,}")),
     _tokens("jwt", ("eyJ", B + r"{8,}\.eyJ" + B + r"{8,}\." + B + "{8,}")),
@@ -167,6 +185,7 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])pass|(?<![a-z])pat|"
              r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|webhook|root|"
              r"admin|auth|client|service|account|storage|deploy|oauth|consumer|shared|sas|"
+             r"routing|integration|"
              r"db|database|dek|kek|wrapping|data)[_-]?key)")
 VALUE = (r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")[^\"\n]*(?=\")|"
          r"(?<=')[^'\n]*(?=')|[^\s,;}\])]+)")
@@ -187,7 +206,8 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("private-key", r"(\"(?:d|p|q|dp|dq|qi|k)\"\s*:\s*\")[a-z0-9_-]{20,}", keep=1,
           hints=('"kty"',), lower=True),
     _rule("azure-key", r"((?:accountkey|sharedaccesskey)=)[a-z0-9+/=]{20,}", keep=1,
-          hints=('accountkey=', 'sharedaccesskey='), lower=True, back=0),
+          hints=('accountkey=', 'sharedaccesskey='), lower=True, back=0,
+          check=lambda v: v not in PUBLISHED),
     _rule("azure-key", r"(?<![a-z0-9_~.])[a-z0-9_~.]{3}\dq~[a-z0-9_~.-]{31,34}", hints=('q~',),
           lower=True, back=4),
     _rule("signed-url", r"([?&](?:sig|code)=)[a-z0-9%+/=_-]{20,}", keep=1,
@@ -195,7 +215,8 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("cloud-token", r"1//0[A-Za-z0-9_-]{40,}", hints=('1//0',), back=0),
     _rule("chat-token", r"(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}", hints=(':aa',), back=10),
     _rule("chat-token", r"(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\."
-          r"[A-Za-z0-9_-]{27,40}", hints=('discord', 'bot_token', 'bot token', 'client.run')),
+          r"[A-Za-z0-9_-]{27,40}",
+          hints=('discord', 'bot_token', 'bot token', 'client.run', 'bot.run', 'bot.start')),
     _rule("secret-manager-token", r"(?<![a-z0-9])[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,}",
           hints=('.atlasv1.',), lower=True, back=14),
     _rule("secret-manager-token", r"(?<![\w.])0\.[0-9a-f-]{36}\.[A-Za-z0-9]{30}:"
@@ -255,6 +276,48 @@ STRUCTURED: tuple[Rule, ...] = (
           lower=True, back=0),
     _rule("webhook", r"(/hooks/)([a-z0-9]{26})(?![a-z0-9/])", keep=1, hints=('/hooks/',),
           lower=True, check=looks_random, back=0),
+    # a .pgpass line: host:port:database:user:password
+    _rule("password", r"(?m)(^[\w.*-]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:)(\S+)$", keep=1,
+          hints=(':',), check=is_value),
+    # SQL: CREATE/ALTER USER|ROLE … PASSWORD '…', IDENTIFIED BY '…'
+    _rule("password", r"(\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]*?"
+          r"\b(?:password\s*=?\s*|identified\s+by\s+)')([^'\n]+)(?=')", keep=1,
+          hints=('create', 'alter'), lower=True, check=is_value, back=0),
+    # NEO4J_AUTH: neo4j/pw: an `…_AUTH` value given as user/password
+    _rule("password", r"([a-z0-9_]*_auth[\"']?\s*[:=]\s*[\"']?[\w.@-]+[/:])([^\s\"']+)", keep=1,
+          hints=('_auth',), lower=True, check=is_value, back=30),
+    # Go's DSN: user:password@tcp(host)/db
+    _rule("url-password", r"(\b[\w.-]+:)([^@\s\"':/]+)(?=@(?:tcp|unix|udp)\()", keep=1,
+          hints=('@tcp(', '@unix(', '@udp('), lower=True, check=is_value),
+    # a signature or a token in a URL's query string
+    _rule("signed-url", r"([?&](?:x-amz-signature|x-goog-signature|x-amz-security-token|"
+          r"signature|access_token|api_key|apikey|token|key)=)([a-z0-9%+/=_.-]{16,})", keep=1,
+          hints=('signature=', 'security-token=', 'token=', 'key='), lower=True, back=24,
+          check=looks_random),
+    # chat hooks whose path or key is the secret: Feishu/Lark, WeCom
+    _rule("webhook", r"(/open-apis/bot/v2/hook/)([a-z0-9-]{20,})", keep=1,
+          hints=('/open-apis/bot/v2/hook/',), lower=True, back=0),
+    # <password>…</password>, <apiToken>…</apiToken> in XML (Maven's settings.xml)
+    _rule("password", r"(<[\w.:-]*(?:password|passwd|passphrase|secret|token|apikey|api-key|"
+          r"api_key|privatekey|private-key)[\w.-]*>)([^<\n]{4,}?)(?=</)", keep=1,
+          hints=('password>', 'passwd>', 'passphrase>', 'secret>', 'token>', 'key>'),
+          lower=True, check=is_value, back=40),
+    # a Vault AppRole secret_id (a UUID, which alone is no secret)
+    _rule("secret-manager-token", r"(secret[_-]?id[\"']?\s*[:=]\s*[\"']?)"
+          r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", keep=1,
+          hints=('secret_id', 'secret-id', 'secretid'), lower=True, back=0),
+    # Twilio's client built from an account SID and its auth token
+    _rule("api-key", r"([\"']ac[0-9a-f]{32}[\"']\s*,\s*[\"'])([0-9a-f]{32})(?=[\"'])", keep=1,
+          hints=('"ac', "'ac"), lower=True, back=0),
+    # Terraform: a variable named for a secret, with a default
+    _rule("password", r"(variable\s+\"[^\"\n]*(?:password|passwd|secret|token|key)[^\"\n]*\"\s*"
+          r"\{[^}]*?\bdefault\s*=\s*\")([^\"\n]+)(?=\")", keep=1, hints=('variable "',),
+          lower=True, check=is_value, back=0),
+    # SMTP: the base64 answer to "Password:" (334 UGFzc3dvcmQ6), and AUTH PLAIN
+    _rule("password", r"(334 (?:ugfzc3dvcmq6|cgfzc3dvcmq6)\s*\r?\n\s*(?:c:\s*)?)([a-z0-9+/=]{4,})",
+          keep=1, hints=('334 ugfzc3dvcmq6', '334 cgfzc3dvcmq6'), lower=True, back=0),
+    _rule("password", r"(\bauth plain\s+)([a-z0-9+/=]{8,})", keep=1, hints=('auth plain',),
+          lower=True, back=0),
     # "Authorization: Bearer abc…", "-H 'X-Auth-Token: abc…'", "PRIVATE-TOKEN: abc…"
     _rule("auth-header", r"((?:authorization|x-api-key|api-key|x-auth-token|private-token|"
           r"x-vault-token|x-access-token|x-shopify-access-token|x-goog-api-key|"
@@ -276,16 +339,17 @@ STRUCTURED: tuple[Rule, ...] = (
     # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
     # ``secret_name`` are not secrets' names); looked for only where a separator follows
-    _rule("password", r"(" + KEY_WORDS + r"\\?[\"']?\]?\s*(?::=|=>|=|:)\s*(?:\\\"|\"|')?)"
+    _rule("password", r"((?<![:/])" + KEY_WORDS + r"\\?[\"']?\]?\s*(?::=|=>|=|:)\s*(?:\\\"|\"|')?)"
           r"(?!\[redacted:)" + VALUE, keep=1,
           hints=("pass", "pwd", "secret", "token", "key", "cred", "pat"),
           lower=True, check=is_value, back=24, gate=ANY_SEP),
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
-    _rule("password", r"((?<![a-z0-9_])(?:password|passwort|kennwort|passwd|passphrase|pw|pwd|"
+    _rule("password", r"((?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|pwd|"
           r"passcode|mot de passe|contraseña|contrasena|senha|wachtwoord|parola|hasło|haslo|"
           r"пароль|パスワード|密码|密碼|비밀번호|api key|api token|access token|secret|token)"
           r"(?: (?!is\b|ist\b|est\b|es\b)[\w-]{1,20})?"  # "the password admin is …"
-          r"(?: (?:for|für|pour|para|of|to|de|del|van|do|da|zu|на|от)\b[^\n.,;:]{1,40}?)?"
+          r"(?: (?:for|für|pour|para|of|to|de|del|dell'|della|dello|dei|degli|delle|van|do|da|"
+          r"zu|на|от)\b[^\n.,;:]{1,40}?)?"
           r"(?:\s+(?:is|was|ist|est|es|é|è|är|er|now|lautet|heißt|heisst|sono|era)\b|"
           r"\s*[:=：は是는—])\s*(?:now:?\s*)?)"
           r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[^\s,;]*[^\s,;.!?])",
@@ -302,10 +366,18 @@ STRUCTURED: tuple[Rule, ...] = (
 
 # a token's two parts on two lines: the end of one line, the start of the next
 RUN = re.compile(r"[A-Za-z0-9_.$+~-]{8,}")  # a token's first part: from its prefix on
-BREAK = re.compile(r"(?:\r?\n|\\n)[ \t]*(?=[A-Za-z0-9_+/=.$~-]{2})")
+TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.$+~-")
+# a line break inside a token: a plain or escaped one, a shell's backslash continuation, or a
+# string literal closed and opened again on the next line ("…" + "…", implicit joins)
+BREAK = re.compile(r"(?:\\?\r?\n|\\n|([\"'])[ \t]*[+.&]?[ \t]*\\?\r?\n[ \t]*[+.&]?[ \t]*\1)[ \t]*"
+                   r"(?=[A-Za-z0-9_+/=.$~-]{2})")
 TAIL = re.compile(r"[A-Za-z0-9_+/=.$~-]*")
 PREFIXES = tuple(p for rule in TOKENS for p in rule.prefixes)
 BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
+# a value cut by a line break: right after a character a word never ends in (``…S/``), or
+# followed by a line that is nothing but the rest of a random token
+WRAPPED = re.compile(r"\\?\r?\n[ \t]*[A-Za-z0-9+/=_-]{4,}(?=[\s)\"',;]|$)")
+REST_LINE = re.compile(r"\r?\n[ \t]*([A-Za-z0-9+/=_-]{8,})[ \t]*(?=\r?\n|$)")
 USER_PASSWORD = re.compile(r"(?=[^:]*[A-Za-z])[\w.@+\\-]{1,64}:(?!//)\S{6,}")
 
 
@@ -356,8 +428,21 @@ def _spans(rule: Rule, text: str, view: str) -> list[tuple[int, int, str]]:
         start = m.end(rule.keep) if rule.keep else m.start()
         if rule.check and not rule.check(text[start:m.end()]):
             continue
-        out.append((start, m.end(), MARK.format(rule.kind)))
+        out.append((start, _wrapped_end(text, m.end()) if rule.keep else m.end(),
+                    MARK.format(rule.kind)))
     return out
+
+
+def _wrapped_end(text: str, end: int) -> int:
+    """Where a value that may go on past a line break ends: with the next line when the
+    value stops on a connecting character, or the next line is only a random token's rest."""
+    wrapped = WRAPPED.match(text, end) if text[end - 1] in "/+-_" else None
+    if wrapped:
+        return wrapped.end()
+    rest = REST_LINE.match(text, end)
+    if rest and any(c.isdigit() for c in rest.group(1)) and looks_random(rest.group(1)):
+        return rest.end()
+    return end
 
 
 def _apply(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, int]:
@@ -380,7 +465,18 @@ def _token_runs(text: str) -> list[tuple[int, int, Rule]]:
         if text.startswith(PREFIXES, m.start()):
             rule = next(r for r in TOKENS if text.startswith(r.prefixes, m.start()))
             out.append((m.start(), m.end(), rule))
-    return out
+    # a prefix alone at a line's end, its token on the next line (``NPM_TOKEN=npm_⏎…``)
+    at = text.find("\n")
+    while at != -1:
+        end = at - 1 if at and text[at - 1] == "\r" else at
+        end = end - 1 if end and text[end - 1] == "\\" else end
+        for rule in TOKENS if text.endswith(PREFIXES, 0, end) else ():
+            p = next((p for p in rule.prefixes if text.endswith(p, 0, end)), None)
+            if p and (end == len(p) or text[end - len(p) - 1] not in TOKEN_CHARS):
+                out.append((end - len(p), end, rule))
+                break
+        at = text.find("\n", at + 1)
+    return sorted(out)
 
 
 def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, int, str]]:
@@ -403,6 +499,66 @@ def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, 
         if m and looks_random(m.group()):
             out.append((start, m.end(), MARK.format(rule.kind)))
     return out
+
+
+# a string literal in code or a value in a config: a key handed to a call by position
+# (``Client("…")``, ``jwt.encode(p, "…")``) or kept under a name no rule knows (``key=…``)
+LITERAL = re.compile(r"([\"'`])(?=[^\s\"'`\\]*[A-Z])(?=[^\s\"'`\\]*[a-z])"
+                     r"(?=[^\s\"'`\\]*\d)([^\s\"'`\\]{16,200})\1")
+UNQUOTED = re.compile(r"^[ \t]*([\w.-]*(?:key|token|secret|auth))[ \t]*[=:][ \t]*"
+                      r"([^\s\"'`]{16,200})[ \t]*$", re.MULTILINE | re.IGNORECASE)
+PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
+# what the literal's own shape says is public: a publishable key, an object's id, a hash, a
+# public key, a content address, a date
+PUBLIC_SHAPE = re.compile(
+    r"(?:pk|pi|ch|cus|sub|in|evt|prod|price|acct|seti|pm|src|txn|po|card|ba|plink|file|"
+    r"cs_live|cs_test|prj|team|org|usr|user|img)_|pk\.|sha\d+[-:]|h1:|md5[-:]|AAAA|ssh-|ecdsa-|"
+    r"data:|did:|urn:|Qm[1-9A-HJ-NP-Za-km-z]{44}$|bafy|\d{4}-\d\d-\d\d|[\w.-]*/[\w.-]*/")
+# a name that says what it holds is an identifier, not a key
+ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|etag|sheet|doc|"
+                     r"file|path|url|uri|name|version|commit|ref|nonce|salt|iv|kid|fingerprint|"
+                     r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|"
+                     r"public[_-]?key|pub[_-]?key|publishable[_-]?key)s?\W*$", re.IGNORECASE)
+NAME_BEFORE = re.compile(r"([\w.$-]+)[\"'\]]?\s*(?::=|=>|=|:|\()\s*$|,\s*$")
+
+
+def random_token(text: str) -> bool:
+    """A random string, not a word, a name or a version: in its longest piece between
+    punctuation, 16 characters or more of both cases and digits that change class as often
+    as a random string does (``getElementsByTagName`` and ``Qwen2.5-Coder-32B`` do not)."""
+    piece = max(PIECES.split(text), key=len)
+    if len(piece) < 16 or PLACEHOLDER.search(text) or text in PUBLISHED:
+        return False
+    cls = ["u" if c.isupper() else "l" if c.islower() else "d" if c.isdigit() else "o"
+           for c in piece]
+    if not {"u", "l", "d"} <= set(cls):
+        return False
+    return sum(a != b for a, b in zip(cls, cls[1:], strict=False)) >= 0.3 * len(piece)
+
+
+def _literals(text: str, view: str) -> list[tuple[int, int, str]]:
+    """Random strings quoted in code (unless named as an identifier: ``doc_id = "…"``), and
+    unquoted values of a key, token or secret no other rule knows by name."""
+    out = []
+    for m in LITERAL.finditer(text):
+        value = m.group(2)
+        if (m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_$\\")
+                or not _random_value(value)):
+            continue
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        before = NAME_BEFORE.search(text, line_start, m.start())
+        if before and before.group(1) and ID_NAME.search(before.group(1)):
+            continue
+        out.append((m.start(2), m.end(2), MARK.format("secret")))
+    if any(w in view for w in ("key", "token", "secret", "auth")):
+        for m in UNQUOTED.finditer(text):
+            if _random_value(m.group(2)) and not ID_NAME.search(m.group(1)):
+                out.append((m.start(2), m.end(2), MARK.format("secret")))
+    return out
+
+
+def _random_value(value: str) -> bool:
+    return not PUBLIC_SHAPE.match(value) and is_value(value) and random_token(value)
 
 
 def _base64(text: str, depth: int) -> list[tuple[int, int, str]]:
@@ -438,6 +594,7 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
             passes.append(functools.partial(_spans, rule))
     if depth < 2:
         passes.append(lambda t, v: _base64(t, depth))
+    passes.append(_literals)
     for find in passes:
         spans = find(text, low)
         if spans:

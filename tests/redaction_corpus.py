@@ -327,10 +327,80 @@ def shapes() -> list[Shape]:
         ("app.config['SECRET_KEY'] = '{}'", r(32, HEX)),
         ("settings[\"api_token\"] = \"{}\"", r(30, ALNUM)),
     )
+    # round 3: what a second blind corpus found (new values, other wordings)
+    aws = "AKIA" + r(16, UPPER)
+    out += _shapes(
+        "round-3",
+        ("await bot.start(\"{}\")", "OT" + r(24, URLSAFE) + "." + r(6, URLSAFE) + "."
+         + r(38, URLSAFE)),
+        ("[api]\nkey={}\nsite=https://chat.example.org", r(32)),
+        ("mollie.setApiKey('{}');", "test_" + r(30)),
+        ("<server><id>central</id><password>{}</password></server>", pw()),
+        ("vault write auth/approle/login role_id=\"" + uuid() + "\" secret_id=\"{}\"", uuid()),
+        ("# ~/.pgpass\nlocalhost:5432:app:ops:{}", pw()),
+        ("ALTER ROLE analyst WITH LOGIN PASSWORD '{}';", pw()),
+        ("CREATE USER 'etl'@'%' IDENTIFIED BY '{}';", pw()),
+        ("    environment:\n      NEO4J_AUTH: neo4j/{}", pw()),
+        ("db, err := sql.Open(\"mysql\", \"svc:{}@tcp(db:3306)/shop\")", pw()),
+        ("  tls.key: |\n    -----BEGIN EC PRIVATE KEY-----\n    {}\n    "
+         "-----END EC PRIVATE KEY-----", r(64, B64)),
+        ("La password del database di produzione è {}, non condividerla.", pw()),
+        ("variable \"db_password\" {\n  type    = string\n  default = \"{}\"\n}", pw()),
+        ("client = Client.new(\"AC" + r(32, HEX) + "\", \"{}\")", r(32, HEX)),
+        ("new BasicAWSCredentials(\"" + aws + "\", \"{}\")", r(40, B64)),
+        ("jwt.sign(payload, \"{}\", { expiresIn: \"1h\" })", r(24) + "!" + r(8)),
+        ("const notion = new Client({ auth: '{}' })", "ntn_" + r(46)),
+        ("https://bucket.s3.amazonaws.com/a.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&"
+         "X-Amz-Signature={}", r(64, HEX)),
+        ("curl -d @msg.json https://open.larksuite.com/open-apis/bot/v2/hook/{}", uuid()),
+        ("{\"integration_key\": \"{}\", \"event_action\": \"trigger\"}", r(32, HEX)),
+        ("    client-key-data: {}", b64(_pem("EC PRIVATE KEY", 3)[0])),
+        ("S: 334 UGFzc3dvcmQ6\nC: {}\nS: 235 ok", b64(pw())),
+        ("AUTH PLAIN {}", b64("\0mailer\0" + pw())),
+    )
+    slack = "xoxb-" + r(12, string.digits) + "-" + r(13, string.digits) + "-" + r(24)
+    claude = "sk-ant-api03-" + r(93, URLSAFE) + "AA"
+    out += [
+        Shape("round-3", f"notify --token {slack[:20]}\\\n  {slack[20:]} --dry-run", slack),
+        Shape("round-3", f'KEY = (\n    "{claude[:50]}"\n    "{claude[50:]}"\n)', claude),
+        Shape("round-3", f"NPM_TOKEN=npm_\n{(npm := r(36))}", "npm_" + npm),
+        Shape("round-3", f"OPENAI_API_KEY=sk-\nproj-{(sk3 := r(48, URLSAFE))}", "sk-proj-" + sk3),
+    ]
+    sec = r(20, B64) + "/" + r(19, B64)
+    out.append(Shape("round-3", f"(key_id={aws} secret={sec[:21]}\n{sec[21:]})", sec))
     return out
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-3": (
+        'provider "google" {\n  credentials = file(var.credentials_file)\n}',
+        "UseDevelopmentStorage: DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;"
+        "AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/"
+        "KBHBeksoGMGw==;",
+        "const stripe = Stripe('pk_test_" + "51HdKx" + "Q2w3E4r5T6y7U8i9O0pAsDfGhJkL');",
+        "mapboxgl.accessToken = 'pk.eyJ1IjoibWUiLCJhIjoiY2t4In0.abcDEF123ghiJKL456mnoP';",
+        "DB_PASSWORD: vault:secret/data/app/db#password",
+        "SecretId: arn:aws:secretsmanager:eu-west-1:123456789012:secret:app/db-AbCdEf",
+        'export NPM_TOKEN="$(op read "op://Dev/npm/token")"',
+        "password: ENC[AES256_GCM,data:Zm9vYmFy,iv:aXY=,tag:dGFn,type:str]",
+        "ALTER USER app WITH PASSWORD :'new_password';",
+        "  password_secret: postgres-auth",
+        "password = %(db_password)s",
+        'String token = System.getenv("API_TOKEN");',
+        'const SESSION_STORAGE_KEY = "session_token";',
+        "> Authorization: [REDACTED]",
+        "role_id=\"0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b\"",
+        'model = "Qwen2.5-Coder-32B-Instruct"',
+        'resolved: "https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz"',
+        'self.assertEqual(parse("2024-01-23T10:15:00Z"), expected)',
+        'doc = "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms"  # the sheet\'s id',
+        'integrity: "sha512-Xk3LvAmT9pQ2rS8uV1wY4zB7cE0fH3jK6mN9pR2sU5vX8yA1dG4hJ7kM0nQ3tW6zC9f"',
+        'ulid = "01HF8Z3K9QW7M2N4P6R8T0V2X4"',
+        'commit "3f5a9c2e7b1d4a6f8e0c2b4d6f8a0c2e4b6d8f0a"',
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGb7Xk1mQ9vT3pR8sW2yZ5cF0hJ4nL6uA9dE1gK3iM7o"
+        " me@laptop",
+        'label = "getElementsByTagName"',
+    ),
     "round-2": (
         'export VAULT_TOKEN="$(vault print token)"',
         "kubectl --token=\"$(cat /run/secrets/sa-token)\" get ns",
