@@ -106,6 +106,20 @@ def said_secret(text: str) -> bool:
                                or bare[1:] != bare[1:].lower())
 
 
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
+
+
+def hook_secret(segment: str) -> bool:
+    """A webhook path's last segment that is a secret: random (digits among letters of both
+    cases, or among short runs of letters), not a name like ``github-events-handler-v2``."""
+    bare = segment.replace("-", "").replace("_", "")
+    runs = re.findall(r"[a-zA-Z]+", bare)
+    mixed = bare.lower() != bare and bare.upper() != bare
+    return (len(bare) >= 16 and sum(c.isdigit() for c in bare) >= 3
+            and (mixed or max((len(r) for r in runs), default=0) <= 8)
+            and not PLACEHOLDER.search(bare))
+
+
 def said_token(text: str) -> bool:
     """A token given after its name without a verb ("use the api key abc123…")."""
     return (is_value(text) and any(c.isdigit() for c in text)
@@ -173,7 +187,22 @@ TOKENS: tuple[Rule, ...] = (
                 "dp.st.", "dp.pt.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit.")),
             ("ops_eyJ", r"[A-Za-z0-9_=-]{100,}"), ("pul-", r"[a-f0-9]{40}")),
     _tokens("chat-token", ("SK", r"[0-9a-f]{32}\b"), ("syt_", r"[A-Za-z0-9_]{20,}")),
-    _tokens("api-key", ("ntn_", r"[A-Za-z0-9]{40,}"), ("secret_", r"[A-Za-z0-9]{43}\b")),
+    _tokens("api-key", ("ntn_", r"[A-Za-z0-9]{40,}"), ("secret_", r"[A-Za-z0-9]{43}\b"),
+            ("NRAK-", r"[A-Z0-9]{27}\b"), ("sntrys_", r"[A-Za-z0-9+/=_]{40,}"),
+            ("sntryu_", r"[a-f0-9]{64}"), ("lin_api_", r"[A-Za-z0-9]{40}"),
+            ("PMAK-", r"[a-f0-9]{24}-[a-f0-9]{34}"), ("figd_", B + "{40,}"),
+            ("CFPAT-", B + "{43}"), ("sbp_", r"[a-f0-9]{40}"),
+            ("pcsk_", r"[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,}"),
+            ("lsv2_pt_", r"[a-f0-9]{32}_[a-f0-9]{10}"), ("lsv2_sk_", r"[a-f0-9]{32}_[a-f0-9]{10}"),
+            ("glsa_", r"[A-Za-z0-9]{32}_[a-f0-9]{8}"), ("glc_", r"[A-Za-z0-9+/=]{32,}"),
+            ("dapi", r"[a-f0-9]{32}(?:-\d)?\b"), ("FLWSECK_TEST-", r"[a-f0-9]{32}-X"),
+            ("FLWSECK-", r"[a-f0-9]{32}-X"), ("key-", r"[a-f0-9]{32}\b"),
+            ("sl.", B + "{100,}"), ("tfp_", r"[A-Za-z0-9_]{40,}"),
+            ("shippo_live_", r"[a-f0-9]{40}"), ("shippo_test_", r"[a-f0-9]{40}"),
+            ("pat", r"[A-Za-z0-9]{14}\.[a-f0-9]{64}"), ("sk.eyJ", B + r"{20,}\." + B + "{20,}"),
+            ("fm2_", r"[A-Za-z0-9_=+/-]{40,}"), ("fo1_", r"[A-Za-z0-9_=+/-]{40,}")),
+    _tokens("private-key", *((p, "[1-9A-HJ-NP-Za-km-z]{100,}") for p in (
+        "xprv", "tprv", "yprv", "zprv", "uprv", "vprv"))),
     _tokens("private-key", ("AGE-SECRET-KEY-1", r"[0-9A-Z]{58}")),
     _tokens("sendgrid-key", ("SG.", B + r"{16,}\." + B + "{16,}")),
     _tokens("jwt", ("eyJ", B + r"{8,}\.eyJ" + B + r"{8,}\." + B + "{8,}")),
@@ -185,7 +214,7 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])pass|(?<![a-z])pat|"
              r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|webhook|root|"
              r"admin|auth|client|service|account|storage|deploy|oauth|consumer|shared|sas|"
-             r"routing|integration|"
+             r"integration|"
              r"db|database|dek|kek|wrapping|data)[_-]?key)")
 VALUE = (r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")[^\"\n]*(?=\")|"
          r"(?<=')[^'\n]*(?=')|[^\s,;}\])]+)")
@@ -278,7 +307,7 @@ STRUCTURED: tuple[Rule, ...] = (
           lower=True, check=looks_random, back=0),
     # a .pgpass line: host:port:database:user:password
     _rule("password", r"(?m)(^[\w.*-]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:)(\S+)$", keep=1,
-          hints=(':',), check=is_value),
+          hints=('pgpass', ':5432:', ':5433:', ':6432:', ':*:'), check=is_value),
     # SQL: CREATE/ALTER USER|ROLE … PASSWORD '…', IDENTIFIED BY '…'
     _rule("password", r"(\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]*?"
           r"\b(?:password\s*=?\s*|identified\s+by\s+)')([^'\n]+)(?=')", keep=1,
@@ -289,11 +318,15 @@ STRUCTURED: tuple[Rule, ...] = (
     # Go's DSN: user:password@tcp(host)/db
     _rule("url-password", r"(\b[\w.-]+:)([^@\s\"':/]+)(?=@(?:tcp|unix|udp)\()", keep=1,
           hints=('@tcp(', '@unix(', '@udp('), lower=True, check=is_value),
-    # a signature or a token in a URL's query string
+    # a signature or a token in a URL's query string, or an AWS request's signature
     _rule("signed-url", r"([?&](?:x-amz-signature|x-goog-signature|x-amz-security-token|"
-          r"signature|access_token|api_key|apikey|token|key)=)([a-z0-9%+/=_.-]{16,})", keep=1,
-          hints=('signature=', 'security-token=', 'token=', 'key='), lower=True, back=24,
-          check=looks_random),
+          r"signature|access_token|api_key|apikey|token|key|auth_token|client_secret|secret|"
+          r"password|passwd|pwd|private_token)=)([a-z0-9%+/=_.!*~-]{6,}?)(?=[&#\s\"'<>)]|$)",
+          keep=1, hints=('signature=', 'security-token=', 'token=', 'key=', 'secret=',
+                         'password=', 'passwd=', 'pwd='), lower=True, back=24,
+          check=lambda v: is_value(v) and looks_random(v)),
+    _rule("signed-url", r"(\bsignature=)([a-f0-9]{64})", keep=1, hints=('signature=',),
+          lower=True, back=10),
     # chat hooks whose path or key is the secret: Feishu/Lark, WeCom
     _rule("webhook", r"(/open-apis/bot/v2/hook/)([a-z0-9-]{20,})", keep=1,
           hints=('/open-apis/bot/v2/hook/',), lower=True, back=0),
@@ -322,7 +355,8 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("auth-header", r"((?:authorization|x-api-key|api-key|x-auth-token|private-token|"
           r"x-vault-token|x-access-token|x-shopify-access-token|x-goog-api-key|"
           r"ocp-apim-subscription-key)[\"']?\s*[:=]\s*[\"']?"
-          r"(?:(?:bearer|basic|token|digest|bot|sso-key)\s+(?=[^\s\"',;]{6}))?)"
+          r"(?:(?:bearer|basic|token|digest|bot|sso-key|ssws|apikey|key|splunk|pat|oauth|"
+          r"hmac|mac|flyv1)\s+(?=[^\s\"',;]{6}))?)"
           r"([^\s\"',;]{6,})", keep=1,
           hints=('authorization', 'x-api-key', 'api-key', 'x-auth-token', 'private-token',
                  'x-vault-token', 'x-access-token', 'x-shopify-access-token', 'x-goog-api-key',
@@ -343,20 +377,68 @@ STRUCTURED: tuple[Rule, ...] = (
           r"(?!\[redacted:)" + VALUE, keep=1,
           hints=("pass", "pwd", "secret", "token", "key", "cred", "pat"),
           lower=True, check=is_value, back=24, gate=ANY_SEP),
+    # a wallet's key: WIF (5…, K…, L…), a 64-byte key in base58 (Solana), where a wallet is
+    # named
+    _rule("private-key", r"(?<![A-Za-z0-9+/=_-])(?:[5KL][1-9A-HJ-NP-Za-km-z]{50,51}|"
+          r"[1-9A-HJ-NP-Za-km-z]{86,88})(?![A-Za-z0-9+/=_-])",
+          hints=('wif:', 'wif ', 'privkey', 'private key', 'wallet', 'bitcoin', 'solana',
+                 'phantom', 'keypair', 'secret key'), check=looks_random),
+    # a seed phrase: twelve to twenty-four words after its name
+    _rule("seed-phrase", r"((?:seed|recovery|secret|backup|mnemonic)(?: phrase| words)?"
+          r"[^\n:=]{0,20}?(?:[:=]|\bis\b)\s*[\"']?)((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})",
+          keep=1, hints=('seed', 'recovery', 'mnemonic', 'secret phrase', 'backup phrase'),
+          lower=True, back=0),
+    # session cookies: `curl -b 'sessionid=…'`, `document.cookie = "session=…"`, PHPSESSID=…
+    _rule("cookie", r"((?:\s-b|--cookie)[\s=]+[\"']?[\w.-]+=)([^\s;\"']{16,})", keep=1,
+          hints=(' -b', '--cookie'), check=is_value, back=0),
+    _rule("cookie", r"(document\.cookie\s*=\s*[\"'`][\w.-]+=)([^;\"'`\s]{16,})", keep=1,
+          hints=('document.cookie',), lower=True, check=is_value, back=0),
+    _rule("cookie", r"((?<![a-z])(?:phpsessid|jsessionid|sessionid|session_id|connect\.sid|"
+          r"laravel_session|_session)\s*[=:]\s*[\"']?)([^\s;\"',]{16,})", keep=1,
+          hints=('phpsessid', 'jsessionid', 'sessionid', 'session_id', 'connect.sid',
+                 '_session'), lower=True, check=lambda v: is_value(v) and not UUID.fullmatch(v),
+          back=16),
+    # passwords on command lines: sqlplus user/pw@db, rabbitmqctl, net user, chpasswd,
+    # mosquitto and ipmitool -P, lftp -u user,pw
+    _rule("cli-password", r"(\bsqlplus\s+(?:-\w+\s+)*[\w.$#]+/)([^@\s/]+)", keep=1,
+          hints=('sqlplus',), lower=True, check=is_value, back=0),
+    _rule("cli-password", r"(\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+)(\S+)",
+          keep=1, hints=('rabbitmqctl',), lower=True, check=is_value, back=0),
+    _rule("cli-password", r"(\bnet\s+user\s+\S+\s+)(?!/)(\S+)", keep=1, hints=('net user',),
+          lower=True, check=is_value, back=0),
+    _rule("cli-password", r"(\becho\s+[\"']?[\w.-]+:)([^\s\"'|]+)(?=[\"']?\s*\|\s*(?:sudo\s+)?"
+          r"chpasswd)", keep=1, hints=('chpasswd',), check=is_value),
+    _rule("cli-password", r"(\b(?:mosquitto_\w+|ipmitool)\b[^\n]*?\s-P\s+)(\S+)", keep=1,
+          hints=('mosquitto_', 'ipmitool'), check=is_value, back=0),
+    _rule("cli-password", r"(\blftp\b[^\n]*?\s-u\s+[^\s,]+,)([^\s\"']+)", keep=1,
+          hints=('lftp',), check=is_value, back=0),
+    # a webhook whose last path segment is its secret (n8n, Rocket.Chat, self-hosted tools)
+    _rule("webhook", r"(/(?:webhooks?|hooks)/(?:[a-z0-9_-]+/)*?)([a-z0-9_-]{20,})"
+          r"(?=[\s\"'<>)?#]|$)", keep=1, hints=('/webhook', '/hooks/'), lower=True,
+          check=lambda v: hook_secret(v), back=0),
+    # "मेरा पासवर्ड … है": the verb after the value
+    _rule("password", r"(पासवर्ड\s+)(\S+)(?=\s+है)", keep=1, hints=('पासवर्ड',),
+          check=said_secret, back=0),
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
     _rule("password", r"((?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|pwd|"
           r"passcode|mot de passe|contraseña|contrasena|senha|wachtwoord|parola|hasło|haslo|"
-          r"пароль|パスワード|密码|密碼|비밀번호|api key|api token|access token|secret|token)"
+          r"пароль|パスワード|密码|密碼|비밀번호|api key|api token|access token|secret|token|"
+          r"كلمة المرور|كلمة السر|رمز عبور|पासवर्ड|รหัสผ่าน|mật khẩu|kata sandi|şifre|şifresi|"
+          r"συνθηματικό|κωδικός|סיסמה|lösenord(?:et)?|heslo|salasana|adgangskode|passord|"
+          r"jelszó|jelszava|private key|secret key|privkey)"
           r"(?: (?!is\b|ist\b|est\b|es\b)[\w-]{1,20})?"  # "the password admin is …"
           r"(?: (?:for|für|pour|para|of|to|de|del|dell'|della|dello|dei|degli|delle|van|do|da|"
           r"zu|на|от)\b[^\n.,;:]{1,40}?)?"
-          r"(?:\s+(?:is|was|ist|est|es|é|è|är|er|now|lautet|heißt|heisst|sono|era)\b|"
-          r"\s*[:=：は是는—])\s*(?:now:?\s*)?)"
+          r"(?:\s+(?:is|was|ist|est|es|é|è|är|er|now|lautet|heißt|heisst|sono|era|هي|là|"
+          r"adalah|είναι|היא|הוא|je|on)\b|\s*(?:[:=：は是는—]|คือ))\s*(?:now:?\s*)?)"
           r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[^\s,;]*[^\s,;.!?])",
           keep=1, hints=('pass', 'kennwort', 'pw', 'mot de passe', 'contrase', 'senha',
                          'wachtwoord', 'parola', 'hasło', 'haslo', 'пароль', 'パスワード',
                          '密码', '密碼', '비밀번호', 'api key', 'api token', 'access token',
-                         'secret', 'token'), lower=True, check=said_secret, back=0),
+                         'secret', 'token', 'كلمة', 'رمز عبور', 'पासवर्ड', 'รหัสผ่าน',
+                         'mật khẩu', 'kata sandi', 'şifre', 'συνθηματικό', 'κωδικός', 'סיסמה',
+                         'lösenord', 'heslo', 'salasana', 'adgangskode', 'passord', 'jelsz',
+                         'private key', 'privkey'), lower=True, check=said_secret, back=0),
     # "use the api key abc123…": a token after its name, no verb
     _rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
           r"secret key|token|secret)\s+)([a-z0-9_+/=.~!@#$%^&*-]{12,})(?![^\s,;.!?])",
@@ -373,6 +455,11 @@ BREAK = re.compile(r"(?:\\?\r?\n|\\n|([\"'])[ \t]*[+.&]?[ \t]*\\?\r?\n[ \t]*[+.&
                    r"(?=[A-Za-z0-9_+/=.$~-]{2})")
 TAIL = re.compile(r"[A-Za-z0-9_+/=.$~-]*")
 PREFIXES = tuple(p for rule in TOKENS for p in rule.prefixes)
+# the token rules by their prefixes' first two characters (every prefix has two or more)
+PREFIX_RULES: dict[str, list[tuple[Rule, str]]] = {}
+for _rule_ in TOKENS:
+    for _p in _rule_.prefixes:
+        PREFIX_RULES.setdefault(_p[:2], []).append((_rule_, _p))
 BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
 # a value cut by a line break: right after a character a word never ends in (``…S/``), or
 # followed by a line that is nothing but the rest of a random token
@@ -390,25 +477,30 @@ def _lower_view(text: str) -> str:
     return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
 
 
-def _found(view: str, hints: tuple[str, ...]) -> list[int]:
-    """Where each hint appears in the lower-cased text, in order."""
-    at = []
+def _found(view: str, hints: tuple[str, ...], seen: dict[str, list[int]]) -> list[int]:
+    """Where each hint appears in the lower-cased text, in order (each hint looked for once
+    per text: ``seen``, which the caller empties when the text changes)."""
+    at: list[int] = []
     for hint in hints:
-        i = view.find(hint)
-        while i != -1:
-            at.append(i)
-            i = view.find(hint, i + 1)
+        if hint not in seen:
+            found, i = [], view.find(hint)
+            while i != -1:
+                found.append(i)
+                i = view.find(hint, i + 1)
+            seen[hint] = found
+        at += seen[hint]
     return sorted(set(at))
 
 
-def _matches(rule: Rule, text: str, view: str) -> Iterator[re.Match[str]]:
+def _matches(rule: Rule, text: str, view: str,
+             seen: dict[str, list[int]]) -> Iterator[re.Match[str]]:
     """The rule's matches: over the whole text, or only where a hint is (``back``)."""
     src = view if rule.lower else text
     if rule.back is None:
         yield from rule.pattern.finditer(src)
         return
     done = 0
-    for p in _found(view, rule.hints):
+    for p in _found(view, rule.hints, seen):
         if p < done or (rule.gate and not rule.gate.match(view, p)):
             continue
         for start in range(max(done, p - rule.back), p + 1):
@@ -419,10 +511,11 @@ def _matches(rule: Rule, text: str, view: str) -> Iterator[re.Match[str]]:
                 break
 
 
-def _spans(rule: Rule, text: str, view: str) -> list[tuple[int, int, str]]:
+def _spans(rule: Rule, seen: dict[str, list[int]], text: str,
+           view: str) -> list[tuple[int, int, str]]:
     """Where ``rule`` takes a secret out of ``text``: (start, end, replacement)."""
     out = []
-    for m in _matches(rule, text, view):
+    for m in _matches(rule, text, view, seen):
         if "[REDACTED:" in text[m.start():m.end()]:
             continue  # a mark an earlier rule left is never read as a key or a value
         start = m.end(rule.keep) if rule.keep else m.start()
@@ -462,9 +555,12 @@ def _token_runs(text: str) -> list[tuple[int, int, Rule]]:
     the text, whatever the number of prefixes."""
     out = []
     for m in RUN.finditer(text):
-        if text.startswith(PREFIXES, m.start()):
-            rule = next(r for r in TOKENS if text.startswith(r.prefixes, m.start()))
-            out.append((m.start(), m.end(), rule))
+        start = m.start()
+        rules = PREFIX_RULES.get(text[start:start + 2])
+        if rules:
+            rule = next((r for r, p in rules if text.startswith(p, start)), None)
+            if rule:
+                out.append((start, m.end(), rule))
     # a prefix alone at a line's end, its token on the next line (``NPM_TOKEN=npm_⏎…``)
     at = text.find("\n")
     while at != -1:
@@ -518,7 +614,14 @@ PUBLIC_SHAPE = re.compile(
 ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|etag|sheet|doc|"
                      r"file|path|url|uri|name|version|commit|ref|nonce|salt|iv|kid|fingerprint|"
                      r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|"
-                     r"public[_-]?key|pub[_-]?key|publishable[_-]?key)s?\W*$", re.IGNORECASE)
+                     r"public[_-]?key|pub[_-]?key|publishable[_-]?key|websocket-key)s?\W*$",
+                     re.IGNORECASE)
+HEX_UNDER_NAME = re.compile(r"(key|token|secret)[\"']?\s*[=:]\s*[\"']?"
+                            r"([0-9a-f]{32,128})(?![\w-])")  # on the lower-cased view
+# keys that name a place in a table or a request, not a credential
+NOT_A_SECRETS_KEY = re.compile(r"(?:cache|idempotency|partition|sort|primary|foreign|lookup|"
+                               r"object|dedup|row|table|map|dict|api_version)[_-]?key$",
+                               re.IGNORECASE)
 NAME_BEFORE = re.compile(r"([\w.$-]+)[\"'\]]?\s*(?::=|=>|=|:|\()\s*$|,\s*$")
 
 
@@ -561,6 +664,22 @@ def _random_value(value: str) -> bool:
     return not PUBLIC_SHAPE.match(value) and is_value(value) and random_token(value)
 
 
+def _hex_keys(text: str, view: str) -> list[tuple[int, int, str]]:
+    """A hex value kept under a key's, token's or secret's name (``"routing_key":
+    "9f…"``, ``DD-APPLICATION-KEY: 27…``): a hash alone is no secret, but its name says so."""
+    out: list[tuple[int, int, str]] = []
+    if not any(w in view for w in ("key", "token", "secret")):
+        return out
+    for m in HEX_UNDER_NAME.finditer(view):
+        start = m.start()
+        while start and (text[start - 1].isalnum() or text[start - 1] in "_.-"):
+            start -= 1
+        name = text[start:m.end(1)]
+        if not ID_NAME.search(name) and not NOT_A_SECRETS_KEY.search(name):
+            out.append((m.start(2), m.end(2), MARK.format("secret")))
+    return out
+
+
 def _base64(text: str, depth: int) -> list[tuple[int, int, str]]:
     """A base64 blob that decodes to a credential: ``user:password``, or text the rules
     redact (a docker config's ``auth``, a Kubernetes secret's value, a key file)."""
@@ -587,20 +706,22 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
         return text, 0
     count = 0
     low = _lower_view(text)
+    seen: dict[str, list[int]] = {}
     passes: list[Callable[[str, str], list[tuple[int, int, str]]]] = [
         lambda t, v: _tokens_in(t, _token_runs(t))]
     for rule in STRUCTURED:
         if rule.back is not None or any(h in low for h in rule.hints):
-            passes.append(functools.partial(_spans, rule))
+            passes.append(functools.partial(_spans, rule, seen))
     if depth < 2:
         passes.append(lambda t, v: _base64(t, depth))
-    passes.append(_literals)
+    passes += [_literals, _hex_keys]
     for find in passes:
         spans = find(text, low)
         if spans:
             text, n = _apply(text, spans)
             count += n
             low = _lower_view(text)
+            seen.clear()
     return text, count
 
 
