@@ -507,10 +507,9 @@ class Memory(Store):
     def sessions_state(self) -> dict[str, Any]:
         """Captured agent sessions (from the index: `status` reads no transcript): how
         many, the latest, and how many have no session note yet."""
-        one = self.con.execute
-        count, waiting, latest = one(
-            "SELECT count(*), sum(note = ''), max(ended) FROM sessions").fetchone()
-        return {"captured": count, "without_note": waiting or 0, "latest": latest}
+        from aleph_mem.sessions.session_counts import counts
+
+        return counts(self.con)
 
     def dream(self, passes: tuple[str, ...] = (), dry_run: bool = False, force: bool = False,
               weekly: bool = False, trigger: str = "manual", anyway: bool = False) -> Any:

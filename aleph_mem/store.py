@@ -17,13 +17,14 @@ from aleph_mem.embed.model_slot import VECTORS_OFF, ModelSlot, daemon_query, kep
 from aleph_mem.errors import NoteNotFound, ReadOnlyVault
 from aleph_mem.files.preimages import ObjectStore
 from aleph_mem.files.vault import Vault, make_private
-from aleph_mem.index import db, graph
-from aleph_mem.index.search import Filters, Fusion, Hit, like_prefix, search, terms_notice
+from aleph_mem.index import db, graph, health, judgments, reading
+from aleph_mem.index.reading import ChunkFacts
+from aleph_mem.index.search import Filters, Fusion, Hit, search, terms_notice
 from aleph_mem.index.timespec import check_limit, parse_when
 from aleph_mem.index.vector_reader import VectorReader
 from aleph_mem.settings import Settings, load_settings
 from aleph_mem.ulid import new_ulid
-from aleph_mem.writes.events import Event, EventLog
+from aleph_mem.writes.events import Event, EventLog, last_writers, logged
 
 if TYPE_CHECKING:  # loaded when first used: a full-text search from a terminal needs none
     import numpy as np
@@ -227,25 +228,9 @@ class Store:
             actor: str | None = None, limit: int = 100) -> list[Event]:
         check_limit(limit, "limit", 100_000)
         since = parse_when(since, "since") if since else None
-        sql, args = [], []
-        if path:
-            norm = self.vault.normalise(path)
-            sql.append("(path = ? OR json_extract(data, '$.from') = ?)")
-            args += [norm, norm]
-        if since:
-            sql.append("at >= ?")
-            args.append(since)
-        if actor:
-            sql.append("(actor = ? OR actor LIKE ?)")
-            args += [actor, actor.rstrip(":*") + ":%"]
-        where = " WHERE " + " AND ".join(sql) if sql else ""
         self.sync_events()  # other processes may have appended since
-        rows = self.con.execute(
-            "SELECT id, at, actor, kind, path, before, after, run, reason, data, host FROM "
-            f"events{where} ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
-        # mypy cannot count a starred row: its first nine columns are Event's first nine fields
-        return [Event(*r[:9], json.loads(r[9]) if r[9] else {}, r[10])  # type: ignore[call-arg]
-                for r in rows]
+        return logged(self.con, self.vault.normalise(path) if path else None, since, actor,
+                      limit)
 
     def undo(self, target: str, actor: str | None = None) -> UndoReport:
         """Undo an event or a run; the undo is itself a run that can be undone."""
@@ -260,7 +245,7 @@ class Store:
     def embedder(self, wait: bool = True) -> Embedder | None:
         """The configured embedding model, loaded once; None when vectors are off or the
         model cannot load (``vector_problem`` says why)."""
-        return self.model_slot.load(self.settings, self.con, self.vault.aleph_dir,
+        return self.model_slot.load(self.settings, ChunkFacts(self.con), self.vault.aleph_dir,
                                     self.vault.local_dir, wait)
 
     def embed(self, progress: Progress | None = None, stop: threading.Event | None = None,
@@ -336,8 +321,7 @@ class Store:
                     "the embedding model is still loading" if not self.model_slot.tried
                     else NO_VECTORS_YET)
             else:
-                pending = self.con.execute(  # the partial index keeps this cheap
-                    "SELECT count(*) FROM chunks WHERE embedded = 0").fetchone()[0]
+                pending = reading.chunks_waiting(self.con)
                 if pending:
                     self.search_notice = f"{pending} chunks are still waiting for vectors"
                     self.search_notice += f"; {stale}" if stale else ""
@@ -372,14 +356,12 @@ class Store:
     def _why_nothing(self, query: str, filters: Filters | None) -> str:
         """Why a search found nothing, when it is not just the words: an empty index, a
         folder the vault does not have, matches only among archived notes."""
-        if not self.con.execute("SELECT 1 FROM notes LIMIT 1").fetchone():
+        if not reading.any_note(self.con):
             return "the index is empty: run `aleph-mem index` (or start `aleph-mem daemon`)"
         f = filters or Filters()
         if f.folder:
             folder = f.folder.strip("/")
-            if not self.con.execute(
-                    "SELECT 1 FROM notes WHERE folder = ? OR folder LIKE ? ESCAPE '\\' LIMIT 1",
-                    (folder, like_prefix(folder) + "/%")).fetchone():
+            if not reading.folder_has_notes(self.con, folder):
                 return f"no folder {folder!r} holds notes in this vault"
         if not f.include_archived and search(
                 self.con, query, 1, replace(f, include_archived=True), True, None, "fts",
@@ -416,8 +398,7 @@ class Store:
         return daemon_query(self.vault.local_dir, query)
 
     def chunk_text(self, chunk_id: int) -> str:
-        row = self.con.execute("SELECT title, body FROM chunks_fts WHERE rowid = ?",
-                               (chunk_id,)).fetchone()
+        row = reading.chunk_text(self.con, chunk_id)
         return self.shown(row[1] or row[0]) if row else ""
 
     def find_note(self, ref: str) -> str:
@@ -429,15 +410,14 @@ class Store:
         as written before a case twin of it, a person's note before an agent's, the
         shallowest path. Raises NoteNotFound (with the closest names) when none does."""
         ref = ref.strip()
-        exact = self.con.execute("SELECT path FROM notes WHERE path IN (?, ?)",
-                                 (ref, ref + ".md")).fetchone()
+        exact = reading.exact_path(self.con, ref)
         if exact:  # exactly the file asked for, never a case twin of it
-            return [exact[0]]
+            return [exact]
         from aleph_mem.index.resolver import closest, fold  # (a search needs no link resolution)
 
         bare = ref[:-3] if ref.lower().endswith(".md") else ref
         key = fold(bare)
-        rows = self.con.execute("SELECT path, title FROM notes").fetchall()
+        rows = reading.paths_and_titles(self.con)
         for test in (
             lambda p, t: fold(p[:-3]) == key,
             lambda p, t: fold(p[:-3].rsplit("/", 1)[-1]) == key,
@@ -446,12 +426,7 @@ class Store:
             hits = [(p, p[:-3].rsplit("/", 1)[-1]) for p, t in rows if test(p, t)]
             if hits:
                 return self._best_first(hits, bare)
-        names = self.con.execute(  # aliases, then a declared title or a first heading
-            "SELECT n.path, a.alias, 0 FROM aliases a JOIN notes n ON n.id=a.note_id UNION ALL "
-            "SELECT path, json_extract(frontmatter, '$.title'), 1 FROM notes WHERE "
-            "json_type(frontmatter, '$.title') = 'text' UNION ALL "
-            "SELECT n.path, h.text, 2 FROM headings h JOIN notes n ON n.id = h.note_id "
-            "WHERE h.level = 1").fetchall()
+        names = reading.other_names(self.con)  # aliases, a declared title, a first heading
         for rank in (0, 1, 2):
             hits = [(p, str(name)) for p, name, r in names if r == rank and fold(str(name)) == key]
             if hits:
@@ -463,68 +438,38 @@ class Store:
     def _best_first(self, hits: list[tuple[str, str]], asked: str) -> list[str]:
         from aleph_mem.writes.events import by_person
 
-        agents = {p for p, actor in self.con.execute(
-            "SELECT path, actor FROM events e WHERE at = (SELECT max(at) FROM events "
-            "WHERE path = e.path) AND path IN (SELECT value FROM json_each(?))",
-            (json.dumps([p for p, _ in hits]),)) if not by_person(actor)}
+        agents = {p for p, actor in last_writers(self.con, [p for p, _ in hits])
+                  if not by_person(actor)}
         ranked = sorted(hits, key=lambda h: (h[1] != asked and h[0][:-3] != asked,
                                              h[0] in agents, h[0].count("/"), len(h[0]), h[0]))
         return list(dict.fromkeys(p for p, _ in ranked))
 
     def show(self, ref: str) -> NoteView:
         path, *others = self.notes_named(ref)
-        note_id, title, digest, fm, issues = self.con.execute(
-            "SELECT id, title, hash, frontmatter, issues FROM notes WHERE path=?",
-            (path,)).fetchone()
+        row = reading.note_row(self.con, path)
+        if row is None:  # gone since it was named (another process moved it)
+            raise NoteNotFound(ref)
+        note_id, title, digest, fm, issues = row
         data = self.vault.read_bytes(path) or b""
         links = [LinkView(raw, target, _anchor(heading, block), alias, bool(embed), resolved,
                           status, line, json.loads(cands) if cands else [])
                  for raw, target, heading, block, alias, embed, resolved, status, line, cands
-                 in self.con.execute(
-                     "SELECT raw, target, heading, block, alias, embed, resolved_path, status, "
-                     "line, candidates FROM links WHERE src_id=? ORDER BY line, id", (note_id,))]
+                 in graph.links_from(self.con, note_id)]
         backlinks = graph.backlinks(self.con, path)
-        tags = list(dict.fromkeys(t for (t,) in self.con.execute(
-            "SELECT tag FROM tags WHERE note_id=? ORDER BY rowid", (note_id,))))
-        aliases = [a for (a,) in self.con.execute(
-            "SELECT alias FROM aliases WHERE note_id=? ORDER BY rowid", (note_id,))]
-        judged = self.con.execute("SELECT status, reason, partner, proposal FROM judgments "
-                                  "WHERE path = ?", (path,)).fetchone()
+        tags = reading.tags_of(self.con, note_id)
+        aliases = reading.aliases_of(self.con, note_id)
+        judged = judgments.of(self.con, path)
         return NoteView(path, self.shown(title), self.values_shown(json.loads(fm)), digest,
                         tags, aliases, links, backlinks,
                         self.shown(data.decode("utf-8", errors="replace")), json.loads(issues),
-                        dict(zip(("status", "reason", "partner", "proposal"), judged,
-                                 strict=True)) if judged else None, others=others[:5])
+                        judged, others=others[:5])
 
     def status(self) -> dict[str, Any]:
-        one = self.con.execute
-        counts = {
-            "notes": one("SELECT count(*) FROM notes").fetchone()[0],
-            "chunks": one("SELECT count(*) FROM chunks").fetchone()[0],
-            "links": one("SELECT count(*) FROM links").fetchone()[0],
-            "tags": one("SELECT count(DISTINCT tag_lc) FROM tags").fetchone()[0],
-        }
-        by_status = dict(one("SELECT status, count(*) FROM links GROUP BY status").fetchall())
-        counts.update({f"links_{k}": by_status.get(k, 0)
-                       for k in ("resolved", "unresolved", "ambiguous")})
-        problems = [{"path": p, "reason": r}
-                    for p, issues in one("SELECT path, issues FROM notes WHERE issues != '[]' "
-                                         "ORDER BY path")
-                    for r in json.loads(issues)]
-        problems += [{"path": p, "reason": r}
-                     for p, r in one("SELECT path, reason FROM skipped ORDER BY path")]
-        unresolved = [{"from": src, "raw": raw, "line": line}
-                      for src, raw, line in one(
-                          "SELECT n.path, l.raw, l.line FROM links l JOIN notes n ON "
-                          "n.id=l.src_id WHERE l.status='unresolved' ORDER BY n.path, l.line")]
-        ambiguous = [{"from": src, "raw": raw, "line": line, "candidates": json.loads(c)}
-                     for src, raw, line, c in one(
-                         "SELECT n.path, l.raw, l.line, l.candidates FROM links l JOIN notes n "
-                         "ON n.id=l.src_id WHERE l.status='ambiguous' ORDER BY n.path, l.line")]
         return {"vault": str(self.vault.root), "index": str(self.vault.index_path),
                 "index_state": self.readonly or "writable",
-                "counts": counts, "problems": problems, "unresolved_links": unresolved,
-                "ambiguous_links": ambiguous}
+                "counts": health.counts(self.con), "problems": health.problems(self.con),
+                "unresolved_links": health.unresolved_links(self.con),
+                "ambiguous_links": health.ambiguous_links(self.con)}
 
 
 def notices(*said: str) -> str:

@@ -18,6 +18,7 @@ from aleph_mem.dream.proposals import PAGE, standing_page
 from aleph_mem.dream.snapshot import dream_wrote_last
 from aleph_mem.dream.view import Action, Snapshot
 from aleph_mem.files.vault import DREAM, content_hash
+from aleph_mem.index import graph, reading
 from aleph_mem.recall.hot_memory import BUDGET, facts
 from aleph_mem.shown import one_line
 from aleph_mem.store import Store
@@ -38,9 +39,8 @@ RETENTION_DAYS = 90
 def plan_retention(mem: Store, now: dt.datetime) -> list[Action]:
     """Digests older than 90 days move to ``archive/_dream/digests/`` (never deleted)."""
     cutoff = (now.date() - dt.timedelta(days=RETENTION_DAYS)).isoformat()
-    rows = mem.con.execute("SELECT path, hash FROM notes WHERE path LIKE '\\_dream/digests/%' "
-                           "ESCAPE '\\' ORDER BY path").fetchall()
-    return [Action("digest", "archive", path, digest, "old_digest") for path, digest in rows
+    return [Action("digest", "archive", path, digest, "old_digest")
+            for path, digest in reading.digests(mem.con)
             if path.rsplit("/", 1)[-1][:10] < cutoff]
 
 
@@ -62,8 +62,7 @@ def plan_digest(mem: Store, now: dt.datetime, report: RunReport, journal: Journa
     taken_back = [f"- run `{run}`: {n} change(s) undone; those notes are as they were "
                   "before it" for run, n in sorted(runs.items())]
     proposals = [p for p in journal.proposals().values() if p["state"] == "open"]
-    first = not mem.con.execute("SELECT 1 FROM notes WHERE path LIKE '\\_dream/digests/%' "
-                                "ESCAPE '\\' LIMIT 1").fetchone()
+    first = not reading.any_digest(mem.con)
     if not people and not dreamt and not taken_back and not proposals and not report.said and not (
             first and (report.issues or snap.notes)) and not report.withdrawn \
             and not report.answered and not report.awaiting:
@@ -376,10 +375,7 @@ def mermaid(mem: Store, paths: list[str]) -> list[str]:
         return []
     nodes = list(dict.fromkeys(paths))[:MAX_GRAPH_NODES]
     edges = []
-    for src, dst in mem.con.execute(
-            "SELECT DISTINCT n.path, l.resolved_path FROM links l JOIN notes n ON "
-            "n.id = l.src_id WHERE l.resolved_path IS NOT NULL AND n.path != l.resolved_path "
-            "ORDER BY 1, 2"):
+    for src, dst in graph.resolved_pairs(mem.con):
         generated = src.startswith(DREAM) or dst.startswith(DREAM)
         if (src in paths or dst in paths) and not generated:
             for p in (src, dst):
@@ -388,7 +384,7 @@ def mermaid(mem: Store, paths: list[str]) -> list[str]:
             if src in nodes and dst in nodes:
                 edges.append((src, dst))
     ids = {p: f"n{i}" for i, p in enumerate(nodes)}
-    titles = dict(mem.con.execute("SELECT path, title FROM notes").fetchall())
+    titles = dict(reading.paths_and_titles(mem.con))
     lines = ["```mermaid", "graph LR"]
     for p in nodes:
         label = re.sub(r'["\[\]{}<>|]', " ", titles.get(p, p)).strip() or p

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import apsw
 
 from aleph_mem.dream.journal import Journal
+from aleph_mem.index import judgments
 from aleph_mem.notes.note_parts import linked_path
 
 if TYPE_CHECKING:
@@ -45,7 +46,5 @@ def refresh(con: apsw.Connection, journal: Journal) -> int:
         state = judged(action)
         if state:
             rows[action.path] = (action.path, state, action.reason, partner(action), pid)
-    with con:
-        con.execute("DELETE FROM judgments")
-        con.executemany("INSERT INTO judgments VALUES (?, ?, ?, ?, ?)", list(rows.values()))
+    judgments.replace(con, list(rows.values()))
     return len(rows)

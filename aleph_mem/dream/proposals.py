@@ -72,15 +72,14 @@ def marks(mem: Store) -> Marks:
     standing page. A mark counts only when a person wrote it (an editor's save, the CLI):
     the event log says who added each marked line, and a box an agent marked through MCP
     is not the person's answer (``not_yours``)."""
+    from aleph_mem.index import reading
     from aleph_mem.writes.events import by_person
     from aleph_mem.writes.line_authors import introduced_by
 
     ticked: set[str] = set()
     dismissed: set[str] = set()
     not_yours: dict[str, str] = {}
-    rows = mem.con.execute("SELECT path FROM notes WHERE path LIKE '\\_dream/digests/%' "
-                           "ESCAPE '\\' OR path = ?", (PAGE,)).fetchall()
-    for (path,) in rows:
+    for path in reading.digests_and(mem.con, PAGE):
         data = mem.vault.read_bytes(path)
         found = {}
         for line in (data or b"").decode("utf-8", "replace").splitlines():

@@ -23,6 +23,7 @@ from aleph_mem.errors import AlephError, BadInput, ConflictError, NoteExists
 from aleph_mem.files import activity
 from aleph_mem.files.locks import dream_lock
 from aleph_mem.files.vault import ARCHIVE, DREAM, content_hash
+from aleph_mem.index import reading
 from aleph_mem.notes import frontmatter_edit
 from aleph_mem.notes.note_parts import linked_name
 from aleph_mem.plugins import dream_passes
@@ -431,9 +432,7 @@ class Dream:
         cites is in this vault, a session note, and states the preference."""
         cited = re.search(r"\(stated in \[\[([^\]]+)\]\]\)$", action.reason)
         path = f"{cited.group(1)}.md" if cited else ""
-        row = self.mem.con.execute("SELECT json_extract(frontmatter, '$.type') FROM notes "
-                                   "WHERE path = ?", (path,)).fetchone()
-        if not row or row[0] != "session":
+        if reading.type_of(self.mem.con, path) != "session":
             return False
         data = self.mem.vault.read_bytes(path) or b""
         return " ".join(action.content.split()) in " ".join(

@@ -5,11 +5,12 @@ last decay pass is a week old."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 
 from aleph_mem.clock import parse_iso
 from aleph_mem.dream.journal import Journal
+from aleph_mem.index import reading
 from aleph_mem.store import Store
+from aleph_mem.writes.events import changed_by_other_than_dream
 
 CATCHUP_HOURS = 26
 CATCHUP_IDLE_MINUTES = 60
@@ -46,10 +47,8 @@ def last_success_with(runs: list[dict], pass_name: str) -> dt.datetime | None:
 
 def changed_importance(mem: Store, since: dt.datetime) -> float:
     total = 0.0
-    for (fm,) in mem.con.execute(
-            "SELECT frontmatter FROM notes WHERE mtime_ns > ? AND archived = 0 AND path NOT "
-            "LIKE '\\_dream/%' ESCAPE '\\'", (int(since.timestamp() * 1e9),)):
-        value = json.loads(fm).get("importance")
+    for fm in reading.frontmatters_changed_since(mem.con, int(since.timestamp() * 1e9)):
+        value = fm.get("importance")
         total += float(value) if isinstance(value, int | float) and \
             not isinstance(value, bool) else 5.0
     return total
@@ -79,9 +78,7 @@ def dream_due(mem: Store, now: dt.datetime, idle_s: float | None) -> bool:
         return False
     if last_ok is None:
         return True
-    changed = mem.con.execute("SELECT 1 FROM events WHERE at > ? AND actor NOT LIKE 'dream:%' "
-                              "LIMIT 1", (last_ok,)).fetchone()
-    if changed is not None:
+    if changed_by_other_than_dream(mem.con, last_ok):
         return True
     decayed = last_success_with(runs, "decay")  # salience falls with time alone
     return decayed is None or now - decayed >= dt.timedelta(days=DECAY_EVERY_DAYS)

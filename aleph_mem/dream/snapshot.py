@@ -10,7 +10,6 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-import apsw
 import numpy as np
 
 from aleph_mem.clock import parse_iso
@@ -18,8 +17,10 @@ from aleph_mem.dream.journal import Journal
 from aleph_mem.dream.mentions import load as load_soft
 from aleph_mem.dream.view import Action, NoteInfo, Snapshot
 from aleph_mem.files.vault import content_hash
+from aleph_mem.index import graph, reading
 from aleph_mem.notes.parser import declared_title
 from aleph_mem.store import Store
+from aleph_mem.writes import events
 from aleph_mem.writes.events import by_person, undone_event
 
 
@@ -48,26 +49,13 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
     human = _human_paths(mem)
     since = (now - dt.timedelta(days=90)).date().isoformat()
     recalls = Journal(mem.vault.aleph_dir).recalls(since)
-    inbound = dict(mem.con.execute(  # what the dream itself writes does not count
-        "SELECT l.resolved_path, count(DISTINCT l.src_id) FROM links l JOIN notes n ON "
-        "n.id = l.src_id WHERE l.resolved_path IS NOT NULL AND l.resolved_path != n.path "
-        "AND n.path NOT LIKE '\\_dream/%' ESCAPE '\\' GROUP BY 1").fetchall())
-    outbound = dict(mem.con.execute(
-        "SELECT n.path, count(*) FROM links l JOIN notes n ON n.id = l.src_id "
-        "WHERE l.resolved_path IS NOT NULL AND l.resolved_path != n.path GROUP BY 1").fetchall())
-    tags: dict[int, list[str]] = {}
-    for nid, tag in mem.con.execute("SELECT note_id, tag FROM tags ORDER BY rowid"):
-        tags.setdefault(nid, []).append(tag)
-    aliases: dict[int, list[str]] = {}
-    for nid, alias in mem.con.execute("SELECT note_id, alias FROM aliases ORDER BY rowid"):
-        aliases.setdefault(nid, []).append(alias)
-    headings: dict[int, str] = {}
-    for nid, text in mem.con.execute("SELECT note_id, text FROM headings WHERE level = 1 "
-                                     "ORDER BY note_id, line DESC"):
-        headings[nid] = text  # the first one wins
+    inbound = graph.inbound_counts(mem.con)  # what the dream itself writes does not count
+    outbound = graph.outbound_counts(mem.con)
+    tags = reading.tags_by_note(mem.con)
+    aliases = reading.aliases_by_note(mem.con)
+    headings = reading.first_headings(mem.con)
     notes = {}
-    for nid, path, title, digest, fm, status, mtime_ns, issues in mem.con.execute(
-            "SELECT id, path, title, hash, frontmatter, status, mtime_ns, issues FROM notes"):
+    for nid, path, title, digest, fm, status, mtime_ns, issues in reading.note_rows(mem.con):
         data = _head(mem, path)
         meta = json.loads(fm)
         heading = headings.get(nid)
@@ -79,21 +67,16 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
             tuple(aliases.get(nid, ())), inbound.get(path, 0), outbound.get(path, 0),
             data.decode("utf-8", errors="replace"), tuple(json.loads(issues)), path in human,
             tuple(recalls.get(path, ())), other_names=other_names(title, meta, heading))
-    links = [tuple(r) for r in mem.con.execute(
-        "SELECT n.path, l.resolved_path, l.status, l.raw, l.anchor_found, l.line FROM links l "
-        "JOIN notes n ON n.id = l.src_id WHERE n.path NOT LIKE '\\_dream/%' ESCAPE '\\' "
-        "ORDER BY n.path, l.line")]
+    links = graph.links_outside_dream(mem.con)
     refs = {r[1] for r in links if r[0] == "MEMORY.md" and r[1]}
-    first = dict(mem.con.execute("SELECT path, min(at) FROM events GROUP BY path").fetchall())
-    last = dict(mem.con.execute(  # the dream's own writes do not make a note fresh
-        "SELECT path, max(at) FROM events WHERE actor NOT LIKE 'dream:%' GROUP BY path"))
+    first = events.first_logged(mem.con)
+    last = events.last_logged_but_dream(mem.con)  # the dream's writes do not make it fresh
     notes = {p: replace(n, first_logged=first.get(p), last_logged=last.get(p))
              if p in first else n for p, n in notes.items()}
     for path, ns in _times_before_dream(mem, set(notes) - set(last)).items():
         notes[path] = replace(notes[path], mtime=dt.datetime.fromtimestamp(ns / 1e9, dt.UTC))
     watched = min(first.values(), default=None)
-    marked = dict(mem.con.execute(
-        "SELECT path, max(at) FROM events WHERE actor = 'dream:drift' GROUP BY path"))
+    marked = events.last_logged_by(mem.con, "dream:drift")
     snap = Snapshot(now, notes, links, refs, first, mem.settings, [], mem.vault.root,
                     lambda: note_vectors(mem), watched_since=parse_iso(watched) if watched
                     else None, template_folders=template_folders(mem.vault.root),
@@ -101,9 +84,7 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
                     logseq=(mem.vault.root / "logseq" / "config.edn").is_file(),
                     archive_clash=any(d.is_dir() and d.name.casefold() == "archive" and
                                       d.name != "archive" for d in mem.vault.root.iterdir()),
-                    by_title={tuple(r) for r in mem.con.execute(
-                        "SELECT n.path, l.raw FROM links l JOIN notes n ON n.id = l.src_id "
-                        "WHERE l.resolved_by = 'title' AND l.kind = 'wikilink'")},
+                    by_title=graph.resolved_by_title(mem.con),
                     drift_marked=marked)
     return with_soft(snap, load_soft(mem.vault.local_dir))
 
@@ -113,9 +94,7 @@ def _times_before_dream(mem: Store, paths: set[str]) -> dict[str, int]:
     they had before its first write (kept in that event): the dream's own writes never make
     a note look fresh."""
     out: dict[str, int] = {}
-    for path, data in mem.con.execute(
-            "SELECT path, data FROM events WHERE actor LIKE 'dream:%' AND data LIKE "
-            "'%mtime_ns%' ORDER BY id"):
+    for path, data in events.dream_writes_with_mtime(mem.con):
         if path in paths and path not in out:
             ns = json.loads(data).get("mtime_ns")
             if isinstance(ns, int):
@@ -192,15 +171,7 @@ def note_vectors(mem: Store) -> dict[str, np.ndarray]:
     from the configured model (a note half embedded gets the vectors it has)."""
     from aleph_mem.index import vectors
 
-    if mem.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone() is None:
-        return {}
-    try:
-        vectors.load_extension(mem.con)
-        rows = mem.con.execute(
-            "SELECT n.path, v.embedding FROM vec_chunks v JOIN chunks c ON c.id = v.chunk_id "
-            "JOIN notes n ON n.id = c.note_id WHERE c.seq >= 0 ORDER BY n.path").fetchall()
-    except apsw.SQLError:  # no vector table yet
-        return {}
+    rows = vectors.body_vectors(mem.con)
     sums: dict[str, np.ndarray] = {}
     for path, blob in rows:
         v = np.frombuffer(blob, np.float32)
@@ -231,8 +202,7 @@ def _human_paths(mem: Store) -> set[str]:
     last_hash: dict[str, str | None] = {}
     owner: dict[str, str] = {}
     dreamt: set[str] = set()
-    for eid, path, actor, kind, after, reason, data in mem.con.execute(
-            "SELECT id, path, actor, kind, after, reason, data FROM events ORDER BY id"):
+    for eid, path, actor, kind, after, reason, data in events.all_changes(mem.con):
         moved_from = json.loads(data).get("from") if data else None
         if moved_from and moved_from in owner:
             owner[path] = owner[moved_from]
@@ -244,7 +214,7 @@ def _human_paths(mem: Store) -> set[str]:
         elif undone_event(reason) not in dreamt:
             owner[path] = "human" if by_person(actor) else actor
     out = set()
-    for path, digest in mem.con.execute("SELECT path, hash FROM notes"):
+    for path, digest in reading.paths_and_hashes(mem.con):
         if path not in last_hash or last_hash[path] != digest or owner.get(path) == "human":
             out.add(path)
     return out

@@ -10,8 +10,7 @@ asks for the int8 model, ``"off"`` never."""
 from __future__ import annotations
 
 from pathlib import Path
-
-import apsw
+from typing import Protocol
 
 from aleph_mem import logs
 from aleph_mem.embed.embedders import BUILTIN, QUANTIZED
@@ -23,7 +22,17 @@ AUTO_MIN_CHUNKS = 3_000  # below this a first embed takes a few minutes either w
 CHOICES = ("auto", "on", "off")
 
 
-def choose(setting_model: str, quantize: str, con: apsw.Connection, cache_dir: Path,
+class IndexedChunks(Protocol):
+    """What the choice asks of the index's chunks (``index/reading.py``: ``ChunkFacts``),
+    each only when it needs the answer."""
+
+    def held_model(self) -> str | None: ...  # the "model:dim" the vectors come from
+    def has_vectors(self) -> bool: ...
+    def count(self) -> int: ...
+    def sample(self, n: int) -> list[str]: ...  # the first chunk bodies over 40 characters
+
+
+def choose(setting_model: str, quantize: str, chunks: IndexedChunks, cache_dir: Path,
            threads: int) -> str:
     """The model name to load for this vault."""
     if quantize not in CHOICES:
@@ -32,24 +41,18 @@ def choose(setting_model: str, quantize: str, con: apsw.Connection, cache_dir: P
         return setting_model
     if quantize == "on":
         return QUANTIZED
-    row = con.execute("SELECT value FROM meta WHERE key = 'vec_model'").fetchone()
-    held = row[0].rsplit(":", 1)[0] if row else None
-    if held in (BUILTIN, QUANTIZED) and _has_vectors(con):
+    row = chunks.held_model()
+    held = row.rsplit(":", 1)[0] if row else None
+    if held in (BUILTIN, QUANTIZED) and chunks.has_vectors():
         return held
-    if con.execute("SELECT count(*) FROM chunks").fetchone()[0] < AUTO_MIN_CHUNKS:
+    if chunks.count() < AUTO_MIN_CHUNKS:
         return BUILTIN
     from aleph_mem.embed import embedders, int8
 
-    sample = [r[0] for r in con.execute(
-        "SELECT body FROM chunks_fts WHERE length(body) > 40 ORDER BY rowid LIMIT ?",
-        (int8.FIDELITY_SAMPLE,))]
+    sample = chunks.sample(int8.FIDELITY_SAMPLE)
     exact = embedders.load(BUILTIN, cache_dir, 1)
     found = int8.verdict(cache_dir, exact, lambda: embedders.load(QUANTIZED, cache_dir, 1),
                               sample)
     log.info("first embed: %s", found.why)
     return QUANTIZED if found.ok else BUILTIN
 
-
-def _has_vectors(con: apsw.Connection) -> bool:
-    return con.execute("SELECT 1 FROM chunks WHERE embedded = 1 LIMIT 1").fetchone() \
-        is not None

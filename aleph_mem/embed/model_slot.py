@@ -16,10 +16,10 @@ from aleph_mem.errors import AlephError
 from aleph_mem.files.atomic import write_atomic
 
 if TYPE_CHECKING:
-    import apsw
     import numpy as np
 
     from aleph_mem.embed.embedders import Embedder
+    from aleph_mem.embed.model_choice import IndexedChunks
     from aleph_mem.settings import Settings
 
 log = logs.get(__name__)
@@ -35,7 +35,7 @@ class ModelSlot:
     tried: bool = False
     problem: str = ""
 
-    def load(self, settings: Settings, con: apsw.Connection, aleph_dir: Path,
+    def load(self, settings: Settings, chunks: IndexedChunks, aleph_dir: Path,
              local_dir: Path, wait: bool = True) -> Embedder | None:
         """The configured model, loaded on the first call that may wait; None when vectors
         are off or the model cannot load (``problem`` says why, and is kept for status)."""
@@ -50,7 +50,7 @@ class ModelSlot:
                 cache, threads = aleph_dir / "cache", int(settings.embed_threads)
                 try:
                     name = choose(settings.embed_model, str(settings.embed_quantized),
-                                  con, cache, threads)
+                                  chunks, cache, threads)
                     self.model = load_embedder(name, cache, threads)
                 except AlephError as exc:
                     self.problem = str(exc)

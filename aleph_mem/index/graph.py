@@ -71,3 +71,51 @@ def path_between(con: apsw.Connection, a: str, b: str) -> list[str]:
         return nx.shortest_path(g, a, b)
     except nx.NetworkXNoPath:
         return []
+
+
+def links_from(con: apsw.Connection, note_id: int) -> list[tuple]:
+    """(raw, target, heading, block, alias, embed, resolved path, status, line, candidates
+    JSON) of each link a note makes, in the order written."""
+    return [tuple(r) for r in con.execute(
+        "SELECT raw, target, heading, block, alias, embed, resolved_path, status, "
+        "line, candidates FROM links WHERE src_id=? ORDER BY line, id", (note_id,))]
+
+
+def resolved_pairs(con: apsw.Connection) -> list[tuple[str, str]]:
+    """(source, target) of every resolved link between two different notes, once each."""
+    return [(s, t) for s, t in con.execute(
+        "SELECT DISTINCT n.path, l.resolved_path FROM links l JOIN notes n ON "
+        "n.id = l.src_id WHERE l.resolved_path IS NOT NULL AND n.path != l.resolved_path "
+        "ORDER BY 1, 2")]
+
+
+def inbound_counts(con: apsw.Connection) -> dict[str, int]:
+    """path -> how many other notes link to it; what the dream itself writes does not
+    count."""
+    return dict(con.execute(
+        "SELECT l.resolved_path, count(DISTINCT l.src_id) FROM links l JOIN notes n ON "
+        "n.id = l.src_id WHERE l.resolved_path IS NOT NULL AND l.resolved_path != n.path "
+        "AND n.path NOT LIKE '\\_dream/%' ESCAPE '\\' GROUP BY 1").fetchall())
+
+
+def outbound_counts(con: apsw.Connection) -> dict[str, int]:
+    """path -> how many resolved links it makes to other notes."""
+    return dict(con.execute(
+        "SELECT n.path, count(*) FROM links l JOIN notes n ON n.id = l.src_id "
+        "WHERE l.resolved_path IS NOT NULL AND l.resolved_path != n.path GROUP BY 1").fetchall())
+
+
+def links_outside_dream(con: apsw.Connection) -> list[tuple]:
+    """(source, resolved path, status, raw, anchor found, line) of every link outside the
+    dream's own notes, by source and line."""
+    return [tuple(r) for r in con.execute(
+        "SELECT n.path, l.resolved_path, l.status, l.raw, l.anchor_found, l.line FROM links l "
+        "JOIN notes n ON n.id = l.src_id WHERE n.path NOT LIKE '\\_dream/%' ESCAPE '\\' "
+        "ORDER BY n.path, l.line")]
+
+
+def resolved_by_title(con: apsw.Connection) -> set[tuple[str, str]]:
+    """(source, raw) of the wikilinks that found their note by its title, not its name."""
+    return {(s, r) for s, r in con.execute(
+        "SELECT n.path, l.raw FROM links l JOIN notes n ON n.id = l.src_id "
+        "WHERE l.resolved_by = 'title' AND l.kind = 'wikilink'")}

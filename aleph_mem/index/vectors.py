@@ -267,3 +267,17 @@ def knn(con: apsw.Connection, query: np.ndarray, k: int) -> list[tuple[int, floa
         "SELECT chunk_id, distance FROM vec_chunks WHERE embedding MATCH ? AND k = ?",
         (np.asarray(query, np.float32).tobytes(), k)).fetchall()
     return [(cid, 1.0 - dist) for cid, dist in rows]
+
+
+def body_vectors(con: apsw.Connection) -> list[tuple[str, bytes]]:
+    """(path, float32 bytes) of every body chunk's vector, by path; [] when the index has no
+    vectors yet."""
+    if con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone() is None:
+        return []
+    try:
+        load_extension(con)
+        return [(p, v) for p, v in con.execute(
+            "SELECT n.path, v.embedding FROM vec_chunks v JOIN chunks c ON c.id = v.chunk_id "
+            "JOIN notes n ON n.id = c.note_id WHERE c.seq >= 0 ORDER BY n.path").fetchall()]
+    except apsw.SQLError:  # no vector table yet
+        return []

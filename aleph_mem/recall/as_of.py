@@ -22,8 +22,10 @@ from aleph_mem import logs
 from aleph_mem.clock import iso
 from aleph_mem.errors import AlephError, BadInput
 from aleph_mem.files.vault import ARCHIVE, DREAM
+from aleph_mem.index import reading
 from aleph_mem.index.db import transaction
 from aleph_mem.index.search import MARKS, Filters, Hit, bold, fts_query
+from aleph_mem.writes.events import last_change_at
 from aleph_mem.writes.versions import Version, changed_since, dated, memory_starts
 
 if TYPE_CHECKING:
@@ -129,11 +131,7 @@ def _background(index: apsw.Connection, con: apsw.Connection) -> None:
     """Passages of the vault spread over it (the same ones every time), added to the small
     index of candidates as background: with the candidates alone a term in half of them
     weighs nothing, and a search matching few passages gave every score 0.00 and a tie."""
-    total = index.execute("SELECT max(rowid) FROM chunks_fts").fetchone()[0] or 0
-    step = max(1, total // BACKGROUND)
-    for title, heading, body in index.execute(
-            "SELECT title, heading, body FROM chunks_fts WHERE rowid % ? = 0 LIMIT ?",
-            (step, BACKGROUND)):
+    for title, heading, body in reading.spread_passages(index, BACKGROUND):
         con.execute("INSERT INTO t VALUES (-1, ?, ?, ?)", (title, heading, body))
 
 
@@ -141,15 +139,7 @@ def _present_passages(mem: Store, match: str, filters: Filters | None) -> list[
         tuple[Hit, str]]:
     """The best passages of the notes as they are (BM25 alone: the union is ranked again),
     CANDIDATES of them, with their text."""
-    from aleph_mem.index.search import filter_sql
-
-    where, args = filter_sql(filters or Filters())
-    rows = mem.con.execute(
-        "SELECT n.path, n.title, c.heading_path, c.block_id, c.line_start, f.body "
-        "FROM chunks_fts f JOIN chunks c ON c.id = f.rowid JOIN notes n ON n.id = c.note_id "
-        "WHERE chunks_fts MATCH ? AND n.archived = 0 AND n.path NOT LIKE '\\_dream/%' "
-        "ESCAPE '\\'" + where + " ORDER BY bm25(chunks_fts, 5.0, 2.0, 1.0) LIMIT ?",
-        (match, *args, CANDIDATES)).fetchall()
+    rows = reading.best_passages(mem.con, match, filters or Filters(), CANDIDATES)
     out = []
     for path, title, heading_json, block_id, line, body in rows:
         heading = json.loads(heading_json)
@@ -261,5 +251,4 @@ def _wanted(path: str, f: Filters | None) -> bool:
 
 
 def _last_change(mem: Store, path: str) -> str | None:
-    row = mem.con.execute("SELECT max(at) FROM events WHERE path = ?", (path,)).fetchone()
-    return row[0] if row else None
+    return last_change_at(mem.con, path)

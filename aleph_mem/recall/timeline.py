@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from aleph_mem.errors import AlephError, NoteNotFound
+from aleph_mem.index import reading
 from aleph_mem.notes.note_parts import linked_name
 from aleph_mem.notes.prose_dates import validity_end
 from aleph_mem.writes.versions import history_of
@@ -61,13 +62,11 @@ def notes_about(mem: Store, subject: str) -> list[str]:
         return list(dict.fromkeys(h.path for h in mem.search(subject, limit=5, mode="fts",
                                                              wait_for_model=False)))
     stem = main.rsplit("/", 1)[-1][:-3].casefold()
-    names = {stem, subject.casefold()} | {a.casefold() for (a,) in mem.con.execute(
-        "SELECT alias FROM aliases a JOIN notes n ON n.id = a.note_id WHERE n.path = ?",
-        (main,))}
+    names = {stem, subject.casefold()} | {a.casefold()
+                                          for a in reading.aliases_of_path(mem.con, main)}
     about = [main]
-    for path, fm in mem.con.execute("SELECT path, frontmatter FROM notes WHERE path != ?",
-                                    (main,)):
-        named = json.loads(fm).get("subject")
+    for path, fm in reading.frontmatters_except(mem.con, main):
+        named = fm.get("subject")
         if linked_name(named).rsplit("/", 1)[-1].casefold() in names - {""}:
             about.append(path)
     return about
@@ -149,8 +148,7 @@ class _Texts:
 
 
 def _stated(mem: Store, path: str, since: str | None) -> list[Entry]:
-    row = mem.con.execute("SELECT frontmatter FROM notes WHERE path = ?", (path,)).fetchone()
-    fm = json.loads(row[0]) if row else {}
+    fm = reading.frontmatter_of(mem.con, path) or {}
     out = []
     for key in DATE_KEYS:
         day = str(fm.get(key) or "")[:10]

@@ -22,8 +22,10 @@ from aleph_mem.files import activity
 from aleph_mem.files.daemon_status import write_status
 from aleph_mem.files.locks import watcher_lock
 from aleph_mem.index.indexer import Progress
+from aleph_mem.index.reading import any_chunk_waiting, live_note_count, meta_value
 from aleph_mem.memory import Memory
 from aleph_mem.running.watcher import Watcher
+from aleph_mem.sessions.chunk_vectors import any_waiting as any_session_chunk_waiting
 from aleph_mem.writes.sync_settle import waiting
 
 log = logs.get(__name__)
@@ -37,10 +39,8 @@ CORES_IDLE_SECONDS = 120  # a person this recent keeps the other cores (dreams w
 def vectors_pending(mem: Memory) -> bool:
     if mem.settings.embed_model == "none":
         return False
-    row = mem.con.execute("SELECT 1 FROM chunks WHERE embedded = 0 LIMIT 1").fetchone() or \
-        mem.con.execute("SELECT 1 FROM session_chunks WHERE vec IS NULL LIMIT 1").fetchone()
-    meta = mem.con.execute("SELECT value FROM meta WHERE key='vec_model'").fetchone()
-    return row is not None or meta is None
+    return any_chunk_waiting(mem.con) or any_session_chunk_waiting(mem.con) or \
+        meta_value(mem.con, "vec_model") is None
 
 
 @dataclass
@@ -61,7 +61,7 @@ class Job:
 def start_line(mem: Memory, socket: str | None, name: str = "daemon") -> str:
     """The one line a daemon says when it starts: what it watches, what it holds, how an
     agent connects."""
-    notes = mem.con.execute("SELECT count(*) FROM notes WHERE archived = 0").fetchone()[0]
+    notes = live_note_count(mem.con)
     st = mem.vector_state()
     if st["setting"] == "none":
         vectors = "vectors off (full-text search)"

@@ -8,9 +8,10 @@ captured sessions on disk). Search: ``chunk_index`` and ``chunk_vectors``. Disti
 ``upkeep`` (which sessions are finished, compression, retention), ``summary`` (what a session
 did, without an LLM), ``llm_summary`` (with one), ``session_note`` (the note written). What an
 agent is handed: ``session_start`` (the memory a session starts with) and ``working_memory``
-(the budgeted envelope of the ``context`` verb)."""
+(the budgeted envelope of the ``context`` verb). ``session_counts``: what ``status`` tells of
+them."""
 
 __all__ = [
-    "chunk_index", "chunk_vectors", "hook", "library", "raw_store", "session_note", "upkeep",
-    "working_memory"
+    "chunk_index", "chunk_vectors", "hook", "library", "raw_store", "session_counts",
+    "session_note", "upkeep", "working_memory"
 ]

@@ -14,6 +14,7 @@ import numpy as np
 
 from aleph_mem.embed.embedders import Embedder
 from aleph_mem.index import db
+from aleph_mem.index.reading import meta_value, set_meta
 from aleph_mem.index.vectors import BATCH, Cache, embed_cached
 
 KEY = "session_vec_model"
@@ -21,21 +22,25 @@ KEY = "session_vec_model"
 
 def ensure_model(con: apsw.Connection, model: str, dim: int) -> None:
     want = f"{model}:{dim}"  # the same "name:dim" the daemon's socket answers with
-    row = con.execute("SELECT value FROM meta WHERE key = ?", (KEY,)).fetchone()
-    if row and row[0] == want:
+    if meta_value(con, KEY) == want:
         return
     with db.transaction(con):
         con.execute("UPDATE session_chunks SET vec = NULL")
-        con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (KEY, want))
+        set_meta(con, KEY, want)
 
 
 def model_of(con: apsw.Connection) -> str | None:
-    row = con.execute("SELECT value FROM meta WHERE key = ?", (KEY,)).fetchone()
-    return row[0] if row else None
+    return meta_value(con, KEY)
 
 
 def pending(con: apsw.Connection) -> int:
     return con.execute("SELECT count(*) FROM session_chunks WHERE vec IS NULL").fetchone()[0]
+
+
+def any_waiting(con: apsw.Connection) -> bool:
+    """A session chunk without a vector."""
+    return con.execute("SELECT 1 FROM session_chunks WHERE vec IS NULL LIMIT 1").fetchone() \
+        is not None
 
 
 def embed_pending(con: apsw.Connection, embedder: Embedder, cache: Cache,

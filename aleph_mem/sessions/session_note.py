@@ -157,11 +157,9 @@ def _mark_compressed(mem: Store, session: Session, path: str, read_whole: bool =
 def _known_note(mem: Store, session: Session) -> str | None:
     """The note this session already has (its id decides): a session imported again after
     its transcript was removed gets the same note, not a second one."""
-    row = mem.con.execute(
-        "SELECT path FROM notes WHERE json_extract(frontmatter, '$.session_id') = ? AND "
-        "json_extract(frontmatter, '$.client') = ? AND path NOT LIKE 'archive/%' LIMIT 1",
-        (session.session_id, session.client)).fetchone()
-    return row[0] if row else None
+    from aleph_mem.index.reading import session_note
+
+    return session_note(mem.con, session.session_id, session.client)
 
 
 def _path(mem: Store, session: Session, d: Digest) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from aleph_mem.files.atomic import write_atomic
-from aleph_mem.index.search import like_prefix
+from aleph_mem.index import reading
 from aleph_mem.notes.note_parts import body_of_text
 from aleph_mem.recall import hot_memory
 from aleph_mem.sessions.raw_store import file_name, project_of
@@ -83,16 +83,12 @@ def project_blocks(mem: Store, project: str, room: float) -> list[str]:
 def _project(mem: Store, project: str, room: int) -> list[str]:
     out: list[str] = []
     name = one_line(project)
-    sessions = mem.con.execute(
-        "SELECT path FROM notes WHERE archived = 0 AND "
-        "json_extract(frontmatter, '$.type') = 'session' AND "
-        "lower(json_extract(frontmatter, '$.project')) = lower(?) "
-        "ORDER BY json_extract(frontmatter, '$.started') DESC LIMIT 5", (project,)).fetchall()
+    sessions = reading.project_session_notes(mem.con, project, 5)
     lines: list[str] = _undistilled(mem, project)
     decided: list[str] = []
     open_: list[str] = []
     proven: list[str] = []
-    for (path,) in sessions:
+    for path in sessions:
         body = mem.shown((mem.vault.read_bytes(path) or b"").decode("utf-8", "replace"))
         found = _sections(body)
         outcome = next(iter(found.get("Outcome", [])), "")
@@ -100,14 +96,7 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
         decided += found.get("Decisions", [])
         open_ += [e for e in found.get("Errors and fixes", []) if UNRESOLVED in e]
         proven += found.get("Procedures that worked", [])
-    notes = mem.con.execute(
-        "SELECT path, title FROM notes WHERE archived = 0 AND "
-        "coalesce(json_extract(frontmatter, '$.type'), '') != 'session' AND ("
-        "lower(json_extract(frontmatter, '$.project')) = lower(?) OR lower(title) = lower(?) "
-        "OR lower(path) LIKE ? ESCAPE '\\' OR lower(path) LIKE ? ESCAPE '\\') "
-        "ORDER BY coalesce(note_date, '') DESC, mtime_ns DESC LIMIT 8",
-        (project, project, f"%/{like_prefix(project.lower())}/%",
-         f"{like_prefix(project.lower())}/%")).fetchall()
+    notes = reading.project_notes(mem.con, project, 8)
     for heading, items in (
             (f"## Project {name}: recent decisions", [f"- {d}" for d in decided[:6]]),
             (f"## Project {name}: open problems", [f"- {p}" for p in open_[:4]]),
@@ -130,12 +119,12 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
 def _undistilled(mem: Store, project: str, limit: int = 3) -> list[str]:
     """The project's captured sessions whose note is not written yet (one still running,
     or ended a moment ago): what each was asked first, so the next session knows of it."""
-    rows = mem.con.execute(  # (the index learns of a note a moment after it is written)
-        "SELECT s.started, s.client, s.title FROM sessions s WHERE s.note = '' AND "
-        "lower(s.project) = lower(?) AND NOT EXISTS (SELECT 1 FROM notes n WHERE "
-        "json_extract(n.frontmatter, '$.session_id') = s.session_id AND "
-        "json_extract(n.frontmatter, '$.client') = s.client) "
-        "ORDER BY s.started DESC LIMIT ?", (project, limit)).fetchall()
+    waiting = mem.con.execute(  # (the index learns of a note a moment after it is written)
+        "SELECT s.started, s.client, s.title, s.session_id FROM sessions s WHERE s.note = '' "
+        "AND lower(s.project) = lower(?) ORDER BY s.started DESC", (project,)).fetchall()
+    noted = reading.sessions_with_notes(mem.con, [(sid, c) for _, c, _, sid in waiting])
+    rows = [(started, client, title) for started, client, title, sid in waiting
+            if (sid, client) not in noted][:limit]
     if not rows:
         return []
     from aleph_mem.sessions.summary import one_line as clipped  # (transcripts' parsing)

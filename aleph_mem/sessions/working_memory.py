@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from aleph_mem.index import judgments, reading
 from aleph_mem.index.search import Filters
 from aleph_mem.store import Store
 
@@ -70,12 +71,11 @@ def assemble(mem: Store, query: str | None = None, budget_tokens: int = 2000,
             env.truncated |= env.hot_memory != text
     spare += share - tokens(env.hot_memory)
     share = int(budget_tokens * SHARES["digest"])
-    latest = mem.con.execute("SELECT path FROM notes WHERE path LIKE '\\_dream/digests/%' "
-                             "ESCAPE '\\' ORDER BY path DESC LIMIT 1").fetchone()
+    latest = reading.latest_digest(mem.con)
     if latest:
-        text = _digest_text(mem.shown((mem.vault.read_bytes(latest[0]) or b"").decode(
+        text = _digest_text(mem.shown((mem.vault.read_bytes(latest) or b"").decode(
             "utf-8", "replace")))
-        env.digest = {"path": latest[0], "text": clip(text, share)}
+        env.digest = {"path": latest, "text": clip(text, share)}
         spare += share - tokens(env.digest["text"])
     else:
         spare += share
@@ -125,18 +125,12 @@ def _relevant(mem: Store, query: str | None, folder: str | None,
                 if about(mem.con, query, h.path)]  # about the task, or not handed over
         items = [(h.path, h.anchor, h.title, mem.chunk_text(h.chunk_id)) for h in hits]
     else:
-        rows = mem.con.execute(
-            "SELECT path, title FROM notes WHERE path NOT LIKE 'archive/%' AND "
-            "path NOT LIKE '\\_dream/%' ESCAPE '\\' AND path != 'MEMORY.md' "
-            + ("AND (folder = ? OR folder LIKE ?) " if folder else "")
-            + "ORDER BY mtime_ns DESC LIMIT 8",
-            (folder, folder.rstrip("/") + "/%") if folder else ()).fetchall()
+        rows = reading.recent_notes(mem.con, folder, 8)
         head = share * CHARS_PER_TOKEN + 200  # more than a note's share, redacted whole
         items = [(p, "", mem.shown(t), mem.shown(_head(
             (mem.vault.read_bytes(p) or b"").decode("utf-8", "replace"), head)))
             for p, t in rows]
-    judged = dict(mem.con.execute(  # a caveat the dream holds on a person's note
-        "SELECT path, status || ': ' || reason FROM judgments").fetchall())
+    judged = judgments.caveats(mem.con)  # a caveat the dream holds on a person's note
     used = 0
     for path, anchor, title, text in items:
         room = share - used - 10

@@ -240,6 +240,83 @@ class EventLog:
         return added
 
 
+# -- questions of the index's mirror of the log ---------------------------------------------
+
+def logged(con: apsw.Connection, path: str | None = None, since: str | None = None,
+           actor: str | None = None, limit: int = 50) -> list[Event]:
+    """The latest events first: of a note (``path``, or a move from it), at or after
+    ``since``, by ``actor`` (an exact actor, or ``mcp`` for every ``mcp:*``)."""
+    sql, args = [], []
+    if path:
+        sql.append("(path = ? OR json_extract(data, '$.from') = ?)")
+        args += [path, path]
+    if since:
+        sql.append("at >= ?")
+        args.append(since)
+    if actor:
+        sql.append("(actor = ? OR actor LIKE ?)")
+        args += [actor, actor.rstrip(":*") + ":%"]
+    where = " WHERE " + " AND ".join(sql) if sql else ""
+    rows = con.execute(
+        "SELECT id, at, actor, kind, path, before, after, run, reason, data, host FROM "
+        f"events{where} ORDER BY id DESC LIMIT ?", (*args, limit)).fetchall()
+    # mypy cannot count a starred row: its first nine columns are Event's first nine fields
+    return [Event(*r[:9], json.loads(r[9]) if r[9] else {}, r[10])  # type: ignore[call-arg]
+            for r in rows]
+
+
+def last_writers(con: apsw.Connection, paths: list[str]) -> list[tuple[str, str]]:
+    """(path, actor) of the latest event of each of ``paths`` that has one (two when two
+    share the latest moment)."""
+    return [(p, a) for p, a in con.execute(
+        "SELECT path, actor FROM events e WHERE at = (SELECT max(at) FROM events "
+        "WHERE path = e.path) AND path IN (SELECT value FROM json_each(?))",
+        (json.dumps(paths),))]
+
+
+def last_change_at(con: apsw.Connection, path: str) -> str | None:
+    """When the latest event of a note happened."""
+    row = con.execute("SELECT max(at) FROM events WHERE path = ?", (path,)).fetchone()
+    return row[0] if row else None
+
+
+def changed_by_other_than_dream(con: apsw.Connection, since: str) -> bool:
+    """An event after ``since`` that the dream did not write."""
+    return con.execute("SELECT 1 FROM events WHERE at > ? AND actor NOT LIKE 'dream:%' "
+                       "LIMIT 1", (since,)).fetchone() is not None
+
+
+def first_logged(con: apsw.Connection) -> dict[str, str]:
+    """path -> when its first event happened."""
+    return dict(con.execute("SELECT path, min(at) FROM events GROUP BY path").fetchall())
+
+
+def last_logged_but_dream(con: apsw.Connection) -> dict[str, str]:
+    """path -> when its latest event not written by the dream happened."""
+    return dict(con.execute(
+        "SELECT path, max(at) FROM events WHERE actor NOT LIKE 'dream:%' GROUP BY path"))
+
+
+def last_logged_by(con: apsw.Connection, actor: str) -> dict[str, str]:
+    """path -> when ``actor`` last wrote it."""
+    return dict(con.execute(
+        "SELECT path, max(at) FROM events WHERE actor = ? GROUP BY path", (actor,)))
+
+
+def dream_writes_with_mtime(con: apsw.Connection) -> Iterator[tuple[str, str]]:
+    """(path, data JSON) of the dream's events that kept a file time, oldest first."""
+    yield from con.execute(
+        "SELECT path, data FROM events WHERE actor LIKE 'dream:%' AND data LIKE "
+        "'%mtime_ns%' ORDER BY id")
+
+
+def all_changes(con: apsw.Connection) -> Iterator[tuple[str, str, str, str, str | None,
+                                                        str | None, str | None]]:
+    """(id, path, actor, kind, after, reason, data JSON) of every event, oldest first."""
+    yield from con.execute(
+        "SELECT id, path, actor, kind, after, reason, data FROM events ORDER BY id")
+
+
 ULID = re.compile(r"[0-9A-HJKMNP-TV-Z]{26}")
 KNOWN_KINDS: tuple[str, ...] = get_args(Kind)
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import apsw
 
 from aleph_mem.index.indexer import NoteChange
+from aleph_mem.index.reading import hashes_of, meta_value, set_meta
 from aleph_mem.writes.events import KINDS, ChangeKind, Event, make_event
 from aleph_mem.writes.unlogged import Baseline
 
@@ -91,9 +92,7 @@ def recovered(con: apsw.Connection, root: Path, unfinished: dict[str, str | None
     seen = {c.path for c in changes}
     out = [NoteChange(c.path, unfinished[c.path], c.after) if c.path in unfinished else c
            for c in changes]
-    indexed = dict(con.execute(
-        "SELECT path, hash FROM notes WHERE path IN (SELECT value FROM json_each(?))",
-        (json.dumps(sorted(unfinished)),)).fetchall())
+    indexed = hashes_of(con, unfinished)
     for path, before in sorted(unfinished.items()):
         if path in seen or (path not in indexed and os.path.lexists(root / path)):
             continue
@@ -102,12 +101,11 @@ def recovered(con: apsw.Connection, root: Path, unfinished: dict[str, str | None
 
 
 def has_baseline(con: apsw.Connection) -> bool:
-    row = con.execute("SELECT value FROM meta WHERE key = 'baseline'").fetchone()
-    return bool(row and row[0] == "1")
+    return meta_value(con, "baseline") == "1"
 
 
 def mark_baseline(con: apsw.Connection) -> None:
-    con.execute("INSERT OR REPLACE INTO meta VALUES ('baseline', '1')")
+    set_meta(con, "baseline", "1")
 
 
 def human_events(changes: list[NoteChange]) -> list[Event]:

@@ -29,6 +29,7 @@ import apsw
 
 from aleph_mem.files.atomic import write_atomic
 from aleph_mem.index.indexer import NoteChange
+from aleph_mem.index.reading import hashes_of
 from aleph_mem.writes.outside_changes import last_states
 
 FILE = "held-changes.json"
@@ -82,9 +83,7 @@ class Held:
         """The held changes still unexplained after ``settle`` seconds (to log now); those
         an arrived event explains are dropped; the rest keep waiting."""
         states = last_states(con, list(self.items))
-        indexed = dict(con.execute(
-            "SELECT path, hash FROM notes WHERE path IN (SELECT value FROM json_each(?))",
-            (json.dumps(sorted(self.items)),)).fetchall())
+        indexed = hashes_of(con, self.items)
         out = []
         for path, item in sorted(self.items.items()):
             known, state = states.get(path, (False, None))

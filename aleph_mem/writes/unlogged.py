@@ -92,8 +92,9 @@ class Baseline:
 
     def record(self, con: apsw.Connection) -> None:
         """Keep every note the index holds now as the baseline, then say it is complete."""
-        lines: list[dict] = [{"path": p, "hash": h} for p, h in con.execute(
-            "SELECT path, hash FROM notes ORDER BY path")]
+        from aleph_mem.index.reading import paths_and_hashes
+
+        lines: list[dict] = [{"path": p, "hash": h} for p, h in paths_and_hashes(con)]
         for start in range(0, len(lines), 5000):
             jsonl.append_many(self.path, lines[start:start + 5000])
         jsonl.append(self.path, {"complete": True})

@@ -65,8 +65,9 @@ def at_time(con: apsw.Connection, path: str, when: str) -> Version:
     changed = changed_since(con, when)
     if path in changed:
         return dated(con, changed[path], when)
-    row = con.execute("SELECT hash FROM notes WHERE path = ?", (path,)).fetchone()
-    return dated(con, Version(path, row[0] if row else None, None, None), when)
+    from aleph_mem.index.reading import hash_of
+
+    return dated(con, Version(path, hash_of(con, path), None, None), when)
 
 
 def history_of(con: apsw.Connection, paths: set[str], since: str | None = None) -> list[tuple]:

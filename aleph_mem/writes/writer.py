@@ -48,6 +48,7 @@ from aleph_mem.files.preimages import ObjectStore
 from aleph_mem.files.vault import ARCHIVE, FileStat, Vault, content_hash
 from aleph_mem.index import db
 from aleph_mem.index.indexer import Indexer
+from aleph_mem.index.reading import hash_of
 from aleph_mem.notes import frontmatter_edit
 from aleph_mem.notes.parser import poison_problem
 from aleph_mem.notes.sections import find_section
@@ -266,8 +267,7 @@ class Writer:
         unfinished = TakingIn(self.vault.local_dir).load()  # a killed reconcile's paths
         kept = Baseline(self.vault.local_dir)
         for path, data in current.items():
-            row = self.con.execute("SELECT hash FROM notes WHERE path=?", (path,)).fetchone()
-            indexed = unfinished[path] if path in unfinished else row[0] if row else None
+            indexed = unfinished[path] if path in unfinished else hash_of(self.con, path)
             change = outside_change(self.con, path, indexed, _hash(data), kept)
             for event in human_events([change] if change else []):
                 self.events.append(event)

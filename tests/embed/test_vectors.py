@@ -236,6 +236,7 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
     model."""
     from aleph_mem.embed import int8
     from aleph_mem.embed.model_choice import choose
+    from aleph_mem.index.reading import ChunkFacts
 
     cache = tmp_path / "cache"
     exact = embedders.load(embedders.BUILTIN, cache)
@@ -263,8 +264,10 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
         assert mem.embed() > 0
         assert mem.vector_state()["model"] == "all-MiniLM-L6-v2-q8-smooth6"
         assert mem.search("where do herons breed", mode="vector")[0].path == "notes/a.md"
-        assert choose(embedders.BUILTIN, "auto", mem.con, cache, 1) == embedders.QUANTIZED
-        assert choose(embedders.BUILTIN, "off", mem.con, cache, 1) == embedders.BUILTIN
+        assert choose(embedders.BUILTIN, "auto", ChunkFacts(mem.con), cache,
+                      1) == embedders.QUANTIZED
+        assert choose(embedders.BUILTIN, "off", ChunkFacts(mem.con), cache,
+                      1) == embedders.BUILTIN
     from aleph_mem.install.new_vault import init_vault
 
     other = tmp_path / "small"
@@ -272,7 +275,8 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
     write(other, "n.md", "# N\n\nsmall\n")
     with Memory.open(other, {"embed_model": "none"}) as mem:
         mem.reindex()
-        assert choose(embedders.BUILTIN, "auto", mem.con, cache, 1) == embedders.BUILTIN
+        assert choose(embedders.BUILTIN, "auto", ChunkFacts(mem.con), cache,
+                      1) == embedders.BUILTIN
 
 
 def test_fused_attention_graph_computes_what_the_bundled_model_does(tmp_path: Path) -> None:
