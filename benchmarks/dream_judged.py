@@ -7,7 +7,7 @@ each: every digest and proposals line, with its class); VERDICTS_DIR holds a rea
 ``<vault>.verdicts.jsonl`` (``{"id": "<vault>-<n>", "verdict": "A"|"B"|"C"}``, ``n`` the
 line's place in ``lines.jsonl``): A right and useful, B right but not worth attention,
 C wrong. The reader sees the lines and the notes, never the code. Lines about the
-benchmark's own planted pair (``aleph-bench/``) are not judged.
+benchmark's own planted pair (``aleph-bench/``) are not judged (verdict ``skip``).
 
 Printed per class over all the vaults given: lines, A, B, C, precision ((A + B) / lines:
 what is true) and worth (A / lines: what earns attention).
@@ -36,8 +36,8 @@ def tally(keep: Path, verdicts: Path) -> dict[str, Counter]:
         for i, row in enumerate(lines.read_text("utf-8").splitlines()):
             item = json.loads(row)
             verdict = judged.get(f"{vault}-{i}")
-            if verdict is None:
-                continue
+            if verdict not in ("A", "B", "C"):
+                continue  # not judged, or about the benchmark's own planted notes ("skip")
             by_class.setdefault(item["class"], Counter())[verdict] += 1
     return by_class
 
