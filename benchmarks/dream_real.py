@@ -199,7 +199,7 @@ def properties(text: str) -> dict:
         return {}
     try:
         found = yaml.safe_load(text[4:].split("\n---", 1)[0])
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError):  # ValueError: a date no calendar has (2024-03-50)
         return {}
     return found if isinstance(found, dict) else {}
 

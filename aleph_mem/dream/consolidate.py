@@ -13,7 +13,15 @@ from itertools import combinations
 
 import numpy as np
 
-from aleph_mem.dream.view import Action, NoteInfo, Snapshot, body_of, facts_of
+from aleph_mem.dream.view import (
+    Action,
+    NoteInfo,
+    Snapshot,
+    body_of,
+    facts_of,
+    in_templates,
+    templated,
+)
 from aleph_mem.files.names import name_problem
 from aleph_mem.files.vault import ARCHIVE
 from aleph_mem.notes.facts import (
@@ -42,14 +50,16 @@ def normalized(note: NoteInfo) -> str:
     return normalized_text(body_of(note))
 
 
-def keeper_order(n: NoteInfo) -> tuple:
+def keeper_order(n: NoteInfo, daily: tuple[str, ...] = ()) -> tuple:
     """Human-touched over agent-owned; a filed note over its inbox copy; the original
-    over a copy (a folder or name ending "copy" or "(1)", as a file manager names one);
+    over a copy (a folder or name ending "copy" or "(1)", as a file manager names one, or a
+    backup folder); a daily note in the vault's daily notes folder over a copy elsewhere;
     more inbound links; older (its `created`, else its first logged event: file times
     differ between devices a sync engine keeps in step, the synced history does not);
     smaller path."""
     created = str(n.frontmatter.get("created") or n.first_logged or n.mtime.isoformat())
-    return (not n.human, in_inbox(n), is_copy(n), -n.inbound, created, n.path)
+    elsewhere = not any(n.path.startswith(f + "/") for f in daily)
+    return (not n.human, in_inbox(n), is_copy(n), elsewhere, -n.inbound, created, n.path)
 
 
 INBOX_FOLDERS = ("inbox", "_inbox", "00 inbox")
@@ -61,8 +71,17 @@ def in_inbox(n: NoteInfo, also: tuple[str, ...] = ()) -> bool:
 
 
 def is_copy(n: NoteInfo) -> bool:
-    """A folder or file of the note's path is named as a copy is (COPY_NAME)."""
-    return any(COPY_NAME.search(part.removesuffix(".md")) for part in n.path.split("/"))
+    """A folder or file of the note's path is named as a copy is (COPY_NAME), or a folder
+    is a backup folder (``backups/``, ``bak/``)."""
+    parts = n.path.split("/")
+    return any(COPY_NAME.search(part.removesuffix(".md")) for part in parts) or any(
+        part.casefold() in BACKUP_FOLDERS for part in parts[:-1])
+
+
+BACKUP_FOLDERS = frozenset({"bak", ".bak", "backup", "backups", "_backup", "_backups"})
+# what another tool keeps of its own: Logseq's backups and page versions are not notes
+# a person files (a merge kept a backup over the live page: read blind, wrong)
+TOOL_COPIES = ("logseq/bak/", "logseq/version-files/")
 
 
 # a copy, as a file manager, a sync engine or a person names one: "Notes copy", "x (1)",
@@ -201,11 +220,14 @@ def plan_consolidate(snap: Snapshot) -> list[Action]:
     if snap.archive_clash:
         return []  # a merge archives the absorbed note: `archive/` would clash with theirs
     notes = [n for n in snap.active()
-             if not n.permanent and len(normalized(n).split()) >= MIN_MERGE_WORDS]
+             if not n.permanent and len(normalized(n).split()) >= MIN_MERGE_WORDS
+             and not n.path.startswith(TOOL_COPIES) and not in_templates(n, snap)
+             and not templated(n)]  # a template and a note made from it are not one thing
+    daily = tuple(folder for folder, _ in snap.daily_formats if folder)
     actions: list[Action] = []
     absorbed: set[str] = set()
     for a, b, how, sim in near_pairs(snap, notes):
-        keep, drop = sorted((a, b), key=keeper_order)
+        keep, drop = sorted((a, b), key=lambda n: keeper_order(n, daily))
         if drop.path in absorbed or keep.path in absorbed:
             continue
         if how != "text" and different_things(keep, drop):
@@ -214,7 +236,9 @@ def plan_consolidate(snap: Snapshot) -> list[Action]:
             continue  # kept apart; or its name cannot move into archive/ (half a merge)
         absorbed.add(drop.path)
         if how == "text":
-            actions += merge_actions(keep, drop, True, "identical text")
+            same = body_of(keep).strip() == body_of(drop).strip()
+            actions += merge_actions(keep, drop, True, "identical text" if same else
+                                     "the same words, formatted differently", carried=[])
         elif how == "cosine" and sim >= IDENTICAL_COSINE and covers(keep, drop):
             actions += merge_actions(keep, drop, True, f"the same facts (cosine {sim:.3f})")
         else:

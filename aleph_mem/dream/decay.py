@@ -82,7 +82,7 @@ def plan_decay(snap: Snapshot, judge: Judge | None = None,
             continue  # the person archived it their own way (a status, an Archive folder)
         if n.human and not by_age(n):  # a person's note: only on its own word (R2)
             if own and age >= MIN_AGE_DAYS and not _just_marked(n, snap) and \
-                    not _expiry_unagreed(n, own):
+                    not _expiry_unagreed(n, own) and not _a_linked_record(n, own):
                 cold.append((0.0, n, f"stale: {own}"))
             continue
         s, _ = salience(n, snap.now, linked_at=linked_at.get(n.path))
@@ -121,6 +121,17 @@ def _archived_by_person(n: NoteInfo) -> bool:
     return _status(n) in ("archived", "archive") or any(
         f.casefold().lstrip("0123456789._- ") in ("archive", "archived", "archives")
         for f in n.path.split("/")[:-1])
+
+
+def _a_linked_record(n: NoteInfo, own: str) -> bool:
+    """A note other notes still link to whose status says it ended (abandoned, retired,
+    defunct): the record of what happened, kept where its links and its folder expect it
+    (read blind, archiving a campaign's abandoned hub away from its sessions was wrong). A
+    note that says its content is wrong now (deprecated, obsolete, expired) still moves."""
+    return n.inbound > 0 and own in RECORD_ENDS
+
+
+RECORD_ENDS = frozenset({"status abandoned", "status retired", "status defunct"})
 
 
 def _status(n: NoteInfo) -> str:

@@ -22,12 +22,13 @@ from aleph_mem.dream.view import (
     body_of,
     generic_name,
     in_templates,
+    templated,
 )
 from aleph_mem.files.atomic import write_atomic
 from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
 from aleph_mem.files.vault import ARCHIVE, DREAM
 from aleph_mem.notes import frontmatter_edit
-from aleph_mem.notes.note_parts import frontmatter_text, linked_path
+from aleph_mem.notes.note_parts import linked_path
 from aleph_mem.notes.prose import clipped, own_prose
 from aleph_mem.shown import one_line
 
@@ -268,21 +269,11 @@ def code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def templated(n: NoteInfo) -> bool:
-    """A template kept outside a templates folder: a placeholder (``{{date}}``, Templater's
-    ``<% %>``) in its frontmatter or its title line. A placeholder further down is text (an
-    n8n or Jinja expression a note explains)."""
-    head, rest = frontmatter_text(n.body)
-    first = next((ln for ln in rest.splitlines() if ln.strip() and ln.strip() != "---"), "")
-    return bool(PLACEHOLDER.search(head) or PLACEHOLDER.search(first))
-
-
 def vault_off(snap: Snapshot) -> set[str]:
     """Rules the `lint_disable` setting turns off for the whole vault."""
     return set(getattr(snap.settings, "lint_disable", None) or [])
 
 
-PLACEHOLDER = re.compile(r"\{\{[^{}\n]{1,80}\}\}|<%[\s\S]{0,400}?%>")
 UNSAFE_NAME = re.compile(r'[#^\[\]|\\:*?"<>]')
 RELATIVE_TIME = re.compile(r"\b(today|yesterday|tomorrow|tonight|this (?:morning|week|month)|"
                            r"last (?:night|week|month|year)|next (?:week|month|year|monday|"
@@ -339,10 +330,14 @@ REQUIRED_KEYS = ("category", "tags", "created")
 
 
 def _dedup(n: NoteInfo) -> dict:
+    """A list property with an item twice, written once. Only lists of plain values: an
+    unquoted ``[Title: Subtitle]`` reads as a mapping, which the dream leaves as it is."""
     keys = {}
     for key in ("tags", "aliases", "source_notes"):
         v = n.frontmatter.get(key)
-        if isinstance(v, list) and len(v) != len(dedup := list(dict.fromkeys(v))):
+        if not isinstance(v, list) or not all(isinstance(x, (str, int, float)) for x in v):
+            continue
+        if len(v) != len(dedup := list(dict.fromkeys(v))):
             keys[key] = dedup
     return keys
 
@@ -498,8 +493,8 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
             found, by_heading = suggest.loose(target)
             if by_heading:
                 continue  # another note's heading is a guess at what was meant: only hinted
-        if len(found) != 1:
-            continue
+        if len(found) != 1 or found == {src}:
+            continue  # none, several, or the note itself (a link to itself repairs nothing)
         name = suggest.link_name(next(iter(found)))
         spaced = _only_spaces_differ(target, name)
         shown = alias or ("|" + target.strip() if not anchor and not spaced else "")

@@ -22,7 +22,7 @@ from aleph_mem.clock import parse_iso
 from aleph_mem.dream.journal_lines import Op
 from aleph_mem.files.sync_conflicts import CONFLICT_ISSUE
 from aleph_mem.files.vault import ARCHIVE, DREAM, content_hash
-from aleph_mem.notes.note_parts import body_of_text
+from aleph_mem.notes.note_parts import body_of_text, frontmatter_text
 
 PROTECTED = ("MEMORY.md",)
 GENERATED = DREAM
@@ -242,6 +242,18 @@ def in_templates(n: NoteInfo, snap: Snapshot) -> bool:
     if any(f.casefold() in TEMPLATE_FOLDERS for f in n.path.split("/")[:-1]):
         return True
     return any(n.path.startswith(t.rstrip("/") + "/") for t in snap.template_folders)
+
+
+PLACEHOLDER = re.compile(r"\{\{[^{}\n]{1,80}\}\}|<%[\s\S]{0,400}?%>")
+
+
+def templated(n: NoteInfo) -> bool:
+    """A template kept outside a templates folder: a placeholder (``{{date}}``, Templater's
+    ``<% %>``) in its frontmatter or its title line. A placeholder further down is text (an
+    n8n or Jinja expression a note explains)."""
+    head, rest = frontmatter_text(n.body)
+    first = next((ln for ln in rest.splitlines() if ln.strip() and ln.strip() != "---"), "")
+    return bool(PLACEHOLDER.search(head) or PLACEHOLDER.search(first))
 
 
 GENERIC_NAMES = frozenset({
