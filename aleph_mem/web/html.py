@@ -53,7 +53,10 @@ def note_link(path: str, text: object | None = None) -> Html:
 
 
 def button_form(action: str, label: str, csrf: str, css: str = "", **fields: str) -> Html:
-    """A form of one button that POSTs ``fields`` (with the CSRF token) to ``action``."""
+    """A form of one button that POSTs ``fields`` (with the CSRF token) to ``action``;
+    nothing for a visitor who may not write (no token)."""
+    if not csrf:
+        return Html()
     hidden = join([tag("input", type="hidden", name=k, value=v)
                    for k, v in {**fields, "csrf": csrf}.items()])
     return Html(f'<form method="post" action="{esc(action)}" class="inline">{hidden}'
