@@ -38,7 +38,7 @@ STATIC = {"/static/page.css": "text/css", "/static/page.js": "text/javascript"}
 HEADERS = [(b"content-security-policy", b"default-src 'none'; style-src 'self'; "
             b"script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none';"
             b" base-uri 'none'"),
-           (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+           (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
            (b"x-frame-options", b"DENY"), (b"cache-control", b"no-store")]
 
 
