@@ -563,6 +563,24 @@ class Memory(Store):
         return [p for p in Journal(self.vault.aleph_dir).proposals().values()
                 if p["state"] == "open"]
 
+    def proposal_marks(self) -> Any:
+        """The boxes marked in the digests and on the proposals page, as the next dream run
+        reads them: ticked and dismissed ids, and the marks an agent made (not counted)."""
+        from aleph_mem.dream.proposals import marks
+
+        return marks(self)
+
+    def mark_proposal(self, pid: str, box: Literal["x", "-"],
+                      actor: str | None = None) -> WriteResult:
+        """Tick (``x``) or dismiss (``-``) an open proposal's box, as a person does in their
+        editor: the next dream run applies or drops it; ``undo`` takes the mark back."""
+        from aleph_mem.dream.proposals import mark
+
+        if pid not in {p["id"] for p in self.proposals()}:
+            raise BadInput(f"no open proposal {pid!r} (`aleph-mem dream proposals` lists "
+                           "them)")
+        return mark(self, pid, box, actor or self.actor)
+
 
 def _no_secrets(text: str) -> tuple[str, list[str]]:
     """The text with every secret replaced by ``[REDACTED:kind]``, and the kinds taken out:

@@ -34,7 +34,7 @@ FLOORS = [
     {"memory"},
     {"install"},
     {"running"},
-    {"mcp"},
+    {"mcp", "web"},
     {"cli"},
 ]
 FLOOR = {room: n for n, rooms in enumerate(FLOORS) for room in rooms}
@@ -46,8 +46,9 @@ SHELL_MAY_NAME = {
     "cli": {"aleph_mem.files.activity", "aleph_mem.files.vault", "aleph_mem.embed.pool",
             "aleph_mem.sessions.hook"},
     "mcp": {"aleph_mem.files.activity", "aleph_mem.files.locks"},
+    "web": set(),
 }
-SHELL_OPEN = {"memory", "store", "install", "running", "mcp"} | FLOORS[0] | FLOORS[2]
+SHELL_OPEN = {"memory", "store", "install", "running", "mcp", "web"} | FLOORS[0] | FLOORS[2]
 HEAVY = ("numpy", "onnxruntime", "markdown_it", "yaml", "networkx", "apsw", "mcp.server")
 
 

@@ -20,6 +20,7 @@ from aleph_mem.shown import one_line
 
 if TYPE_CHECKING:
     from aleph_mem.store import Store
+    from aleph_mem.writes.writer import WriteResult
 
 PAGE = f"{DREAM}proposals.md"
 TICKED = re.compile(r"^\s*- \[[xX]\] .*\((P-[0-9a-f]{8})\)\s*$", re.M)
@@ -97,6 +98,37 @@ def marks(mem: Store) -> Marks:
                 not_yours[pid] = authors[line]
     return Marks(ticked - dismissed, dismissed,
                  {p: a for p, a in not_yours.items() if p not in ticked | dismissed})
+
+
+def with_mark(text: str, pid: str, mark: str) -> str | None:
+    """The page's text with the open box of proposal ``pid`` marked (``x`` ticks it, ``-``
+    dismisses it), exactly as a person marks it in their editor; None when the page holds
+    no open box for it."""
+    box = re.compile(rf"^(\s*- )\[ \]( .*\({re.escape(pid)}\)\s*)$", re.M)
+    new, n = box.subn(lambda m: f"{m.group(1)}[{mark}]{m.group(2)}", text, count=1)
+    return new if n else None
+
+
+def mark(mem: Store, pid: str, box: str, actor: str) -> WriteResult:
+    """Mark proposal ``pid``'s open box (``x`` ticks it, ``-`` dismisses it) where the person
+    would: on the standing page, else in the newest digest that shows it; one logged edit
+    through the one writer, compare-and-swap guarded, so the next run reads it as a mark made
+    by ``actor`` (``marks``) and ``undo`` takes it back."""
+    from aleph_mem.errors import BadInput
+    from aleph_mem.files.vault import content_hash
+
+    if box not in ("x", "-"):
+        raise BadInput(f"a box is ticked (x) or dismissed (-), not {box!r}")
+    digests = sorted((mem.vault.root / DREAM / "digests").glob("*.md"), reverse=True)
+    for path in (PAGE, *(f"{DREAM}digests/{p.name}" for p in digests)):
+        data = mem.vault.read_bytes(path)
+        text = data.decode("utf-8", "surrogateescape") if data is not None else ""
+        marked = with_mark(text, pid, box)
+        if data is not None and marked is not None:
+            return mem.writer(actor=actor).write(
+                path, marked.encode("utf-8", "surrogateescape"), content_hash(data))
+    raise BadInput(f"no open box for {pid} on {PAGE} or in a digest: it is answered already, "
+                   "or no run has written its box yet (`aleph-mem dream run digest`)")
 
 
 def standing_page(lines: list[str], day: str) -> str:

@@ -1,5 +1,6 @@
 """``aleph-mem serve``: the same twelve tools over the MCP SDK's streamable HTTP transport, on
-its own ASGI stack (Starlette, run by uvicorn), at ``/mcp``.
+its own ASGI stack (Starlette, run by uvicorn), at ``/mcp``; every other path is the page
+where a person sees memory (``web/``), behind its own gate.
 
 Who gets in: on a loopback address with no token made, this machine's programs; once any
 token exists (and always on any other address), only a request with ``Authorization:
@@ -26,6 +27,8 @@ from aleph_mem.errors import AlephError, BadInput
 from aleph_mem.install import serve_tokens
 from aleph_mem.install.serve_tokens import Grant
 from aleph_mem.mcp.server import GRANT, State, build_server, leave
+from aleph_mem.web.app import ACTOR, Page
+from aleph_mem.web.gate import Gate
 
 log = logs.get(__name__)
 
@@ -145,6 +148,18 @@ async def respond(send: Send, status: int, body: bytes,
     await send({"type": "http.response.body", "body": body})
 
 
+def routed(mcp: ASGIApp, page: ASGIApp) -> ASGIApp:
+    """``/mcp`` (and the lifespan) to the SDK's app behind its token gate; every other path
+    to the page, which keeps its own gate (``web/gate.py``)."""
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or path == "/mcp" or path.startswith("/mcp/"):
+            await mcp(scope, receive, send)
+        else:
+            await page(scope, receive, send)
+    return app
+
+
 def refusal(address: Address, tokens: list[serve_tokens.Token], allowed: list[str]) -> str | None:
     """Why the server must not start on this address, or None."""
     if not address.loopback and not tokens:
@@ -185,8 +200,11 @@ def serve_http(vault_root: Path, local_dir: Path, address: Address, allowed: lis
     app = build_server(vault_root, state_box=box, flags=flags).streamable_http_app(
         transport_security=security(address, allowed), host=address.host)
     gate = TokenGate(app, local_dir, open_without_tokens=address.loopback)
+    page = Page(lambda: box["state"].mem.sibling(actor=ACTOR),
+                Gate(gate.tokens, address.loopback, security(address, allowed).allowed_hosts))
     print(announcement(vault_root, address, tokens), file=sys.stderr, flush=True)
-    server = uvicorn.Server(uvicorn.Config(gate, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(routed(gate, page), log_level="warning",
+                                           lifespan="on"))
     # uvicorn turns SIGTERM into a graceful shutdown, then raises it again with this handler
     # back in place: leave as the stdio server does (status 0, no interpreter teardown)
     signal.signal(signal.SIGTERM, lambda *_: leave(box))
@@ -202,4 +220,5 @@ def announcement(vault_root: Path, address: Address, tokens: list[serve_tokens.T
              else "other machines can reach it")
     who = (f"{len(tokens)} token(s) admit clients (Authorization: Bearer)" if tokens
            else "no tokens: any program on this machine may use it")
-    return f"aleph-mem serves {vault_root} at {address.url} ({reach}; {who})"
+    return (f"aleph-mem serves {vault_root} at {address.url} ({reach}; {who}); "
+            f"the page is at http://{address.netloc}/")
