@@ -55,21 +55,35 @@ NOT_A_SECRET = re.compile(
     r"bytes|int|\*+|x+|\.\.\.|…|<[^>]*>|\{\{.*\}\}|\$\{?\{?[A-Za-z_][A-Za-z0-9_.]*\}?\}?|"
     r"\$\(.*|`.*`|%\(.*|#\{.*\}|@[\w.-]+@|"
     r"(?:vault|arn|awssm|gcpsm|azkv|keyvault|doppler|infisical|ref\+[a-z]+):\S*|ENC\[.*|"
-    r"pk\.eyJ.*|pk_(?:live|test)_\w+|"
+    r"pk\.eyJ.*|pk_(?:live|test)_\w+|tok_[A-Za-z]+|pub[0-9a-f]{32}|!vault.*|\$ANSIBLE_VAULT.*|"
+    r"1password|bitwarden|keepass(?:xc)?|lastpass|dashlane|keychain|op://.*|"
+    r"[\d:+\-./TZ]+|0x[0-9a-fA-F]{40}|"  # a date, a time, a number; an account's address
     r"(?:os\.environ|os\.getenv|process\.env|env|getenv|settings|config|secrets|"
     r"self|args|opts|options|request|req)\b.*|[A-Za-z_][A-Za-z0-9_.]*\(.*|"
     r"(?:~|\.{1,2})?/[\w.\-/]*|[a-z][a-z0-9+.-]*://[^@\s]*|"
     r"\[REDACTED:[a-z-]+\])$", re.IGNORECASE)
-PLACEHOLDER = re.compile(r"x{6,}|\*{4,}|\.\.\.|…|<|\$\{|your[_-]|example|placeholder|redacted|"
-                         r"(.)\1{9,}", re.IGNORECASE)
+PLACEHOLDER_WORDS = re.compile(r"x{6,}|\*{4,}|\.\.\.|…|<|\$\{|your[_-]|example|placeholder|"
+                               r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
+                               r"replace[_-]?me", re.IGNORECASE)
+REPEATED = re.compile(r"(.)\1{9,}")
+
+
+def placeholder(text: str) -> bool:
+    """A documented stand-in, not a value: ``<your key>``, ``sk-xxxx…``, ``changeme``,
+    ``[MASKED]``, or a character repeated through most of it (``0000000000``; a token
+    that only starts with a run, as X's app tokens do with ``AAAA…``, is no stand-in)."""
+    return bool(PLACEHOLDER_WORDS.search(text)) or bool(
+        REPEATED.search(text) and len(set(text)) < 12)
 
 
 # a value that names a secret rather than holding one: ``"auth_token"``, ``new_password``
 A_SECRETS_NAME = re.compile(r"[a-z]+(?:[_.-][a-z]+)*")
 SECRET_WORD = re.compile(r"token|key|secret|passw|pwd|auth|cred")
 # keys published as a tool's fixed development key (Azurite's storage emulator)
+# and the examples of the HTTP authentication RFCs ("username:password", "Aladdin:open sesame")
 PUBLISHED = frozenset({
-    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="})
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    "dXNlcm5hbWU6cGFzc3dvcmQ=", "QWxhZGRpbjpvcGVuIHNlc2FtZQ=="})
 
 
 def names_a_secret(bare: str) -> bool:
@@ -80,27 +94,27 @@ def is_value(text: str) -> bool:
     """A value that may be a secret: not a number, placeholder, variable, path, URL, a
     secret manager's reference, or the name of a secret."""
     bare = text.strip("\\\"'`").strip()
-    return (len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not PLACEHOLDER.search(bare)
+    return (len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
             and not names_a_secret(bare) and bare not in PUBLISHED)
 
 
 def looks_random(text: str) -> bool:
     """A token's body, not a word or a slug: a digit, or both cases, and no placeholder."""
     has_case = any(c.isupper() for c in text) and any(c.islower() for c in text)
-    return (has_case or any(c.isdigit() for c in text)) and not PLACEHOLDER.search(text)
+    return (has_case or any(c.isdigit() for c in text)) and not placeholder(text)
 
 
 def not_placeholder(text: str) -> bool:
     """Not a documented example (``T00000000/B00000000/XXXXXXXX``)."""
-    return not PLACEHOLDER.search(text)
+    return not placeholder(text)
 
 
 def said_secret(text: str) -> bool:
     """A value a sentence gives as a password: quoted, or not a plain word (a digit, a
     symbol, a capital inside it)."""
-    bare = text.strip("\"'`")
+    bare = text.strip("\"'`「」『』")
     if bare != text:
-        return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not PLACEHOLDER.search(bare)
+        return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
                 and not names_a_secret(bare))
     return is_value(bare) and (any(not c.isalpha() and c not in "-'’" for c in bare)
                                or bare[1:] != bare[1:].lower())
@@ -117,7 +131,25 @@ def hook_secret(segment: str) -> bool:
     mixed = bare.lower() != bare and bare.upper() != bare
     return (len(bare) >= 16 and sum(c.isdigit() for c in bare) >= 3
             and (mixed or max((len(r) for r in runs), default=0) <= 8)
-            and not PLACEHOLDER.search(bare))
+            and not placeholder(bare))
+
+
+# cookies that hold no credential: analytics ids, preferences, a cookie's attributes
+HARMLESS_COOKIES = re.compile(r"_ga(?:_\w+)?|_gid|_gat\w*|_fbp|_fbc|_gcl_\w+|_hj\w+|_ym\w*|"
+                              r"ajs_anonymous_id|theme|lang|locale|tz|\w*consent|"
+                              r"expires|path|domain|max-age|samesite|secure|httponly|version",
+                              re.IGNORECASE)
+
+
+def secret_cookie(header: str) -> bool:
+    """A cookie header's value holds a secret: a cookie not known to be harmless, with a
+    value that is one (``sessionid=""`` clears a cookie)."""
+    for pair in header.split(";"):
+        name, eq, value = pair.strip().partition("=")
+        if eq and not HARMLESS_COOKIES.fullmatch(name.strip()) and \
+                len(value.strip().strip('"')) >= 6 and not placeholder(value):
+            return True
+    return False
 
 
 def said_token(text: str) -> bool:
@@ -200,7 +232,8 @@ TOKENS: tuple[Rule, ...] = (
             ("sl.", B + "{100,}"), ("tfp_", r"[A-Za-z0-9_]{40,}"),
             ("shippo_live_", r"[a-f0-9]{40}"), ("shippo_test_", r"[a-f0-9]{40}"),
             ("pat", r"[A-Za-z0-9]{14}\.[a-f0-9]{64}"), ("sk.eyJ", B + r"{20,}\." + B + "{20,}"),
-            ("fm2_", r"[A-Za-z0-9_=+/-]{40,}"), ("fo1_", r"[A-Za-z0-9_=+/-]{40,}")),
+            ("fm2_", r"[A-Za-z0-9_=+/-]{40,}"), ("fo1_", r"[A-Za-z0-9_=+/-]{40,}"),
+            ("phx_", r"[A-Za-z0-9]{30,}")),
     _tokens("private-key", *((p, "[1-9A-HJ-NP-Za-km-z]{100,}") for p in (
         "xprv", "tprv", "yprv", "zprv", "uprv", "vprv"))),
     _tokens("private-key", ("AGE-SECRET-KEY-1", r"[0-9A-Z]{58}")),
@@ -212,6 +245,7 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"access[_-]?key|secret[_-]?key(?:[_-]?base)?|private[_-]?key|client[_-]?secret|"
              r"credentials?|creds|auth[_-]?token|session[_-]?key|signing[_-]?key|"
              r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])pass|(?<![a-z])pat|"
+             r"(?<![a-z])psk|wpa[_-]?passphrase|"
              r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|webhook|root|"
              r"admin|auth|client|service|account|storage|deploy|oauth|consumer|shared|sas|"
              r"integration|"
@@ -224,7 +258,7 @@ ANY_SEP = re.compile(r"[a-z0-9_.-]{0,24}\\?[\"']?\]?\s*(?::=|=>|=|:)")
 STRUCTURED: tuple[Rule, ...] = (
     _rule("private-key", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
           r"(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,\\-]*)",
-          flags=re.DOTALL, hints=('private key',)),
+          flags=re.DOTALL, hints=('private key',), check=not_placeholder),
     # the tail of a key whose BEGIN line was cut off (a clipped tool output)
     _rule("private-key", r"(?:[A-Za-z0-9+/=]{24,}(?:\\n|\s)+)+[A-Za-z0-9+/=]*(?:\\n|\s)*"
           r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", hints=('private key',)),
@@ -256,10 +290,10 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('hooks.slack.com',), lower=True, back=8, check=not_placeholder),
     _rule("webhook", r"https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[^\s\"'<>]+",
           hints=('.webhook.office.com',), lower=True),
-    _rule("sentry-dsn", r"(https?://)[0-9a-f]{32}(?::[0-9a-f]{32})?(?=@[^\s/]*sentry)", keep=1,
+    _rule("sentry-dsn", r"(https?://[0-9a-f]{32}:)[0-9a-f]{32}(?=@[^\s/]*sentry)", keep=1,
           hints=('sentry',), lower=True),
     _rule("cookie", r"((?:^|(?<=[\s\"']))(?:set-)?cookie\s*:\s*)(?=[^\s=;,]+=)[^\n\"']{8,}",
-          keep=1, hints=('cookie',), lower=True, back=4),
+          keep=1, hints=('cookie',), lower=True, back=4, check=lambda v: secret_cookie(v)),
     # curl -u user:pw, --user user:pw: the user stays
     _rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:)[^\s\"']+", keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
@@ -321,9 +355,10 @@ STRUCTURED: tuple[Rule, ...] = (
     # a signature or a token in a URL's query string, or an AWS request's signature
     _rule("signed-url", r"([?&](?:x-amz-signature|x-goog-signature|x-amz-security-token|"
           r"signature|access_token|api_key|apikey|token|key|auth_token|client_secret|secret|"
-          r"password|passwd|pwd|private_token)=)([a-z0-9%+/=_.!*~-]{6,}?)(?=[&#\s\"'<>)]|$)",
+          r"password|passwd|pwd|private_token|appid|app_key|subscription-key|access_key|"
+          r"accesskey)=)([a-z0-9%+/=_.!*~-]{6,}?)(?=[&#\s\"'<>)]|$)",
           keep=1, hints=('signature=', 'security-token=', 'token=', 'key=', 'secret=',
-                         'password=', 'passwd=', 'pwd='), lower=True, back=24,
+                         'password=', 'passwd=', 'pwd=', 'appid='), lower=True, back=24,
           check=lambda v: is_value(v) and looks_random(v)),
     _rule("signed-url", r"(\bsignature=)([a-f0-9]{64})", keep=1, hints=('signature=',),
           lower=True, back=10),
@@ -373,9 +408,10 @@ STRUCTURED: tuple[Rule, ...] = (
     # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
     # ``secret_name`` are not secrets' names); looked for only where a separator follows
-    _rule("password", r"((?<![:/])" + KEY_WORDS + r"\\?[\"']?\]?\s*(?::=|=>|=|:)\s*(?:\\\"|\"|')?)"
+    _rule("password", r"((?<![:/])" + KEY_WORDS
+          + r"\\?[\"']?\]?\s*(?::=|=>|=|:)[ \t]*(?:\\\"|\"|')?)"
           r"(?!\[redacted:)" + VALUE, keep=1,
-          hints=("pass", "pwd", "secret", "token", "key", "cred", "pat"),
+          hints=("pass", "pwd", "secret", "token", "key", "cred", "pat", "psk"),
           lower=True, check=is_value, back=24, gate=ANY_SEP),
     # a wallet's key: WIF (5…, K…, L…), a 64-byte key in base58 (Solana), where a wallet is
     # named
@@ -393,8 +429,8 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=(' -b', '--cookie'), check=is_value, back=0),
     _rule("cookie", r"(document\.cookie\s*=\s*[\"'`][\w.-]+=)([^;\"'`\s]{16,})", keep=1,
           hints=('document.cookie',), lower=True, check=is_value, back=0),
-    _rule("cookie", r"((?<![a-z])(?:phpsessid|jsessionid|sessionid|session_id|connect\.sid|"
-          r"laravel_session|_session)\s*[=:]\s*[\"']?)([^\s;\"',]{16,})", keep=1,
+    _rule("cookie", r"((?<![a-z0-9_])(?:phpsessid|jsessionid|sessionid|session_id|connect\.sid|"
+          r"laravel_session|[a-z0-9_]*_session)\s*[=:]\s*[\"']?)([^\s;\"',]{16,})", keep=1,
           hints=('phpsessid', 'jsessionid', 'sessionid', 'session_id', 'connect.sid',
                  '_session'), lower=True, check=lambda v: is_value(v) and not UUID.fullmatch(v),
           back=16),
@@ -416,29 +452,57 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("webhook", r"(/(?:webhooks?|hooks)/(?:[a-z0-9_-]+/)*?)([a-z0-9_-]{20,})"
           r"(?=[\s\"'<>)?#]|$)", keep=1, hints=('/webhook', '/hooks/'), lower=True,
           check=lambda v: hook_secret(v), back=0),
+    # a secret piped into a login: `echo … | az devops login`, `… | docker login --password-stdin`
+    _rule("cli-password", r"(\becho\s+[\"']?)([^\s\"'|]{8,})(?=[\"']?\s*\|\s*(?:sudo\s+)?"
+          r"(?:[^\n|]*\blogin\b|[^\n|]*--password-stdin|[^\n|]*--with-token|[^\n|]*chpasswd))",
+          keep=1, hints=('login', 'password-stdin', 'with-token'), lower=True, check=is_value),
+    _rule("secret-manager-token", r"(\bvault\s+operator\s+unseal\s+(?:-\S+\s+)*)"
+          r"([a-z0-9+/=]{20,})", keep=1, hints=('operator unseal',), lower=True, back=6),
+    # RDP clients: xfreerdp /p:'…'
+    _rule("cli-password", r"(\s/p:[\"']?)([^\s\"']+)", keep=1, hints=('/p:',), check=is_value,
+          back=1),
+    # msmtp, .netrc: `password VALUE` on a line (a Google app password is four words)
+    _rule("password", r"(?m)(^[ \t]*(?:password|passwd|passphrase)[ \t]+)"
+          r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s=:]\S*)[ \t]*$", keep=1,
+          hints=('password', 'passwd', 'passphrase'), check=said_secret, back=16),
+    # a user and a password joined in one string (`CURLOPT_USERPWD, "admin:…"`)
+    _rule("password", r"((?:userpwd|userpass|user_pass|basic_auth)\W{1,6}[\"'][^:\"'\s]+:)"
+          r"([^\"'\s]+)(?=[\"'])", keep=1, hints=('userpwd', 'userpass', 'user_pass', 'basic_auth'),
+          lower=True, check=is_value, back=0),
+    _rule("password", r"(convertto-securestring\s+(?:-string\s+)?[\"'])([^\"'\n]+)(?=[\"'])",
+          keep=1, hints=('convertto-securestring',), lower=True, check=is_value, back=0),
+    # Postman's exported auth: {"key": "value", "value": "…"}
+    _rule("api-key", r"(\"key\"\s*:\s*\"(?:value|token|password|apikey|api_key|secret)\"\s*,\s*"
+          r"\"value\"\s*:\s*\")([^\"\n]{6,})(?=\")", keep=1, hints=('"key"',), lower=True,
+          check=is_value, back=0),
     # "मेरा पासवर्ड … है": the verb after the value
     _rule("password", r"(पासवर्ड\s+)(\S+)(?=\s+है)", keep=1, hints=('पासवर्ड',),
           check=said_secret, back=0),
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
-    _rule("password", r"((?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|pwd|"
-          r"passcode|mot de passe|contraseña|contrasena|senha|wachtwoord|parola|hasło|haslo|"
-          r"пароль|パスワード|密码|密碼|비밀번호|api key|api token|access token|secret|token|"
-          r"كلمة المرور|كلمة السر|رمز عبور|पासवर्ड|รหัสผ่าน|mật khẩu|kata sandi|şifre|şifresi|"
-          r"συνθηματικό|κωδικός|סיסמה|lösenord(?:et)?|heslo|salasana|adgangskode|passord|"
-          r"jelszó|jelszava|private key|secret key|privkey)"
-          r"(?: (?!is\b|ist\b|est\b|es\b)[\w-]{1,20})?"  # "the password admin is …"
-          r"(?: (?:for|für|pour|para|of|to|de|del|dell'|della|dello|dei|degli|delle|van|do|da|"
-          r"zu|на|от)\b[^\n.,;:]{1,40}?)?"
-          r"(?:\s+(?:is|was|ist|est|es|é|è|är|er|now|lautet|heißt|heisst|sono|era|هي|là|"
-          r"adalah|είναι|היא|הוא|je|on)\b|\s*(?:[:=：は是는—]|คือ))\s*(?:now:?\s*)?)"
-          r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|[^\s,;]*[^\s,;.!?])",
+    _rule("password", r"((?:(?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|"
+          r"pwd|passcode|mot de passe|contraseña|contrasena|senha|wachtwoord|parola|hasło|haslo|"
+          r"пароль|api key|api token|access token|secret|token|mật khẩu|kata sandi|şifre|"
+          r"şifresi|συνθηματικό|κωδικός|lösenord(?:et)?|heslo|salasana|adgangskode|passord|"
+          r"jelszó|jelszava|private key|secret key|privkey)|パスワード|密码|密碼|비밀번호|"
+          r"كلمة المرور|كلمة السر|الرقم السري|رمز عبور|पासवर्ड|รหัสผ่าน|סיסמה)"
+          # up to eight words to the verb: "the password admin is", "le mot de passe du compte
+          # admin c'est", "הסיסמה למערכת הניהול היא"
+          r"(?:[ \t]+(?!(?:is|was|ist|est|es|c'est|är|er|je|là|هي|هو|היא|הוא|είναι|sono|era|now)"
+          r"\b)[^\W_][^\s.,;:!?—=]{0,23}){0,8}?"
+          r"(?:[ \t]+(?:is|was|ist|est|es|c'est|é|è|är|er|now|lautet|heißt|heisst|sono|era|هي|"
+          r"هو|là|adalah|είναι|היא|הוא|je)\b|[ \t]*(?:[:=：は是는—]|คือ))[ \t]*"
+          r"(?:now:?[ \t]*)?)"
+          r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|「[^」\n]+」|『[^』\n]+』|"
+          r"[^\s,;\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]*"
+          r"[^\s,;.!?\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef])",
           keep=1, hints=('pass', 'kennwort', 'pw', 'mot de passe', 'contrase', 'senha',
                          'wachtwoord', 'parola', 'hasło', 'haslo', 'пароль', 'パスワード',
                          '密码', '密碼', '비밀번호', 'api key', 'api token', 'access token',
                          'secret', 'token', 'كلمة', 'رمز عبور', 'पासवर्ड', 'รหัสผ่าน',
                          'mật khẩu', 'kata sandi', 'şifre', 'συνθηματικό', 'κωδικός', 'סיסמה',
                          'lösenord', 'heslo', 'salasana', 'adgangskode', 'passord', 'jelsz',
-                         'private key', 'privkey'), lower=True, check=said_secret, back=0),
+                         'private key', 'privkey', 'الرقم السري'), lower=True,
+          check=said_secret, back=0),
     # "use the api key abc123…": a token after its name, no verb
     _rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
           r"secret key|token|secret)\s+)([a-z0-9_+/=.~!@#$%^&*-]{12,})(?![^\s,;.!?])",
@@ -582,15 +646,23 @@ def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, 
     wrapped in a table, start with no prefix and match none)."""
     out = []
     for start, end, rule in runs:
-        brk = BREAK.match(text, end)
-        if brk:
+        joined, at, stop = text[start:end], end, None
+        while (brk := BREAK.match(text, at)) is not None:  # wrapped once, or again
             tail = TAIL.match(text, brk.end())
             assert tail is not None  # TAIL matches the empty string too
-            joined = text[start:end] + tail.group()
-            m = rule.pattern.match(joined)
-            if m and m.end() > end - start and looks_random(m.group()):
-                out.append((start, brk.end() + m.end() - (end - start), MARK.format(rule.kind)))
-                continue
+            whole_line = tail.end() == len(text) or text.startswith(("\n", "\r\n"), tail.end())
+            if stop is not None and not whole_line:
+                break  # a second wrap only when the line holds nothing but the token's rest
+            m = rule.pattern.match(joined + tail.group())
+            if not (m and m.end() > len(joined) and looks_random(m.group())):
+                break
+            stop = brk.end() + m.end() - len(joined)
+            if m.end() < len(joined) + len(tail.group()) or not whole_line:
+                break  # the token ends inside this line
+            joined, at = joined + tail.group(), tail.end()
+        if stop is not None:
+            out.append((start, stop, MARK.format(rule.kind)))
+            continue
         m = rule.pattern.match(text, start)
         if m and looks_random(m.group()):
             out.append((start, m.end(), MARK.format(rule.kind)))
@@ -608,12 +680,14 @@ PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
 # public key, a content address, a date
 PUBLIC_SHAPE = re.compile(
     r"(?:pk|pi|ch|cus|sub|in|evt|prod|price|acct|seti|pm|src|txn|po|card|ba|plink|file|"
-    r"cs_live|cs_test|prj|team|org|usr|user|img)_|pk\.|sha\d+[-:]|h1:|md5[-:]|AAAA|ssh-|ecdsa-|"
+    r"cs_live|cs_test|prj|team|org|usr|user|img|phc)_|sq0idp-|pk\.|sha\d+[-:]|h1:|md5[-:]|AAAA|"
+    r"ssh-|ecdsa-|"
     r"data:|did:|urn:|Qm[1-9A-HJ-NP-Za-km-z]{44}$|bafy|\d{4}-\d\d-\d\d|[\w.-]*/[\w.-]*/")
 # a name that says what it holds is an identifier, not a key
 ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|etag|sheet|doc|"
                      r"file|path|url|uri|name|version|commit|ref|nonce|salt|iv|kid|fingerprint|"
-                     r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|"
+                     r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|sid|"
+                     r"x5t|x5c|thumbprint|"
                      r"public[_-]?key|pub[_-]?key|publishable[_-]?key|websocket-key)s?\W*$",
                      re.IGNORECASE)
 HEX_UNDER_NAME = re.compile(r"(key|token|secret)[\"']?\s*[=:]\s*[\"']?"
@@ -630,13 +704,31 @@ def random_token(text: str) -> bool:
     punctuation, 16 characters or more of both cases and digits that change class as often
     as a random string does (``getElementsByTagName`` and ``Qwen2.5-Coder-32B`` do not)."""
     piece = max(PIECES.split(text), key=len)
-    if len(piece) < 16 or PLACEHOLDER.search(text) or text in PUBLISHED:
+    if len(piece) < 16 or placeholder(text) or text in PUBLISHED:
         return False
     cls = ["u" if c.isupper() else "l" if c.islower() else "d" if c.isdigit() else "o"
            for c in piece]
     if not {"u", "l", "d"} <= set(cls):
         return False
     return sum(a != b for a, b in zip(cls, cls[1:], strict=False)) >= 0.3 * len(piece)
+
+
+def id_name(name: str) -> bool:
+    """A name that says its value is an identifier or public (``clientId``, ``VersionId``,
+    ``PUBLIC_VAPID_KEY``): camel case read as words."""
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
+    return bool(ID_NAME.search(words)) or "public" in name.lower() or \
+        "publishable" in name.lower()
+
+
+def _decodes_to_text(value: str) -> bool:
+    """Base64 of readable text (a config, a JSON document): the base64 pass judges what it
+    says; its letters are not a random key."""
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+        return len(raw) >= 8 and raw.decode("utf-8").isprintable()
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
 
 
 def _literals(text: str, view: str) -> list[tuple[int, int, str]]:
@@ -649,19 +741,55 @@ def _literals(text: str, view: str) -> list[tuple[int, int, str]]:
                 or not _random_value(value)):
             continue
         line_start = text.rfind("\n", 0, m.start()) + 1
+        if not text[line_start:m.start()].strip() and line_start:  # `KEY =⏎  "…"`
+            line_start = text.rfind("\n", 0, line_start - 1) + 1
         before = NAME_BEFORE.search(text, line_start, m.start())
-        if before and before.group(1) and ID_NAME.search(before.group(1)):
+        if before and before.group(1) and id_name(before.group(1)):
             continue
         out.append((m.start(2), m.end(2), MARK.format("secret")))
     if any(w in view for w in ("key", "token", "secret", "auth")):
         for m in UNQUOTED.finditer(text):
-            if _random_value(m.group(2)) and not ID_NAME.search(m.group(1)):
+            if _random_value(m.group(2)) and not id_name(m.group(1)):
                 out.append((m.start(2), m.end(2), MARK.format("secret")))
     return out
 
 
+# a call that takes a user and a password by position: FTP_TLS(host, user, pw),
+# getConnection(url, user, pw), NetworkCredential(user, pw, domain), new PDO(dsn, user, pw),
+# mysqli_connect(…), smtp.login(user, pw)
+CREDENTIAL_CALL = re.compile(r"(?:credential|connection|connect|login|logon|ftp_tls|ftp|pdo|"
+                             r"smtp|imap|sftp|ldap)\w*\s*\(")
+STRING = re.compile(r"([\"'])((?:\\.|(?!\1)[^\\\n])*)\1")
+HOST = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?", re.IGNORECASE)
+
+
+def password_like(value: str) -> bool:
+    """A string a person chose as a password: no spaces, not a host, URL or path, with a
+    digit and a symbol or both cases (``svc_reports``, ``ftp.example.com`` are not)."""
+    if not 6 <= len(value) <= 128 or any(c.isspace() for c in value) or HOST.fullmatch(value) \
+            or not is_value(value) or not any(c.isdigit() for c in value):
+        return False
+    return any(not c.isalnum() for c in value) or (value.lower() != value != value.upper())
+
+
+def _call_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
+    """Password-like strings among the arguments of a call that logs in or connects."""
+    out = []
+    for m in CREDENTIAL_CALL.finditer(view):
+        depth, end = 1, m.end()
+        for end in range(m.end(), min(len(text), m.end() + 400)):  # the call's closing paren
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        for lit in STRING.finditer(text, m.end(), end):
+            if password_like(lit.group(2)):
+                out.append((lit.start(2), lit.end(2), MARK.format("password")))
+    return out
+
+
 def _random_value(value: str) -> bool:
-    return not PUBLIC_SHAPE.match(value) and is_value(value) and random_token(value)
+    return (not PUBLIC_SHAPE.match(value) and is_value(value) and random_token(value)
+            and not _decodes_to_text(value))
 
 
 def _hex_keys(text: str, view: str) -> list[tuple[int, int, str]]:
@@ -675,7 +803,7 @@ def _hex_keys(text: str, view: str) -> list[tuple[int, int, str]]:
         while start and (text[start - 1].isalnum() or text[start - 1] in "_.-"):
             start -= 1
         name = text[start:m.end(1)]
-        if not ID_NAME.search(name) and not NOT_A_SECRETS_KEY.search(name):
+        if not id_name(name) and not NOT_A_SECRETS_KEY.search(name):
             out.append((m.start(2), m.end(2), MARK.format("secret")))
     return out
 
@@ -686,7 +814,7 @@ def _base64(text: str, depth: int) -> list[tuple[int, int, str]]:
     out = []
     for m in BASE64.finditer(text):
         blob = m.group()
-        if blob.lower() == blob or blob.upper() == blob:
+        if blob.lower() == blob or blob.upper() == blob or blob in PUBLISHED:
             continue
         try:
             raw = base64.b64decode(blob.replace("-", "+").replace("_", "/")
@@ -715,6 +843,9 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     if depth < 2:
         passes.append(lambda t, v: _base64(t, depth))
     passes += [_literals, _hex_keys]
+    if any(w in low for w in ("credential", "connect", "login", "logon", "ftp", "pdo", "smtp",
+                              "imap", "ldap")):
+        passes.append(_call_passwords)
     for find in passes:
         spans = find(text, low)
         if spans:

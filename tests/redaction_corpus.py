@@ -432,10 +432,73 @@ def shapes() -> list[Shape]:
         ("Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20250101/us-east-1/s3/"
          "aws4_request, SignedHeaders=host, Signature={}", r(64, HEX)),
     )
+    # round 5: what a third blind corpus found (new values, other wordings)
+    jwt3 = ("eyJhbGciOiJIUzI1NiJ9.eyJ" + r(60, URLSAFE) + "." + r(43, URLSAFE))
+    out += _shapes(
+        "round-5",
+        ("echo {} | az devops login --organization https://dev.azure.com/acme",
+         r(52, "abcdefghijklmnopqrstuvwxyz234567")),
+        ("vault operator unseal {}", r(44, B64)),
+        ("xfreerdp /v:host /u:ops /p:'{}' /cert:ignore", pw()),
+        ("on a parle du NAS : le mot de passe du compte admin c'est {} !", pw()),
+        ("検証サーバーのrootパスワードは {} です。", pw()),
+        ("الرقم السري لحساب البريد هو {} من فضلك", pw()),
+        ("הסיסמה לשרת הבדיקות היא {}, תודה", pw()),
+        ("Ο κωδικός του λογαριασμού στο NAS είναι {} τώρα", pw()),
+        ("The admin password on the staging box is {} until Friday.", pw()),
+        ("Mật khẩu máy chủ thử nghiệm là {} nhé", pw()),
+        ("network={\n    ssid=\"Home\"\n    psk=\"{}\"\n}", pw()),
+        ("account gmail\nuser me@example.com\npassword       {}\n",
+         " ".join(r(4, string.ascii_lowercase) for _ in range(4))),
+        ("ftp = FTP_TLS(\"ftp.example.com\", \"uploader\", \"{}\")", pw()),
+        ("DriverManager.getConnection(url, \"app\", \"{}\");", pw()),
+        ("new NetworkCredential(\"svc\", \"{}\", \"DOMAIN\")", pw()),
+        ("$pdo = new PDO($dsn, 'shop', '{}');", pw()),
+        ("curl_easy_setopt(c, CURLOPT_USERPWD, \"admin:{}\");", pw()),
+        ("$s = ConvertTo-SecureString '{}' -AsPlainText -Force", pw()),
+        ('{ "key": "apikey", "value": "{}", "type": "string" }', r(32, LOWER)),
+        ("Authorization: Bearer {}", "A" * 22 + r(40, ALNUM) + "%3D" + r(40, ALNUM)),
+        ("GET https://api.example.org/weather?q=Oslo&appid={}", r(32, HEX)),
+        ("posthog personal key {}", "phx_" + r(40)),
+    )
+    out.append(Shape("round-5", "token:\n" + jwt3[:70] + "\n" + jwt3[70:120] + "\n"
+                     + jwt3[120:] + "\n$ ", jwt3))
     return out
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-5": (
+        "CI_JOB_TOKEN=[MASKED]",
+        '    "VersionId": "Xq3BfLN_qTSVAaDf4dHC98GDtMm1MDBD",',
+        "  ~ password = (sensitive value)",
+        '{"token": "tok_chargeDeclined", "card": "4000 0000 0000 0002"}',
+        "Square.payments('sq0idp-x2Xnh4dsk9u6Wcde6pcMhO', 'LM6JR3XH7F8YG');",
+        'DATABASE_PASSWORD="op://Production/Postgres/password"',
+        "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6531",
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n<your key material here>\n"
+        "-----END OPENSSH PRIVATE KEY-----",
+        "  private key: (hidden)\n  listening port: 51820",
+        "$ mysql -u root -p\nEnter password:\nWelcome to the MySQL monitor.",
+        "パスワードは1Passwordの「本番」を見てください。",
+        "DB_PASSWORD=changeme",
+        'export const PUBLIC_VAPID_KEY =\n  "Bs2g3VEmdORHRx0CSIk6mvcgpH5yfES0FqVcznxFhaG1sixAk";',
+        '{"kid":"-g-xE-VuKyuy1I3QvAfQfS","x5t":"7bFxbvdvjs64xsjTnuy7t1iEkLz"}',
+        "Cookie: _ga=GA1.1.9666465280.1741776722; _gid=GA1.2.1234567890.1741776722",
+        'Set-Cookie: sessionid=""; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0',
+        '  clientId: "9t0w5MfuwqEEGyUG0tZr35mMfELoCzUP",',
+        "Authorization: Basic dXNlcm5hbWU6cGFzc3dvcmQ=",
+        "echo 'eyJ2ZXJzaW9uIjoxLCJmZWF0dXJlcyI6WyJiZXRhLXNlYXJjaCJdfQ==' | base64 -d",
+        'dsn: "https://cc72e29e4def297dbece92a70b1cbeab@o524.ingest.sentry.io/45"',
+        "posthog.init('phc_nabYBvz1WXpit55s7G3gxR1R6GrTrmEJDYCCa6H5fbO', {",
+        "  clientToken: 'pubffa2e758d74ca65aadb4c3373ce00073',",
+        '{"sid": "SMee957e23662090bb7d97b20e561bad72", "status": "sent"}',
+        "my password manager for the team is great",
+        "npm token create --read-only --cidr=10.0.0.0/8",
+        " etl_loader | Password valid until 2025-12-31 00:00:00+00",
+        'DB_PASSWORD="op://Production/Postgres primary/password"',
+        "Token deployed to: 0x0c61fdd26f3f71789128d7c0ff81942751c5e9da",
+        "Cookie: _ga=GA1.1.96664652.17417767; theme=dark; cookie_consent=necessary,analytics",
+    ),
     "round-4": (
         "xpub6CUGRUonZSQ4TWtTMmzXdrXDtypWKiKrhko4egpiMZbpiaQL2jkwSB1icqYh2cfDfVxdx4df189oLKnC5f",
         "send to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq or 1BoatSLRy1b3GxVz5qfJb1nT8mQ2u",

@@ -153,17 +153,20 @@ SHAPES = {  # each a credential shape that used to get past the redactor (fake v
     "sshpass": "sshpass -p 'Hunter22!' ssh pi@host",
     "azure": "AccountName=x;AccountKey=abcdefghijklmnopqrstuvwxyz0123456789ABCD==;",
     "discord": "https://discord.com/api/webhooks/123456789012345678/abcDEF_ghiJKL-mnoPQR",
-    "sentry": "https://0123456789abcdef0123456789abcdef@o123.ingest.sentry.io/456",
+    # a DSN's key is public (Sentry's docs); a legacy DSN's second part is its secret
+    "sentry": "https://0123456789abcdef0123456789abcdef:fedcba9876543210fedcba9876543210"
+              "@o123.ingest.sentry.io/456",
     "cookie": "Cookie: session=eyJhbGciOiJIUzI1NiJ9abcdef; theme=dark",
 }
 SECRETS = ("AoIBAQC7MIIE", "abcdefghijklmnop", "hunter2secret", "9f8e7d6c5b4a", "Zm9vYmFy",
            "s3cr3tpassw0rd", "abcdEFGH", "Sup3rS3cret", "myRedisPassw0rd", "pa/ss/word",
            "Tr0ub4dor3", "S3cretPw", "Hunter22", "abcdefghijklmnopqrstuvwxyz0123",
-           "abcDEF_ghiJKL", "0123456789abcdef0123", "eyJhbGciOiJIUzI1NiJ9")
+           "abcDEF_ghiJKL", "fedcba9876543210fedc", "eyJhbGciOiJIUzI1NiJ9")
 NEAR_MISSES = ("the password policy wants 12 characters", "bypass = true", "compass: north",
                "http://localhost:8080/path@v2", "mysql -p to be asked for the password",
                "a cookie policy", "secret_name = prod-db", "max_tokens = 4000",
-               "https://example.com/docs/page")
+               "https://example.com/docs/page",
+               "https://0123456789abcdef0123456789abcdef@o123.ingest.sentry.io/456")
 
 
 @pytest.mark.parametrize("name", list(SHAPES))
