@@ -58,8 +58,9 @@ class Timeline:
 def notes_about(mem: Store, subject: str) -> list[str]:
     try:
         main = mem.find_note(subject)
-    except NoteNotFound:
-        return list(dict.fromkeys(h.path for h in mem.search(subject, limit=5, mode="fts",
+    except NoteNotFound:  # the notes that say the subject as written, not one of its words
+        phrase = '"' + subject.replace('"', " ") + '"'
+        return list(dict.fromkeys(h.path for h in mem.search(phrase, limit=5, mode="fts",
                                                              wait_for_model=False)))
     stem = main.rsplit("/", 1)[-1][:-3].casefold()
     names = {stem, subject.casefold()} | {a.casefold()

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import open_mem
+from conftest import open_mem, write
 
 
 @pytest.fixture
@@ -83,3 +83,14 @@ def test_each_change_shows_its_own_lines_wherever_it_falls(vault: Path) -> None:
         ["+# Kite", "+- a", "+- a", "+- b"], ["+- c"], ["-- a", "+- x"],
         ["-# Kite", "+# Kite v2"], [], ["-- c", "+- cd"],
         ["-# Kite v2", "-- a", "-- x", "-- b", "-- cd"]]
+
+
+def test_a_subject_no_note_is_named_for_is_found_only_as_a_phrase(vault: Path) -> None:
+    """No note is called "Project Heron": the notes that say "Project Heron" are its
+    timeline's, not a note that says "project" somewhere (the starter vault's Welcome)."""
+    write(vault, "Welcome.md", "# Welcome\n\nStart a project note with a template.\n")
+    write(vault, "meetings/kickoff.md", "# Kickoff\n\nWe started Project Heron today.\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        assert mem.timeline("Project Heron").notes == ["meetings/kickoff.md"]
+        assert mem.timeline("Project Kestrel").notes == []
