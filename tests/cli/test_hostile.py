@@ -83,10 +83,11 @@ def test_no_editor_save_is_lost_to_a_concurrent_write(vault: Path) -> None:
     hash it read: every save's line is still in the note or in a kept version."""
     target = vault / "notes" / "race.md"
     write(vault, "notes/race.md", "# Race\n\n")
-    stop = threading.Event()
+    stop, first = threading.Event(), threading.Event()
     saves = 150
 
     def editor() -> None:
+        first.wait(timeout=120)  # the race starts once an append got through, on any machine
         for k in range(saves):
             tmp = target.parent / f".race.md.save{k}"
             tmp.write_bytes(target.read_bytes() + f"editor save {k}\n".encode())
@@ -105,6 +106,7 @@ def test_no_editor_save_is_lost_to_a_concurrent_write(vault: Path) -> None:
                 seen = target.read_bytes()
                 w.append("notes/race.md", f"aleph {n}", content_hash(seen) if n % 2 else "*")
                 n += 1
+                first.set()
             except ConflictError:
                 conflicts += 1
         thread.join()
