@@ -24,7 +24,8 @@ from further had has have having he her here hers herself him himself his how i 
 its itself just me more most my myself no nor not now of off on once only or other our ours
 ourselves out over own same she should so some such than that the their theirs them themselves
 then there these they this those through to too under until up very was we were what when where
-which while who whom why will with would you your yours yourself yourselves""".split())
+which while who whom why will with would you your yours yourself yourselves
+like likes liked""".split())  # "what does my pet like": a question's verb, not its subject
 
 WORD = re.compile(r"[\w]+(?:['’][\w]+)*", re.UNICODE)
 # a query's words past this many are not searched for: FTS5's cost grows faster than the

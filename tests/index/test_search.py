@@ -120,3 +120,18 @@ def test_snippets_keep_wikilinks_whole_and_bold_never_nests(vault: Path) -> None
                                       "decorators** for more.")
     # the near miss: words outside a link are bold, each run once
     assert hits["notes/plain.md"] == "**Timing** the **sync** of **notes** on two **devices**."
+
+
+def test_a_questions_verb_does_not_outrank_its_subject(vault: Path) -> None:
+    """"What food does my pet like": the note about the pet comes first, not notes that
+    say "like" over and over (the near miss: "like" alone still finds them)."""
+    write(vault, "pets/Biscuit.md", "# Biscuit\n\nMy pet gets salmon kibble every morning.\n")
+    for k in range(2):
+        write(vault, f"journal/{k}.md", f"# Day {k}\n\nI like it, you like it, we like "
+              f"mornings like this one.\n")
+    for k in range(20):
+        write(vault, f"notes/n{k}.md", f"# Note {k}\n\nThe weather was grey on day {k}.\n")
+    with open_mem(vault) as m:
+        m.reindex()
+        assert m.search("what food does my pet like", mode="fts")[0].path == "pets/Biscuit.md"
+        assert {h.path for h in m.search("like", mode="fts")} == {"journal/0.md", "journal/1.md"}
