@@ -91,7 +91,9 @@ def run_until_stopped(cmd: str, env: dict[str, str], cwd: Path, ready: Path | No
     os.killpg(proc.pid, signal.SIGINT)
     try:
         code = proc.wait(timeout=120)
-    except subprocess.TimeoutExpired:
+    except subprocess.TimeoutExpired:  # where it hangs: Python's stacks (faulthandler)
+        os.killpg(proc.pid, signal.SIGABRT)
+        time.sleep(2)
         os.killpg(proc.pid, signal.SIGKILL)
         code = None
     log.seek(0)
@@ -173,7 +175,8 @@ def main() -> None:
     home = work / "home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("ALEPH_MEM_")}
-    env |= {"HOME": str(home), "PATH": f"{exe.parent}{os.pathsep}{env.get('PATH', '')}",
+    env |= {"HOME": str(home), "PYTHONFAULTHANDLER": "1",
+            "PATH": f"{exe.parent}{os.pathsep}{env.get('PATH', '')}",
             "PIP_CACHE_DIR": env.get("PIP_CACHE_DIR")
             or str(Path(os.environ.get("HOME", "/root")) / ".cache" / "pip")}
     quick_start(found["Quick start"][:1], readme, env, home)

@@ -92,6 +92,11 @@ COPY_NAME = re.compile(r"(?: copy(?: \d+)?| \(\d+\)|-copy|[ _-]\d{8}[ _-]?\d{4,6
 
 
 PERMUTATIONS, BANDS = 64, 16
+BOILERPLATE = 3  # notes sharing one text: a template's unfilled body
+
+
+def text_digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
 def fingerprints(notes: list[NoteInfo]) -> tuple[np.ndarray, dict[bytes, list[int]]]:
@@ -106,7 +111,7 @@ def fingerprints(notes: list[NoteInfo]) -> tuple[np.ndarray, dict[bytes, list[in
     copies: dict[bytes, list[int]] = {}
     for i, n in enumerate(notes):
         text = normalized(n)
-        copies.setdefault(hashlib.blake2b(text.encode(), digest_size=16).digest(), []).append(i)
+        copies.setdefault(text_digest(text), []).append(i)
         x = np.fromiter((int.from_bytes(hashlib.blake2b(s.encode(), digest_size=7).digest(),
                                         "big") for s in shingles(text)), dtype=np.uint64)
         if not len(x):
@@ -139,7 +144,42 @@ def same_name(a: NoteInfo, b: NoteInfo) -> bool:
     Resistance", "Ring of Force Resistance") are different things."""
     def named(name: str) -> set[str]:
         return set(words(name))
+    if numbers_differ(a, b):
+        return False
     return any(wa <= wb or wb <= wa for wa in map(named, a.names) for wb in map(named, b.names))
+
+
+NUMBERS = re.compile(r"\d+")
+
+
+def numbers_differ(a: NoteInfo, b: NoteInfo) -> bool:
+    """Both names carry numbers and not the same ones: two days ("04-02-2022",
+    "04-04-2022"), two lectures, two versions are two things, whatever their text (read
+    blind, two blank daily notes merged was wrong). "Plan" and "Plan 1" may be one."""
+    na, nb = (NUMBERS.findall(n.display) for n in (a, b))
+    return bool(na and nb) and [int(x) for x in na] != [int(x) for x in nb]
+
+
+def numbered_copy(keep: NoteInfo, drop: NoteInfo) -> bool:
+    """``keep`` is ``drop``'s name with a number after it, as Obsidian names a duplicate
+    ("Harness 1" beside "Harness")."""
+    stem = keep.path.rsplit("/", 1)[-1][:-3]
+    m = re.fullmatch(r"(.+) \d+", stem)
+    return bool(m) and m.group(1).casefold() == drop.path.rsplit("/", 1)[-1][:-3].casefold()
+
+
+# keys about the file, not what the note records: two copies may differ in them
+FILE_KEYS = frozenset({"created", "updated", "modified", "date created", "date modified",
+                       "last_modified", "mtime", "ctime", "id", "uid"})
+
+
+def records_differ(a: NoteInfo, b: NoteInfo) -> bool:
+    """A property both notes set to different plain values (``wake: 8:30`` and ``wake:
+    4:50``): two records with the same words, not one note twice."""
+    fa, fb = a.frontmatter, b.frontmatter
+    return any(str(fa[k]) != str(fb[k]) for k in set(fa) & set(fb)
+               if k.casefold() not in FILE_KEYS and not isinstance(fa[k], (list, dict))
+               and not isinstance(fb[k], (list, dict)))
 
 
 def near_pairs(snap: Snapshot, notes: list[NoteInfo]) -> list[tuple[NoteInfo, NoteInfo,
@@ -150,7 +190,10 @@ def near_pairs(snap: Snapshot, notes: list[NoteInfo]) -> list[tuple[NoteInfo, No
     has vectors). Best first, at most MAX_PAIRS."""
     sigs, copies = fingerprints(notes)
     found: dict[tuple[str, str], tuple[NoteInfo, NoteInfo, str, float]] = {}
+    boilerplate = {key for key, same in copies.items() if len(same) >= BOILERPLATE}
     for same in copies.values():  # exact copies in any folder (an inbox copy of a filed note)
+        if len(same) >= BOILERPLATE:
+            continue  # a text three notes share is a template's body, not a note twice
         for a, b in combinations(sorted((notes[i] for i in same), key=lambda n: n.path), 2):
             if same_name(a, b):  # templated notes with other names are other things
                 found[(a.path, b.path)] = (a, b, "text", 1.0)
@@ -160,7 +203,8 @@ def near_pairs(snap: Snapshot, notes: list[NoteInfo]) -> list[tuple[NoteInfo, No
             continue
         text_a, text_b = normalized(a), normalized(b)
         if text_a == text_b:
-            found[(a.path, b.path)] = (a, b, "text", 1.0)
+            if text_digest(text_a) not in boilerplate:
+                found[(a.path, b.path)] = (a, b, "text", 1.0)
         elif (score := jaccard(shingles(text_a), shingles(text_b))) >= SHINGLE_JACCARD or \
                 statement_overlap(body_of(a), body_of(b)) >= STATEMENT_OVERLAP:
             found[(a.path, b.path)] = (a, b, "shingles", score)
@@ -228,8 +272,12 @@ def plan_consolidate(snap: Snapshot) -> list[Action]:
     absorbed: set[str] = set()
     for a, b, how, sim in near_pairs(snap, notes):
         keep, drop = sorted((a, b), key=lambda n: keeper_order(n, daily))
+        if numbered_copy(keep, drop) and keep.human == drop.human:
+            keep, drop = drop, keep  # "Harness" over "Harness 1"
         if drop.path in absorbed or keep.path in absorbed:
             continue
+        if how == "text" and records_differ(keep, drop):
+            continue  # the same words under other values: two records (two days' habits)
         if how != "text" and different_things(keep, drop):
             continue  # near in words, different in facts: drift's business, not a merge
         if kept_apart(keep, drop) or name_problem(f"{ARCHIVE}{drop.path}"):

@@ -375,6 +375,7 @@ def _rfc3339(t: dt.datetime) -> str:
 # -- L010: broken wikilinks with one loose match ---------------------------------------------
 
 WIKI = re.compile(r"^(!?)\[\[([^\]|#]*)((?:#[^\]|]*)?)((?:\|[^\]]*)?)\]\]$")
+IN_LINE = re.compile(WIKI.pattern[1:-1])  # the same, anywhere in a line
 
 
 def loose_key(name: str) -> str:
@@ -496,6 +497,9 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
         if len(found) != 1 or found == {src}:
             continue  # none, several, or the note itself (a link to itself repairs nothing)
         name = suggest.link_name(next(iter(found)))
+        if _linked_on_line(note.body, line, name, raw):
+            continue  # the line already links there: the person meant another note
+
         spaced = _only_spaces_differ(target, name)
         shown = alias or ("|" + target.strip() if not anchor and not spaced else "")
         if shown.startswith("|") and _in_table(note.body, line):
@@ -509,8 +513,28 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
             continue  # not valid UTF-8, or too big to hold whole: never rewritten
         text = _rewrite_lines(note.body, [(ln, o, n.removesuffix(SPACES)) for ln, o, n in edits])
         if text is not None and text != note.body:
-            out[src] = (text, "L010 repaired " + ", ".join(f"{o} → {n}" for _, o, n in edits))
+            shown = [f"{o} → {n}" for _, o, n in edits[:REPAIRS_SHOWN]]
+            more = len(edits) - REPAIRS_SHOWN
+            out[src] = (text, "L010 repaired " + ", ".join(shown)
+                        + (f" and {more} more in the note" if more > 0 else ""))
     return out
+
+
+REPAIRS_SHOWN = 5  # a proposal names at most this many of a note's repairs
+
+
+def _linked_on_line(body: str, line: int, name: str, raw: str) -> bool:
+    """The file's line ``line`` already holds another link to ``name`` (by its name or
+    path), beside the broken one."""
+    lines = body.split("\n")
+    if not 0 < line <= len(lines):
+        return False
+    want = {name.casefold(), name.rsplit("/", 1)[-1].casefold()}
+    for m in IN_LINE.finditer(lines[line - 1]):
+        if m.group(0) != raw and m.group(2).strip().casefold() in want | {
+                m.group(2).strip().rsplit("/", 1)[-1].casefold()} & want:
+            return True
+    return False
 
 
 def _in_table(body: str, line: int) -> bool:

@@ -22,6 +22,8 @@ from aleph_mem.dream.snapshot import snapshot
 YEAR_AGO = (NOW - dt.timedelta(days=400)).timestamp()
 TEXT = ("Read the chapter twice, then write three questions it answers and one it leaves "
         "open before the seminar on Thursday.\n")
+OTHER = ("Water the tomatoes at dawn, check the basil for aphids and pick the ripe beans "
+         "before the heat of the afternoon.\n")
 
 
 def old(vault: Path, rel: str, text: str) -> None:
@@ -40,8 +42,8 @@ def test_a_template_is_never_one_side_of_a_merge(vault: Path) -> None:
     (vault / ".obsidian" / "templates.json").write_text('{"folder": "Templates"}')
     old(vault, "Templates/book-notes.md", "# {{title}}\n\n" + TEXT)
     old(vault, "pages/templates.book-notes.md", "# book-notes\n\n" + TEXT)
-    old(vault, "notes/Seminar.md", "# Seminar\n\n" + TEXT)  # the near miss: a copy of a note
-    old(vault, "notes/Seminar copy.md", "# Seminar\n\n" + TEXT)
+    old(vault, "notes/Seminar.md", "# Seminar\n\n" + OTHER)  # the near miss: a copy of a note
+    old(vault, "notes/Seminar copy.md", "# Seminar\n\n" + OTHER)
     assert [(op, path) for op, path, _ in merges(vault)] == [
         ("set", "notes/Seminar.md"), ("archive", "notes/Seminar copy.md")]
 
@@ -50,8 +52,8 @@ def test_logseqs_own_backups_are_not_notes_to_merge(vault: Path) -> None:
     old(vault, "pages/daily.journal.2022.09.18.md", "# daily\n\n" + TEXT)
     old(vault, "logseq/bak/pages/daily.journal.2022.09.18/2023-03-19T10_15_19.862Z.Desktop.md",
         "# daily\n\n" + TEXT)
-    write(vault, "Plan.md", "# Plan\n\n" + TEXT)  # the near miss: a backup folder of theirs
-    old(vault, "backups/Plan.md", "# Plan\n\n" + TEXT)
+    write(vault, "Plan.md", "# Plan\n\n" + OTHER)  # the near miss: a backup folder of theirs
+    old(vault, "backups/Plan.md", "# Plan\n\n" + OTHER)
     assert [(op, path) for op, path, _ in merges(vault)] == [
         ("set", "Plan.md"), ("archive", "backups/Plan.md")]
 
@@ -107,3 +109,42 @@ def test_a_list_of_mappings_in_a_property_does_not_end_the_run(vault: Path) -> N
         planned = [(a.path, a.set_keys) for a in plan_lint(snapshot(mem, NOW)) if a.set_keys]
     assert ("notes/Twice.md", {"aliases": ["tw"]}) in planned
     assert all(path != "Readwise/Book.md" for path, _ in planned)
+
+
+def test_a_templates_unfilled_body_and_two_days_are_not_duplicates(vault: Path) -> None:
+    """Three notes left as the same blank template, two days' notes with the same words
+    but another value or another date: none is one note twice. The near misses: a note
+    and its copy, a note and Obsidian's numbered duplicate of it (the original kept)."""
+    seed = "## Question\n\n## Sources\n\n## Thoughts\n\nStatus: seed, to be grown later on.\n"
+    for name in ("wiki", "how the wiki grows", "A star search"):
+        old(vault, f"zk/{name}.md", f"# {name}\n\n{seed}")
+    old(vault, "daily/04-02-2022.md", "---\nwake: '8:30'\n---\n" + TEXT)
+    old(vault, "daily/04-02-2022 copy.md", "---\nwake: '4:50'\n---\n" + TEXT)
+    old(vault, "daily/09-01-2022.md", OTHER)
+    old(vault, "daily/09-09-2022.md", OTHER)
+    garden = ("Sow the carrots in rows a hand apart and thin them when the first true "
+              "leaves show.\n")
+    old(vault, "notes/Harness.md", "# Harness\n\n" + garden)
+    write(vault, "notes/Harness 1.md", "# Harness\n\n" + garden)
+    assert [(op, path) for op, path, _ in merges(vault)] == [
+        ("set", "notes/Harness.md"), ("archive", "notes/Harness 1.md")]
+
+
+def test_a_repair_does_not_repeat_a_link_beside_it(vault: Path) -> None:
+    write(vault, "books/How We Got to Now.md", "# How We Got to Now\n\nx\n")
+    write(vault, "drafts/Essay.md", "# Essay\n\nSee [[Readwise/How we got to now]] and "
+          "[[How We Got to Now]].\n")
+    write(vault, "drafts/Other.md", "# Other\n\nSee [[Readwise/How we got to now]].\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        fixed = {a.path for a in plan_lint(snapshot(mem, NOW)) if a.content}
+    assert "drafts/Essay.md" not in fixed and "drafts/Other.md" in fixed
+
+
+def test_a_proposal_names_a_few_repairs_and_counts_the_rest(vault: Path) -> None:
+    write(vault, "Target.md", "# Target\n\nx\n")
+    write(vault, "Hub.md", "# Hub\n\n" + "".join(f"- [[old/Target]] {k}\n" for k in range(40)))
+    with open_mem(vault) as mem:
+        mem.reindex()
+        hub = next(a for a in plan_lint(snapshot(mem, NOW)) if a.path == "Hub.md")
+    assert hub.reason.count("→") == 5 and hub.reason.endswith("and 35 more in the note")
