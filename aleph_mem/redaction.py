@@ -56,7 +56,9 @@ NOT_A_SECRET = re.compile(
     r"\$\(.*|`.*`|%\(.*|#\{.*\}|@[\w.-]+@|"
     r"(?:vault|arn|awssm|gcpsm|azkv|keyvault|doppler|infisical|ref\+[a-z]+):\S*|ENC\[.*|"
     r"pk\.eyJ.*|pk_(?:live|test)_\w+|tok_[A-Za-z]+|pub[0-9a-f]{32}|!vault.*|\$ANSIBLE_VAULT.*|"
-    r"1password|bitwarden|keepass(?:xc)?|lastpass|dashlane|keychain|op://.*|"
+    r"1password|bitwarden|keepass(?:xc)?|lastpass|dashlane|keychain|op://.*|!secret\b.*|"
+    r"(?:window|globalthis|import\.meta\.env|app_config)\..*|"
+    r"\{[\w.-]+\}?.*|#{2,}[\w-]+#{2,}|password|passwd|pass|pwd|secret|token|key|user|username|"
     r"[\d:+\-./TZ]+|0x[0-9a-fA-F]{40}|"  # a date, a time, a number; an account's address
     r"(?:os\.environ|os\.getenv|process\.env|env|getenv|settings|config|secrets|"
     r"self|args|opts|options|request|req)\b.*|[A-Za-z_][A-Za-z0-9_.]*\(.*|"
@@ -64,7 +66,7 @@ NOT_A_SECRET = re.compile(
     r"\[REDACTED:[a-z-]+\])$", re.IGNORECASE)
 PLACEHOLDER_WORDS = re.compile(r"x{6,}|\*{4,}|\.\.\.|…|<|\$\{|your[_-]|example|placeholder|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
-                               r"replace[_-]?me", re.IGNORECASE)
+                               r"replace[_-]?(?:me|with)|generate[_-]with", re.IGNORECASE)
 REPEATED = re.compile(r"(.)\1{9,}")
 
 
@@ -83,7 +85,10 @@ SECRET_WORD = re.compile(r"token|key|secret|passw|pwd|auth|cred")
 # and the examples of the HTTP authentication RFCs ("username:password", "Aladdin:open sesame")
 PUBLISHED = frozenset({
     "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
-    "dXNlcm5hbWU6cGFzc3dvcmQ=", "QWxhZGRpbjpvcGVuIHNlc2FtZQ=="})
+    "dXNlcm5hbWU6cGFzc3dvcmQ=", "QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
+    # jwt.io's example token (signed with "your-256-bit-secret")
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwi"
+    "aWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"})
 
 
 def names_a_secret(bare: str) -> bool:
@@ -115,7 +120,8 @@ def said_secret(text: str) -> bool:
     bare = text.strip("\"'`「」『』")
     if bare != text:
         return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
-                and not names_a_secret(bare))
+                and not names_a_secret(bare)
+                and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
     return is_value(bare) and (any(not c.isalpha() and c not in "-'’" for c in bare)
                                or bare[1:] != bare[1:].lower())
 
@@ -233,7 +239,10 @@ TOKENS: tuple[Rule, ...] = (
             ("shippo_live_", r"[a-f0-9]{40}"), ("shippo_test_", r"[a-f0-9]{40}"),
             ("pat", r"[A-Za-z0-9]{14}\.[a-f0-9]{64}"), ("sk.eyJ", B + r"{20,}\." + B + "{20,}"),
             ("fm2_", r"[A-Za-z0-9_=+/-]{40,}"), ("fo1_", r"[A-Za-z0-9_=+/-]{40,}"),
-            ("phx_", r"[A-Za-z0-9]{30,}")),
+            ("phx_", r"[A-Za-z0-9]{30,}"), ("dt0c01.", r"[A-Z0-9]{24}\.[A-Z0-9]{64}"),
+            ("hcaik_", r"[a-z0-9]{40,}"), ("hcxik_", r"[a-z0-9]{40,}"),
+            ("NNSXS.", r"[A-Z0-9]{30,45}\.[A-Z0-9]{60,70}"), ("live_", r"[A-Za-z0-9]{30}\b"),
+            *((p, r"[A-Z2-7]{55}") for p in ("SUA", "SAA", "SOA"))),
     _tokens("private-key", *((p, "[1-9A-HJ-NP-Za-km-z]{100,}") for p in (
         "xprv", "tprv", "yprv", "zprv", "uprv", "vprv"))),
     _tokens("private-key", ("AGE-SECRET-KEY-1", r"[0-9A-Z]{58}")),
@@ -245,7 +254,7 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"access[_-]?key|secret[_-]?key(?:[_-]?base)?|private[_-]?key|client[_-]?secret|"
              r"credentials?|creds|auth[_-]?token|session[_-]?key|signing[_-]?key|"
              r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])pass|(?<![a-z])pat|"
-             r"(?<![a-z])psk|wpa[_-]?passphrase|"
+             r"(?<![a-z])psk|wpa[_-]?passphrase|authtok|"
              r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|webhook|root|"
              r"admin|auth|client|service|account|storage|deploy|oauth|consumer|shared|sas|"
              r"integration|"
@@ -405,25 +414,36 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("flag", r"(--[a-z-]*?(?:password|passwd|token|api-key|apikey|secret|client-secret|"
           r"access-key|secret-key|auth-token)(?:=|\s+))(\"[^\"]+\"|'[^']+'|[^\s\"']+)",
           keep=1, hints=('--',), lower=True, check=is_value, back=0),
+    # an env dump's NAME=value: the value runs to the line's end (Django keys hold "()")
+    _rule("password", r"(?m)(^[ \t]*(?:export[ \t]+)?[A-Z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|"
+          r"API_KEY|APIKEY|PRIVATE_KEY|AUTH)[A-Z0-9_]*=)(\S+)$", keep=1,
+          hints=('secret', 'passw', 'token', 'api_key', 'apikey', 'private_key', 'auth'),
+          check=is_value),
     # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
     # ``secret_name`` are not secrets' names); looked for only where a separator follows
     _rule("password", r"((?<![:/])" + KEY_WORDS
           + r"\\?[\"']?\]?\s*(?::=|=>|=|:)[ \t]*(?:\\\"|\"|')?)"
           r"(?!\[redacted:)" + VALUE, keep=1,
-          hints=("pass", "pwd", "secret", "token", "key", "cred", "pat", "psk"),
+          hints=("pass", "pwd", "secret", "token", "key", "cred", "pat", "psk", "authtok"),
           lower=True, check=is_value, back=24, gate=ANY_SEP),
     # a wallet's key: WIF (5…, K…, L…), a 64-byte key in base58 (Solana), where a wallet is
     # named
-    _rule("private-key", r"(?<![A-Za-z0-9+/=_-])(?:[5KL][1-9A-HJ-NP-Za-km-z]{50,51}|"
-          r"[1-9A-HJ-NP-Za-km-z]{86,88})(?![A-Za-z0-9+/=_-])",
+    _rule("private-key", r"(?<![A-Za-z0-9+/=_-])[5KL][1-9A-HJ-NP-Za-km-z]{50,51}"
+          r"(?![A-Za-z0-9+/=_-])",
           hints=('wif:', 'wif ', 'privkey', 'private key', 'wallet', 'bitcoin', 'solana',
                  'phantom', 'keypair', 'secret key'), check=looks_random),
+    # a 64-byte key in base58 only where a key is named: a transaction's signature (`solana
+    # confirm …`) has the same shape
+    _rule("private-key", r"(?<![A-Za-z0-9+/=_-])[1-9A-HJ-NP-Za-km-z]{86,88}(?![A-Za-z0-9+/=_-])",
+          hints=('privkey', 'private key', 'phantom', 'keypair', 'secret key', 'export'),
+          check=looks_random),
     # a seed phrase: twelve to twenty-four words after its name
     _rule("seed-phrase", r"((?:seed|recovery|secret|backup|mnemonic)(?: phrase| words)?"
           r"[^\n:=]{0,20}?(?:[:=]|\bis\b)\s*[\"']?)((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})",
           keep=1, hints=('seed', 'recovery', 'mnemonic', 'secret phrase', 'backup phrase'),
-          lower=True, back=0),
+          lower=True, back=0,  # a test vector repeats its words ("abandon … about")
+          check=lambda v: len(set(v.split())) > len(v.split()) // 3),
     # session cookies: `curl -b 'sessionid=…'`, `document.cookie = "session=…"`, PHPSESSID=…
     _rule("cookie", r"((?:\s-b|--cookie)[\s=]+[\"']?[\w.-]+=)([^\s;\"']{16,})", keep=1,
           hints=(' -b', '--cookie'), check=is_value, back=0),
@@ -475,12 +495,48 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("api-key", r"(\"key\"\s*:\s*\"(?:value|token|password|apikey|api_key|secret)\"\s*,\s*"
           r"\"value\"\s*:\s*\")([^\"\n]{6,})(?=\")", keep=1, hints=('"key"',), lower=True,
           check=is_value, back=0),
+    # `snyk config set api=…`, `npm config set //…:_authToken=…`: a key set on a CLI
+    _rule("cli-password", r"(\bconfig\s+set\s+[\w.:/-]*(?:api|token|key|secret|password|auth)"
+          r"[\w.-]*[=\s]+)(\S+)", keep=1, hints=('config set',), lower=True, check=is_value,
+          back=0),
+    _rule("cli-password", r"(snmp-server\s+community\s+)(\S+)", keep=1, hints=('snmp-server',),
+          check=lambda v: is_value(v) and v.lower() not in ("public", "private"), lower=True,
+          back=0),
+    _rule("password", r"(:\s*psk\s+[\"']?)([^\"'\n]+?)(?=[\"']?\s*$)", keep=1,
+          hints=(': psk',), lower=True, check=is_value, back=2, flags=re.MULTILINE),
+    _rule("cli-password", r"(\bnmcli\b[^\n]*?\spassword\s+[\"']?)([^\"'\s]+)", keep=1,
+          hints=('nmcli',), lower=True, check=is_value, back=0),
+    # a wallet's key where a tool keeps it: Hardhat's accounts, a Solana keypair file, an
+    # RPC provider's key in its URL
+    _rule("private-key", r"(accounts\s*:\s*\[\s*[\"'])(0x[0-9a-f]{64})", keep=1,
+          hints=('accounts',), lower=True, back=0),
+    _rule("private-key", r"\[(?:\s*\d{1,3}\s*,){63}\s*\d{1,3}\s*\]",
+          hints=('id.json', 'keypair', 'solana')),
+    _rule("api-key", r"((?:\.alchemy\.com|\.alchemyapi\.io)/v2/|infura\.io/v3/)([a-z0-9_-]{20,})",
+          keep=1, hints=('alchemy.com/v2/', 'alchemyapi.io/v2/', 'infura.io/v3/'), lower=True,
+          back=12),
+    # AWS SSM's SecureString, Rails' master.key, WordPress' define(), unattend.xml
+    _rule("password", r"(\"type\"\s*:\s*\"securestring\",\s*\"value\"\s*:\s*\")([^\"\n]+)",
+          keep=1, hints=('"securestring"',), lower=True, back=8),
+    _rule("password", r"(master\.key\s*\n)([0-9a-f]{32})\b", keep=1, hints=('master.key',),
+          lower=True, back=0),
+    _rule("password", r"(define\(\s*['\"][a-z0-9_]*(?:password|secret|key|salt|token)[a-z0-9_]*"
+          r"['\"]\s*,\s*['\"])([^'\"\n]+)(?=['\"])", keep=1, hints=('define(',), lower=True,
+          check=is_value, back=0),
+    _rule("password", r"(<[\w:]*password[\w:]*>\s*<value>)([^<]+)(?=</value>)", keep=1,
+          hints=('password>',), lower=True, check=is_value, back=40),
+    _rule("private-key", r"-----BEGIN OpenVPN Static key V1-----.*?-----END OpenVPN Static key "
+          r"V1-----", flags=re.DOTALL, hints=('openvpn static key',)),
+    # a Firebase server key, wrapped or not
+    _rule("cloud-token", r"AAAA[A-Za-z0-9_-]{7}:APA91b(?:[A-Za-z0-9_-]|\r?\n)+",
+          hints=(':apa91b',), back=12),
     # "मेरा पासवर्ड … है": the verb after the value
     _rule("password", r"(पासवर्ड\s+)(\S+)(?=\s+है)", keep=1, hints=('पासवर्ड',),
           check=said_secret, back=0),
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
     _rule("password", r"((?:(?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|"
           r"pwd|passcode|mot de passe|contraseña|contrasena|senha|wachtwoord|parola|hasło|haslo|"
+          r"sleutel|api-sleutel|schlüssel|api-schlüssel|clé api|chiave api|clave api|"
           r"пароль|api key|api token|access token|secret|token|mật khẩu|kata sandi|şifre|"
           r"şifresi|συνθηματικό|κωδικός|lösenord(?:et)?|heslo|salasana|adgangskode|passord|"
           r"jelszó|jelszava|private key|secret key|privkey)|パスワード|密码|密碼|비밀번호|"
@@ -491,7 +547,8 @@ STRUCTURED: tuple[Rule, ...] = (
           r"\b)[^\W_][^\s.,;:!?—=]{0,23}){0,8}?"
           r"(?:[ \t]+(?:is|was|ist|est|es|c'est|é|è|är|er|now|lautet|heißt|heisst|sono|era|هي|"
           r"هو|là|adalah|είναι|היא|הוא|je)\b|[ \t]*(?:[:=：は是는—]|คือ))[ \t]*"
-          r"(?:now:?[ \t]*)?)"
+          r"(?:(?:now|jetzt|ab heute|heute|ora|ahora|maintenant|désormais|agora|nu|teraz|"
+          r"currently|still):?[ \t]+)?)"
           r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|「[^」\n]+」|『[^』\n]+』|"
           r"[^\s,;\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]*"
           r"[^\s,;.!?\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef])",
@@ -501,7 +558,8 @@ STRUCTURED: tuple[Rule, ...] = (
                          'secret', 'token', 'كلمة', 'رمز عبور', 'पासवर्ड', 'รหัสผ่าน',
                          'mật khẩu', 'kata sandi', 'şifre', 'συνθηματικό', 'κωδικός', 'סיסמה',
                          'lösenord', 'heslo', 'salasana', 'adgangskode', 'passord', 'jelsz',
-                         'private key', 'privkey', 'الرقم السري'), lower=True,
+                         'private key', 'privkey', 'الرقم السري', 'sleutel', 'schlüssel',
+                         'clé api', 'chiave api', 'clave api'), lower=True,
           check=said_secret, back=0),
     # "use the api key abc123…": a token after its name, no verb
     _rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
@@ -664,7 +722,7 @@ def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, 
             out.append((start, stop, MARK.format(rule.kind)))
             continue
         m = rule.pattern.match(text, start)
-        if m and looks_random(m.group()):
+        if m and looks_random(m.group()) and m.group() not in PUBLISHED:
             out.append((start, m.end(), MARK.format(rule.kind)))
     return out
 
@@ -681,22 +739,30 @@ PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
 PUBLIC_SHAPE = re.compile(
     r"(?:pk|pi|ch|cus|sub|in|evt|prod|price|acct|seti|pm|src|txn|po|card|ba|plink|file|"
     r"cs_live|cs_test|prj|team|org|usr|user|img|phc)_|sq0idp-|pk\.|sha\d+[-:]|h1:|md5[-:]|AAAA|"
+    r"nodekey:|discokey:|mkey:|"
     r"ssh-|ecdsa-|"
     r"data:|did:|urn:|Qm[1-9A-HJ-NP-Za-km-z]{44}$|bafy|\d{4}-\d\d-\d\d|[\w.-]*/[\w.-]*/")
 # a name that says what it holds is an identifier, not a key
 ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|etag|sheet|doc|"
                      r"file|path|url|uri|name|version|commit|ref|nonce|salt|iv|kid|fingerprint|"
                      r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|sid|"
-                     r"x5t|x5c|thumbprint|"
+                     r"x5t|x5c|thumbprint|application_server_key|write_key|"
                      r"public[_-]?key|pub[_-]?key|publishable[_-]?key|websocket-key)s?\W*$",
                      re.IGNORECASE)
 HEX_UNDER_NAME = re.compile(r"(key|token|secret)[\"']?\s*[=:]\s*[\"']?"
                             r"([0-9a-f]{32,128})(?![\w-])")  # on the lower-cased view
 # keys that name a place in a table or a request, not a credential
 NOT_A_SECRETS_KEY = re.compile(r"(?:cache|idempotency|partition|sort|primary|foreign|lookup|"
-                               r"object|dedup|row|table|map|dict|api_version)[_-]?key$",
+                               r"object|dedup|row|table|map|dict|api_version|node|disco|machine)"
+                               r"[_-]?key$",
                                re.IGNORECASE)
+KEYS_BEFORE = re.compile(r"([\w$-]+)[\"']?\s*[:=]")
 NAME_BEFORE = re.compile(r"([\w.$-]+)[\"'\]]?\s*(?::=|=>|=|:|\()\s*$|,\s*$")
+
+
+CAMEL = re.compile(r"[A-Z][a-z]+|[a-z]+|[A-Z]+(?![a-z])|\d+")
+# a word's shape: four letters or more, a vowel, never four consonants in a row
+WORDLIKE = re.compile(r"(?i)(?=[a-z]*[aeiouy])(?![a-z]*[^aeiouy\W\d_]{4})[a-z]{4,}")
 
 
 def random_token(text: str) -> bool:
@@ -706,6 +772,9 @@ def random_token(text: str) -> bool:
     piece = max(PIECES.split(text), key=len)
     if len(piece) < 16 or placeholder(text) or text in PUBLISHED:
         return False
+    words = [w for w in CAMEL.findall(piece) if not w.isdigit()]
+    if words and sum(len(w) for w in words if WORDLIKE.fullmatch(w)) >= 0.7 * sum(map(len, words)):
+        return False  # words in camel case (``Argon2PasswordHasher``), not random letters
     cls = ["u" if c.isupper() else "l" if c.islower() else "d" if c.isdigit() else "o"
            for c in piece]
     if not {"u", "l", "d"} <= set(cls):
@@ -744,8 +813,9 @@ def _literals(text: str, view: str) -> list[tuple[int, int, str]]:
         if not text[line_start:m.start()].strip() and line_start:  # `KEY =⏎  "…"`
             line_start = text.rfind("\n", 0, line_start - 1) + 1
         before = NAME_BEFORE.search(text, line_start, m.start())
-        if before and before.group(1) and id_name(before.group(1)):
-            continue
+        if before and before.group(1) and id_name(before.group(1)) or any(
+                id_name(k) for k in KEYS_BEFORE.findall(text, line_start, m.start())):
+            continue  # `doc_id = "…"`, `applicationServerKey: decode("…")`
         out.append((m.start(2), m.end(2), MARK.format("secret")))
     if any(w in view for w in ("key", "token", "secret", "auth")):
         for m in UNQUOTED.finditer(text):
@@ -812,8 +882,8 @@ def _base64(text: str, depth: int) -> list[tuple[int, int, str]]:
     """A base64 blob that decodes to a credential: ``user:password``, or text the rules
     redact (a docker config's ``auth``, a Kubernetes secret's value, a key file)."""
     out = []
-    for m in BASE64.finditer(text):
-        blob = m.group()
+    for start, end in _blobs(text):
+        blob = "".join(text[start:end].split())
         if blob.lower() == blob or blob.upper() == blob or blob in PUBLISHED:
             continue
         try:
@@ -825,7 +895,25 @@ def _base64(text: str, depth: int) -> list[tuple[int, int, str]]:
         if not all(c.isprintable() or c in "\n\r\t" for c in said):
             continue
         if USER_PASSWORD.fullmatch(said.strip()) or _redact(said, depth + 1)[1]:
-            out.append((m.start(), m.end(), MARK.format("base64-credential")))
+            out.append((start, end, MARK.format("base64-credential")))
+    return out
+
+
+def _blobs(text: str) -> list[tuple[int, int]]:
+    """Each base64 blob, and each run of blobs wrapped at a fixed width (``base64`` prints
+    76 columns): lines of 40 characters or more, one after another, joined."""
+    found = [(m.start(), m.end()) for m in BASE64.finditer(text)]
+    out = list(found)
+    run = found[:1]
+    for prev, cur in zip(found, found[1:], strict=False):
+        if prev[1] - prev[0] >= 40 and text[prev[1]:cur[0]] in ("\n", "\r\n"):
+            run.append(cur)
+            continue
+        if len(run) > 1:
+            out.append((run[0][0], run[-1][1]))
+        run = [cur]
+    if len(run) > 1:
+        out.append((run[0][0], run[-1][1]))
     return out
 
 

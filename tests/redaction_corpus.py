@@ -463,10 +463,54 @@ def shapes() -> list[Shape]:
     )
     out.append(Shape("round-5", "token:\n" + jwt3[:70] + "\n" + jwt3[70:120] + "\n"
                      + jwt3[120:] + "\n$ ", jwt3))
+    # round 6: what a fourth blind corpus found (new values, other wordings)
+    out += _shapes(
+        "round-6",
+        ("$ snyk config set api={}", uuid()),
+        ("client = RazorpayClient(\"rzp_test_" + r(14) + "\", \"{}\")", r(24)),
+        ("de Mollie API-sleutel is {} voor de shop", "live_" + r(30)),
+        ("--header=\"Authorization: Api-Token {}\"", "dt0c01." + r(24, UPPER) + "." + r(64, UPPER)),
+        ("OTEL_EXPORTER_OTLP_HEADERS=\"x-honeycomb-team={}\"", "hcaik_" + r(58, LOWER)),
+        ("export NATS_NKEY_SEED={}", "SUA" + r(55, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")),
+        ("snmp-server community {} RO 10", r(16)),
+        ("10.0.0.1 10.0.0.2 : PSK \"{}\"", pw()),
+        ("nmcli dev wifi connect \"Guest\" password \"{}\"", pw()),
+        ("MQTT 密码（API Key）：{}", "NNSXS." + r(39, UPPER) + "." + r(64, UPPER)),
+        ("accounts: [\"{}\"],", "0x" + r(64, HEX)),
+        ("$ cat ~/.config/solana/id.json\n{}", "[" + ",".join(str(rng.randrange(256))
+                                                              for _ in range(64)) + "]"),
+        ("mainnet = \"https://eth-mainnet.g.alchemy.com/v2/{}\"", r(32, URLSAFE)),
+        ("ldap_default_authtok = {}", pw()),
+        ("DJANGO_SECRET_KEY={}", "-".join(r(10, LOWER + "!@#$%^&*(-_=+)") for _ in range(5))),
+        ('"Name": "/prod/db/password",\n"Type": "SecureString",\n"Value": "{}",', pw()),
+        ("$ cat config/master.key\n{}\n$", r(32, HEX)),
+        ("define( 'DB_PASSWORD', '{}' );", pw()),
+        ("<AdministratorPassword>\n  <Value>{}</Value>", pw()),
+        ("Das WLAN-Passwort lautet ab heute {} (gilt bis Ende Juni).", pw()),
+        ("-----BEGIN OpenVPN Static key V1-----\n{}\n-----END OpenVPN Static key V1-----",
+         r(64, HEX)),
+    )
     return out
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-6": (
+        "  password: !secret influx_password",
+        "https://api.mapbox.com/styles/v1/{id}/tiles/{z}/{x}/{y}?access_token={accessToken}",
+        "    client_secret: '##BILLING_PORTAL_CLIENT_SECRET##'",
+        "JWT_SECRET=replace-with-32-random-bytes",
+        "amqp://USER:PASSWORD@HOST:5672/VHOST",
+        "https://<username>:<password>@registry.example.com/v2/",
+        "  - Token: gho_************************************\n"
+        "  - Token scopes: 'admin:public_key', 'gist'",
+        '  "NodeKey": "nodekey:e2d36d6b77f3fdede237e95282092c17fd13b4c197cac36208aa2a1f5c2a7ac1"',
+        'PASSWORD_HASHERS = ["django.contrib.auth.hashers.Argon2PasswordHasher"]',
+        "applicationServerKey: urlBase64ToUint8Array(\"Bs0FYy8mt-ifaIyxV0llqr_2DJkq\")",
+        "TEST_MNEMONIC = \"abandon abandon abandon abandon abandon abandon abandon abandon "
+        "abandon abandon abandon about\"",
+        "snmp-server community public RO",
+        "the Wi-Fi password is on the fridge",
+    ),
     "round-5": (
         "CI_JOB_TOKEN=[MASKED]",
         '    "VersionId": "Xq3BfLN_qTSVAaDf4dHC98GDtMm1MDBD",',
