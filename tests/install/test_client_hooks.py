@@ -139,3 +139,33 @@ def test_uninstall_leaves_nothing_where_there_was_no_file(vault: Path, tmp_path:
     client_hooks.install("claude-code", vault, "project", tmp_path / "mine")
     client_hooks.uninstall("claude-code", "project", tmp_path / "mine")
     assert json.loads(mine.read_text()) == {}
+
+
+@pytest.mark.parametrize("folder", ["my notes (2026)", "it's $HOME & `x`; rm -rf"])
+def test_a_vault_path_with_spaces_and_shell_characters_reaches_the_hook(
+        tmp_path: Path, folder: str) -> None:
+    """The client runs the installed command through a shell: a vault whose path holds
+    spaces, quotes, `$`, backquotes or `;` is still the vault the hook opens (the near
+    miss: a plain path)."""
+    from aleph_mem.install.new_vault import init_vault
+
+    home = tmp_path / "home"
+    for name in (folder, "plain"):
+        vault = tmp_path / name / "vault"
+        init_vault(vault)
+        env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+        done = subprocess.run([sys.executable, "-m", "aleph_mem.cli", "hooks", "install",
+                               "claude-code", "--vault", str(vault)], env=env,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        doc = json.loads((home / ".claude" / "settings.json").read_text())
+        command = doc["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+        answer = subprocess.run(["sh", "-c", command], input=json.dumps(
+            {"hook_event_name": "SessionStart", "cwd": str(tmp_path)}), env=env,
+            capture_output=True, text=True, timeout=120)
+        assert answer.returncode == 0, answer.stderr
+        context = json.loads(answer.stdout)["hookSpecificOutput"]["additionalContext"]
+        assert f"vault {vault.resolve()}" in context  # the vault the path names, opened
+        assert not (tmp_path / "x").exists()  # nothing the path spelled ran
+        subprocess.run([sys.executable, "-m", "aleph_mem.cli", "hooks", "uninstall",
+                        "claude-code"], env=env, capture_output=True, timeout=60)
