@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from aleph_mem import logs
@@ -49,8 +50,13 @@ class Interrupted(Exception):
 
 class Dream:
     def __init__(self, mem: Store, now: dt.datetime | None = None, dry_run: bool = False,
-                 force: bool = False, anyway: bool = False) -> None:
+                 force: bool = False, anyway: bool = False,
+                 reconcile: Callable[[], object] | None = None) -> None:
+        """``reconcile`` brings the index in step before the passes read it: the front door
+        hands its own (``Memory.reindex``, which also syncs the captured sessions); by
+        default the store's reconcile and the dream's judgments, all a run reads."""
         self.mem = mem
+        self.reconcile = reconcile or self._reconcile
         self.anyway = anyway  # dream here although another device is the vault's dreamer
         self.now = now or utc_now()
         self.dry_run = dry_run
@@ -95,7 +101,7 @@ class Dream:
         report = RunReport(new_ulid(), iso(self.started), self.dry_run, list(passes))
         report.resumed = self._finished_today(passes, trigger)
         self.judge.before_call = lambda: self._check_idle(trigger)
-        self.mem.reindex()
+        self.reconcile()
         report.journal_skipped = self.journal.audit()
         self._soft_links(report)
         name = None
@@ -134,6 +140,11 @@ class Dream:
                                      "merged": sorted(a["pair"] for a in report.applied
                                                       if "pair" in a)})
         return report
+
+    def _reconcile(self) -> None:
+        self.mem.reindex()
+        if not self.mem.readonly:
+            judgments.refresh(self.mem.con, self.journal)
 
     def _snapshot(self) -> Snapshot:
         """The index as the passes see it, read again only after a write (reading every

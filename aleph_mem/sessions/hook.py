@@ -127,7 +127,7 @@ def _prompt_context(mem: Store, prompt: str) -> str:
         return ""
     from aleph_mem.index.relevance import about
 
-    hits = [h for h in mem.search(prompt, limit=PROMPT_HITS, wait_for_model=False)
+    hits = [h for h in mem.search(prompt, limit=PROMPT_HITS, wait_for_model=False).hits
             if about(mem.con, prompt, h.path)]  # about the prompt, not one shared word
     if not hits:
         return ""
