@@ -478,3 +478,23 @@ def test_read_keeps_within_a_budget_and_offers_the_outline(vault: Path) -> None:
         assert short["content"].endswith("brief\n") and short["outline"] == []
 
     run(vault, scenario)
+
+
+def test_a_notice_belongs_to_its_own_search(vault: Path) -> None:
+    """Issue #32: the server's one long-lived Memory kept a search's notice as side state,
+    so a browse after it reported the search's notice. A notice is its search's answer."""
+    write(vault, "notes/a.md", "# A\n\nherons nest\n")
+    write(vault, "archive/old.md", "# Old\n\nzebra crossing\n")
+
+    async def scenario(c: Client) -> None:
+        found = sc(await c.call_tool("search", {"query": "zebra"}))
+        assert found["hits"] == [] and "archived notes do" in found["notice"]
+        browsed = sc(await c.call_tool("search", {"query": "", "folder": "notes"}))
+        assert [h["path"] for h in browsed["hits"]] == ["notes/a.md"]
+        assert browsed.get("notice") is None
+        sessions = sc(await c.call_tool("search", {"query": "zebra", "scope": "sessions"}))
+        assert sessions["hits"] == [] and sessions.get("notice") is None
+        again = sc(await c.call_tool("search", {"query": "herons"}))  # the control
+        assert [h["path"] for h in again["hits"]] == ["notes/a.md"]
+        assert "archived" not in (again.get("notice") or "")
+    run(vault, scenario)
