@@ -555,7 +555,7 @@ class Memory:
         """An answer across the sessions found, each sentence citing them (with an LLM)."""
         from aleph_mem.sessions import library
 
-        return library.summarize(self.store, query, hits)
+        return library.summarize(self.store.settings, query, hits)
 
     def session_show(self, ref: str) -> SessionView:
         from aleph_mem.sessions import library

@@ -136,7 +136,7 @@ def test_summary_across_sessions_cites_them(vault: Path, stub_llm) -> None:
         library.ingest(mem.store, "claude-code", CLAUDE, SID)
         library.ingest(mem.store, "codex", CODEX)
         hits = library.search(mem.store, "postgres port tests")
-        summary = library.summarize(mem.store, "why did the tests fail?", hits)
+        summary = library.summarize(mem.store.settings, "why did the tests fail?", hits)
     assert summary.answer == "The CI tests used port 5433 instead of 5432 [1]."
     assert summary.citations == [{"n": 1, "session_id": SID,
                                   "started": "2026-11-20T09:00:00.000Z"}]
