@@ -31,6 +31,7 @@ from aleph_mem.writes.events import Event
 if TYPE_CHECKING:  # each verb loads its module when first called (fast CLI starts)
     import threading
 
+    from aleph_mem.dream.registry import RunReport
     from aleph_mem.embed.embedders import Embedder
     from aleph_mem.index.indexer import Progress, ReconcileReport
     from aleph_mem.recall.reflect import Reflection
@@ -615,17 +616,24 @@ class Memory:
         return counts(self.store.con)
 
     def dream(self, passes: tuple[str, ...] = (), dry_run: bool = False, force: bool = False,
-              weekly: bool = False, trigger: str = "manual", anyway: bool = False) -> Any:
+              weekly: bool = False, trigger: str = "manual",
+              anyway: bool = False) -> RunReport:
         """Run the dream's passes (default: the daily or weekly pipeline) and return its
         RunReport; every change of a real run is undone with ``undo(run_id)``. On a device
-        that is not the vault's dreamer nothing runs (``note`` says why) unless ``anyway``."""
+        that is not the vault's dreamer nothing runs (``note`` says why) unless ``anyway``.
+        A run reconciles the notes first; the captured sessions' index is brought in step
+        after it, as a whole ``reindex`` does (no pass reads it)."""
         from aleph_mem.dream.runner import Dream
 
-        return Dream(self.store, dry_run=dry_run, force=force, anyway=anyway,
-                     reconcile=self.reindex).run(
+        report = Dream(self.store, dry_run=dry_run, force=force, anyway=anyway).run(
             passes or None, trigger, weekly)
+        if report.status != "not the dreamer" and not self.store.readonly:
+            from aleph_mem.sessions import library
 
-    def dream_if_due(self, idle_seconds: float | None) -> Any:
+            library.sync(self.store)
+        return report
+
+    def dream_if_due(self, idle_seconds: float | None) -> RunReport | None:
         """The scheduled run (docs/design.md 5): the daily or weekly pipeline when one is due
         after ``idle_seconds`` of quiet, else None."""
         from aleph_mem.clock import utc_now

@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
-from collections.abc import Callable
 from dataclasses import replace
 
 from aleph_mem import logs
@@ -50,13 +49,8 @@ class Interrupted(Exception):
 
 class Dream:
     def __init__(self, mem: Store, now: dt.datetime | None = None, dry_run: bool = False,
-                 force: bool = False, anyway: bool = False,
-                 reconcile: Callable[[], object] | None = None) -> None:
-        """``reconcile`` brings the index in step before the passes read it: the front door
-        hands its own (``Memory.reindex``, which also syncs the captured sessions); by
-        default the store's reconcile and the dream's judgments, all a run reads."""
+                 force: bool = False, anyway: bool = False) -> None:
         self.mem = mem
-        self.reconcile = reconcile or self._reconcile
         self.anyway = anyway  # dream here although another device is the vault's dreamer
         self.now = now or utc_now()
         self.dry_run = dry_run
@@ -101,7 +95,7 @@ class Dream:
         report = RunReport(new_ulid(), iso(self.started), self.dry_run, list(passes))
         report.resumed = self._finished_today(passes, trigger)
         self.judge.before_call = lambda: self._check_idle(trigger)
-        self.reconcile()
+        self._reconcile()
         report.journal_skipped = self.journal.audit()
         self._soft_links(report)
         name = None
@@ -142,6 +136,9 @@ class Dream:
         return report
 
     def _reconcile(self) -> None:
+        """The index in step with the files before the passes read it: the notes, and the
+        dream's judgments of them (the captured sessions' index is the door's to sync:
+        ``Memory.dream``)."""
         self.mem.reindex()
         if not self.mem.readonly:
             judgments.refresh(self.mem.con, self.journal)
