@@ -281,3 +281,16 @@ def test_a_transcript_is_read_in_bounded_pieces_to_the_same_messages(
         f.truncate(300 << 20)  # sparse: 300 MiB on paper, nothing on disk
     with pytest.raises(BadInput, match="too large to read"):
         read("gemini", huge)
+
+
+def test_a_dream_run_leaves_the_sessions_index_in_step(vault: Path) -> None:
+    """Issue #32: the dream runner no longer calls the door's reindex back by dispatch;
+    ``Memory.dream`` brings the captured sessions' index in step after its run, as the
+    door's reconcile did before. The store's own rebuild (the control) does not."""
+    with open_mem(vault) as mem:
+        library.ingest(mem.store, "claude-code", CLAUDE, SID)
+        captured = mem.sessions_state()  # what `status` reads: the index, no transcript
+        mem.store.reindex(rebuild=True)  # the notes only: the sessions' index is empty now
+        assert mem.sessions_state() != captured
+        mem.dream(force=True)
+        assert mem.sessions_state() == captured and captured["captured"] == 1
