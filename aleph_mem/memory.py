@@ -3,26 +3,37 @@ offer, each one library call returning frozen values. The shells only parse argu
 call a verb, and format the result or translate the error; a verb means the same thing
 from the terminal and from an agent (naming, frontmatter, provenance).
 
-Indexing, search, reading, history and undo live in ``store.Store``, which this extends;
-each other verb calls the module that holds its logic.
+``Memory`` holds one open vault, a ``store.Store`` (``Memory.open`` opens it as every
+entry point does, the hook included): indexing, search, reading, history and undo live
+there, and each other verb calls the module that holds its logic, handing it the store
+(or just the connection, the vault or the settings), never the door itself. What the door
+adds to a store's verb (the sessions' index and the dream's judgments after a reconcile,
+the sessions' vectors after the notes', the checks around an undo) is written here, in
+the verb, not in an override.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from aleph_mem import logs
 from aleph_mem.errors import AlephError, BadInput, FrontmatterTooComplex
 from aleph_mem.files.locks import watcher_running
-from aleph_mem.files.vault import ARCHIVE, content_hash
+from aleph_mem.files.vault import ARCHIVE, Vault, content_hash
 from aleph_mem.index import graph
-from aleph_mem.index.search import Filters, terms_notice
-from aleph_mem.store import LinkView, NoteView, Store, notices
+from aleph_mem.index.search import Filters, Fusion, Hit, terms_notice
+from aleph_mem.settings import Settings
+from aleph_mem.store import Found, LinkView, NoteView, Store, notices
 from aleph_mem.writes.events import Event
 
 if TYPE_CHECKING:  # each verb loads its module when first called (fast CLI starts)
+    import threading
+
+    from aleph_mem.dream.registry import RunReport
+    from aleph_mem.embed.embedders import Embedder
+    from aleph_mem.index.indexer import Progress, ReconcileReport
     from aleph_mem.recall.reflect import Reflection
     from aleph_mem.recall.timeline import Timeline
     from aleph_mem.sessions.chunk_index import SessionHit
@@ -36,8 +47,8 @@ if TYPE_CHECKING:  # each verb loads its module when first called (fast CLI star
 
 # the front door's vocabulary: the values its verbs take and return, named here so the
 # shells import nothing below it (those not already loaded load when first named)
-__all__ = ["Envelope", "Event", "Filters", "GraphView", "LinkView", "Memory", "NoteView",
-           "Reflection", "WriteResult"]
+__all__ = ["Envelope", "Event", "Filters", "Found", "GraphView", "LinkView", "Memory",
+           "NoteView", "Reflection", "WriteResult"]
 HOT_MEMORY_IS_THE_PERSONS = (
     "MEMORY.md is the person's hot memory, handed to every session: an agent adds a fact "
     "with `remember` and takes back a fact an agent added with `forget` (path \"MEMORY.md\" "
@@ -79,26 +90,118 @@ class DreamStatus:
     daemon: dict[str, Any] = field(default_factory=dict)
 
 
-class Memory(Store):
-    def reindex(self, rebuild: bool = False, progress: Any = None,
-                only: set[str] | None = None, local: set[str] | None = None) -> Any:
-        """Store.reindex; a whole reconcile also brings the captured sessions' index in
-        step with their raw files (a rebuilt index gets them back)."""
-        report = super().reindex(rebuild, progress, only, local)
-        if only is None and not self.readonly:
+class Memory:
+    """The front door: one open vault (``store``) and every verb the shells call."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    @classmethod
+    def open(cls, root: Path, flags: dict[str, Any] | None = None,
+             actor: str = "cli") -> Self:
+        return cls(Store.open(root, flags, actor))
+
+    def sibling(self, actor: str | None = None) -> Self:
+        """The same vault and settings on a connection of its own (for another thread)."""
+        return type(self)(self.store.sibling(actor))
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- what the shells read of the open vault ---------------------------------------------
+
+    @property
+    def vault(self) -> Vault:
+        return self.store.vault
+
+    @property
+    def settings(self) -> Settings:
+        return self.store.settings
+
+    @property
+    def actor(self) -> str:
+        return self.store.actor
+
+    @property
+    def readonly(self) -> str | None:
+        """Why the index cannot be written, or None."""
+        return self.store.readonly
+
+    @property
+    def vector_problem(self) -> str:
+        return self.store.vector_problem
+
+    @property
+    def one_shot(self) -> bool:
+        return self.store.one_shot
+
+    @one_shot.setter
+    def one_shot(self, value: bool) -> None:
+        self.store.one_shot = value
+
+    def sync_events(self) -> None:
+        self.store.sync_events()
+
+    # -- indexing and vectors --------------------------------------------------------------
+
+    def reindex(self, rebuild: bool = False, progress: Progress | None = None,
+                only: set[str] | None = None,
+                local: set[str] | None = None) -> ReconcileReport:
+        """The store's reconcile; a whole one also brings the captured sessions' index in
+        step with their raw files (a rebuilt index gets them back) and the dream's
+        judgments with its journal."""
+        report = self.store.reindex(rebuild, progress, only, local)
+        if only is None and not self.store.readonly:
             from aleph_mem.dream import judgments
             from aleph_mem.dream.journal import Journal
             from aleph_mem.sessions import library
 
-            library.sync(self)
-            judgments.refresh(self.con, Journal(self.vault.aleph_dir))
+            library.sync(self.store)
+            judgments.refresh(self.store.con, Journal(self.vault.aleph_dir))
         return report
 
-    def embed_more(self, model: Any, cache: Any, stop: Any) -> int:
-        """After the notes' chunks, the captured sessions' chunks get their vectors."""
+    def embed(self, progress: Progress | None = None, stop: threading.Event | None = None,
+              workers: int = 1, limit: int | None = None) -> int:
+        """Vectors for the notes' chunks, then for the captured sessions' chunks."""
         from aleph_mem.sessions import chunk_vectors
 
-        return chunk_vectors.embed_pending(self.con, model, cache, stop)
+        return self.store.embed(progress, stop, workers, limit, more=lambda model, cache, st:
+                                chunk_vectors.embed_pending(self.store.con, model, cache, st))
+
+    def embedder(self, wait: bool = True) -> Embedder | None:
+        return self.store.embedder(wait)
+
+    def vector_state(self) -> dict[str, Any]:
+        return self.store.vector_state()
+
+    # -- searching and reading ---------------------------------------------------------------
+
+    def search(self, query: str, limit: int | None = None, filters: Filters | None = None,
+               group: bool = True, mode: str = "hybrid", explain: bool = False,
+               fusion: Fusion | None = None, wait_for_model: bool = True,
+               now: str | None = None) -> Found:
+        """The hits and this search's own notice (``Store.search``)."""
+        return self.store.search(query, limit, filters, group, mode, explain, fusion,
+                                 wait_for_model, now)
+
+    def show(self, ref: str) -> NoteView:
+        return self.store.show(ref)
+
+    def shown(self, text: str) -> str:
+        return self.store.shown(text)
+
+    def status(self) -> dict[str, Any]:
+        return self.store.status()
+
+    def log(self, path: str | None = None, since: str | None = None,
+            actor: str | None = None, limit: int = 100) -> list[Event]:
+        return self.store.log(path, since, actor, limit)
 
     # -- writing -------------------------------------------------------------------------
 
@@ -124,7 +227,7 @@ class Memory(Store):
                 "project_root"), allowed)
         data = compose.note_bytes(content, frontmatter, related)
         self._not_hot_memory(actor, target)
-        return _told(self.writer(actor=actor).write(target, data, expected_hash),
+        return _told(self.store.writer(actor=actor).write(target, data, expected_hash),
                      said + said_fm)
 
     def same_facts(self, path: str, limit: int = 3) -> list[str]:
@@ -139,7 +242,7 @@ class Memory(Store):
         body = body_of_text(data.decode("utf-8", "replace"))
         words = " ".join(body.split()[:40])
         out = []
-        for hit in self.search(words, limit=10, mode="fts", group=True):
+        for hit in self.store.search(words, limit=10, mode="fts", group=True).hits:
             other = self.vault.read_bytes(hit.path) if hit.path != path else None
             if other is not None and same_facts(body, body_of_text(
                     other.decode("utf-8", "replace"))):
@@ -154,7 +257,7 @@ class Memory(Store):
         self._refuse_for_person(actor, said)
         if said:
             data = text.encode("utf-8", "surrogateescape")
-        return _told(self.writer(actor=actor).write(_no_secret_in_name(path) or path, data,
+        return _told(self.store.writer(actor=actor).write(_no_secret_in_name(path) or path, data,
                                                     expected_hash), said)
 
     def edit_note(self, path: str, expected_hash: str | None = None,
@@ -166,7 +269,7 @@ class Memory(Store):
         if append is None and not set_keys and not unset:
             raise BadInput("nothing to do: give text to append, or keys to set or remove")
         self._not_hot_memory(actor, path)
-        w = self.writer(actor=actor)
+        w = self.store.writer(actor=actor)
         expected = expected_hash or unchecked()
         result = None
         set_keys, said = _no_secrets_in(set_keys)
@@ -190,7 +293,7 @@ class Memory(Store):
     def move_note(self, old: str, new: str, expected_hash: str | None = None,
                   actor: str | None = None) -> WriteResult:
         self._not_hot_memory(actor, old, new)
-        return self.writer(actor=actor).move(old, _no_secret_in_name(new) or new,
+        return self.store.writer(actor=actor).move(old, _no_secret_in_name(new) or new,
                                              expected_hash or unchecked())
 
     def archive_note(self, path: str, reason: str = "manual", expected_hash: str | None = None,
@@ -200,7 +303,7 @@ class Memory(Store):
         self._not_hot_memory(actor, path)
         reason, said = _no_secrets(reason)
         self._refuse_for_person(actor, said)
-        return _told(self.writer(actor=actor).archive(path, expected_hash or unchecked(),
+        return _told(self.store.writer(actor=actor).archive(path, expected_hash or unchecked(),
                                                       reason), said)
 
     def _refuse_for_person(self, actor: str | None, said: list[str]) -> None:
@@ -219,7 +322,7 @@ class Memory(Store):
     def restore_note(self, path: str, expected_hash: str | None = None,
                      actor: str | None = None) -> WriteResult:
         self._not_hot_memory(actor, path, path.removeprefix(ARCHIVE))
-        return self.writer(actor=actor).restore(path, expected_hash or unchecked())
+        return self.store.writer(actor=actor).restore(path, expected_hash or unchecked())
 
     def remember(self, fact: str, priority: int = 3, actor: str | None = None) -> WriteResult:
         """One durable fact into hot memory (MEMORY.md), within its budget; a secret in it
@@ -228,7 +331,7 @@ class Memory(Store):
 
         fact, said = _no_secrets(fact)
         self._refuse_for_person(actor, said)
-        return _told(remember(self, fact, priority, actor), said)
+        return _told(remember(self.store, fact, priority, actor), said)
 
     def forget_fact(self, path: str, fact: str, actor: str | None = None) -> WriteResult:
         """An agent takes back a fact it (or another agent) added to hot memory; the
@@ -238,7 +341,7 @@ class Memory(Store):
         if not self._is_hot_memory(path):
             raise BadInput(f"`fact` names a fact of hot memory: give path {PATH!r} with it, "
                            "or leave `fact` out to archive the note")
-        return forget(self, fact, actor or self.actor)
+        return forget(self.store, fact, actor or self.actor)
 
     def _is_hot_memory(self, path: str | None) -> bool:
         from aleph_mem.files.names import fold_name
@@ -265,26 +368,26 @@ class Memory(Store):
                 as_of: str | None = None) -> Envelope:
         from aleph_mem.sessions.working_memory import assemble
 
-        return assemble(self, query, max(200, budget_tokens), folder, project, as_of)
+        return assemble(self.store, query, max(200, budget_tokens), folder, project, as_of)
 
     def reflect(self, question: str, limit: int = 8) -> Reflection:
         from aleph_mem.recall.reflect import reflect
 
-        return reflect(self, question, min(max(limit, 1), 20))
+        return reflect(self.store, question, min(max(limit, 1), 20))
 
     def graph(self, note: str, action: GraphAction = "neighbours", depth: int = 1,
               to: str | None = None) -> GraphView:
-        src = self.find_note(note)
+        src = self.store.find_note(note)
         if action == "links":
-            return GraphView(src, links=graph.outgoing(self.con, src))
+            return GraphView(src, links=graph.outgoing(self.store.con, src))
         if action == "backlinks":
-            return GraphView(src, backlinks=graph.backlinks(self.con, src))
+            return GraphView(src, backlinks=graph.backlinks(self.store.con, src))
         if action == "path":
             if not to:
                 raise BadInput("`path` needs the note to reach: `to` (`--to` in the CLI)")
-            dst = self.find_note(to)
-            return GraphView(src, to=dst, path=graph.path_between(self.con, src, dst))
-        near = graph.neighbours(self.con, src, depth)
+            dst = self.store.find_note(to)
+            return GraphView(src, to=dst, path=graph.path_between(self.store.con, src, dst))
+        near = graph.neighbours(self.store.con, src, depth)
         return GraphView(src, neighbours=[{"path": p, "distance": d} for p, d in near.items()])
 
     def undo(self, target: str, actor: str | None = None) -> UndoReport:
@@ -300,10 +403,10 @@ class Memory(Store):
 
             if any(not by_agent(e.actor) and (self._is_hot_memory(e.path) or
                                               self._is_hot_memory(e.data.get("from")))
-                   for e in events_for(self.writer(actor=actor), target)):
+                   for e in events_for(self.store.writer(actor=actor), target)):
                 raise BadInput(f"{target} changed MEMORY.md as the person or their tick: "
                                + HOT_MEMORY_IS_THE_PERSONS)
-        report = super().undo(target, actor)
+        report = self.store.undo(target, actor)
         if (report.regenerate or report.dreamt or report.undone and self._digest_today()) \
                 and not self.readonly:
             try:
@@ -322,7 +425,7 @@ class Memory(Store):
         from aleph_mem.writes.events import make_event
         from aleph_mem.writes.purge import MIN_CHARS, PurgeReport, purge_stored
 
-        self.require_writable()
+        self.store.require_writable()
         if len(text.strip()) < MIN_CHARS or "\n" in text:
             raise BadInput(f"give the exact text to purge, on one line and at least {MIN_CHARS} "
                            "characters (a shorter one would mask ordinary words everywhere)")
@@ -333,7 +436,7 @@ class Memory(Store):
         edited = []
         secret = text.encode("utf-8")
         with write_lock(self.vault.local_dir):
-            writer = self.writer(actor="cli")
+            writer = self.store.writer(actor="cli")
             for path in sorted(self.vault.walk(self.settings.ignore).notes):
                 data = self.vault.read_bytes(path) or b""
                 if secret in data:
@@ -343,7 +446,7 @@ class Memory(Store):
             versions, files = purge_stored(self.vault.aleph_dir, text)
             event = make_event("cli", "purge", "*", None, None, reason="purge", data={
                 "versions": versions, "files": files, "notes": edited})
-            self.events.append(event)
+            self.store.events.append(event)
         self.reindex(rebuild=True)
         return PurgeReport(versions, files, tuple(edited), event.id)
 
@@ -356,37 +459,38 @@ class Memory(Store):
         return self.vault.read_bytes(digest_path(utc_now().date())) is not None
 
     def browse(self, filters: Filters | None = None, project: str | None = None,
-               limit: int = 20) -> list[Any]:
+               limit: int = 20) -> list[Hit]:
         """The notes in a folder, with a tag, or of a project, newest first (no query)."""
         from aleph_mem.index.search import browse
 
-        return browse(self.con, filters or Filters(), project, min(max(limit, 1), 200))
+        return browse(self.store.con, filters or Filters(), project, min(max(limit, 1), 200))
 
     # -- the vault as it was ---------------------------------------------------------------
 
     def search_as_of(self, query: str, as_of: str, limit: int | None = None,
-                     filters: Filters | None = None) -> list[Any]:
+                     filters: Filters | None = None) -> Found:
         """The vault searched as it was at ``as_of`` (a date: the end of that day, or a
         time): notes created since absent, notes changed since with their text of then.
-        ``search_notice`` says where aleph-mem's memory of the vault starts."""
+        The notice says where aleph-mem's memory of the vault starts."""
         from aleph_mem.recall import as_of as history
 
         hits, notice = history.search(
-            self, query, history.moment(as_of), limit or int(self.settings.search_limit),
+            self.store, query, history.moment(as_of), limit or int(self.settings.search_limit),
             filters)
-        self.search_notice = notices(notice, terms_notice(query))
-        return [self.hit_shown(h) for h in hits]
+        return Found([self.store.hit_shown(h) for h in hits],
+                     notices(notice, terms_notice(query)))
 
     def show_as_of(self, ref: str, as_of: str) -> NoteView:
         """A note as it was at ``as_of`` (found by its name now, or its path then)."""
         from aleph_mem.notes.parser import parse
         from aleph_mem.recall import as_of as history
 
-        path, text, v = history.read(self, ref, history.moment(as_of))
+        path, text, v = history.read(self.store, ref, history.moment(as_of))
         note = parse(text.encode("utf-8"), path.rsplit("/", 1)[-1][:-3])
-        return NoteView(path, self.shown(note.title), self.values_shown(note.frontmatter),
+        return NoteView(path, self.store.shown(note.title),
+                        self.store.values_shown(note.frontmatter),
                         v.hash or "", [t for t, _ in note.tags], note.aliases, [], [],
-                        self.shown(text), note.issues,
+                        self.store.shown(text), note.issues,
                         version={"as_of": as_of, "since": v.at, "event": v.event,
                                  "by": v.actor})
 
@@ -400,7 +504,7 @@ class Memory(Store):
         from aleph_mem.recall.timeline import Entry, build
 
         when = parse_when(since, "--since") if since else None
-        found = build(self, subject, when)
+        found = build(self.store, subject, when)
         sessions = [Entry(h.started, "session", h.note or f"session {h.session_id}",
                           f"{h.client} session: {h.title}") for h in
                     self.session_search(subject, 5) if h.started >= (when or "")]
@@ -413,7 +517,7 @@ class Memory(Store):
         body and its subsections); an unknown heading is an error that lists the headings."""
         from aleph_mem.notes.sections import find_section
 
-        view = self.show(note)
+        view = self.store.show(note)
         lines = view.content.split("\n")
         start, end = find_section(lines, heading)
         return view, "\n".join(lines[start:end]).rstrip() + "\n"
@@ -440,44 +544,44 @@ class Memory(Store):
     def session_list(self, project: str | None = None, limit: int = 20) -> list[SessionHit]:
         from aleph_mem.sessions import library
 
-        return library.listing(self, project, limit)
+        return library.listing(self.store, project, limit)
 
     def session_search(self, query: str, limit: int = 5, project: str | None = None,
                        wait_for_model: bool = False) -> list[SessionHit]:
         from aleph_mem.sessions import library
 
-        return library.search(self, query, limit, project, wait_for_model=wait_for_model)
+        return library.search(self.store, query, limit, project, wait_for_model=wait_for_model)
 
     def session_summary(self, query: str, hits: list[SessionHit]) -> SessionSummary:
         """An answer across the sessions found, each sentence citing them (with an LLM)."""
         from aleph_mem.sessions import library
 
-        return library.summarize(self, query, hits)
+        return library.summarize(self.store.settings, query, hits)
 
     def session_show(self, ref: str) -> SessionView:
         from aleph_mem.sessions import library
 
-        return library.show(self, ref)
+        return library.show(self.store, ref)
 
     def session_import(self, client: str, folder: Path | None = None,
                        progress: Any = None) -> ImportReport:
         """A client's whole history (or one export), resumably."""
         from aleph_mem.sessions import library
 
-        return library.import_sessions(self, client, folder, progress)
+        return library.import_sessions(self.store, client, folder, progress)
 
     def session_compress(self, ref: str | None = None, every: bool = False) -> list[Compressed]:
         """Session notes for one session (``ref``) or every finished one."""
         from aleph_mem.sessions.upkeep import compress_finished, compress_one
 
-        return [compress_one(self, ref)] if ref else compress_finished(self, every)
+        return [compress_one(self.store, ref)] if ref else compress_finished(self.store, every)
 
     def session_prune(self, days: int | None = None) -> list[Session]:
         """Captured transcripts captured more than ``days`` ago (default the
         ``raw_retention_days`` setting) removed, once their note exists (the notes stay)."""
         from aleph_mem.sessions.upkeep import prune
 
-        return prune(self, days=days)
+        return prune(self.store, days=days)
 
     # -- the daemon and the dream ------------------------------------------------------------
 
@@ -509,27 +613,35 @@ class Memory(Store):
         many, the latest, and how many have no session note yet."""
         from aleph_mem.sessions.session_counts import counts
 
-        return counts(self.con)
+        return counts(self.store.con)
 
     def dream(self, passes: tuple[str, ...] = (), dry_run: bool = False, force: bool = False,
-              weekly: bool = False, trigger: str = "manual", anyway: bool = False) -> Any:
+              weekly: bool = False, trigger: str = "manual",
+              anyway: bool = False) -> RunReport:
         """Run the dream's passes (default: the daily or weekly pipeline) and return its
         RunReport; every change of a real run is undone with ``undo(run_id)``. On a device
-        that is not the vault's dreamer nothing runs (``note`` says why) unless ``anyway``."""
+        that is not the vault's dreamer nothing runs (``note`` says why) unless ``anyway``.
+        A run reconciles the notes first; the captured sessions' index is brought in step
+        after it, as a whole ``reindex`` does (no pass reads it)."""
         from aleph_mem.dream.runner import Dream
 
-        return Dream(self, dry_run=dry_run, force=force, anyway=anyway).run(
+        report = Dream(self.store, dry_run=dry_run, force=force, anyway=anyway).run(
             passes or None, trigger, weekly)
+        if report.status != "not the dreamer" and not self.store.readonly:
+            from aleph_mem.sessions import library
 
-    def dream_if_due(self, idle_seconds: float | None) -> Any:
+            library.sync(self.store)
+        return report
+
+    def dream_if_due(self, idle_seconds: float | None) -> RunReport | None:
         """The scheduled run (docs/design.md 5): the daily or weekly pipeline when one is due
         after ``idle_seconds`` of quiet, else None."""
         from aleph_mem.clock import utc_now
         from aleph_mem.dream.schedule import dream_due, weekly_due
 
-        if not dream_due(self, utc_now(), idle_seconds):
+        if not dream_due(self.store, utc_now(), idle_seconds):
             return None
-        return self.dream(trigger="scheduled", weekly=weekly_due(self, utc_now()))
+        return self.dream(trigger="scheduled", weekly=weekly_due(self.store, utc_now()))
 
     def dreamer(self, take: bool = False) -> dict[str, Any]:
         """The vault's dreamer (the one device that dreams), made this device if ``take``."""
@@ -568,7 +680,7 @@ class Memory(Store):
         reads them: ticked and dismissed ids, and the marks an agent made (not counted)."""
         from aleph_mem.dream.proposals import marks
 
-        return marks(self)
+        return marks(self.store)
 
     def mark_proposal(self, pid: str, box: Literal["x", "-"],
                       actor: str | None = None) -> WriteResult:
@@ -579,7 +691,7 @@ class Memory(Store):
         if pid not in {p["id"] for p in self.proposals()}:
             raise BadInput(f"no open proposal {pid!r} (`aleph-mem dream proposals` lists "
                            "them)")
-        return mark(self, pid, box, actor or self.actor)
+        return mark(self.store, pid, box, actor or self.actor)
 
 
 def _no_secrets(text: str) -> tuple[str, list[str]]:

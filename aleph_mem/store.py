@@ -1,11 +1,13 @@
 """One open vault with its index: indexing, search, reading notes, history, undo and
-vectors. The passes, the context envelope and reflection build on it; ``memory.Memory``
-(the front door the CLI and the MCP server call) adds every other verb on top."""
+vectors. The passes, the context envelope and reflection take it; ``memory.Memory`` (the
+front door the CLI, the MCP server, the page and the daemon call) holds one and adds the
+verbs that reach the sessions and the dream."""
 
 from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
@@ -81,7 +83,26 @@ class NoteView:
         return out
 
 
+@dataclass(frozen=True)
+class Found:
+    """A search's answer: the hits, and what a reader should know of how they were found
+    (full text only and why, a stale index, why nothing matched), "" when nothing. It
+    belongs to this one search: a browse or a search after it has its own."""
+
+    hits: list[Hit]
+    notice: str = ""
+
+
+# what the front door embeds after the notes' chunks (the sessions'), given the model,
+# the cache and the stop event; returns how many it embedded
+EmbedMore = Callable[["Embedder", "vectors.Cache", "threading.Event | None"], int]
+
+
 class Store:
+    """One open vault: its files, settings, index connection, event log and model slot.
+    Every entry point opens it the same way (``Store.open``); the front door
+    (``memory.Memory``) holds one and adds the verbs that reach sessions and the dream."""
+
     def __init__(self, vault: Vault, settings: Settings, actor: str = "cli",
                  slot: ModelSlot | None = None) -> None:
         self.vault = vault
@@ -89,7 +110,6 @@ class Store:
         self.actor = actor
         self.objects = ObjectStore(vault.aleph_dir / "objects")
         self.model_slot = slot or ModelSlot()
-        self.search_notice = ""
         self._one_shot = False
         self._recovered = False
         self._open_index()
@@ -249,9 +269,11 @@ class Store:
                                     self.vault.local_dir, wait)
 
     def embed(self, progress: Progress | None = None, stop: threading.Event | None = None,
-              workers: int = 1, limit: int | None = None) -> int:
+              workers: int = 1, limit: int | None = None, more: EmbedMore | None = None) -> int:
         """Give every chunk without a vector one (resumable, in committed batches); with
-        ``workers`` > 1, in that many processes (embed/pool.py), each with its own model."""
+        ``workers`` > 1, in that many processes (embed/pool.py), each with its own model.
+        ``more`` embeds what lives beside the notes, after them, with the same model and
+        cache (the front door hands the captured sessions' chunks)."""
         from aleph_mem.index import vectors
 
         model = self.embedder()
@@ -266,17 +288,11 @@ class Store:
         try:
             done = vectors.embed_pending(self.con, pool or model, cache, stop, progress,
                                          vectors.BATCH * (workers if pool else 1), limit)
-            return done + self.embed_more(pool or model, cache, stop)
+            return done + (more(pool or model, cache, stop) if more else 0)
         finally:
             cache.close()
             if pool is not None:
                 pool.close()
-
-    def embed_more(self, model: Embedder, cache: vectors.Cache,
-                   stop: threading.Event | None) -> int:
-        """Vectors for what lives beside the notes, after them (``Memory``: the captured
-        sessions' chunks); none here."""
-        return 0
 
     def vector_state(self) -> dict[str, Any]:
         """The vectors in the index, and why there are none (as the last model load in any
@@ -293,9 +309,9 @@ class Store:
     def search(self, query: str, limit: int | None = None, filters: Filters | None = None,
                group: bool = True, mode: str = "hybrid", explain: bool = False,
                fusion: Fusion | None = None, wait_for_model: bool = True,
-               now: str | None = None) -> list[Hit]:
+               now: str | None = None) -> Found:
         """Search; ``hybrid`` (the default) and ``vector`` use whatever vectors exist, and
-        fall back to full text (saying why in ``search_notice``) when there are none.
+        fall back to full text (the answer's ``notice`` says why) when there are none.
         ``now`` (an ISO date or time) is the day the query's own dates are read against
         ("last month", "in March"), and the recency is counted from."""
         limit = check_limit(limit, "limit", 1000) if limit is not None else None
@@ -304,7 +320,7 @@ class Store:
                 filters, since=parse_when(filters.since, "since") if filters.since else None,
                 until=parse_when(filters.until, "until") if filters.until else None)
         stale = f"{self.readonly}: results may be stale" if self.readonly else ""
-        self.search_notice = stale
+        notice = stale
         qvec = None
         fallback = ""  # why this search runs on full text only
         if mode != "fts" and not self.vec.any():  # the model is not even loaded
@@ -323,10 +339,9 @@ class Store:
             else:
                 pending = reading.chunks_waiting(self.con)
                 if pending:
-                    self.search_notice = f"{pending} chunks are still waiting for vectors"
-                    self.search_notice += f"; {stale}" if stale else ""
+                    notice = notices(f"{pending} chunks are still waiting for vectors", stale)
         if fallback:
-            self.search_notice = (stale + "; " if stale else "") + "full-text only: " + fallback
+            notice = (stale + "; " if stale else "") + "full-text only: " + fallback
             mode = "fts"
         fusion = fusion or Fusion(
             recency_weight=float(self.settings.search_recency_weight),
@@ -334,24 +349,21 @@ class Store:
             link_share=float(self.settings.search_link_share),
             mmr_lambda=float(self.settings.search_mmr_lambda),
             date_boost=float(self.settings.search_date_boost))
-        capped = terms_notice(query)
-        if capped:
-            self.search_notice = notices(self.search_notice, capped)
+        notice = notices(notice, terms_notice(query))
         hits = search(self.con, query, limit or self.settings.search_limit, filters, group,
                       qvec, mode, fusion, explain, knn=self.vec.knn,
                       vectors_of=self.vec.vectors_of if qvec is not None else None,
                       now=_moment(now) if now else None)
         if not hits:
             why = self._why_nothing(query, filters)
-            self.search_notice = why if why.startswith("the index is empty") else \
-                notices(self.search_notice, why)
+            notice = why if why.startswith("the index is empty") else notices(notice, why)
         from aleph_mem.plugin_index import hooks_possible
 
         if hooks_possible():  # a plugin may re-rank (else pluggy is not even loaded)
             from aleph_mem import plugins
 
             hits = plugins.search_results(query, hits)
-        return [self.hit_shown(h) for h in hits]
+        return Found([self.hit_shown(h) for h in hits], notice)
 
     def _why_nothing(self, query: str, filters: Filters | None) -> str:
         """Why a search found nothing, when it is not just the words: an empty index, a
@@ -473,7 +485,7 @@ class Store:
 
 
 def notices(*said: str) -> str:
-    """A search's notices as one (``search_notice``), the empty ones left out."""
+    """A search's notices as one (``Found.notice``), the empty ones left out."""
     return "; ".join(n for n in said if n)
 
 

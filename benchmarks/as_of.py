@@ -34,10 +34,10 @@ from aleph_mem.memory import Memory
 
 def live_a_year(mem: Memory, start: dt.datetime, per_day: int) -> int:
     rng = random.Random(11)
-    paths = [p for (p,) in mem.con.execute(
+    paths = [p for (p,) in mem.store.con.execute(
         "SELECT path FROM notes WHERE path NOT LIKE 'archive/%' ORDER BY path")]
     writes = 0
-    w = mem.writer(actor="mcp:bench")
+    w = mem.store.writer(actor="mcp:bench")
     for day in range(365):
         os.environ["ALEPH_MEM_NOW"] = iso(start + dt.timedelta(days=day, hours=9))
         for path in rng.sample(paths, per_day):
@@ -91,14 +91,14 @@ def main() -> None:
         print(f"a year lived: {writes} writes in {lived_s:.0f} s", file=sys.stderr, flush=True)
         queries = queries_for(source, args.queries)
         mem.search(queries[0], mode="fts")  # warm
-        now = latencies(lambda q: mem.search(q, mode="fts"), queries)
+        now = latencies(lambda q: mem.search(q, mode="fts").hits, queries)
         result = {"notes": args.count, "events": writes, "history_s": round(lived_s, 1),
                   "search_now": summary(now)}
         for months in (1, 6, 11):
             when = (start + dt.timedelta(days=365 - 30 * months)).date().isoformat()
-            changed = len(mem.con.execute(
+            changed = len(mem.store.con.execute(
                 "SELECT DISTINCT path FROM events WHERE at > ?", (when,)).fetchall())
-            ms = latencies(lambda q, w=when: mem.search_as_of(q, w), queries)
+            ms = latencies(lambda q, w=when: mem.search_as_of(q, w).hits, queries)
             result[f"as_of_{months}_months_back"] = {
                 **summary(ms[1:]), "first_query_ms": round(ms[0]),  # it reads the versions in
                 "notes_changed_since": changed,

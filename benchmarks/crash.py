@@ -34,7 +34,7 @@ def child(root: Path, seed: int) -> None:
     """Write forever: replace, append, frontmatter, move and back, archive and restore."""
     rng = random.Random(seed)
     with Memory.open(root) as mem:
-        w = mem.writer()
+        w = mem.store.writer()
         i = 0
         ready = False
         while True:
@@ -91,7 +91,7 @@ def check(root: Path) -> dict:
         humans = [e for e in mem.log(actor="human", limit=10)]
         if humans:
             raise SystemExit(f"unaccounted change after recovery: {humans[0].as_json()}")
-        for path, digest in mem.con.execute("SELECT path, hash FROM notes"):
+        for path, digest in mem.store.con.execute("SELECT path, hash FROM notes"):
             if content_hash((root / path).read_bytes()) != digest:
                 raise SystemExit(f"index disagrees with {path}")
     leftovers = [p for p in root.rglob("*aleph-tmp*")]

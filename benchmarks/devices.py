@@ -146,7 +146,7 @@ def write_as_person(root: Path, rel: str, text: str) -> None:
 
 def found_on(root: Path, word: str) -> bool:
     with Memory.open(root, {"embed_model": "none"}) as mem:
-        return any(True for _ in mem.search(word, limit=1, mode="fts"))
+        return any(True for _ in mem.search(word, limit=1, mode="fts").hits)
 
 
 def latency(pair: Pair, trials: int) -> list[float]:
@@ -192,7 +192,7 @@ def day_of_edits(pair: Pair, edits: int) -> dict:
     wrong = []  # events a device logged for notes only the other device wrote
     for side, root, other in (("a", pair.a, "b"), ("b", pair.b, "a")):
         with Memory.open(root, {"embed_model": "none"}) as mem:
-            me = mem.events.host
+            me = mem.store.events.host
             for e in mem.log(limit=100_000):
                 if e.host == me and e.path in written[other] - written[side] and \
                         e.actor == "human":

@@ -52,7 +52,7 @@ def messy_vault(root: Path, count: int, seed: int = 7) -> dict[str, set[tuple[st
                                               ("consolidate", "drift", "lint", "decay")}
     with Memory.open(root, {"embed_model": "none"}, actor="mcp:bench") as mem:
         mem.reindex()
-        w = mem.writer()
+        w = mem.store.writer()
 
         def note(path: str, body: str, fm: str = "", bare: bool = False) -> None:
             """A well-kept agent note carries the keys lint requires, unless ``bare``."""
@@ -152,8 +152,8 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="aleph-messy-")) / "vault"
     truth = messy_vault(root, args.messy)
     with Memory.open(root, {"embed_model": "none"}) as mem:
-        report = Dream(mem, now, force=True).run()
-        again = Dream(mem, now, force=True).run()
+        report = Dream(mem.store, now, force=True).run()
+        again = Dream(mem.store, now, force=True).run()
     figures = {"messy": score(report, truth, now),
                "second_run_changes": len(again.applied) + len(again.proposed)}
     print(json.dumps(figures), flush=True)
@@ -167,7 +167,7 @@ def main() -> None:
     with Memory.open(copy, {"embed_model": "none"}) as mem:
         mem.reindex()
         t = time.perf_counter()
-        big = Dream(mem, now, force=True).run()
+        big = Dream(mem.store, now, force=True).run()
         figures = {"notes": args.notes, "daily_run_s": round(time.perf_counter() - t, 1),
                    "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
                                          / 1024),

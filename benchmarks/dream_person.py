@@ -113,15 +113,15 @@ def person(keep: Path | None) -> dict:
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
         t = time.perf_counter()
-        first = Dream(mem, now, force=True).run()
+        first = Dream(mem.store, now, force=True).run()
         seconds = time.perf_counter() - t
-        second = Dream(mem, now, force=True).run()
+        second = Dream(mem.store, now, force=True).run()
         digest = (root / "_dream" / "digests" / f"{now.date()}.md").read_text("utf-8")
         ticked = tick_all(root)
         mem.reindex()
-        applied = Dream(mem, now, force=True).run()
+        applied = Dream(mem.store, now, force=True).run()
         mem.reindex()
-        last = Dream(mem, now, force=True).run()
+        last = Dream(mem.store, now, force=True).run()
     after = lines_of(root)
     every_line = set().union(*after.values())
     lost = sorted({(p, ln) for p, lns in before.items() for ln in lns
@@ -146,8 +146,8 @@ def srd(vault: Path) -> dict:
     now = dt.datetime.now(dt.UTC)
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
-        r = Dream(mem, now, force=True).run()
-        later = Dream(mem, now + dt.timedelta(days=31), force=True).run()  # watched a month
+        r = Dream(mem.store, now, force=True).run()
+        later = Dream(mem.store, now + dt.timedelta(days=31), force=True).run()  # watched a month
     digest = (root / "_dream" / "digests" / f"{now.date()}.md").read_text("utf-8")
     shutil.rmtree(root.parent, ignore_errors=True)
     return {"srd_notes": sum(1 for _ in vault.rglob("*.md")), "changes": len(r.applied),

@@ -267,7 +267,7 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
     clock(now)
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
-        day0 = Dream(mem, now, force=True).run()
+        day0 = Dream(mem.store, now, force=True).run()
     texts31 = {"day0": (root / day0.digest).read_text("utf-8") if day0.digest else ""}
     after0 = notes_of(root)
     edited = person_edits(root, now + dt.timedelta(days=1))
@@ -279,7 +279,7 @@ def run(name: str, src: Path, keep: Path | None) -> dict:
     clock(later)
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
-        day31 = Dream(mem, later, force=True).run()
+        day31 = Dream(mem.store, later, force=True).run()
         journal = {p["id"]: p for p in _proposals(mem)}
     after31 = notes_of(root)
     if day31.digest:
@@ -404,7 +404,7 @@ def answer_and_undo(root: Path, now: dt.datetime, after31: dict[str, bytes]) -> 
     clock(day32_at)
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
-        day32 = Dream(mem, day32_at, force=True).run()
+        day32 = Dream(mem.store, day32_at, force=True).run()
         after32 = notes_of(root)
         digests = {"day32": (root / day32.digest).read_text("utf-8") if day32.digest else ""}
         clock(day32_at + dt.timedelta(hours=2))
@@ -413,7 +413,7 @@ def answer_and_undo(root: Path, now: dt.datetime, after31: dict[str, bytes]) -> 
     clock(day33_at)
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
-        day33 = Dream(mem, day33_at, force=True).run()
+        day33 = Dream(mem.store, day33_at, force=True).run()
     after33 = notes_of(root)
     if day33.digest:
         digests["day33"] = (root / day33.digest).read_text("utf-8")

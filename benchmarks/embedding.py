@@ -37,7 +37,7 @@ from aleph_mem.memory import Memory
 
 def chunk_texts(root: Path, sample: int) -> tuple[list[str], int]:
     with Memory.open(root, {"embed_model": "none"}) as mem:
-        rows = mem.con.execute("SELECT f.title, f.heading, f.body FROM chunks c JOIN "
+        rows = mem.store.con.execute("SELECT f.title, f.heading, f.body FROM chunks c JOIN "
                                "chunks_fts f ON f.rowid = c.id ORDER BY c.id").fetchall()
     step = max(1, len(rows) // sample)
     return [vectors.embed_text(*r) for r in rows[::step][:sample]], len(rows)
@@ -115,8 +115,8 @@ def first_embed(vault: Path) -> dict:
     copy = Path(tempfile.mkdtemp(prefix="aleph-first-embed-")) / vault.name
     shutil.copytree(vault, copy, ignore=shutil.ignore_patterns("cache", "local"))
     with Memory.open(copy, {"embed_model": "none"}) as mem:  # the index, without vectors
-        mem.con.execute("UPDATE chunks SET embedded = 0")
-        mem.con.execute("DELETE FROM meta WHERE key = 'vec_model'")
+        mem.store.con.execute("UPDATE chunks SET embedded = 0")
+        mem.store.con.execute("DELETE FROM meta WHERE key = 'vec_model'")
     command = [sys.executable, "-m", "aleph_mem.cli", "--vault", str(copy), "index", "--embed",
                "--workers", str(cores())]
     started = time.perf_counter()

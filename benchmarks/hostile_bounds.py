@@ -53,7 +53,7 @@ def history_vault(versions: int) -> Path:
         text = b"# Kite\n\nThe kite uploader.\n"
         for i in range(versions):  # whole writes: appends re-read the note each time
             text += f"- change {i}: retries set to {i % 7}\n".encode()
-            result = mem.writer(actor="mcp:bench").write(
+            result = mem.store.writer(actor="mcp:bench").write(
                 "notes/kite.md", text, result.hash if result else None)
     return root
 
@@ -73,10 +73,11 @@ def main() -> None:
         t = time.perf_counter()
         mem.reindex()
         out["one_line_index_s"] = round(time.perf_counter() - t, 2)
-        out["one_line_search_s"] = median_s(lambda: mem.search("quagga", mode="fts"), args.runs)
+        out["one_line_search_s"] = median_s(lambda: mem.search("quagga", mode="fts").hits,
+                                            args.runs)
         out["one_line_context_s"] = median_s(lambda: mem.context("quagga narwhal"), args.runs)
         huge = "quagga " + " ".join(f"t{i}" for i in range(args.terms))
-        out["huge_query_search_s"] = median_s(lambda: mem.search(huge, mode="fts"), args.runs)
+        out["huge_query_search_s"] = median_s(lambda: mem.search(huge, mode="fts").hits, args.runs)
     prompt = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "b", "cwd": "/",
                          "prompt": "where did the zebrafish quagga narwhal go?"}).encode()
     out["one_line_prompt_hook_s"] = median_s(lambda: handle("claude-code", prompt, root, flags),

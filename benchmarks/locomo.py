@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> dict:
                 mem.reindex(rebuild=True)
                 index_s.append(time.perf_counter() - t0)
                 if args.dream:
-                    dreamt = Dream(mem, force=True).run()
+                    dreamt = Dream(mem.store, force=True).run()
                     dream_changes.append(len(dreamt.applied) + len(dreamt.proposed))
                 if args.mode != "fts":
                     t1 = time.perf_counter()
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> dict:
                         continue
                     t = time.perf_counter()
                     hits = mem.search(q["question"], limit=DEPTH, group=args.group, mode=args.mode,
-                                      fusion=fusion)
+                                      fusion=fusion).hits
                     latencies.append((time.perf_counter() - t) * 1000)
                     out.write(json.dumps({"qid": q["qid"], "results": result_ids(hits)}) + "\n")
                     n += 1

@@ -61,7 +61,7 @@ def writer(root: Path, mode: str, stop: Path) -> None:
     done = conflicts = 0
     refused = []
     with Memory.open(root, actor="mcp:race") as mem:
-        w = mem.writer()
+        w = mem.store.writer()
         while not stop.exists():
             tag = f"aleph {mode} {done}.{conflicts}"
             try:

@@ -85,8 +85,8 @@ def indexed(vault: Path) -> Path:
 
 def added(mem: Memory, prompt: str, floor: float) -> list[str]:
     out = []
-    for h in mem.search(prompt, limit=HITS, mode="fts"):
-        share, words = coverage(mem.con, prompt, h.path)
+    for h in mem.search(prompt, limit=HITS, mode="fts").hits:
+        share, words = coverage(mem.store.con, prompt, h.path)
         if share >= floor and words >= min(MIN_WORDS, len(query_terms(prompt))):
             out.append(h.path)
     return out

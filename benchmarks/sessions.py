@@ -156,8 +156,8 @@ def ingest(args: argparse.Namespace) -> None:
     again, _ = run_hook(vault, payload)
     after = {p: p.read_bytes() for p in raw.rglob("*") if p.is_file()}
     with Memory.open(vault) as mem:
-        mem.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        chunks = mem.con.execute("SELECT count(*) FROM session_chunks").fetchone()[0]
+        mem.store.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        chunks = mem.store.con.execute("SELECT count(*) FROM session_chunks").fetchone()[0]
     stored = b"".join(p.read_bytes() for p in vault.rglob("*") if p.is_file())
     leaks = sum(1 for s in planted if s.encode() in stored)
     print(f"ingest of a {t_path.stat().st_size / 1e6:.1f} MB transcript ({len(rows)} lines) "
@@ -191,7 +191,7 @@ def import_many(args: argparse.Namespace) -> None:
     third = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
     third_s = time.perf_counter() - t
     with Memory.open(vault) as mem:
-        count = mem.con.execute("SELECT count(*) FROM sessions").fetchone()[0]
+        count = mem.store.con.execute("SELECT count(*) FROM sessions").fetchone()[0]
     print(f"import of {args.sessions} transcripts: stopped after {args.interrupt_after:.0f} s, "
           f"resumed: {resumed['sessions']} sessions read, {resumed['unchanged']} already done, "
           f"{resume_s:.1f} s; again: {third['unchanged']} unchanged, {third['messages']} new "
@@ -218,8 +218,8 @@ def real_notes(specs: list[str]) -> None:
         client, _, path = spec.partition("=")
         msgs = read(client, Path(path)).messages
         with Memory.open(root, {"embed_model": "none", "llm_model": ""}) as mem:
-            report = library.ingest(mem, client, Path(path), closed=True)
-            done = compress_one(mem, report.session.session_id)
+            report = library.ingest(mem.store, client, Path(path), closed=True)
+            done = compress_one(mem.store, report.session.session_id)
             note = (root / done.path).read_text("utf-8") if done.path else ""
         print(json.dumps({"transcript": Path(path).name, "note": done.path,
                           "checks": note_checks(note, msgs)}), flush=True)

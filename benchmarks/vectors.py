@@ -30,9 +30,9 @@ from aleph_mem.memory import Memory
 def fill(mem: Memory, sample: int) -> dict:
     model = mem.embedder()
     assert model is not None, mem.vector_problem
-    vectors.load_extension(mem.con)
-    vectors.ensure_table(mem.con, model.name, model.dim)
-    rows = mem.con.execute("SELECT c.id, f.title, f.heading, f.body FROM chunks c JOIN "
+    vectors.load_extension(mem.store.con)
+    vectors.ensure_table(mem.store.con, model.name, model.dim)
+    rows = mem.store.con.execute("SELECT c.id, f.title, f.heading, f.body FROM chunks c JOIN "
                            "chunks_fts f ON f.rowid = c.id WHERE c.embedded = 0").fetchall()
     texts = [vectors.embed_text(t, h, b) for _, t, h, b in rows[:sample]]
     t = time.perf_counter()
@@ -44,11 +44,11 @@ def fill(mem: Memory, sample: int) -> dict:
         v = rng.standard_normal(model.dim, dtype=np.float32)
         return (v / np.linalg.norm(v)).tobytes()
 
-    with db.transaction(mem.con):
-        mem.con.executemany("INSERT INTO vec_chunks(chunk_id, embedding) VALUES (?, ?)",
+    with db.transaction(mem.store.con):
+        mem.store.con.executemany("INSERT INTO vec_chunks(chunk_id, embedding) VALUES (?, ?)",
                             ((cid, np.asarray(real[i], np.float32).tobytes() if i < len(real)
                               else stand_in(i)) for i, (cid, *_) in enumerate(rows)))
-        mem.con.execute("UPDATE chunks SET embedded = 1")
+        mem.store.con.execute("UPDATE chunks SET embedded = 1")
     return {"chunks": len(rows), "embed_chunks_per_s": round(rate, 1),
             "projected_first_embed_min": round(len(rows) / rate / 60, 1)}
 
@@ -67,7 +67,7 @@ def measure_embedded(root: Path, args: argparse.Namespace) -> None:
         state = mem.vector_state()
         figures = {"vault": str(root), "vectors": state.get("embedded"),
                    "pending": state.get("pending"), **latencies(mem, qs)}
-        assert mem.search_notice == "", mem.search_notice
+        assert (said := mem.search(qs[0] if qs else "warm up").notice) == "", said
     figures["peak_rss_mib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     print(json.dumps(figures), flush=True)
 
@@ -92,7 +92,7 @@ def main() -> None:
             figures = {"notes": count, **fill(mem, args.sample)}
             qs = queries_for(root)
             figures.update(latencies(mem, qs))
-            assert mem.search_notice == "", mem.search_notice
+            assert (said := mem.search(qs[0] if qs else "warm up").notice) == "", said
             if args.profile:
                 import cProfile
                 import pstats
@@ -102,9 +102,9 @@ def main() -> None:
                 pstats.Stats("/tmp/vec.prof").sort_stats("cumtime").print_stats(12)
             figures["peak_rss_mib"] = round(resource.getrusage(
                 resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-            mem.con.execute("DROP TABLE vec_chunks")
-            mem.con.execute("DELETE FROM meta WHERE key = 'vec_model'")
-            mem.con.execute("UPDATE chunks SET embedded = 0")
+            mem.store.con.execute("DROP TABLE vec_chunks")
+            mem.store.con.execute("DELETE FROM meta WHERE key = 'vec_model'")
+            mem.store.con.execute("UPDATE chunks SET embedded = 0")
         print(json.dumps(figures), flush=True)
 
 

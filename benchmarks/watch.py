@@ -60,7 +60,7 @@ def save_to_searchable(saves: int) -> dict:
                 word = f"zq{i:04d}xv"
                 t = time.perf_counter()
                 (root / "notes" / f"save-{i % 5}.md").write_text(f"# Save\n\n{word}\n")
-                while not reader.search(word, limit=1):
+                while not reader.search(word, limit=1).hits:
                     if time.perf_counter() - t > 10:
                         raise SystemExit(f"save {i} never became searchable")
                     time.sleep(0.005)
@@ -84,7 +84,7 @@ def change_files(root: Path, count: int) -> dict[str, str]:
 
 def consistent(root: Path, expected: dict[str, str]) -> bool:
     with Memory.open(root) as mem:
-        rows = dict(mem.con.execute("SELECT path, hash FROM notes").fetchall())
+        rows = dict(mem.store.con.execute("SELECT path, hash FROM notes").fetchall())
     return all(rows.get(p) == h for p, h in expected.items())
 
 

@@ -26,7 +26,7 @@ def main() -> None:
     root = generated_vault(args, args.notes)
     with Memory.open(root, {"embed_model": "none"}) as mem:
         mem.reindex()
-        w = mem.writer()
+        w = mem.store.writer()
         path = "bench/write-latency.md"
         current = mem.vault.read_bytes(path)
         result = w.write(path, b"# Write latency\n\nstart\n",
@@ -40,7 +40,7 @@ def main() -> None:
             t = time.perf_counter()
             result = w.append(path, f"line {i}", result.hash)
             append_lat.append((time.perf_counter() - t) * 1000)
-        assert [h.path for h in mem.search(f"update {args.updates - 1}")][:1] == [path]
+        assert [h.path for h in mem.search(f"update {args.updates - 1}").hits][:1] == [path]
     lat.sort()
     append_lat.sort()
     print(json.dumps({"notes": args.notes, "updates": args.updates,

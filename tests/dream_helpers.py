@@ -17,7 +17,7 @@ def agent_vault(vault: Path):
     """Notes written by an agent (through aleph-mem), with planted problems."""
     mem = open_mem(vault)
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     w.write("notes/one.md", f"---\ntags: [a, b, a]\n---\n# Harbour\n\n{SAME}".encode(), None)
     w.write("notes/two.md", f"---\ntags: [c]\n---\n# Harbour copy\n\n{SAME}".encode(), None)
     w.write("notes/old.md", b"---\nvalid_until: 2020-01-01\n---\n# Offer\n\nSee [[one]] and "

@@ -1,6 +1,6 @@
 """The house's rules (docs/architecture.md), read from the code's own imports: floors, the
-shells' one door, cheap faces, no cycles, every folder packaged. Each rule is also shown to
-fail on a planted bad import."""
+shells' one door, cheap faces, no cycles, every folder packaged, no class of ours extending
+a class of another module. Each rule is also shown to fail on a planted bad import."""
 
 from __future__ import annotations
 
@@ -274,3 +274,90 @@ def test_a_query_planted_outside_a_tables_owner_is_caught(tmp_path: Path) -> Non
         '"""Notes from the links are read elsewhere."""\nQ = "SELECT id FROM sessions"\n')
     assert tables_outside_their_owner(copy) == {"recall/planted": {"judgments"},
                                                 "dream/planted": {"notes", "links"}}
+
+
+# no class extends a class of another of our modules (issue #32): a room that needs another
+# room's object holds one and calls it, so what runs is what the code names, never an
+# override found by dispatch. The errors are the one family: every error is an ``AlephError``
+# of ``errors.py`` (a Protocol is met by shape, not subclassed)
+SUBCLASS_FROM_ANYWHERE = {"aleph_mem.errors"}
+
+
+def _names_imported(module: str, tree: ast.AST, mods: dict[str, Path]) -> dict[str, str]:
+    """Each name a module binds by import, as the dotted name it stands for."""
+    out = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                here = module.split(".") if mods[module].name == "__init__.py" else \
+                    module.split(".")[:-1]
+                base = ".".join(here[:len(here) - node.level + 1] + [base]).strip(".")
+            out |= {a.asname or a.name: f"{base}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Import):  # ``import a.b`` binds ``a``; ``as x``, ``a.b``
+            out |= {a.asname or a.name.split(".")[0]: a.name if a.asname else
+                    a.name.split(".")[0] for a in node.names}
+    return out
+
+
+def subclassing_across_modules(pkg: Path) -> list[str]:
+    mods = modules(pkg)
+    trees = {m: ast.parse(p.read_text()) for m, p in mods.items()}
+    imported = {m: _names_imported(m, t, mods) for m, t in trees.items()}
+    classes = {(m, n.name) for m, t in trees.items() for n in ast.walk(t)
+               if isinstance(n, ast.ClassDef)}
+
+    def origin(dotted: str, hops: int = 0) -> tuple[str, str] | None:
+        """The module and class a dotted name stands for (through re-exports)."""
+        module, _, name = dotted.rpartition(".")
+        if (module, name) in classes:
+            return module, name
+        if module in imported and name in imported[module] and hops < 5:
+            return origin(imported[module][name], hops + 1)
+        return None
+
+    out = []
+    for module, tree in trees.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            for base in node.bases:
+                base = base.value if isinstance(base, ast.Subscript) else base
+                head, _, rest = ast.unparse(base).partition(".")
+                if head not in imported[module]:
+                    continue  # defined here, or not ours
+                found = origin(imported[module][head] + (f".{rest}" if rest else ""))
+                if found and found[0] != module and found[0] not in SUBCLASS_FROM_ANYWHERE:
+                    out.append(f"{module}.{node.name} extends {'.'.join(found)}: hold one "
+                               "and call it instead")
+    return sorted(out)
+
+
+def test_no_class_extends_a_class_of_another_module() -> None:
+    assert subclassing_across_modules(PKG) == []
+
+
+def test_a_planted_subclass_across_modules_is_caught(tmp_path: Path) -> None:
+    copy = tmp_path / "aleph_mem"
+    shutil.copytree(PKG, copy, ignore=shutil.ignore_patterns("__pycache__", "model_files"))
+    (copy / "cli" / "planted.py").write_text(
+        "from aleph_mem import store\n"
+        "from aleph_mem.errors import BadInput\n"
+        "from aleph_mem.memory import NoteView\n"  # re-exported from store
+        "from aleph_mem.store import Store\n\n\n"
+        "class Wider(Store):\n    pass\n\n\n"
+        "class Dotted(store.Store):\n    pass\n\n\n"
+        "class Again(NoteView):\n    pass\n\n\n"
+        # near misses: an error of errors.py, a class of this module, the standard
+        # library's, a class holding a store
+        "class Refused(BadInput):\n    pass\n\n\n"
+        "class Local(Wider):\n    pass\n\n\n"
+        "class Named(dict[str, int]):\n    pass\n\n\n"
+        "class Holder:\n    def __init__(self, s: Store) -> None:\n        self.s = s\n")
+    assert subclassing_across_modules(copy) == [
+        "aleph_mem.cli.planted.Again extends aleph_mem.store.NoteView: hold one and call it "
+        "instead",
+        "aleph_mem.cli.planted.Dotted extends aleph_mem.store.Store: hold one and call it "
+        "instead",
+        "aleph_mem.cli.planted.Wider extends aleph_mem.store.Store: hold one and call it "
+        "instead"]

@@ -92,10 +92,10 @@ def test_note_and_search_hooks_see_what_happens(vault: Path) -> None:
     try:
         with open_mem(vault) as mem:
             mem.reindex()
-            mem.writer().write("notes/kiwi.md", b"kiwi orchard plans\n", None)
+            mem.store.writer().write("notes/kiwi.md", b"kiwi orchard plans\n", None)
             write(vault, "hidden/kiwi.md", "kiwi orchard secrets\n")
             mem.reindex()
-            assert [h.path for h in mem.search("kiwi orchard", mode="fts")] == [
+            assert [h.path for h in mem.search("kiwi orchard", mode="fts").hits] == [
                 "notes/kiwi.md"]
         assert rec.changed == [("cli", "note-created", "notes/kiwi.md"),
                                ("human", "note-created", "hidden/kiwi.md")]

@@ -93,11 +93,11 @@ def cmd_search(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         mem.one_shot = True
         if args.as_of:
-            hits = mem.search_as_of(args.query, args.as_of, args.limit, filters)
+            found = mem.search_as_of(args.query, args.as_of, args.limit, filters)
         else:
-            hits = mem.search(args.query, limit=args.limit, filters=filters, mode=args.mode,
-                              explain=args.explain, now=args.now)
-        notice = mem.search_notice
+            found = mem.search(args.query, limit=args.limit, filters=filters, mode=args.mode,
+                               explain=args.explain, now=args.now)
+    hits, notice = found.hits, found.notice
     if notice:
         print(printable(f"note: {notice}", one_line=True), file=sys.stderr)
     if args.json:

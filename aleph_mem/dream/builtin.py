@@ -109,7 +109,7 @@ def synthesis(snap: Snapshot, ctx: PassContext) -> list[Action]:
 
 
 def digest(snap: Snapshot, ctx: PassContext) -> list[Action]:
-    return digest_mod.plan_retention(ctx.mem, ctx.now)
+    return digest_mod.plan_retention(ctx.mem.con, ctx.now)
 
 
 def digest_after(snap: Snapshot, ctx: PassContext) -> list[Action]:

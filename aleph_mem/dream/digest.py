@@ -24,7 +24,10 @@ from aleph_mem.shown import one_line
 from aleph_mem.store import Store
 
 if TYPE_CHECKING:
+    import apsw
+
     from aleph_mem.dream.registry import RunReport
+    from aleph_mem.files.vault import Vault
 
 MAX_GRAPH_NODES = 30
 
@@ -36,11 +39,11 @@ def digest_path(day: dt.date) -> str:
 RETENTION_DAYS = 90
 
 
-def plan_retention(mem: Store, now: dt.datetime) -> list[Action]:
+def plan_retention(con: apsw.Connection, now: dt.datetime) -> list[Action]:
     """Digests older than 90 days move to ``archive/_dream/digests/`` (never deleted)."""
     cutoff = (now.date() - dt.timedelta(days=RETENTION_DAYS)).isoformat()
     return [Action("digest", "archive", path, digest, "old_digest")
-            for path, digest in reading.digests(mem.con)
+            for path, digest in reading.digests(con)
             if path.rsplit("/", 1)[-1][:10] < cutoff]
 
 
@@ -106,11 +109,11 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
     """The digest: three lines to read first, then each section capped at a few items with
     the rest in the page it links ([[_dream/lint]] for lint)."""
     day = now.date().isoformat()
-    issues = _issues(mem, report, snap, day)
+    issues = _issues(mem.vault, report, snap, day)
     seen = by_note(people)
     link = _linker(snap)
     out = ["---", "type: digest", "generated_by: dream", "dream: false", f"date: {day}", "---",
-           f"# Dream digest {day}", "", *_summary(mem, seen, dreamt, proposals, issues)]
+           f"# Dream digest {day}", "", *_summary(mem.vault, seen, dreamt, proposals, issues)]
     summary = summarise(mem, sorted(seen), judge) if judge is not None else None
     if summary:
         out += ["", "## Summary", "", summary]
@@ -142,7 +145,7 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
         out += ["", "## Skipped because you were editing", ""]
         out += _capped([f"- {link(s['path'])}: {s['reason']}" for s in report.skipped],
                        "notes")
-    graph = mermaid(mem, sorted(seen))
+    graph = mermaid(mem.con, sorted(seen))
     if graph:
         out += ["", "## Today's notes and their links", "", *graph]
     return "\n".join(one_line(line) for line in out) + "\n"
@@ -172,18 +175,18 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word if count == 1 else word + 's'}"
 
 
-def _issues(mem: Store, report: RunReport, snap: Snapshot, day: str) -> list[dict[str, str]]:
+def _issues(vault: Vault, report: RunReport, snap: Snapshot, day: str) -> list[dict[str, str]]:
     """Lint's open issues: those this run's lint found, else found now (``--pass digest``)."""
     if "lint" in report.done:
         return [i for i in report.issues if i["path"] in snap.notes]
-    ledger = Ledger.load(mem.vault.local_dir)
+    ledger = Ledger.load(vault.local_dir)
     return [{"rule": i.rule, "path": i.path, "message": i.message,
              "since": ledger.first_seen(i, day)} for i in lint_issues(snap)]
 
 
-def _summary(mem: Store, seen: dict[str, str], dreamt: list, proposals: list,
+def _summary(vault: Vault, seen: dict[str, str], dreamt: list, proposals: list,
              issues: list[dict[str, str]]) -> list[str]:
-    hot = (mem.vault.read_bytes("MEMORY.md") or b"").decode("utf-8", "replace")
+    hot = (vault.read_bytes("MEMORY.md") or b"").decode("utf-8", "replace")
     used = sum(len(f.text) for f in facts(hot))
     counts = Counter(i["rule"] for i in issues if i["rule"] in DIGEST_RULES)
     shown = sum(counts.values())
@@ -368,14 +371,14 @@ def proposal_lines(proposals: list[dict]) -> list[str]:
     return out
 
 
-def mermaid(mem: Store, paths: list[str]) -> list[str]:
+def mermaid(con: apsw.Connection, paths: list[str]) -> list[str]:
     """A Mermaid graph of the day's notes and the links between them and their
     neighbours (Obsidian renders it)."""
     if not paths:
         return []
     nodes = list(dict.fromkeys(paths))[:MAX_GRAPH_NODES]
     edges = []
-    for src, dst in graph.resolved_pairs(mem.con):
+    for src, dst in graph.resolved_pairs(con):
         generated = src.startswith(DREAM) or dst.startswith(DREAM)
         if (src in paths or dst in paths) and not generated:
             for p in (src, dst):
@@ -384,7 +387,7 @@ def mermaid(mem: Store, paths: list[str]) -> list[str]:
             if src in nodes and dst in nodes:
                 edges.append((src, dst))
     ids = {p: f"n{i}" for i, p in enumerate(nodes)}
-    titles = dict(reading.paths_and_titles(mem.con))
+    titles = dict(reading.paths_and_titles(con))
     lines = ["```mermaid", "graph LR"]
     for p in nodes:
         label = re.sub(r'["\[\]{}<>|]', " ", titles.get(p, p)).strip() or p

@@ -95,7 +95,7 @@ class Dream:
         report = RunReport(new_ulid(), iso(self.started), self.dry_run, list(passes))
         report.resumed = self._finished_today(passes, trigger)
         self.judge.before_call = lambda: self._check_idle(trigger)
-        self.mem.reindex()
+        self._reconcile()
         report.journal_skipped = self.journal.audit()
         self._soft_links(report)
         name = None
@@ -134,6 +134,14 @@ class Dream:
                                      "merged": sorted(a["pair"] for a in report.applied
                                                       if "pair" in a)})
         return report
+
+    def _reconcile(self) -> None:
+        """The index in step with the files before the passes read it: the notes, and the
+        dream's judgments of them (the captured sessions' index is the door's to sync:
+        ``Memory.dream``)."""
+        self.mem.reindex()
+        if not self.mem.readonly:
+            judgments.refresh(self.mem.con, self.journal)
 
     def _snapshot(self) -> Snapshot:
         """The index as the passes see it, read again only after a write (reading every

@@ -5,12 +5,16 @@ last decay pass is a week old."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
 from aleph_mem.clock import parse_iso
 from aleph_mem.dream.journal import Journal
 from aleph_mem.index import reading
 from aleph_mem.store import Store
 from aleph_mem.writes.events import changed_by_other_than_dream
+
+if TYPE_CHECKING:
+    import apsw
 
 CATCHUP_HOURS = 26
 CATCHUP_IDLE_MINUTES = 60
@@ -36,7 +40,7 @@ def weekly_due(mem: Store, now: dt.datetime) -> bool:
     last = last_success_with(Journal(mem.vault.aleph_dir).runs(), "synthesis")
     if last is None or now - last >= dt.timedelta(days=7):
         return True
-    return changed_importance(mem, last) >= EARLY_IMPORTANCE
+    return changed_importance(mem.con, last) >= EARLY_IMPORTANCE
 
 
 def last_success_with(runs: list[dict], pass_name: str) -> dt.datetime | None:
@@ -45,9 +49,9 @@ def last_success_with(runs: list[dict], pass_name: str) -> dt.datetime | None:
     return parse_iso(done[-1]["at"]) if done else None
 
 
-def changed_importance(mem: Store, since: dt.datetime) -> float:
+def changed_importance(con: apsw.Connection, since: dt.datetime) -> float:
     total = 0.0
-    for fm in reading.frontmatters_changed_since(mem.con, int(since.timestamp() * 1e9)):
+    for fm in reading.frontmatters_changed_since(con, int(since.timestamp() * 1e9)):
         value = fm.get("importance")
         total += float(value) if isinstance(value, int | float) and \
             not isinstance(value, bool) else 5.0

@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from aleph_mem.notes.parser import declared_title
 from aleph_mem.store import Store
 from aleph_mem.writes import events
 from aleph_mem.writes.events import by_person, undone_event
+
+if TYPE_CHECKING:
+    import apsw
 
 
 def generated(mem: Store, pass_name: str, path: str, content: str,
@@ -46,7 +50,7 @@ def dream_wrote_last(mem: Store, path: str, current: bytes) -> bool:
 
 
 def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
-    human = _human_paths(mem)
+    human = _human_paths(mem.con)
     since = (now - dt.timedelta(days=90)).date().isoformat()
     recalls = Journal(mem.vault.aleph_dir).recalls(since)
     inbound = graph.inbound_counts(mem.con)  # what the dream itself writes does not count
@@ -73,12 +77,12 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
     last = events.last_logged_but_dream(mem.con)  # the dream's writes do not make it fresh
     notes = {p: replace(n, first_logged=first.get(p), last_logged=last.get(p))
              if p in first else n for p, n in notes.items()}
-    for path, ns in _times_before_dream(mem, set(notes) - set(last)).items():
+    for path, ns in _times_before_dream(mem.con, set(notes) - set(last)).items():
         notes[path] = replace(notes[path], mtime=dt.datetime.fromtimestamp(ns / 1e9, dt.UTC))
     watched = min(first.values(), default=None)
     marked = events.last_logged_by(mem.con, "dream:drift")
     snap = Snapshot(now, notes, links, refs, first, mem.settings, [], mem.vault.root,
-                    lambda: note_vectors(mem), watched_since=parse_iso(watched) if watched
+                    lambda: note_vectors(mem.con), watched_since=parse_iso(watched) if watched
                     else None, template_folders=template_folders(mem.vault.root),
                     daily_formats=daily_formats(mem.vault.root),
                     logseq=(mem.vault.root / "logseq" / "config.edn").is_file(),
@@ -89,12 +93,12 @@ def snapshot(mem: Store, now: dt.datetime) -> Snapshot:
     return with_soft(snap, load_soft(mem.vault.local_dir))
 
 
-def _times_before_dream(mem: Store, paths: set[str]) -> dict[str, int]:
+def _times_before_dream(con: apsw.Connection, paths: set[str]) -> dict[str, int]:
     """For notes only the dream has written since aleph-mem began watching, the file time
     they had before its first write (kept in that event): the dream's own writes never make
     a note look fresh."""
     out: dict[str, int] = {}
-    for path, data in events.dream_writes_with_mtime(mem.con):
+    for path, data in events.dream_writes_with_mtime(con):
         if path in paths and path not in out:
             ns = json.loads(data).get("mtime_ns")
             if isinstance(ns, int):
@@ -166,12 +170,12 @@ def with_soft(snap: Snapshot, soft: list[tuple[str, str, str]]) -> Snapshot:
     return replace(snap, notes=notes, soft=soft)
 
 
-def note_vectors(mem: Store) -> dict[str, np.ndarray]:
+def note_vectors(con: apsw.Connection) -> dict[str, np.ndarray]:
     """path -> the normalised mean of the note's body-chunk vectors, if the index has any
     from the configured model (a note half embedded gets the vectors it has)."""
     from aleph_mem.index import vectors
 
-    rows = vectors.body_vectors(mem.con)
+    rows = vectors.body_vectors(con)
     sums: dict[str, np.ndarray] = {}
     for path, blob in rows:
         v = np.frombuffer(blob, np.float32)
@@ -193,7 +197,7 @@ def _head(mem: Store, path: str, limit: int = 1_000_000) -> bytes:
         return b""
 
 
-def _human_paths(mem: Store) -> set[str]:
+def _human_paths(con: apsw.Connection) -> set[str]:
     """Notes a person owns (R2): no event explains the current bytes (a person's edit not
     yet logged, or a note indexed before aleph-mem wrote it), or the last writer other than
     the dream was a person (an editor or the CLI). The dream's own writes (a status marker,
@@ -202,7 +206,7 @@ def _human_paths(mem: Store) -> set[str]:
     last_hash: dict[str, str | None] = {}
     owner: dict[str, str] = {}
     dreamt: set[str] = set()
-    for eid, path, actor, kind, after, reason, data in events.all_changes(mem.con):
+    for eid, path, actor, kind, after, reason, data in events.all_changes(con):
         moved_from = json.loads(data).get("from") if data else None
         if moved_from and moved_from in owner:
             owner[path] = owner[moved_from]
@@ -214,7 +218,7 @@ def _human_paths(mem: Store) -> set[str]:
         elif undone_event(reason) not in dreamt:
             owner[path] = "human" if by_person(actor) else actor
     out = set()
-    for path, digest in reading.paths_and_hashes(mem.con):
+    for path, digest in reading.paths_and_hashes(con):
         if path not in last_hash or last_hash[path] != digest or owner.get(path) == "human":
             out.add(path)
     return out

@@ -28,6 +28,7 @@ from aleph_mem.memory import (
     Envelope,
     Event,
     Filters,
+    Found,
     GraphView,
     Memory,
     Reflection,
@@ -231,7 +232,8 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
     def go(m: Memory) -> SearchOut:
         n = min(max(limit, 1), 50)
         browsing = not query.strip() or query.strip() == "*"
-        hits = [] if scope == "sessions" else m.browse(filters, project, n) if browsing \
+        notes = Found([]) if scope == "sessions" else \
+            Found(m.browse(filters, project, n)) if browsing \
             else m.search_as_of(query, as_of, n, filters) if as_of else m.search(
                 query, limit=n, filters=filters, wait_for_model=False)
         found, summary = [], None
@@ -244,9 +246,9 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
                 summary = SummaryOut(**m.session_summary(query, shits).__dict__)
         return SearchOut(hits=[HitOut(path=h.path, anchor=h.anchor, title=h.title,
                                       score=h.score, snippet=h.snippet, line=h.line,
-                                      version=h.version) for h in hits],
+                                      version=h.version) for h in notes.hits],
                          sessions=found, session_summary=summary,
-                         notice=m.search_notice or None)
+                         notice=notes.notice or None)
     return run(ctx, go)
 
 

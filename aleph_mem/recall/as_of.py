@@ -88,7 +88,7 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
     if match is None:
         raise BadInput("give words to search for")
     then = state(mem, when)
-    now_hits = [(h, text) for h, text in _present_passages(mem, match, filters)
+    now_hits = [(h, text) for h, text in _present_passages(mem.con, match, filters)
                 if h.path not in then.changed]
     old = {v.hash: v for v in then.changed.values()
            if v.hash is not None and _wanted(v.path, filters)}
@@ -119,7 +119,7 @@ def search(mem: Store, query: str, when: str, limit: int = 10,
             v = dated(mem.con, version["version"], when)
             version = {"as": "the text of", "at": v.at, "event": v.event}
         else:
-            version = {"as": "unchanged since", "at": _last_change(mem, h.path)}
+            version = {"as": "unchanged since", "at": _last_change(mem.con, h.path)}
         out.append(replace(h, score=round(score, 4), snippet=bold(snippet) or h.snippet,
                            version={k: v for k, v in version.items() if v}))
         if len(out) == limit:
@@ -135,11 +135,11 @@ def _background(index: apsw.Connection, con: apsw.Connection) -> None:
         con.execute("INSERT INTO t VALUES (-1, ?, ?, ?)", (title, heading, body))
 
 
-def _present_passages(mem: Store, match: str, filters: Filters | None) -> list[
+def _present_passages(con: apsw.Connection, match: str, filters: Filters | None) -> list[
         tuple[Hit, str]]:
     """The best passages of the notes as they are (BM25 alone: the union is ranked again),
     CANDIDATES of them, with their text."""
-    rows = reading.best_passages(mem.con, match, filters or Filters(), CANDIDATES)
+    rows = reading.best_passages(con, match, filters or Filters(), CANDIDATES)
     out = []
     for path, title, heading_json, block_id, line, body in rows:
         heading = json.loads(heading_json)
@@ -250,5 +250,5 @@ def _wanted(path: str, f: Filters | None) -> bool:
     return f is None or not f.folder or path.startswith(f.folder.rstrip("/") + "/")
 
 
-def _last_change(mem: Store, path: str) -> str | None:
-    return last_change_at(mem.con, path)
+def _last_change(con: apsw.Connection, path: str) -> str | None:
+    return last_change_at(con, path)

@@ -64,7 +64,7 @@ def validate(answer: str, passages: list[Passage]) -> tuple[str | None, list[int
 
 
 def reflect(mem: Store, question: str, limit: int = 8) -> Reflection:
-    hits = mem.search(question, limit=limit, group=False)
+    hits = mem.search(question, limit=limit, group=False).hits
     passages = [Passage(i + 1, h.path, h.anchor, h.title, mem.chunk_text(h.chunk_id))
                 for i, h in enumerate(hits)]
     out = Reflection(question, None, passages=passages)

@@ -60,8 +60,8 @@ def notes_about(mem: Store, subject: str) -> list[str]:
         main = mem.find_note(subject)
     except NoteNotFound:  # the notes that say the subject as written, not one of its words
         phrase = '"' + subject.replace('"', " ") + '"'
-        return list(dict.fromkeys(h.path for h in mem.search(phrase, limit=5, mode="fts",
-                                                             wait_for_model=False)))
+        found = mem.search(phrase, limit=5, mode="fts", wait_for_model=False)
+        return list(dict.fromkeys(h.path for h in found.hits))
     stem = main.rsplit("/", 1)[-1][:-3].casefold()
     names = {stem, subject.casefold()} | {a.casefold()
                                           for a in reading.aliases_of_path(mem.con, main)}

@@ -39,8 +39,9 @@ CORES_IDLE_SECONDS = 120  # a person this recent keeps the other cores (dreams w
 def vectors_pending(mem: Memory) -> bool:
     if mem.settings.embed_model == "none":
         return False
-    return any_chunk_waiting(mem.con) or any_session_chunk_waiting(mem.con) or \
-        meta_value(mem.con, "vec_model") is None
+    con = mem.store.con
+    return any_chunk_waiting(con) or any_session_chunk_waiting(con) or \
+        meta_value(con, "vec_model") is None
 
 
 @dataclass
@@ -61,7 +62,7 @@ class Job:
 def start_line(mem: Memory, socket: str | None, name: str = "daemon") -> str:
     """The one line a daemon says when it starts: what it watches, what it holds, how an
     agent connects."""
-    notes = live_note_count(mem.con)
+    notes = live_note_count(mem.store.con)
     st = mem.vector_state()
     if st["setting"] == "none":
         vectors = "vectors off (full-text search)"
@@ -153,7 +154,7 @@ class Daemon:
                 at = max(at, now + dt.timedelta(
                     seconds=max(0.0, self.mem.settings.idle_minutes * 60 - idle)))
             out[job.name] = iso(at)
-        out["dream"] = next_dream(self.mem, utc_now())
+        out["dream"] = next_dream(self.mem.store, utc_now())
         return out
 
     def write_status(self) -> None:

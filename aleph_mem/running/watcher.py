@@ -28,7 +28,7 @@ from aleph_mem import logs
 from aleph_mem.clock import iso, utc_now
 from aleph_mem.files import activity
 from aleph_mem.files.vault import ALWAYS_IGNORED_DIRS
-from aleph_mem.store import Store
+from aleph_mem.memory import Memory
 from aleph_mem.writes.sync_settle import from_sync
 
 log = logs.get(__name__)
@@ -77,9 +77,10 @@ class _Handler(FileSystemEventHandler):
 
 
 class Watcher:
-    """Watches one vault and applies debounced batches through one Store."""
+    """Watches one vault and applies debounced batches through the front door (its
+    reconcile also keeps the sessions' index and the dream's judgments in step)."""
 
-    def __init__(self, mem: Store, polling: bool = False,
+    def __init__(self, mem: Memory, polling: bool = False,
                  on_batch: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.mem = mem
         self.root = str(mem.vault.root)

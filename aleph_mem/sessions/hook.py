@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from aleph_mem.files.vault import Vault
     from aleph_mem.store import Store
 
 HookEvent = Literal["start", "prompt", "capture", "end"]  # ours, whatever the client
@@ -115,7 +116,7 @@ def _act(mem: Store, client: str, event: str, what: str, payload: dict[str, Any]
     report = library.ingest(mem, client, transcript, session_id, cwd, closed=what == "end",
                              limit=HOOK_SLICE_BYTES)
     if what == "end" and mem.settings.session_notes:
-        _compress_later(mem, report.session.session_id)
+        _compress_later(mem.vault, report.session.session_id)
     return Answer()
 
 
@@ -127,7 +128,7 @@ def _prompt_context(mem: Store, prompt: str) -> str:
         return ""
     from aleph_mem.index.relevance import about
 
-    hits = [h for h in mem.search(prompt, limit=PROMPT_HITS, wait_for_model=False)
+    hits = [h for h in mem.search(prompt, limit=PROMPT_HITS, wait_for_model=False).hits
             if about(mem.con, prompt, h.path)]  # about the prompt, not one shared word
     if not hits:
         return ""
@@ -141,7 +142,7 @@ def _prompt_context(mem: Store, prompt: str) -> str:
     return "\n".join(lines)
 
 
-def _compress_later(mem: Store, session_id: str) -> None:
+def _compress_later(vault: Vault, session_id: str) -> None:
     """The session note, written now by a process of its own that outlives the hook, so
     the next session starts with it (a daemon's sessions job waits for the vault to be
     idle: the next session would start without it). The daemon still writes the notes of
@@ -149,7 +150,7 @@ def _compress_later(mem: Store, session_id: str) -> None:
     if not SESSION_ID.fullmatch(session_id):  # a transcript's own id, never an option:
         return  # the daemon or `aleph-mem sessions compress --all` writes its note
     exe = [sys.executable, "-m", "aleph_mem.cli", "sessions", "compress", session_id,
-           "--vault", str(mem.vault.root)]
+           "--vault", str(vault.root)]
     subprocess.Popen(exe, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
-                     env={**os.environ, "ALEPH_MEM_VAULT": str(mem.vault.root)})
+                     env={**os.environ, "ALEPH_MEM_VAULT": str(vault.root)})

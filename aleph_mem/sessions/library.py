@@ -17,8 +17,10 @@ from aleph_mem.sessions.raw_store import IngestReport, RawStore, Session, messag
 from aleph_mem.sessions.transcripts import CLIENTS, Message
 
 if TYPE_CHECKING:
+    import apsw
     import numpy as np
 
+    from aleph_mem.settings import Settings
     from aleph_mem.store import Store
 
 
@@ -118,7 +120,7 @@ def search(mem: Store, query: str, limit: int = 5, project: str | None = None,
     """Sessions matching ``query``: by words, and by meaning when a model answers (this
     process's, the daemon's, or with ``wait_for_model`` one loaded here)."""
     sync(mem)
-    qvec = query_vector(mem, query, wait_for_model) if _has_vectors(mem) else None
+    qvec = query_vector(mem, query, wait_for_model) if _has_vectors(mem.con) else None
     return chunk_index.search(mem.con, query, limit, project, qvec=qvec)
 
 
@@ -141,8 +143,8 @@ def query_vector(mem: Store, query: str, wait: bool) -> tuple[str, np.ndarray] |
     return f"{model.name}:{model.dim}", np.asarray(model.embed([query])[0], np.float32)
 
 
-def _has_vectors(mem: Store) -> bool:
-    return mem.con.execute("SELECT 1 FROM session_chunks WHERE vec IS NOT NULL "
+def _has_vectors(con: apsw.Connection) -> bool:
+    return con.execute("SELECT 1 FROM session_chunks WHERE vec IS NOT NULL "
                            "LIMIT 1").fetchone() is not None
 
 
@@ -156,21 +158,21 @@ class SessionSummary:
     note: str = ""
 
 
-def summarize(mem: Store, query: str, hits: list[chunk_index.SessionHit]) -> SessionSummary:
+def summarize(settings: Settings, query: str, hits: list[chunk_index.SessionHit]) -> SessionSummary:
     from aleph_mem import llm
     from aleph_mem.recall.reflect import SYSTEM, Passage, fence, validate
     from aleph_mem.redaction import clean
 
     if not hits:
         return SessionSummary(None, [], "no session matches")
-    if not llm.configured(mem.settings):
+    if not llm.configured(settings):
         return SessionSummary(None, [], "no LLM configured (llm_model): read the quotes")
     passages = [Passage(i + 1, f"session {h.session_id}", "", h.title,
                         clean(f"{h.started[:10]} {h.project}: {h.title}\n" + "\n".join(
                             h.quotes)).replace("**", ""))
                 for i, h in enumerate(hits)]
     prompt = "\n\n".join(fence(p) for p in passages) + f"\n\nQuestion: {query}"
-    raw = llm.complete(mem.settings, [
+    raw = llm.complete(settings, [
         {"role": "system", "content": SYSTEM.replace("notes", "past agent sessions")},
         {"role": "user", "content": prompt}])
     answer, cited = validate(raw, passages)

@@ -19,7 +19,7 @@ from aleph_mem.sessions.summary import MAX_ITEMS, Digest, one_line
 from aleph_mem.sessions.transcripts import Message
 
 if TYPE_CHECKING:
-    from aleph_mem.store import Store
+    from aleph_mem.settings import Settings
 
 log = logs.get(__name__)
 
@@ -43,7 +43,7 @@ Leave a list empty when the session has nothing for it. At most 6 items each."""
 MAX_SLICES = 8  # LLM calls for one session at most (a longer one: its first and last parts)
 
 
-def enrich(mem: Store, d: Digest, msgs: list[Message]) -> tuple[Digest, bool]:
+def enrich(settings: Settings, d: Digest, msgs: list[Message]) -> tuple[Digest, bool]:
     """The digest with what the model found in the whole session, read in slices of
     TRANSCRIPT_CHARS and merged; and whether every slice was read (a failed call leaves the
     note as structure made it, and the session is tried again on a later run)."""
@@ -52,7 +52,7 @@ def enrich(mem: Store, d: Digest, msgs: list[Message]) -> tuple[Digest, bool]:
     for n, text in enumerate(parts, 1):
         where = f" (part {n} of {len(parts)})" if len(parts) > 1 else ""
         try:
-            reply = llm.complete(mem.settings, [
+            reply = llm.complete(settings, [
                 {"role": "system", "content": PROMPT},
                 {"role": "user", "content": f"<transcript{where}>\n{text}\n</transcript>"}],
                 max_tokens=900)

@@ -24,6 +24,9 @@ from aleph_mem.sessions.raw_store import Session, messages
 from aleph_mem.sessions.summary import Digest, extract
 
 if TYPE_CHECKING:
+    import apsw
+
+    from aleph_mem.files.vault import Vault
     from aleph_mem.store import Store
 
 NOT_A_TAG = re.compile(r"(^|\s)#(?=[\w/-])")  # "#include", "issue #42": words, not tags
@@ -104,7 +107,7 @@ def compress(mem: Store, session: Session, lines_path: Any, run: str | None = No
     digest, read_whole = _what_happened(mem, msgs, session, llm)
     fm, body = render(digest, session, related_notes(mem, session, msgs))
     data = clean(note_bytes(body, fm).decode("utf-8")).encode("utf-8")  # redacted twice
-    path = session.note or _known_note(mem, session) or _path(mem, session, digest)
+    path = session.note or _known_note(mem.con, session) or _path(mem, session, digest)
     written, why = _write(mem, session, path, data, run)
     if written is None:
         if not read_whole or session.enrich_failures:  # count the try, or that it worked
@@ -112,7 +115,7 @@ def compress(mem: Store, session: Session, lines_path: Any, run: str | None = No
         return Compressed(session, path, False, why)
     done = _mark_compressed(mem, session, written.path, read_whole)
     return Compressed(done, written.path, written.event is not None,
-                      proposals=propose_preferences(mem, digest, written.path, run))
+                      proposals=propose_preferences(mem.vault, digest, written.path, run))
 
 
 def _what_happened(mem: Store, msgs: list, session: Session, llm: bool) -> tuple[Digest, bool]:
@@ -121,7 +124,7 @@ def _what_happened(mem: Store, msgs: list, session: Session, llm: bool) -> tuple
     if llm and mem.settings.llm_model:
         from aleph_mem.sessions.llm_summary import enrich
 
-        return enrich(mem, digest, msgs)
+        return enrich(mem.settings, digest, msgs)
     return digest, True
 
 
@@ -154,12 +157,12 @@ def _mark_compressed(mem: Store, session: Session, path: str, read_whole: bool =
     return done
 
 
-def _known_note(mem: Store, session: Session) -> str | None:
+def _known_note(con: apsw.Connection, session: Session) -> str | None:
     """The note this session already has (its id decides): a session imported again after
     its transcript was removed gets the same note, not a second one."""
     from aleph_mem.index.reading import session_note
 
-    return session_note(mem.con, session.session_id, session.client)
+    return session_note(con, session.session_id, session.client)
 
 
 def _path(mem: Store, session: Session, d: Digest) -> str:
@@ -180,7 +183,7 @@ def _ours(mem: Store, path: str) -> bool:
     return bool(last) and last[0].actor.startswith("sessions:")
 
 
-def propose_preferences(mem: Store, d: Digest, note: str, run: str | None) -> list[str]:
+def propose_preferences(vault: Vault, d: Digest, note: str, run: str | None) -> list[str]:
     """Each stated preference not yet in hot memory, as a proposal the digest shows."""
     from aleph_mem.dream.journal import Journal
     from aleph_mem.dream.view import Action
@@ -188,8 +191,8 @@ def propose_preferences(mem: Store, d: Digest, note: str, run: str | None) -> li
 
     if not d.preferences:
         return []
-    text = (mem.vault.read_bytes(hot_memory.PATH) or b"").decode("utf-8", "replace")
-    journal = Journal(mem.vault.aleph_dir)
+    text = (vault.read_bytes(hot_memory.PATH) or b"").decode("utf-8", "replace")
+    journal = Journal(vault.aleph_dir)
     known = set(journal.proposals())
     out = []
     today = dt.datetime.now(dt.UTC).date()

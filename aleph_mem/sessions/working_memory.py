@@ -121,7 +121,7 @@ def _relevant(mem: Store, query: str | None, folder: str | None,
     elif query:
         from aleph_mem.index.relevance import about
 
-        hits = [h for h in mem.search(query, limit=8, filters=Filters(folder=folder))
+        hits = [h for h in mem.search(query, limit=8, filters=Filters(folder=folder)).hits
                 if about(mem.con, query, h.path)]  # about the task, or not handed over
         items = [(h.path, h.anchor, h.title, mem.chunk_text(h.chunk_id)) for h in hits]
     else:

@@ -26,12 +26,12 @@ def home(mem: Memory, csrf: str) -> Page:
 def search(mem: Memory, query: str, csrf: str) -> Page:
     if not query.strip():
         return "search", tag("p", "Type words above: the notes that hold them, or mean them.")
-    hits = mem.search(query, limit=20, explain=True, wait_for_model=False)
-    notice = tag("p", mem.search_notice, class_="notice") if mem.search_notice else Html()
+    answer = mem.search(query, limit=20, explain=True, wait_for_model=False)
+    notice = tag("p", answer.notice, class_="notice") if answer.notice else Html()
     rows = [tag("li", join([note_link(h.path, h.title), tag("small", f" {h.path}{h.anchor}"),
                             tag("p", " ".join(h.snippet.replace("**", "").split())),
                             tag("p", why(h.explain or {}), class_="why")]))
-            for h in hits]
+            for h in answer.hits]
     found = tag("ol", join(rows), class_="hits") if rows else tag("p", "no matches")
     sessions = mem.session_search(query, 5)
     met = [tag("li", join([link("/session", s.title or s.session_id, ref=s.key),

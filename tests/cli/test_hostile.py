@@ -62,7 +62,7 @@ def test_poison_frontmatter_is_a_problem_on_that_note_not_a_stop(vault: Path) ->
         assert problems["loop.md"] == "symlink loop: not indexed"
         for word, path in (("recursivebody", "rec.md"), ("nestedbody", "nest.md"),
                            ("bombbody", "bomb.md"), ("finebody", "fine.md")):
-            assert [h.path for h in mem.search(word, mode="fts")] == [path]
+            assert [h.path for h in mem.search(word, mode="fts").hits] == [path]
         assert mem.show("bomb.md").frontmatter == {}
 
 
@@ -71,7 +71,7 @@ def test_a_poison_note_is_refused_before_it_reaches_the_disk(vault: Path, data: 
     with open_mem(vault) as mem:
         mem.reindex()
         with pytest.raises(PoisonNote, match="frontmatter too complex"):
-            mem.writer().write("inbox/p.md", data, None)
+            mem.store.writer().write("inbox/p.md", data, None)
     assert not (vault / "inbox" / "p.md").exists()
     assert [e for e in events(vault) if e["path"] == "inbox/p.md"] == []
 
@@ -97,7 +97,7 @@ def test_no_editor_save_is_lost_to_a_concurrent_write(vault: Path) -> None:
 
     with open_mem(vault) as mem:
         mem.reindex()
-        w = mem.writer(actor="mcp:race")
+        w = mem.store.writer(actor="mcp:race")
         thread = threading.Thread(target=editor)
         thread.start()
         n = conflicts = 0
@@ -110,7 +110,7 @@ def test_no_editor_save_is_lost_to_a_concurrent_write(vault: Path) -> None:
             except ConflictError:
                 conflicts += 1
         thread.join()
-        kept = [target.read_bytes()] + [mem.objects.get(p.name) for p in
+        kept = [target.read_bytes()] + [mem.store.objects.get(p.name) for p in
                                         (vault / ".aleph" / "objects").glob("*/*")
                                         if not p.name.startswith(".")]
     text = b"\n".join(kept).decode()
@@ -216,18 +216,18 @@ def test_a_failed_reindex_after_a_durable_write_is_a_warning(vault: Path) -> Non
 
     with open_mem(vault) as mem:
         mem.reindex()
-        mem.con.set_busy_timeout(50)
+        mem.store.con.set_busy_timeout(50)
         other = apsw.Connection(str(vault / ".aleph" / "index.db"))
         other.execute("BEGIN EXCLUSIVE")
         try:
-            result = mem.writer().write("notes/w.md", b"written anyway\n", None)
+            result = mem.store.writer().write("notes/w.md", b"written anyway\n", None)
         finally:
             other.execute("ROLLBACK")
         assert result.event is not None and result.warning is not None
         assert "written and logged, but re-indexing it failed" in result.warning
         assert (vault / "notes" / "w.md").read_bytes() == b"written anyway\n"
         mem.reindex()
-        assert [h.path for h in mem.search("anyway", mode="fts")] == ["notes/w.md"]
+        assert [h.path for h in mem.search("anyway", mode="fts").hits] == ["notes/w.md"]
     assert [e["actor"] for e in events(vault) if e["path"] == "notes/w.md"] == ["cli"]
 
 
@@ -263,11 +263,11 @@ def test_a_killed_rebuild_or_a_recreated_index_invents_no_history(vault: Path) -
 def test_a_change_logged_but_not_indexed_is_not_logged_again(vault: Path) -> None:
     with open_mem(vault) as mem:
         mem.reindex()
-        w = mem.writer()
+        w = mem.store.writer()
         w.write("notes/a.md", b"one\n", None)
         (vault / ".aleph" / "index.db").unlink()  # as if the writer died before indexing
     with open_mem(vault) as mem:
-        mem.writer().append("notes/a.md", "two")
+        mem.store.writer().append("notes/a.md", "two")
         mem.reindex()
     assert [(e["actor"], e["kind"]) for e in events(vault)] == [
         ("cli", "note-created"), ("cli", "note-updated")]
@@ -276,7 +276,7 @@ def test_a_change_logged_but_not_indexed_is_not_logged_again(vault: Path) -> Non
 def test_ignored_paths_are_refused_and_changing_ignore_deletes_nothing(vault: Path) -> None:
     with open_mem(vault) as mem:
         mem.reindex()
-        w = mem.writer()
+        w = mem.store.writer()
         for rel in (".obsidian/x.md", ".trash/x.md", ".git/x.md", "notes/.hidden.md"):
             with pytest.raises(IgnoredPath, match="refused path"):
                 w.write(rel, b"x\n", None)
@@ -286,9 +286,9 @@ def test_ignored_paths_are_refused_and_changing_ignore_deletes_nothing(vault: Pa
     (vault / ".aleph" / "config.toml").write_text('ignore = ["private/*"]\n')
     with open_mem(vault) as mem:
         mem.reindex()
-        assert mem.search("diary", mode="fts") == []
+        assert mem.search("diary", mode="fts").hits == []
         with pytest.raises(IgnoredPath):
-            mem.writer().write("private/other.md", b"x\n", None)
+            mem.store.writer().write("private/other.md", b"x\n", None)
     assert len(events(vault)) == n
     assert (vault / "private" / "diary.md").exists()
 
@@ -305,7 +305,7 @@ def test_names_that_break_obsidian_or_a_synced_copy_are_refused(vault: Path,
     before = sorted(p for p in vault.rglob("*") if ".aleph" not in p.parts)
     with open_mem(vault) as mem:
         with pytest.raises((BadName, AlephError), match="refused"):
-            mem.writer().write(name, b"x\n", None)
+            mem.store.writer().write(name, b"x\n", None)
     assert sorted(p for p in vault.rglob("*") if ".aleph" not in p.parts) == before
 
 
@@ -313,7 +313,7 @@ def test_case_and_unicode_twins_are_refused_and_reads_are_exact(vault: Path) -> 
     nfc = unicodedata.normalize("NFC", "notes/café.md")
     nfd = unicodedata.normalize("NFD", "notes/café.md")
     with open_mem(vault) as mem:
-        w = mem.writer()
+        w = mem.store.writer()
         w.write(nfc, b"cafe\n", None)
         w.write("notes/dup.md", b"lower\n", None)
         with pytest.raises(BadName, match="not in Unicode NFC"):
@@ -327,7 +327,7 @@ def test_case_and_unicode_twins_are_refused_and_reads_are_exact(vault: Path) -> 
         assert mem.show("notes/dup.md").content == "lower\n"
         assert mem.show("notes/DUP.md").content == "a person's upper twin\n"
         long = "notes/" + "l" * 240 + ".md"
-        assert mem.writer().write(long, b"long name\n", None).event is not None
+        assert mem.store.writer().write(long, b"long name\n", None).event is not None
         assert (vault / long).read_bytes() == b"long name\n"
 
 

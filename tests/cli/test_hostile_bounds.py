@@ -41,8 +41,8 @@ def test_search_context_and_the_prompt_hook_on_one_huge_line(vault: Path) -> Non
     assert [(h["path"], h["line"]) for h in hits] == [("long.md", 3)]
     assert "**quagga narwhal**" in hits[0]["snippet"] and len(hits[0]["snippet"]) < 400
     with open_mem(vault) as mem:
-        hit = mem.search("quagga narwhal", mode="fts")[0]
-        assert len(mem.chunk_text(hit.chunk_id)) <= 2400
+        hit = mem.search("quagga narwhal", mode="fts").hits[0]
+        assert len(mem.store.chunk_text(hit.chunk_id)) <= 2400
     short = json.loads(cli("--vault", str(vault), "search", "zebrafish", "--json").stdout)
     assert {h["path"] for h in short} == {"long.md", "short.md"}
     ctx = json.loads(cli("--vault", str(vault), "context", "quagga narwhal", "--json").stdout)

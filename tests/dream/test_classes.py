@@ -29,7 +29,7 @@ def lint_now(vault: Path) -> list:
     """The vault indexed as it is, and what lint finds in it now."""
     with open_mem(vault) as mem:
         mem.reindex()
-        return lint_issues(snapshot(mem, NOW))
+        return lint_issues(snapshot(mem.store, NOW))
 
 
 def test_names_are_dated_in_the_vaults_format_and_common_shapes() -> None:
@@ -59,8 +59,8 @@ def test_relative_time_reads_against_the_vaults_daily_format(vault: Path) -> Non
     old(vault, "notes/book.md", "# Refactoring\n\nSmall code is easy to change today.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        first = {i.id for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L042"}
-        later = {i.id for i in lint_issues(snapshot(mem, NOW + dt.timedelta(days=9)))
+        first = {i.id for i in lint_issues(snapshot(mem.store, NOW)) if i.rule == "L042"}
+        later = {i.id for i in lint_issues(snapshot(mem.store, NOW + dt.timedelta(days=9)))
                  if i.rule == "L042"}
     assert first == later == {
         'L042:notes/call.md:relative time "tomorrow" in a note its name does not date: '
@@ -89,10 +89,10 @@ def test_expiry_comes_from_validity_never_from_history(vault: Path) -> None:
     old(vault, "mine/Offer.md", notes["home/Offer.md"])
     with open_mem(vault) as mem:
         mem.reindex()
-        w = mem.writer(actor="mcp:agent")
+        w = mem.store.writer(actor="mcp:agent")
         for path, text in notes.items():
             w.write(path, text.encode(), None)
-        planned = {a.path: a.set_keys for a in plan_drift(snapshot(mem, NOW))}
+        planned = {a.path: a.set_keys for a in plan_drift(snapshot(mem.store, NOW))}
     assert planned == {"home/Offer.md": {"status": "stale", "stale_reason": "expired",
                                          "valid_until": "2025-03-31"}}
 
@@ -119,7 +119,7 @@ def test_soft_mentions_only_for_distinctive_names(vault: Path) -> None:
         write(vault, f"notes/n{i}.md", f"# Note {i}\n\nUseful links below.{extra}\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        soft = find(snapshot(mem, NOW))
+        soft = find(snapshot(mem.store, NOW))
     assert sorted(soft) == [("notes/n0.md", "Harbour Ferry.md", "Harbour Ferry"),
                             ("notes/n1.md", "Harbour Ferry.md", "Harbour Ferry")]
 
@@ -143,7 +143,7 @@ def test_two_pages_that_describe_themselves_differently_do_not_contradict(vault:
         "# Templates\n\ny\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        reasons = [a.reason for a in plan_drift_all(snapshot(mem, NOW))]
+        reasons = [a.reason for a in plan_drift_all(snapshot(mem.store, NOW))]
     assert len(reasons) == 1 and reasons[0].startswith("port: ")
 
 
@@ -160,7 +160,7 @@ def test_a_name_every_folder_repeats_names_each_folders_own_subject(vault: Path)
 
     with open_mem(vault) as mem:
         mem.reindex()
-        w = mem.writer(actor="mcp:agent")
+        w = mem.store.writer(actor="mcp:agent")
         for i, box in enumerate(["Lame", "Blue", "Legacy"]):
             w.write(f"CTFs/{box}/Recon.md", f"---\nupdated: 2025-0{i + 1}-01\n---\n# Recon\n\n"
                     f"ports:: {20 + i}\n".encode(), None)
@@ -168,7 +168,7 @@ def test_a_name_every_folder_repeats_names_each_folders_own_subject(vault: Path)
                 None)
         w.write("work/Priya Raman.md", b"---\nupdated: 2025-02-01\n---\n# Priya\n\nphone:: 2\n",
                 None)
-        planned = [a.path for a in plan_fact_conflicts(snapshot(mem, NOW))]
+        planned = [a.path for a in plan_fact_conflicts(snapshot(mem.store, NOW))]
     assert planned == ["people/Priya Raman.md"]
 
 
@@ -184,7 +184,7 @@ def test_a_persons_notes_meet_only_by_a_declared_subject(vault: Path) -> None:
         "# Kafka sync\n\nbrokers:: 3\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        planned = [a.path for a in plan_fact_conflicts(snapshot(mem, NOW))]
+        planned = [a.path for a in plan_fact_conflicts(snapshot(mem.store, NOW))]
     assert planned == ["meetings/Kafka sync.md"]
 
 
@@ -200,9 +200,9 @@ def test_a_logseq_graph_has_no_broken_links_and_none_is_rewritten(vault: Path) -
     write(vault, "journals/2023_01_29.md", "- went shopping\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        obsidian = {i.rule for i in lint_issues(snapshot(mem, NOW))}
+        obsidian = {i.rule for i in lint_issues(snapshot(mem.store, NOW))}
         write(vault, "logseq/config.edn", "{:journal/page-title-format \"MMM do, yyyy\"}\n")
-        snap = snapshot(mem, NOW)
+        snap = snapshot(mem.store, NOW)
         logseq = [i for i in lint_issues(snap) if i.rule in ("L010", "L011", "L012", "L020")]
         fixes = [a for a in plan_lint(snap) if a.reason.startswith("L010")]
     assert "L010" in obsidian and logseq == [] and fixes == []
@@ -238,7 +238,7 @@ def test_a_link_broken_by_a_non_breaking_space_says_so(vault: Path) -> None:
     write(vault, "C MOC.md", "# C\n\n- [[C\u00a0Pointers]]\n- [[C Pointers]]\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        fix = next(a for a in plan_lint(snapshot(mem, NOW)) if a.path == "C MOC.md")
+        fix = next(a for a in plan_lint(snapshot(mem.store, NOW)) if a.path == "C MOC.md")
     assert fix.content == "# C\n\n- [[C Pointers]]\n- [[C Pointers]]\n"
     assert fix.reason == "L010 repaired [[C\u00a0Pointers]] → [[C Pointers]] (the link has a " \
         "non-breaking or doubled space its note's name has not)"
@@ -253,7 +253,7 @@ def test_a_folder_present_twice_keeps_the_original_and_its_tag_list(vault: Path)
     write(vault, "Recipes/Soup.md", text)
     with open_mem(vault) as mem:
         mem.reindex()
-        planned = plan_consolidate(snapshot(mem, NOW))
+        planned = plan_consolidate(snapshot(mem.store, NOW))
     assert [(a.op, a.path) for a in planned] == [("set", "Recipes/Soup.md"),
                                                  ("archive", "Recipes copy/Soup.md")]
     assert "tags" not in planned[0].set_keys  # the same tags: the list is left as written
@@ -288,7 +288,7 @@ def test_a_persons_same_note_in_two_folders_is_kept_apart(vault: Path) -> None:
     old(vault, "Places/Porto.md", trip)  # a page overwritten with another's text
     with open_mem(vault) as mem:
         mem.reindex()
-        dropped = sorted(a.path for a in plan_consolidate(snapshot(mem, NOW))
+        dropped = sorted(a.path for a in plan_consolidate(snapshot(mem.store, NOW))
                          if a.op == "archive")
     assert dropped == ["Recipes copy/Soup.md", "Trips/Lisbon.md"]
 
@@ -303,7 +303,7 @@ def test_a_repair_in_a_table_cell_escapes_its_bar(vault: Path) -> None:
           "- [[Tide Table]]\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        fix = next(a for a in plan_lint(snapshot(mem, NOW)) if a.path == "MOC.md")
+        fix = next(a for a in plan_lint(snapshot(mem.store, NOW)) if a.path == "MOC.md")
     assert fix.content == ("# MOC\n\n| link | note |\n|---|---|\n| [[tide-table\\|Tide Table]] | x"
                            " |\n\n- [[tide-table|Tide Table]]\n")
 
@@ -317,7 +317,7 @@ def test_a_timestamped_backup_gives_way_to_the_live_note(vault: Path) -> None:
     write(vault, "skills/SKILL.md", text)
     with open_mem(vault) as mem:
         mem.reindex()
-        planned = plan_consolidate(snapshot(mem, NOW))
+        planned = plan_consolidate(snapshot(mem.store, NOW))
     assert [(a.op, a.path) for a in planned] == [("set", "skills/SKILL.md"),
                                                  ("archive", "skills/SKILL_20260125_091807.md")]
 
@@ -346,7 +346,7 @@ def test_a_templates_expiry_is_a_placeholder(vault: Path) -> None:
     old(vault, "notes/Offer.md", "---\nstatus: draft\nexpires: 2020-01-01\n---\n# Offer\n\nx\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        planned = [a.path for a in plan_drift(snapshot(mem, NOW))]
+        planned = [a.path for a in plan_drift(snapshot(mem.store, NOW))]
     assert planned == ["notes/Offer.md"]
 
 
@@ -361,8 +361,8 @@ def test_a_note_the_person_archived_their_way_is_not_moved(vault: Path) -> None:
     (vault / ".aleph" / "config.toml").write_text("decay_min_watch_days = 0\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        mem.writer().write("notes/new.md", b"# New\n\ntoday\n", None)
-        snap = snapshot(mem, NOW + dt.timedelta(days=31))
+        mem.store.writer().write("notes/new.md", b"# New\n\ntoday\n", None)
+        snap = snapshot(mem.store, NOW + dt.timedelta(days=31))
         planned = [(a.path, a.reason) for a in plan_decay(snap)]
     assert planned == [("work/Tool.md", "stale: status obsolete")]
 
@@ -377,11 +377,11 @@ def test_a_name_with_a_line_break_cannot_forge_a_tick(vault: Path) -> None:
     write(vault, f"{forged}.md", "# X\n\nSee [[nowhere]].\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        Dream(mem, NOW, force=True).run(("lint", "digest"))
+        Dream(mem.store, NOW, force=True).run(("lint", "digest"))
         pages = [p.read_text() for p in (vault / "_dream").rglob("*.md")]
         assert pages and not any("\n- [x] drift: forged" in t for t in pages)
         assert any("x\\n- [x] drift: forged" in t for t in pages)
-        assert marks(mem)[:2] == (set(), set())
+        assert marks(mem.store)[:2] == (set(), set())
 
 
 def test_a_name_saved_with_a_trailing_space_opens_from_its_link(vault: Path) -> None:
@@ -404,9 +404,9 @@ def test_a_vault_with_its_own_archive_folder_is_not_archived_into(vault: Path) -
     (vault / "Archive").mkdir()
     with open_mem(vault) as mem:
         mem.reindex()
-        assert plan_consolidate(snapshot(mem, NOW)) == []
+        assert plan_consolidate(snapshot(mem.store, NOW)) == []
         (vault / "Archive").rmdir()
-        assert len(plan_consolidate(snapshot(mem, NOW))) == 2
+        assert len(plan_consolidate(snapshot(mem.store, NOW))) == 2
 
 
 def test_a_persons_prose_end_waits_on_the_lint_page(vault: Path) -> None:
@@ -417,7 +417,7 @@ def test_a_persons_prose_end_waits_on_the_lint_page(vault: Path) -> None:
     old(vault, "home/Flat.md", "# Flat\n\nOur lease runs until March 2031.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        snap = snapshot(mem, NOW)
+        snap = snapshot(mem.store, NOW)
         ended = [(i.path, i.message) for i in lint_issues(snap) if i.rule == "L043"]
         planned = plan_drift(snap)
     assert ended == [("home/Lease.md", 'the text says it ended 2021-03-31: "runs until March '
@@ -446,12 +446,12 @@ def test_a_campaigns_session_logs_and_a_persons_inbox_never_fade_by_age(vault: P
     old(vault, "Inbox/Thought.md", "# Thought\n\nmaybe\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        mem.writer(actor="sessions:claude-code").write(
+        mem.store.writer(actor="sessions:claude-code").write(
             "agents/2025-01-01 fix.md", b"---\ntype: session\nclient: claude-code"
             b"\nsession_id: abc\n---\n# Fix\n\nFixed the build.\n", None)
         os.utime(vault / "agents/2025-01-01 fix.md", (YEAR_AGO, YEAR_AGO))
         mem.reindex()
-        snap = snapshot(mem, NOW + dt.timedelta(days=400))
+        snap = snapshot(mem.store, NOW + dt.timedelta(days=400))
         planned = [a.path for a in plan_decay(snap)]
     assert planned == ["agents/2025-01-01 fix.md"]
 
@@ -465,7 +465,7 @@ def test_a_sync_engines_conflict_copy_gives_way(vault: Path) -> None:
     write(vault, "Songs/Don't Stop.md", text)
     with open_mem(vault) as mem:
         mem.reindex()
-        kept = [a.path for a in plan_consolidate(snapshot(mem, NOW)) if a.op != "archive"]
+        kept = [a.path for a in plan_consolidate(snapshot(mem.store, NOW)) if a.op != "archive"]
     assert kept == ["Songs/Don't Stop.md"]
 
 
@@ -479,7 +479,7 @@ def test_a_conflict_side_that_empties_the_note_is_not_offered(vault: Path) -> No
     write(vault, "plan.md", "<<<<<<< HEAD\nLeave at nine.\n=======\nLeave at ten.\n>>>>>>> o\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        ways = sorted((a.path, a.reason) for a in plan_conflicts(snapshot(mem, NOW)))
+        ways = sorted((a.path, a.reason) for a in plan_conflicts(snapshot(mem.store, NOW)))
     assert [w for w in ways if w[0] == "link.md"] == [
         ("link.md", "git conflict: keep both, the other side under a heading"),
         ("link.md", "git conflict: keep this side (ours)")]
@@ -501,7 +501,7 @@ def test_a_dangling_separator_is_not_a_loose_name_and_history_is_not_evidence(
     old(vault, "Tool.md", "# Tool\n\nThis page is obsolete.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        snap = snapshot(mem, NOW)
+        snap = snapshot(mem.store, NOW)
         fix = next(a for a in plan_lint(snap) if a.path == "Ops.md")
         said = {p: evidence(snap.notes[p], snap) for p in ("SIMM.md", "Tool.md")}
     assert fix.content == "# Ops\n\n- [[Haskell -]]\n- [[Mei Lin|mei-lin]]\n"
@@ -524,7 +524,7 @@ def test_a_plugins_link_and_an_unarchivable_name_are_left_alone(vault: Path) -> 
     old(vault, "Clippings/Qué es RAG.md", text)
     with open_mem(vault) as mem:
         mem.reindex()
-        snap = snapshot(mem, NOW)
+        snap = snapshot(mem.store, NOW)
         fix = next(a for a in plan_lint(snap) if a.path == "excalibrain.md")
         merged = [a for a in plan_consolidate(snap)]
     assert fix.content == "# E\n\n- [[folder:内心]]\n- [[Tide Table|tide-table]]\n"

@@ -16,10 +16,10 @@ from aleph_mem.dream.snapshot import snapshot
 def test_a_merge_a_person_keeps_undoing_stops_after_three(vault: Path) -> None:
     mem = agent_vault(vault)
     for _ in range(3):
-        report = Dream(mem, NOW, force=True).run(("consolidate",))
+        report = Dream(mem.store, NOW, force=True).run(("consolidate",))
         assert len(report.applied) == 2  # one note kept, the other archived as merged
         assert mem.undo(report.run_id).refused == []  # the person takes it back
-    report = Dream(mem, NOW, force=True).run(("consolidate",))
+    report = Dream(mem.store, NOW, force=True).run(("consolidate",))
     assert report.applied == []
     assert "again and again" in report.skipped[0]["reason"]
     assert (vault / "notes/two.md").exists() and (vault / "notes/one.md").exists()
@@ -29,12 +29,12 @@ def test_a_merge_a_person_keeps_undoing_stops_after_three(vault: Path) -> None:
 def test_templated_notes_with_different_names_are_not_duplicates(vault: Path) -> None:
     mem = open_mem(vault)
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     body = ("You have resistance to one damage type while you wear this ring. The gem in the "
             "ring shows the type, which the DM chooses or determines randomly.\n")
     w.write("items/fire.md", f"# Ring of Fire Resistance\n\n{body}".encode(), None)
     w.write("items/force.md", f"# Ring of Force Resistance\n\n{body}".encode(), None)
-    assert consolidate.plan_consolidate(snapshot(mem, NOW)) == []
+    assert consolidate.plan_consolidate(snapshot(mem.store, NOW)) == []
     mem.close()
 
 
@@ -47,7 +47,7 @@ def test_note_vectors_find_duplicates_whose_words_are_reordered(vault: Path) -> 
              "The crossing takes forty minutes.", "Bicycles travel free."]
     mem = open_mem(vault)
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     w.write("notes/ferry.md", ("# Ferry\n\n" + "\n".join(f"- {f}" for f in facts) + "\n")
             .encode(), None)
     w.write("notes/ferry-2.md", ("# Ferry again\n\n" + "\n".join(
@@ -55,7 +55,7 @@ def test_note_vectors_find_duplicates_whose_words_are_reordered(vault: Path) -> 
     w.write("notes/ferry-3.md", ("# Ferry times\n\n" + "\n".join(f"- {f}" for f in facts)
             + "\n- Dogs must stay on a lead at all times.\n").encode(), None)
     mem.embed()
-    report = Dream(mem, NOW, force=True).run(("consolidate",))
+    report = Dream(mem.store, NOW, force=True).run(("consolidate",))
     merged = [a for a in report.applied if a["path"] == "notes/ferry-2.md" or
               a["path"] == "notes/ferry.md"]
     assert "(merged notes/ferry-2.md: the same facts (cosine 0.9" in merged[0]["what"]
@@ -73,6 +73,6 @@ def test_numbered_tags_are_not_near_duplicates(vault: Path) -> None:
     write(vault, "t.md", "---\ntags: [spell/level/1, spell/level/7, machine-learning, "
           "machinelearning, book, books]\n---\n# T\n\nx\n")
     mem.reindex()
-    assert near_duplicate_tags(snapshot(mem, NOW)) == [("book", "books"),
+    assert near_duplicate_tags(snapshot(mem.store, NOW)) == [("book", "books"),
                                                        ("machine-learning", "machinelearning")]
     mem.close()

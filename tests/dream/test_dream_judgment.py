@@ -26,7 +26,7 @@ def old(vault: Path, rel: str, text: str) -> None:
 def agent_old(vault: Path, rel: str, text: str) -> None:
     """A note an agent wrote through aleph-mem, a year ago (the file's time says so)."""
     with open_mem(vault) as mem:
-        mem.writer(actor="mcp:agent").write(rel, text.encode(), None)
+        mem.store.writer(actor="mcp:agent").write(rel, text.encode(), None)
     os.utime(vault / rel, (YEAR_AGO, YEAR_AGO))
 
 
@@ -59,18 +59,18 @@ def test_decay_waits_until_it_has_watched_the_vault(vault: Path) -> None:
     year_old_vault(vault)
     with open_mem(vault) as mem:
         mem.reindex()
-        assert plan_decay(snapshot(mem, NOW)) == []  # first run: nothing was ever watched
-        mem.writer().write("notes/new.md", b"# New\n\nwritten today\n", None)
-        assert plan_decay(snapshot(mem, NOW + dt.timedelta(days=29))) == []
-        assert plan_decay(snapshot(mem, NOW + dt.timedelta(days=31))) != []
+        assert plan_decay(snapshot(mem.store, NOW)) == []  # first run: nothing was ever watched
+        mem.store.writer().write("notes/new.md", b"# New\n\nwritten today\n", None)
+        assert plan_decay(snapshot(mem.store, NOW + dt.timedelta(days=29))) == []
+        assert plan_decay(snapshot(mem.store, NOW + dt.timedelta(days=31))) != []
 
 
 def test_decay_never_takes_the_vaults_structure_and_takes_ten_at_most(vault: Path) -> None:
     year_old_vault(vault)
     with open_mem(vault) as mem:
         mem.reindex()
-        mem.writer().write("notes/new.md", b"# New\n\nwritten today\n", None)
-        planned = plan_decay(snapshot(mem, NOW + dt.timedelta(days=31)))
+        mem.store.writer().write("notes/new.md", b"# New\n\nwritten today\n", None)
+        planned = plan_decay(snapshot(mem.store, NOW + dt.timedelta(days=31)))
     paths = [a.path for a in planned]
     assert len(paths) == 10 and not any(a.propose for a in planned)  # an agent's notes
     never = {"README.md", "Templates/Daily.md", "Blueprints/Meeting.md", "Projects/Projects.md",
@@ -79,7 +79,7 @@ def test_decay_never_takes_the_vaults_structure_and_takes_ten_at_most(vault: Pat
     assert not never & set(paths)
     (vault / ".aleph" / "config.toml").write_text("decay_max_archives = 100\n")
     with open_mem(vault) as mem:
-        all_cold = {a.path for a in plan_decay(snapshot(mem, NOW + dt.timedelta(days=31)))}
+        all_cold = {a.path for a in plan_decay(snapshot(mem.store, NOW + dt.timedelta(days=31)))}
     near_misses = {"templates-old/Leftover.md", "notes/Indexing strategy.md",
                    "notes/Links I liked.md"}
     assert not never & all_cold and near_misses <= all_cold
@@ -105,7 +105,7 @@ def test_a_generic_name_in_two_folders_is_not_one_subject(vault: Path) -> None:
     write(vault, "projects/gamma/Gamma status.md", "---\nsubject: '[[Gamma]]'\n---\nlead:: Di\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        planned = plan_fact_conflicts(snapshot(mem, NOW))
+        planned = plan_fact_conflicts(snapshot(mem.store, NOW))
     assert sorted((a.path, a.reason) for a in planned) == [
         ("projects/gamma/Overview.md", "lead: Cy here, Di in [[projects/gamma/Gamma status]]")]
 
@@ -124,7 +124,7 @@ def test_obsidian_judges_links_a_heading_is_not_a_name(vault: Path) -> None:
           " and [[Ada]]... no, Ada is only a heading here.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        snap = snapshot(mem, NOW)
+        snap = snapshot(mem.store, NOW)
         found = sorted((i.path, i.message) for i in lint_issues(snap) if i.rule == "L010")
         fixes = {a.path: a for a in plan_lint(snap) if a.reason.startswith("L010")}
     heading = " (only {}'s heading or title says so; Obsidian links by file name)"
@@ -145,7 +145,7 @@ def test_obsidian_judges_links_a_heading_is_not_a_name(vault: Path) -> None:
 def test_one_run_reaches_the_fixpoint_and_undo_regenerates_the_digest(vault: Path) -> None:
     with open_mem(vault) as mem:
         mem.reindex()
-        w = mem.writer(actor="mcp:agent")
+        w = mem.store.writer(actor="mcp:agent")
         w.write("db/Postgres.md", b"---\nvalid_from: 2025-01-01\n---\n# Postgres\n\n"
                 b"port:: 5432\nhost:: db1\n", None)
         w.write("ops/Postgres.md", b"---\nvalid_from: 2025-06-01\n---\n# Postgres\n\n"
@@ -196,7 +196,7 @@ def test_consolidate_merges_the_same_facts_only_and_loses_no_line(vault: Path) -
           f"here. {filler}\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        planned = plan_consolidate(snapshot(mem, NOW))
+        planned = plan_consolidate(snapshot(mem.store, NOW))
     merged = sorted((a.path, a.op) for a in planned)
     assert merged == [("inbox/Sourdough.md", "archive"), ("notes/Ferry times copy.md", "archive"),
                       ("notes/Ferry times.md", "fold"), ("recipes/Sourdough.md", "set")]
@@ -216,9 +216,9 @@ def test_a_missing_attachment_is_a_broken_link_never_a_stale_note(vault: Path) -
     write(vault, "Templates/NPC.md", "# {{name}}\n\n![portrait](images/{{name}}.png)\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        mem.writer(actor="mcp:agent").write(
+        mem.store.writer(actor="mcp:agent").write(
             "notes/agent.md", b"# Agent\n\nSee [the log](logs/gone.txt).\n", None)
-        snap = snapshot(mem, NOW)
+        snap = snapshot(mem.store, NOW)
         planned = plan_drift(snap)
         broken = sorted((i.path, i.message) for i in lint_issues(snap) if i.rule == "L010")
     assert planned == []
@@ -251,10 +251,10 @@ def test_stale_facts_stated_in_prose_take_the_periods_end(vault: Path) -> None:
     write(vault, "notes/future.md", "# Future\n\nThe lease runs until March 2031.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        mem.writer(actor="mcp:agent").write(
+        mem.store.writer(actor="mcp:agent").write(
             "notes/pilot.md", b"---\nupdated: 2023-01-10\n---\n# Pilot\n\n"
             b"The pilot runs through Q3 2023.\n", None)
-        planned = {a.path: a for a in plan_drift(snapshot(mem, NOW))}
+        planned = {a.path: a for a in plan_drift(snapshot(mem.store, NOW))}
     # an agent's note only: a person's prose dates were a story's or history's when read
     # blind (docs/benchmarks.md), so their office note is left alone
     assert sorted(planned) == ["notes/pilot.md"]
@@ -284,7 +284,7 @@ def test_a_changed_statement_is_another_thing_and_a_merge_is_one_box(vault: Path
           + "\nWritten up again from memory.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        planned = plan_consolidate(snapshot(mem, NOW))
+        planned = plan_consolidate(snapshot(mem.store, NOW))
         assert sorted(a.path for a in planned) == ["ops/Restart (2).md", "ops/Restart.md"]
         assert len({a.group for a in planned}) == 1
         fold = next(a for a in planned if a.op == "fold")
@@ -316,7 +316,7 @@ def test_a_broken_link_names_its_fix_only_when_one_note_is_close(vault: Path) ->
     write(vault, "people/Mei Lin.md", "# Mei Lin\n\nx\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        found = {i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L010"}
+        found = {i.message for i in lint_issues(snapshot(mem.store, NOW)) if i.rule == "L010"}
     assert found == {"broken link [[Amara Okafro]]: did you mean [[Amara Okafor]]?",
                      "broken link [[Tomas Ortega]]: did you mean [[Tomás Ortega]]?",
                      "broken link [[mei-lin]]: did you mean [[Mei Lin]]?",
@@ -338,8 +338,8 @@ def test_decay_spares_what_a_map_files_or_a_live_note_links_or_a_person_is_asked
     (vault / ".aleph" / "config.toml").write_text("decay_max_archives = 100\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        mem.writer().write("notes/new.md", b"# New\n\nwritten today\n", None)
-        cold = {a.path for a in plan_decay(snapshot(mem, NOW + dt.timedelta(days=31)))}
+        mem.store.writer().write("notes/new.md", b"# New\n\nwritten today\n", None)
+        cold = {a.path for a in plan_decay(snapshot(mem.store, NOW + dt.timedelta(days=31)))}
     assert "notes/unfiled.md" in cold
     assert not {"notes/filed.md", "notes/linked.md"} & cold
 
@@ -353,7 +353,7 @@ def test_dated_notes_keep_their_relative_times_and_prose_reads_expires_in(vault:
     old(vault, "notes/plan.md", "# Plan\n\nWe decide next week.\n")  # undated: it aged
     with open_mem(vault) as mem:
         mem.reindex()
-        aged = {i.path for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L042"}
+        aged = {i.path for i in lint_issues(snapshot(mem.store, NOW)) if i.rule == "L042"}
     assert aged == {"notes/plan.md"}
     written = dt.date(2023, 1, 10)
     assert str(validity_end("The card expires in December 2023.", written)[0]) == "2023-12-31"
@@ -389,7 +389,7 @@ def test_a_shared_name_is_the_file_name_obsidian_links_by(vault: Path) -> None:
     write(vault, "Templates/Daily.md", "# {{date}}\n\nTomorrow:\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        issues = lint_issues(snapshot(mem, NOW + dt.timedelta(days=30)))
+        issues = lint_issues(snapshot(mem.store, NOW + dt.timedelta(days=30)))
     assert sorted(i.path for i in issues if i.rule == "L030") == [
         "Inbox/Sourdough.md", "Recipes/Sourdough.md"]
     assert not [i for i in issues if i.path.startswith("Templates/")]
@@ -412,8 +412,8 @@ def test_a_persons_notes_fade_only_on_their_own_word(vault: Path) -> None:
         "deprecated.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        mem.writer().write("notes/new.md", b"# New\n\nwritten today\n", None)
-        planned = plan_decay(snapshot(mem, NOW + dt.timedelta(days=31)))
+        mem.store.writer().write("notes/new.md", b"# New\n\nwritten today\n", None)
+        planned = plan_decay(snapshot(mem.store, NOW + dt.timedelta(days=31)))
     assert sorted((a.path, a.reason, a.propose) for a in planned) == [
         ("Old/Phone plan.md", "stale: in the folder Old/", True),
         ("notes/Say so.md", 'stale: says "This page is deprecated"', True)]

@@ -23,7 +23,7 @@ def dated(vault: Path, rel: str, day: str) -> None:
 def test_structured_facts_about_one_subject_contradict_by_date(vault: Path) -> None:
     mem = open_mem(vault)
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     w.write("people/ana-2024.md", b"---\nsubject: Ana\nupdated: 2024-03-01\n---\n# Ana\n\n"
             b"city:: Lisbon\nrole:: engineer\n", None)
     w.write("people/ana-2026.md", b"---\nsubject: '[[Ana]]'\nupdated: 2026-02-01\n---\n"
@@ -34,21 +34,21 @@ def test_structured_facts_about_one_subject_contradict_by_date(vault: Path) -> N
             b"city:: Braga\n", None)
     for rel, day in (("people/ana-2024.md", "2024-03-01"), ("people/ana-2026.md", "2026-02-01")):
         dated(vault, rel, day)  # each written on the day its `updated` says
-    plans = [a for a in drift.plan_fact_conflicts(snapshot(mem, NOW))]
+    plans = [a for a in drift.plan_fact_conflicts(snapshot(mem.store, NOW))]
     assert [(a.path, a.set_keys, a.reason) for a in plans] == [
         ("people/ana-2024.md", {"status": "contradicted", "superseded_by": "[[people/ana-2026]]",
                                 "valid_until": "2026-02-01"},
          "city: Lisbon here, Porto in [[people/ana-2026]]")]  # Bo's periods do not overlap
-    Dream(mem, NOW, force=True).run(("drift",))
+    Dream(mem.store, NOW, force=True).run(("drift",))
     assert mem.show("people/ana-2024").frontmatter["status"] == "contradicted"
-    assert drift.plan_fact_conflicts(snapshot(mem, NOW)) == []
+    assert drift.plan_fact_conflicts(snapshot(mem.store, NOW)) == []
     mem.close()
 
 
 def test_a_subject_meets_the_note_of_that_title_or_alias(vault: Path) -> None:
     mem = open_mem(vault)
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     w.write("people/ada.md", b"---\naliases: [Ada L.]\nupdated: 2024-01-01\n---\n# Ada\n\n"
             b"role:: engineer\n", None)
     w.write("log/promotion.md", b"---\nsubject: '[[Ada L.]]'\nupdated: 2026-05-01\n---\n"
@@ -56,7 +56,7 @@ def test_a_subject_meets_the_note_of_that_title_or_alias(vault: Path) -> None:
     w.write("log/unrelated.md", b"---\nupdated: 2026-06-01\n---\n# Bob\n\nrole:: chef\n", None)
     dated(vault, "people/ada.md", "2024-01-01")
     dated(vault, "log/promotion.md", "2026-05-01")
-    plans = drift.plan_fact_conflicts(snapshot(mem, NOW))
+    plans = drift.plan_fact_conflicts(snapshot(mem.store, NOW))
     assert [(a.path, a.set_keys["superseded_by"], a.reason) for a in plans] == [
         ("people/ada.md", "[[log/promotion]]", "role: engineer here, manager in "
          "[[log/promotion]]")]
@@ -73,7 +73,7 @@ def test_drift_checks_the_files_a_note_refers_to(vault: Path, tmp_path: Path) ->
     sha = hashlib.sha256(b"x = 1\n").hexdigest()
     mem = open_mem(vault)
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     root = f"project_root: {project}\n"
     w.write("code/ok.md", f"---\n{root}---\n# Ok\n\nSee `src/app.py` and "
             f"file://{project}/src/app.py.\n".encode(), None)
@@ -89,12 +89,12 @@ def test_drift_checks_the_files_a_note_refers_to(vault: Path, tmp_path: Path) ->
             f"{{src/lib.py: {sha}}}\n---\n# Source\n\nAbout lib.\n".encode(), None)
     w.write("code/vanished.md", f"---\n{root}related_files: [src/deleted.py]\n---\n"
             "# Vanished\n\nAbout a file.\n".encode(), None)
-    plans = {a.path: a.set_keys for a in drift.plan_drift(snapshot(mem, NOW))}
+    plans = {a.path: a.set_keys for a in drift.plan_drift(snapshot(mem.store, NOW))}
     assert plans == {"code/gone.md": {"stale_refs": ["src/old.py"],
                                       "status": "stale", "stale_reason": "missing_file"},
                      "code/vanished.md": {"status": "stale", "stale_reason": "missing_file"}}
     (project / "src" / "lib.py").write_text("x = 2\n")  # the source the note is about changed
-    plans = {a.path: a.set_keys for a in drift.plan_drift(snapshot(mem, NOW))}
+    plans = {a.path: a.set_keys for a in drift.plan_drift(snapshot(mem.store, NOW))}
     assert plans["code/source.md"] == {"status": "stale", "stale_reason": "source_changed"}
     mem.close()
 
@@ -102,15 +102,15 @@ def test_drift_checks_the_files_a_note_refers_to(vault: Path, tmp_path: Path) ->
 def test_supersession_is_kept_symmetric(vault: Path) -> None:
     mem = open_mem(vault)
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     w.write("a/new.md", b"# New\n\nnow\n", None)
     w.write("a/old.md", b"---\nsuperseded_by: '[[new]]'\n---\n# Old\n\nthen\n", None)
     write(vault, "b/mine-new.md", "---\nsupersedes: '[[mine-old]]'\n---\n# Mine new\n\nx\n")
     write(vault, "b/mine-old.md", "# Mine old\n\ny\n")
     mem.reindex()
     got = [(a.path, a.set_keys, a.propose) for a in
-           drift.supersession_pairs(snapshot(mem, NOW), {
-               (s, r): t for s, t, _, r, _, _ in snapshot(mem, NOW).links})]
+           drift.supersession_pairs(snapshot(mem.store, NOW), {
+               (s, r): t for s, t, _, r, _, _ in snapshot(mem.store, NOW).links})]
     assert got == [("a/new.md", {"supersedes": "[[a/old]]"}, False),
                    ("b/mine-old.md", {"superseded_by": "[[b/mine-new]]"}, True)]
     mem.close()
@@ -123,10 +123,10 @@ def test_a_persons_newer_note_is_not_asked_for_the_reverse_key(vault: Path) -> N
     write(vault, "b/mine-new.md", "# Mine new\n\nx\n")
     write(vault, "b/mine-old.md", "---\nsuperseded_by: '[[mine-new]]'\n---\n# Mine old\n\ny\n")
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     w.write("a/new.md", b"# New\n\nnow\n", None)
     w.write("a/old.md", b"---\nsuperseded_by: '[[new]]'\n---\n# Old\n\nthen\n", None)
-    snap = snapshot(mem, NOW)
+    snap = snapshot(mem.store, NOW)
     got = [(a.path, a.set_keys) for a in drift.supersession_pairs(
         snap, {(s, r): t for s, t, _, r, _, _ in snap.links})]
     assert got == [("a/new.md", {"supersedes": "[[a/old]]"})]

@@ -34,7 +34,7 @@ def old(vault: Path, rel: str, text: str) -> None:
 def merges(vault: Path) -> list[tuple[str, str, str]]:
     with open_mem(vault) as mem:
         mem.reindex()
-        return [(a.op, a.path, a.reason) for a in plan_consolidate(snapshot(mem, NOW))]
+        return [(a.op, a.path, a.reason) for a in plan_consolidate(snapshot(mem.store, NOW))]
 
 
 def test_a_template_is_never_one_side_of_a_merge(vault: Path) -> None:
@@ -80,7 +80,7 @@ def test_a_link_is_never_repaired_into_a_link_to_its_own_note(vault: Path) -> No
     write(vault, "reading.md", "# Reading\n\nSee [[refactoring-guru]].\n")  # the near miss
     with open_mem(vault) as mem:
         mem.reindex()
-        fixed = {a.path: a.content for a in plan_lint(snapshot(mem, NOW)) if a.content}
+        fixed = {a.path: a.content for a in plan_lint(snapshot(mem.store, NOW)) if a.content}
     assert "sources/refactoring guru.md" not in fixed
     assert fixed["reading.md"] == ("# Reading\n\nSee [[refactoring guru|refactoring-guru]]."
                                    "\n")
@@ -94,8 +94,8 @@ def test_a_record_other_notes_link_to_is_not_offered_for_the_archive(vault: Path
     (vault / ".aleph" / "config.toml").write_text("decay_min_watch_days = 0\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        mem.writer().write("notes/new.md", b"# New\n\ntoday\n", None)
-        snap = snapshot(mem, NOW + dt.timedelta(days=31))
+        mem.store.writer().write("notes/new.md", b"# New\n\ntoday\n", None)
+        snap = snapshot(mem.store, NOW + dt.timedelta(days=31))
         planned = [(a.path, a.reason) for a in plan_decay(snap)]
     assert planned == [("work/Tool.md", "stale: status abandoned")]
 
@@ -106,7 +106,7 @@ def test_a_list_of_mappings_in_a_property_does_not_end_the_run(vault: Path) -> N
     write(vault, "notes/Twice.md", "---\naliases: [tw, tw]\n---\n# Twice\n\nx\n")  # near miss
     with open_mem(vault) as mem:
         mem.reindex()
-        planned = [(a.path, a.set_keys) for a in plan_lint(snapshot(mem, NOW)) if a.set_keys]
+        planned = [(a.path, a.set_keys) for a in plan_lint(snapshot(mem.store, NOW)) if a.set_keys]
     assert ("notes/Twice.md", {"aliases": ["tw"]}) in planned
     assert all(path != "Readwise/Book.md" for path, _ in planned)
 

@@ -60,7 +60,7 @@ def test_a_forged_proposal_and_a_synced_tick_change_nothing(vault: Path) -> None
     write(vault, "build.md", EXPIRED)  # the control: a genuine question of this device
     with open_mem(vault) as mem:
         mem.reindex()
-        first = Dream(mem, NOW, force=True).run(("drift", "digest"))
+        first = Dream(mem.store, NOW, force=True).run(("drift", "digest"))
         assert first.status == "success" and len(first.proposed) == 1
         genuine = first.proposed[0]["id"]
         forged = [
@@ -74,7 +74,7 @@ def test_a_forged_proposal_and_a_synced_tick_change_nothing(vault: Path) -> None
         synced_in(vault, *(raised(a) for a in forged))
         tick_as_person(vault, mem, [genuine, *(a.key for a in forged)])
         before = {p: (vault / p).read_bytes() for p in ("ferry.md", "MEMORY.md")}
-        report = Dream(mem, NOW, force=True).run()
+        report = Dream(mem.store, NOW, force=True).run()
         assert report.status == "success"
         assert {p: (vault / p).read_bytes() for p in before} == before
         assert not (vault / "planted.md").exists()
@@ -94,14 +94,14 @@ def test_a_proposal_another_device_raised_is_applied_when_this_dream_finds_it_to
     write(vault, "build.md", EXPIRED)
     with open_mem(vault) as mem:
         mem.reindex()
-        first = Dream(mem, NOW, force=True).run(("drift", "digest"))
+        first = Dream(mem.store, NOW, force=True).run(("drift", "digest"))
         action_id = first.proposed[0]["id"]
         journal = Journal(vault / ".aleph")
         own = journal.root / journal.host / "proposals.jsonl"
         synced_in(vault, own.read_text().strip())  # the other device raised it ...
         own.unlink()  # ... and this one never did
         tick_as_person(vault, mem, [action_id])
-        report = Dream(mem, NOW, force=True).run(("drift", "digest"))
+        report = Dream(mem.store, NOW, force=True).run(("drift", "digest"))
         assert report.status == "success"
         assert b"stale_reason: expired" in (vault / "build.md").read_bytes()
         assert [a["id"] for a in report.answered] == [action_id]
@@ -145,7 +145,7 @@ def test_malformed_journal_lines_are_skipped_counted_and_never_stop_a_run(
     write(vault, "build.md", EXPIRED)
     with open_mem(vault) as mem:
         mem.reindex()
-        first = Dream(mem, NOW, force=True).run(("drift", "digest"))
+        first = Dream(mem.store, NOW, force=True).run(("drift", "digest"))
         genuine = first.proposed[0]["id"]
         synced_in(vault, *BAD_LINES)
         runs = vault / ".aleph/dream/laptop-0000abcd/runs.jsonl"
@@ -153,12 +153,12 @@ def test_malformed_journal_lines_are_skipped_counted_and_never_stop_a_run(
         recalls = vault / ".aleph/dream/laptop-0000abcd/recalls.jsonl"
         recalls.write_text('{"path": ["x"], "day": "2024-01-01"}\n{"path": "a.md", "day": 5}\n')
         tick_as_person(vault, mem, [genuine, "P-0000000f", "P-00000015", "P-00000016"])
-        report = Dream(mem, NOW, force=True).run(trigger="scheduled")
+        report = Dream(mem.store, NOW, force=True).run(trigger="scheduled")
         assert report.status == "success", report
         assert report.journal_skipped == len(BAD_LINES) + 3 + 2
         # the control beside them: the genuine tick is applied
         assert b"stale_reason: expired" in (vault / "build.md").read_bytes()
-        again = Dream(mem, NOW, force=True).run()
+        again = Dream(mem.store, NOW, force=True).run()
         assert again.status == "success"
         assert not (vault.parent / "outside.md").exists()
 
@@ -171,12 +171,12 @@ def test_a_proposal_through_a_symlink_out_of_the_vault_never_stops_a_run(
     write(vault, "build.md", EXPIRED)
     with open_mem(vault) as mem:
         mem.reindex()
-        genuine = Dream(mem, NOW, force=True).run(("drift", "digest")).proposed[0]["id"]
+        genuine = Dream(mem.store, NOW, force=True).run(("drift", "digest")).proposed[0]["id"]
         out = [Action("drift", "rewrite", f"out/{name}.md", None, name, content="# x\n")
                for name in ("ticked", "unticked")]
         synced_in(vault, *(raised(a) for a in out))
         tick_as_person(vault, mem, [genuine, out[0].key])
-        report = Dream(mem, NOW, force=True).run()
+        report = Dream(mem.store, NOW, force=True).run()
         assert report.status == "success"
         assert list(outside.iterdir()) == []
         assert b"stale_reason: expired" in (vault / "build.md").read_bytes()  # the control

@@ -21,7 +21,7 @@ from aleph_mem.errors import BadName
 def test_lint_reports_archived_targets_odd_names_and_relative_time(vault: Path) -> None:
     mem = open_mem(vault)
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     w.write("notes/gone.md", b"# Gone\n\nold\n", None)
     w.write("notes/points.md", b"# Points\n\nsee [[gone]]\n", None)
     w.write("notes/met.md", b"# Met\n\nWe met yesterday about [[points]].\n", None)
@@ -31,11 +31,11 @@ def test_lint_reports_archived_targets_odd_names_and_relative_time(vault: Path) 
     mem.reindex()
     w.archive("notes/gone.md")
     issues = {(i.rule, i.path) for i in lint.lint_issues(
-        snapshot(mem, NOW + dt.timedelta(days=5)))}
+        snapshot(mem.store, NOW + dt.timedelta(days=5)))}
     assert {("L013", "notes/points.md"), ("L032", "notes/what?.md"),
             ("L042", "notes/met.md")} <= issues
     assert ("L042", "notes/met.md") not in {(i.rule, i.path) for i in lint.lint_issues(
-        snapshot(mem, NOW))}  # "yesterday" is fine in a note written today
+        snapshot(mem.store, NOW))}  # "yesterday" is fine in a note written today
     mem.close()
 
 
@@ -43,14 +43,14 @@ def test_lint_adds_missing_frontmatter_to_agent_notes_dated_from_their_history(
         vault: Path) -> None:
     mem = open_mem(vault)
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     w.write("projects/plan.md", b"# Plan\n\nShip it.\n", None)
     w.write("projects/tagged.md", b"---\ntags: 'alpha, #beta gamma'\n---\n# T\n\nx\n", None)
     write(vault, "projects/mine.md", "# Mine\n\nA person's plain note.\n")
     old = dt.datetime(2024, 3, 5, 10, 0, tzinfo=dt.UTC).timestamp()
     os.utime(vault / "projects/plan.md", (old, old))
     mem.reindex()
-    report = Dream(mem, NOW, force=True).run(("lint",))
+    report = Dream(mem.store, NOW, force=True).run(("lint",))
     assert sorted(a["path"] for a in report.applied) == ["projects/plan.md",
                                                           "projects/tagged.md"]
     assert (vault / "projects/plan.md").read_text() == (
@@ -62,7 +62,7 @@ def test_lint_adds_missing_frontmatter_to_agent_notes_dated_from_their_history(
     mem.close()
     (vault / ".aleph" / "config.toml").write_text("lint_fix_human = true\n")
     mem = open_mem(vault)
-    report = Dream(mem, NOW, force=True).run(("lint",))
+    report = Dream(mem.store, NOW, force=True).run(("lint",))
     mtime = dt.datetime.fromtimestamp((vault / "projects/mine.md").stat().st_mtime, dt.UTC)
     assert [p["what"] for p in report.proposed if "projects/" in p["what"]] == [
         "[[projects/mine]]: category: projects, tags: [], created: "
@@ -73,7 +73,7 @@ def test_lint_adds_missing_frontmatter_to_agent_notes_dated_from_their_history(
 def test_a_broken_link_is_repaired_only_when_one_note_matches_loosely(vault: Path) -> None:
     mem = open_mem(vault)
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     w.write("ref/Ｓea_Charts.md", b"# Charts\n\n## Depths\n\nDeep.\n", None)
     w.write("ref/tide-table.md", b"# Tides\n\nHigh water.\n", None)
     w.write("a/moon phase.md", b"# Moon A\n\nx\n", None)
@@ -82,13 +82,13 @@ def test_a_broken_link_is_repaired_only_when_one_note_matches_loosely(vault: Pat
             b"Also [[moon-phase]] and `[[tide table]]` in code.\n"
             b"Then ![[tide table]] again.\n", None)
     mem.reindex()
-    report = Dream(mem, NOW, force=True).run(("lint",))
+    report = Dream(mem.store, NOW, force=True).run(("lint",))
     assert (vault / "trip.md").read_text().split("---\n")[-1] == (
         "# Trip\n\nRead [[Ｓea_Charts#Depths]] and [[tide-table|the tides]].\n"
         "Also [[moon-phase]] and `[[tide table]]` in code.\n"
         "Then ![[tide-table|tide table]] again.\n")
     # two notes match "moon-phase" loosely: never guessed, still reported
-    issues = {i.message for i in lint.lint_issues(snapshot(mem, NOW)) if i.path == "trip.md"}
+    issues = {i.message for i in lint.lint_issues(snapshot(mem.store, NOW)) if i.path == "trip.md"}
     assert issues == {"broken link [[moon-phase]]"}
     assert [lv.resolved for lv in mem.show("trip").links if lv.resolved] == [
         "ref/Ｓea_Charts.md", "ref/tide-table.md", "ref/tide-table.md"]
@@ -101,7 +101,7 @@ def test_a_broken_link_in_a_persons_note_is_a_proposal(vault: Path) -> None:
     write(vault, "mine.md", "# Mine\n\nSee [[Tide Table]].\n")
     mem = open_mem(vault)
     mem.reindex()
-    report = Dream(mem, NOW, force=True).run(("lint",))
+    report = Dream(mem.store, NOW, force=True).run(("lint",))
     assert report.applied == []
     assert [p["what"] for p in report.proposed] == [
         "[[mine]]: L010 repaired [[Tide Table]] → [[tide-table|Tide Table]]"]
@@ -115,7 +115,7 @@ def test_lint_report_tells_new_from_still_open_and_fixed(vault: Path) -> None:
     write(vault, "a.md", "# A\n\nSee [[nowhere]] and [[elsewhere]].\n")  # a person's edit
     mem.reindex()
     now = dt.datetime.now(dt.UTC)
-    first = Dream(mem, now, force=True).run()
+    first = Dream(mem.store, now, force=True).run()
     today = now.date().isoformat()
     report = (vault / "_dream/lint.md").read_text()
     assert f"- [[a]]: broken link `[[nowhere]]` (since {today})" in report
@@ -132,7 +132,7 @@ def test_lint_report_tells_new_from_still_open_and_fixed(vault: Path) -> None:
     (vault / "a.md").write_text("# A\n\nSee [[elsewhere]].\n")
     mem.reindex()
     tomorrow = now + dt.timedelta(days=1)
-    Dream(mem, tomorrow, force=True).run()
+    Dream(mem.store, tomorrow, force=True).run()
     report = (vault / "_dream/lint.md").read_text()
     assert "2 open (0 new today), 1 fixed today" in report
     assert f"broken link `[[elsewhere]]` (since {today})" in report
@@ -143,7 +143,7 @@ def test_lint_report_tells_new_from_still_open_and_fixed(vault: Path) -> None:
 def test_unlinked_mentions_become_soft_links_that_decay_counts_half(vault: Path) -> None:
     mem = open_mem(vault)
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     w.write("p/harbour.md", b"---\naliases: [Port Plan]\n---\n# Harbour Plans\n\nx\n", None)
     w.write("p/ada.md", b"# Ada\n\ny\n", None)
     w.write("p/m1.md", b"# Meeting\n\nz\n", None)
@@ -152,7 +152,7 @@ def test_unlinked_mentions_become_soft_links_that_decay_counts_half(vault: Path)
     w.write("p/a.md", "# A\n\nThe harbour plans changed; Ada said so at the meeting in 東京. "
             "`Port Plan` in code is not a mention.\n".encode(), None)
     w.write("p/b.md", b"# B\n\nSee [[harbour]]: the port plan again.\n", None)
-    report = Dream(mem, NOW, force=True).run(("lint",))
+    report = Dream(mem.store, NOW, force=True).run(("lint",))
     soft = json.loads((vault / ".aleph/local/soft-links.json").read_text())
     # Ada is too short, Meeting belongs to two notes, b already links to the harbour
     assert soft == [["p/a.md", "p/harbour.md", "Harbour Plans"],
@@ -161,12 +161,12 @@ def test_unlinked_mentions_become_soft_links_that_decay_counts_half(vault: Path)
     assert "[[p/a]] mentions \"Harbour Plans\" ([[p/harbour]])" in (
         vault / "_dream/lint.md").read_text()
     assert (vault / "p/a.md").read_text().count("[[") == 0  # never a body edit
-    snap = snapshot(mem, NOW)
+    snap = snapshot(mem.store, NOW)
     harbour = snap.notes["p/harbour.md"]
     assert (harbour.inbound, harbour.soft_inbound, harbour.link_weight) == (1, 1, 1.5)
     # half-life: 30 d x (1 + 0.25 x 1.5 links) x 1.5 (importance 5)
     assert decay.salience(harbour, NOW)[1] == 30 * 1.375 * 1.5
-    again = Dream(mem, NOW, force=True).run(("lint",))
+    again = Dream(mem.store, NOW, force=True).run(("lint",))
     assert again.soft_links == 0  # known ones are kept, not new
     mem.close()
 
@@ -176,10 +176,10 @@ def test_lint_rules_can_be_turned_off_for_the_whole_vault(vault: Path) -> None:
     write(vault, "b.md", "# B\n\nAlone.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        before = Dream(mem, NOW, force=True, dry_run=True).run(("lint",))
+        before = Dream(mem.store, NOW, force=True, dry_run=True).run(("lint",))
     assert {"L010", "L020"} <= {i["rule"] for i in before.issues}
     (vault / ".aleph" / "config.toml").write_text("lint_disable = ['L020', 'L010', 'L021']\n")
     with open_mem(vault) as mem:
-        after = Dream(mem, NOW, force=True).run(("lint",))
+        after = Dream(mem.store, NOW, force=True).run(("lint",))
     assert {i["rule"] for i in after.issues} & {"L010", "L020"} == set()
     assert not (vault / ".aleph/local/soft-links.json").exists()

@@ -34,7 +34,7 @@ def cli(vault: Path, *args: str, stdin: str | None = None) -> str:
 def agents_note(vault: Path, path: str = "build.md", text: str = EXPIRED) -> None:
     with Memory.open(vault, actor="mcp:agent") as mem:
         mem.reindex()
-        mem.writer(actor="mcp:agent").write(path, text.encode(), None)
+        mem.store.writer(actor="mcp:agent").write(path, text.encode(), None)
 
 
 def dream_writes(vault: Path, path: str) -> tuple[bytes, bytes, list[str]]:
@@ -42,18 +42,18 @@ def dream_writes(vault: Path, path: str) -> tuple[bytes, bytes, list[str]]:
     with open_mem(vault) as mem:
         mem.reindex()
         before = (vault / path).read_bytes()
-        report = Dream(mem, NOW, force=True).run(("drift",))
+        report = Dream(mem.store, NOW, force=True).run(("drift",))
     return before, (vault / path).read_bytes(), [p["what"] for p in report.proposed]
 
 
 def answered(vault: Path, mem, passes: tuple[str, ...], mark: str, then: tuple[str, ...]):
     """A dream asks (``passes`` and the digest), the person marks every box on the standing
     page with ``mark`` ("x" ticks, "-" dismisses), and the next run (``then``) answers."""
-    Dream(mem, NOW, force=True).run((*passes, "digest"))
+    Dream(mem.store, NOW, force=True).run((*passes, "digest"))
     page = vault / "_dream/proposals.md"
     page.write_text(page.read_text().replace("- [ ]", f"- [{mark}]"))
     mem.reindex()
-    return Dream(mem, NOW, force=True).run(then)
+    return Dream(mem.store, NOW, force=True).run(then)
 
 
 def ferry_pair(vault: Path) -> None:
@@ -107,7 +107,7 @@ def test_mv_through_the_cli_makes_the_note_the_persons(vault: Path) -> None:
 def test_undo_of_one_agent_event_makes_the_note_the_persons(vault: Path) -> None:
     agents_note(vault)
     with Memory.open(vault, actor="mcp:agent") as mem:
-        event = mem.writer(actor="mcp:agent").append("build.md", "Runs at two.\n").event
+        event = mem.store.writer(actor="mcp:agent").append("build.md", "Runs at two.\n").event
     cli(vault, "undo", event.id)
     before, after, proposed = dream_writes(vault, "build.md")
     assert before == EXPIRED.encode() and after == before and len(proposed) == 1
@@ -131,11 +131,11 @@ def test_undoing_a_dream_run_gives_the_note_back_to_its_owner(vault: Path) -> No
     write(vault, "build.md", EXPIRED)
     with open_mem(vault) as mem:
         mem.reindex()
-        first = Dream(mem, NOW, force=True).run(("drift", "digest"))
+        first = Dream(mem.store, NOW, force=True).run(("drift", "digest"))
         page = vault / "_dream/proposals.md"
         page.write_text(page.read_text().replace("- [ ]", "- [x]"))
         mem.reindex()
-        applied = Dream(mem, NOW, force=True).run(("drift",))  # no digest of its own
+        applied = Dream(mem.store, NOW, force=True).run(("drift",))  # no digest of its own
         assert b"stale_reason: expired" in (vault / "build.md").read_bytes()
     digest = vault / first.digest
     assert "undone" not in digest.read_text()
@@ -159,7 +159,7 @@ def test_an_expiry_the_person_undid_is_not_offered_for_the_archive(vault: Path) 
         mem.reindex()
         applied = answered(vault, mem, ("drift",), "x", ("drift",))
         mem.undo(applied.run_id)
-        later = Dream(mem, NOW + dt.timedelta(days=10), force=True).run(("drift", "decay"))
+        later = Dream(mem.store, NOW + dt.timedelta(days=10), force=True).run(("drift", "decay"))
     assert later.proposed == [] and later.applied == []
     assert (vault / "build.md").read_text() == EXPIRED
 
@@ -173,7 +173,7 @@ def test_the_digest_is_written_anew_after_any_undo(vault: Path) -> None:
         mem.reindex()
         edit = mem.edit_note("a.md", append="more\n")
         mem.edit_note("b.md", append="more\n")
-        report = Dream(mem, force=True).run(("digest",))
+        report = Dream(mem.store, force=True).run(("digest",))
         digest = vault / report.digest
         assert "[[a]]" in digest.read_text() and "[[b]]" in digest.read_text()
     cli(vault, "undo", edit.event.id)
@@ -193,7 +193,7 @@ def test_a_merge_ticked_and_undone_is_not_asked_again_in_part(vault: Path) -> No
     cli(vault, "undo", applied.run_id)
     with open_mem(vault) as mem:
         mem.reindex()
-        again = Dream(mem, NOW, force=True).run(("consolidate", "digest"))
+        again = Dream(mem.store, NOW, force=True).run(("consolidate", "digest"))
     assert again.proposed == [] and again.applied == []
     assert "merge" not in (vault / "_dream/proposals.md").read_text()  # the undo answered it
 
@@ -223,15 +223,15 @@ def test_a_proposal_set_aside_by_a_digest_only_run_is_still_said(vault: Path) ->
     write(vault, "notes/Lease.md", "---\nstatus: signed\nexpires: 2020-01-01\n---\n# Lease\n\nx\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        asked = Dream(mem, NOW, force=True).run(("consolidate", "drift", "digest"))
+        asked = Dream(mem.store, NOW, force=True).run(("consolidate", "drift", "digest"))
         merge = next(p["id"] for p in asked.proposed if p["pass"] == "consolidate")
         write(vault, "notes/Ferry copy.md", "# Ferry copy\n\nThe winter timetable differs "
               "entirely: one boat at noon.\n")
         write(vault, "notes/Lease.md", "---\nstatus: signed\nexpires: 2020-01-01\n---\n"
               "# Lease\n\ny\n")
         mem.reindex()
-        Dream(mem, NOW, force=True).run(("digest",))  # what an undo runs: no consolidate
-        later = Dream(mem, NOW, force=True).run(("consolidate", "drift", "digest"))
+        Dream(mem.store, NOW, force=True).run(("digest",))  # what an undo runs: no consolidate
+        later = Dream(mem.store, NOW, force=True).run(("consolidate", "drift", "digest"))
     assert merge in [w["id"] for w in later.withdrawn]
     assert [p["pass"] for p in later.proposed] == ["drift"]  # the lease: still expired
     assert merge in (vault / later.digest).read_text()

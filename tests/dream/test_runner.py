@@ -27,7 +27,7 @@ from aleph_mem.running.watcher import Watcher
 
 def test_daily_run_changes_agent_notes_and_a_second_run_changes_nothing(vault: Path) -> None:
     mem = agent_vault(vault)
-    report = Dream(mem, NOW, force=True).run()
+    report = Dream(mem.store, NOW, force=True).run()
     assert report.status == "success" and report.proposed == []
     done = sorted((a["pass"], a["path"]) for a in report.applied)
     assert done == [("consolidate", "archive/notes/two.md"), ("consolidate", "notes/one.md"),
@@ -54,7 +54,7 @@ def test_daily_run_changes_agent_notes_and_a_second_run_changes_nothing(vault: P
     assert "## What the dream changed" in digest and f"aleph-mem undo {report.run_id}" in digest
     assert "```mermaid" in digest
     before = snap_files(vault)
-    again = Dream(mem, NOW, force=True).run()
+    again = Dream(mem.store, NOW, force=True).run()
     assert (again.applied, again.proposed, again.digest) == ([], [], None)
     assert snap_files(vault) == before
     mem.close()
@@ -73,7 +73,7 @@ def test_same_vault_and_clock_give_the_same_plan(vault: Path, tmp_path: Path) ->
         stamp = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC).timestamp()
         for p in root.rglob("*.md"):
             os.utime(p, (stamp, stamp))
-        plans.append(Dream(mem, NOW, dry_run=True, force=True).run().plan)
+        plans.append(Dream(mem.store, NOW, dry_run=True, force=True).run().plan)
         mem.close()
     assert plans[0] == plans[1] and len(plans[0]) >= 4
 
@@ -83,7 +83,7 @@ def test_human_notes_get_proposals_and_ticked_ones_are_applied(vault: Path) -> N
     write(vault, "notes/p2.md", f"# Mine too\n\n{SAME}")
     mem = open_mem(vault)
     mem.reindex()
-    report = Dream(mem, NOW, force=True).run()
+    report = Dream(mem.store, NOW, force=True).run()
     assert report.applied == [] and len(report.proposed) == 2
     assert (vault / "notes/p2.md").exists()
     digest = vault / "_dream/proposals.md"  # the boxes wait on the proposals page
@@ -96,7 +96,7 @@ def test_human_notes_get_proposals_and_ticked_ones_are_applied(vault: Path) -> N
     assert "the same text in both notes" in text
     digest.write_text(text.replace("- [ ]", "- [x]"))  # the person approves the merge
     mem.reindex()
-    report = Dream(mem, NOW, force=True).run()
+    report = Dream(mem.store, NOW, force=True).run()
     assert sorted(a["path"] for a in report.applied if a["pass"] == "consolidate") == [
         "archive/notes/p2.md", "notes/p1.md"]
     assert {p["state"] for p in Journal(vault / ".aleph").proposals().values()} == {"applied"}
@@ -105,9 +105,9 @@ def test_human_notes_get_proposals_and_ticked_ones_are_applied(vault: Path) -> N
 
 def test_a_note_edited_between_plan_and_apply_is_skipped_untouched(vault: Path) -> None:
     mem = agent_vault(vault)
-    action = next(a for a in drift.plan_drift(snapshot(mem, NOW)) if a.path == "notes/old.md")
+    action = next(a for a in drift.plan_drift(snapshot(mem.store, NOW)) if a.path == "notes/old.md")
     (vault / "notes/old.md").write_bytes(b"# Offer\n\na person rewrote it\n")
-    dream = Dream(mem, NOW, force=True)
+    dream = Dream(mem.store, NOW, force=True)
     from aleph_mem.dream.runner import RunReport
 
     report = RunReport("R", "now", False, ["drift"])
@@ -119,7 +119,7 @@ def test_a_note_edited_between_plan_and_apply_is_skipped_untouched(vault: Path) 
 
 def test_recent_edits_are_left_alone_without_force(vault: Path) -> None:
     mem = agent_vault(vault)
-    report = Dream(mem, NOW).run(("drift",))
+    report = Dream(mem.store, NOW).run(("drift",))
     assert report.applied == []
     assert {s["path"] for s in report.skipped} == {"notes/new.md", "notes/old.md",
                                                    "notes/replaced.md"}
@@ -129,7 +129,7 @@ def test_recent_edits_are_left_alone_without_force(vault: Path) -> None:
 def test_undo_a_run_byte_for_byte_and_refuse_over_a_later_edit(vault: Path) -> None:
     mem = agent_vault(vault)
     start = snap_files(vault)
-    report = Dream(mem, NOW, force=True).run(("consolidate", "drift"))
+    report = Dream(mem.store, NOW, force=True).run(("consolidate", "drift"))
     assert len(report.applied) == 5
     (vault / "notes/replaced.md").write_bytes(b"# Old plan\n\nedited after the dream\n")
     undo = mem.undo(report.run_id)
@@ -144,7 +144,7 @@ def test_undo_a_run_byte_for_byte_and_refuse_over_a_later_edit(vault: Path) -> N
 
 def test_pre_emption_stops_before_any_write_and_records_nothing(vault: Path) -> None:
     mem = agent_vault(vault)
-    dream = Dream(mem, NOW, force=True)
+    dream = Dream(mem.store, NOW, force=True)
     activity.touch(vault / ".aleph" / "local", "cli",
                    now=dream.started + dt.timedelta(seconds=1))
     report = dream.run(trigger="scheduled")
@@ -158,13 +158,13 @@ def test_once_a_day_and_the_window(vault: Path) -> None:
     (vault / ".aleph" / "config.toml").write_text('dream_window = "00:00-23:59"\n')
     mem.close()
     mem = open_mem(vault)
-    assert dream_due(mem, NOW, idle_s=3600)
-    assert not dream_due(mem, NOW, idle_s=60)  # not idle long enough
-    Dream(mem, NOW, force=True).run()
-    assert not dream_due(mem, NOW, idle_s=3600)  # spent today
+    assert dream_due(mem.store, NOW, idle_s=3600)
+    assert not dream_due(mem.store, NOW, idle_s=60)  # not idle long enough
+    Dream(mem.store, NOW, force=True).run()
+    assert not dream_due(mem.store, NOW, idle_s=3600)  # spent today
     tomorrow, next_week = NOW + dt.timedelta(days=1), NOW + dt.timedelta(days=8)
-    assert not dream_due(mem, tomorrow, idle_s=3600)  # nothing changed since
-    assert dream_due(mem, next_week, idle_s=3600)  # but decay is due once a week
+    assert not dream_due(mem.store, tomorrow, idle_s=3600)  # nothing changed since
+    assert dream_due(mem.store, next_week, idle_s=3600)  # but decay is due once a week
     assert in_window("22:00-02:00", dt.datetime(2026, 1, 1, 23, 30))
     assert not in_window("02:00-06:00", dt.datetime(2026, 1, 1, 7, 0))
     mem.close()
@@ -177,14 +177,14 @@ def test_dream_writes_are_not_activity_and_keep_notes_agent_owned(vault: Path) -
     w.start()
     try:
         stamp = activity.last(vault / ".aleph" / "local")
-        Dream(mem, NOW, force=True).run(("drift",))
+        Dream(mem.store, NOW, force=True).run(("drift",))
         import time
 
         time.sleep(0.5)
         assert w.wait_idle()
         assert activity.last(vault / ".aleph" / "local") == stamp
         assert mem.log(actor="human") == []
-        assert not snapshot(mem, NOW).notes["notes/old.md"].human
+        assert not snapshot(mem.store, NOW).notes["notes/old.md"].human
     finally:
         w.stop()
         watcher_mem.close()
@@ -208,13 +208,13 @@ def test_cli_dry_run_writes_nothing(vault: Path, capsys) -> None:
 @pytest.mark.parametrize("name", ["consolidate", "drift", "lint", "decay"])
 def test_opted_out_and_protected_notes_are_never_planned(vault: Path, name: str) -> None:
     mem = agent_vault(vault)
-    w = mem.writer()
+    w = mem.store.writer()
     w.write("notes/out.md", b"---\ndream: false\nvalid_until: 2000-01-01\ntags: [x, x]\n---\n"
             b"# Out\n\n" + SAME.encode(), None)
     later = NOW + dt.timedelta(days=999)
     ctx = PassContext(mem, later, Judge(mem.settings, vault / ".aleph"),
                       Journal(vault / ".aleph"), RunReport("R", "now", True, [name]), True, name)
-    plans = dream_passes()[name].plan(snapshot(mem, later), ctx)
+    plans = dream_passes()[name].plan(snapshot(mem.store, later), ctx)
     assert all(a.path not in ("notes/out.md", "MEMORY.md") for a in plans)
     mem.close()
 
@@ -225,7 +225,7 @@ def test_pass_modes_from_settings(vault: Path) -> None:
     (vault / ".aleph" / "config.toml").write_text(
         "dream_propose = ['consolidate']\ndream_off = ['drift']\n")
     mem = open_mem(vault)
-    report = Dream(mem, NOW, force=True).run(("consolidate", "drift"))
+    report = Dream(mem.store, NOW, force=True).run(("consolidate", "drift"))
     assert report.applied == []
     assert {p["pass"] for p in report.proposed} == {"consolidate"}
     assert mem.show("notes/old").frontmatter.get("status") is None  # drift is off
@@ -239,8 +239,8 @@ def test_one_dream_run_at_a_time(vault: Path) -> None:
     mem = agent_vault(vault)
     with dream_lock(vault / ".aleph" / "local"):
         with pytest.raises(DreamBusy, match="another dream run"):
-            Dream(mem, NOW, force=True).run()
-    assert Dream(mem, NOW, force=True).run().status == "success"
+            Dream(mem.store, NOW, force=True).run()
+    assert Dream(mem.store, NOW, force=True).run().status == "success"
     mem.close()
 
 
@@ -263,11 +263,11 @@ def test_a_killed_dreamer_leaves_no_lock_to_take_over(vault: Path) -> None:
     try:
         assert holder.stdout.readline().strip() == "held"
         with pytest.raises(DreamBusy):
-            Dream(mem, NOW, force=True).run()
+            Dream(mem.store, NOW, force=True).run()
         holder.send_signal(signal.SIGKILL)
         holder.wait(10)
         time.sleep(0.1)
-        assert Dream(mem, NOW, force=True).run().status == "success"
+        assert Dream(mem.store, NOW, force=True).run().status == "success"
     finally:
         holder.kill()
         mem.close()
@@ -281,7 +281,7 @@ def test_a_dream_marker_never_makes_a_persons_note_agent_owned(vault: Path) -> N
     mem.reindex()  # indexed with the vault: no event explains it, a person's
     write(vault, "mine/offer.md", "---\nvalid_until: 2020-01-01\n---\n# Offer\n\nMy offer.\n")
     mem.reindex()  # a person's edit, logged as such
-    report = Dream(mem, NOW, force=True).run()
+    report = Dream(mem.store, NOW, force=True).run()
     assert [a for a in report.applied if a["path"].startswith("mine/")] == []  # asked only
     assert sorted((p["pass"], p["what"]) for p in report.proposed) == [
         ("drift", f"[[mine/{name}]]: status: stale, stale_reason: expired (expired: "
@@ -289,16 +289,16 @@ def test_a_dream_marker_never_makes_a_persons_note_agent_owned(vault: Path) -> N
     digest = vault / "_dream/proposals.md"
     digest.write_text(digest.read_text().replace("- [ ]", "- [x]"))  # the person agrees
     mem.reindex()
-    report = Dream(mem, NOW, force=True).run()
+    report = Dream(mem.store, NOW, force=True).run()
     assert sorted((a["pass"], a["path"]) for a in report.applied) == [
         ("drift", "mine/offer.md"), ("drift", "mine/old.md")]
     assert mem.show("mine/offer").frontmatter == {
         "valid_until": "2020-01-01", "status": "stale", "stale_reason": "expired"}
-    assert snapshot(mem, NOW).notes["mine/offer.md"].human
-    assert snapshot(mem, NOW).notes["mine/old.md"].human
+    assert snapshot(mem.store, NOW).notes["mine/offer.md"].human
+    assert snapshot(mem.store, NOW).notes["mine/old.md"].human
     # and the dream's own move keeps it the person's (an archive of their note)
-    mem.writer(actor="dream:decay").archive("mine/offer.md")
-    assert snapshot(mem, NOW).notes["archive/mine/offer.md"].human
+    mem.store.writer(actor="dream:decay").archive("mine/offer.md")
+    assert snapshot(mem.store, NOW).notes["archive/mine/offer.md"].human
     mem.close()
 
 
@@ -313,17 +313,17 @@ def test_status_says_when_the_dream_will_really_run(vault: Path, monkeypatch) ->
     noon = dt.datetime(2026, 11, 24, 12, 0, tzinfo=dt.UTC)
     with open_mem(vault) as mem:
         mem.reindex()
-        assert next_dream(mem, noon) == "now, to catch up (it never ran), once quiet 60 min"
+        assert next_dream(mem.store, noon) == "now, to catch up (it never ran), once quiet 60 min"
         monkeypatch.setenv("ALEPH_MEM_NOW", "2026-11-24T11:00:00Z")
-        Dream(mem, noon, force=True).run()
-        assert next_dream(mem, noon) == ("2026-11-25 02:00 (its window 02:00-06:00), once the "
-                                         "vault has been quiet 15 min")
+        Dream(mem.store, noon, force=True).run()
+        assert next_dream(mem.store, noon) == (
+            "2026-11-25 02:00 (its window 02:00-06:00), once the vault has been quiet 15 min")
         at_three = dt.datetime(2026, 11, 25, 3, 0, tzinfo=dt.UTC)
-        assert next_dream(mem, at_three) == ("now, inside its window 02:00-06:00, once the "
+        assert next_dream(mem.store, at_three) == ("now, inside its window 02:00-06:00, once the "
                                              "vault has been quiet 15 min")
     (vault / ".aleph" / "config.toml").write_text('dream_window = "off"\n')
     with open_mem(vault) as mem:
-        assert next_dream(mem, noon).startswith("never by itself")
+        assert next_dream(mem.store, noon).startswith("never by itself")
     monkeypatch.delenv("TZ")
     time_module.tzset()
 
@@ -342,9 +342,9 @@ def test_a_bad_dreamer_lease_synced_in_neither_crashes_nor_stops_dreaming(
     with open_mem(vault) as mem:
         mem.reindex()
         assert mem.full_status()["dreamer"]["host"] is None
-        report = Dream(mem, NOW, force=True).run()
+        report = Dream(mem.store, NOW, force=True).run()
         assert report.status == "success"
     (vault / ".aleph" / "dreamer.json").write_text(json.dumps(
         {"host": "other", "since": NOW.isoformat(), "seen": NOW.isoformat(), "how": "set"}))
     with open_mem(vault) as mem:
-        assert Dream(mem, NOW, force=True).run().status == "not the dreamer"
+        assert Dream(mem.store, NOW, force=True).run().status == "not the dreamer"

@@ -35,11 +35,11 @@ def test_an_agents_tick_waits_for_the_persons(vault: Path) -> None:
     write(vault, "build.md", EXPIRED)
     with open_mem(vault) as mem:
         mem.reindex()
-        asked = Dream(mem, NOW, force=True).run(("drift", "digest"))
+        asked = Dream(mem.store, NOW, force=True).run(("drift", "digest"))
         pid = asked.proposed[0]["id"]
     through_mcp(vault, "edit", {"path": PAGE, "append": f"- [x] drift: yes, do it ({pid})"})
     with open_mem(vault) as mem:
-        report = Dream(mem, NOW, force=True).run(("drift", "digest"))
+        report = Dream(mem.store, NOW, force=True).run(("drift", "digest"))
         assert (vault / "build.md").read_text() == EXPIRED
         assert [w["id"] for w in report.awaiting] == [pid]
         assert report.awaiting[0]["by"].startswith("mcp:")
@@ -50,7 +50,7 @@ def test_an_agents_tick_waits_for_the_persons(vault: Path) -> None:
         page = vault / PAGE
         page.write_text(page.read_text().replace("- [ ] drift:", "- [x] drift:", 1))
         mem.reindex()
-        done = Dream(mem, NOW, force=True).run(("drift", "digest"))
+        done = Dream(mem.store, NOW, force=True).run(("drift", "digest"))
         assert b"stale_reason: expired" in (vault / "build.md").read_bytes()
         assert [a["id"] for a in done.answered] == [pid] and done.awaiting == []
 
@@ -59,10 +59,10 @@ def test_an_agents_dismissal_waits_for_the_persons_too(vault: Path) -> None:
     write(vault, "build.md", EXPIRED)
     with open_mem(vault) as mem:
         mem.reindex()
-        pid = Dream(mem, NOW, force=True).run(("drift", "digest")).proposed[0]["id"]
+        pid = Dream(mem.store, NOW, force=True).run(("drift", "digest")).proposed[0]["id"]
     through_mcp(vault, "edit", {"path": PAGE, "append": f"- [-] drift: no ({pid})"})
     with open_mem(vault) as mem:
-        report = Dream(mem, NOW, force=True).run(("drift", "digest"))
+        report = Dream(mem.store, NOW, force=True).run(("drift", "digest"))
         assert [p["state"] for p in Journal(vault / ".aleph").proposals().values()] == ["open"]
         assert [w["id"] for w in report.awaiting] == [pid]
 
@@ -76,12 +76,12 @@ def test_a_ticked_hot_memory_proposal_is_undone_with_its_run(vault: Path) -> Non
                         'remember "Prefers tabs" (stated in [[sessions/s]])',
                         content="Prefers tabs", set_keys={"priority": 3}, propose=True)
         journal.propose(action, NOW.isoformat(timespec="seconds"), "01J00000000000000000SESSN")
-        Dream(mem, NOW, force=True).run(("digest",))
+        Dream(mem.store, NOW, force=True).run(("digest",))
         page = vault / PAGE
         page.write_text(page.read_text().replace("- [ ]", "- [x]"))
         mem.reindex()
         before = (vault / "MEMORY.md").read_bytes()
-        report = Dream(mem, NOW, force=True).run(("digest",))
+        report = Dream(mem.store, NOW, force=True).run(("digest",))
         assert "Prefers tabs" in (vault / "MEMORY.md").read_text()
         [event] = [e for e in mem.log(path="MEMORY.md", limit=10) if e.actor.startswith("dream")]
         assert event.run == report.run_id

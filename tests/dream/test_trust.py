@@ -35,25 +35,25 @@ def test_a_persons_own_status_is_never_written_over(vault: Path) -> None:
     write(vault, "mine/gym.md", mine)
     with open_mem(vault) as mem:
         mem.reindex()
-        mem.writer(actor="mcp:agent").write(
+        mem.store.writer(actor="mcp:agent").write(
             "agent/gym.md", mine.replace("Gym plan", "Gym plan copy").encode(), None)
-        report = Dream(mem, NOW, force=True).run(("drift",))
+        report = Dream(mem.store, NOW, force=True).run(("drift",))
         assert (vault / "mine/gym.md").read_text() == mine
         assert [p["what"] for p in report.proposed] == [
             "[[mine/gym]]: stale_reason: expired (expired: expires 2020-01-01 has passed; your "
             "status: [[Active]] is kept)"]
         assert mem.show("agent/gym").frontmatter["status"] == "stale"
         # the judgment counts without touching the note: in the index, for search
-        assert mem.con.execute("SELECT path, status FROM judgments").fetchall() == [
+        assert mem.store.con.execute("SELECT path, status FROM judgments").fetchall() == [
             ("mine/gym.md", "stale")]
         # ticked, it adds its key and still keeps the person's
         digest = vault / report.digest if report.digest else None
         assert digest is None  # a drift-only run writes no digest; tick on the page
         page = vault / "_dream/proposals.md"
-        Dream(mem, NOW, force=True).run(("digest",))
+        Dream(mem.store, NOW, force=True).run(("digest",))
         page.write_text(page.read_text().replace("- [ ]", "- [x]"))
         mem.reindex()
-        Dream(mem, NOW, force=True).run(("drift",))
+        Dream(mem.store, NOW, force=True).run(("drift",))
         assert mem.show("mine/gym").frontmatter == {
             "status": "[[Active]]", "expires": "2020-01-01", "stale_reason": "expired"}
 
@@ -71,7 +71,7 @@ def test_a_persons_newer_edit_is_not_contradicted_by_an_older_note(vault: Path) 
         mem.reindex()
         write(vault, "Kafka.md", "---\nupdated: 2025-01-01\n---\n# Kafka\n\nbrokers:: 5\n")
         mem.reindex()  # the person's edit, logged today
-        report = Dream(mem, NOW, force=True).run(("drift",))
+        report = Dream(mem.store, NOW, force=True).run(("drift",))
         assert report.applied == []
         assert [p["what"].split(":")[0] for p in report.proposed] == ["[[meetings/Kafka sync]]"]
         assert "brokers: 3 here, 5 in [[Kafka]]" in report.proposed[0]["what"]
@@ -79,8 +79,8 @@ def test_a_persons_newer_edit_is_not_contradicted_by_an_older_note(vault: Path) 
         write(vault, "meetings/Kafka sync.md", "---\nsubject: '[[Kafka]]'\ndate: 2025-02-01\n"
               "---\n# Kafka sync\n\nbrokers:: 5\n")
         mem.reindex()
-        again = Dream(mem, NOW, force=True).run(("drift", "digest"))
-        assert again.proposed == [] and mem.con.execute(
+        again = Dream(mem.store, NOW, force=True).run(("drift", "digest"))
+        assert again.proposed == [] and mem.store.con.execute(
             "SELECT count(*) FROM judgments").fetchone()[0] == 0
         assert {p["state"] for p in proposals(vault).values()} == {"withdrawn"}
         assert len(again.withdrawn) == 1  # and said in the digest
@@ -92,11 +92,11 @@ def test_a_contradiction_that_goes_away_is_withdrawn_and_said(vault: Path) -> No
          (NOW - dt.timedelta(days=10)).timestamp())
     with open_mem(vault) as mem:
         mem.reindex()
-        first = Dream(mem, NOW, force=True).run(("drift",))
+        first = Dream(mem.store, NOW, force=True).run(("drift",))
         assert [p["what"].split(":")[0] for p in first.proposed] == ["[[Ana]]"]
         os.remove(vault / "log/Ana moved.md")  # the person drops the newer note
         mem.reindex()
-        second = Dream(mem, NOW, force=True).run(("drift", "digest"))
+        second = Dream(mem.store, NOW, force=True).run(("drift", "digest"))
     assert [w["what"].split(":")[0] for w in second.withdrawn] == ["[[Ana]]"]
     digest = (vault / second.digest).read_text()
     assert "withdrawn " + first.proposed[0]["id"] in digest and "no longer finds it" in digest
@@ -109,17 +109,17 @@ def test_proposals_live_until_answered_and_a_dismissal_is_kept(vault: Path) -> N
     aged(vault, "coupon.md", "---\nvalid_until: 2020-01-01\n---\n# Coupon\n\nFive percent.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        first = Dream(mem, NOW, force=True).run()
+        first = Dream(mem.store, NOW, force=True).run()
         ids = {p["what"].split(":")[0]: p["id"] for p in first.proposed if p["pass"] == "drift"}
         later = NOW + dt.timedelta(days=31)
-        Dream(mem, later, force=True).run()
+        Dream(mem.store, later, force=True).run()
         assert {proposals(vault)[i]["state"] for i in ids.values()} == {"open"}
         page = (vault / "_dream/proposals.md").read_text()
         assert all(i in page for i in ids.values())
         page = page.replace("- [ ] drift: [[coupon]]", "- [-] drift: [[coupon]]")
         (vault / "_dream/proposals.md").write_text(page)
         mem.reindex()
-        Dream(mem, later, force=True).run()
+        Dream(mem.store, later, force=True).run()
         assert proposals(vault)[ids["[[coupon]]"]]["state"] == "dismissed"
         assert proposals(vault)[ids["[[offer]]"]]["state"] == "open"  # the control waits
         assert ids["[[coupon]]"] not in (vault / "_dream/proposals.md").read_text()
@@ -127,12 +127,12 @@ def test_proposals_live_until_answered_and_a_dismissal_is_kept(vault: Path) -> N
         seen = (vault / "_dream/proposals.md").read_text()
         write(vault, "offer.md", "---\nvalid_until: 2020-01-01\n---\n# Offer\n\nTwenty.\n")
         mem.reindex()
-        Dream(mem, later, force=True).run(("drift",))  # outdated, raised again as it holds
+        Dream(mem.store, later, force=True).run(("drift",))  # outdated, raised again as it holds
         assert proposals(vault)[ids["[[offer]]"]]["state"] == "open"
         (vault / "_dream/proposals.md").write_text(seen.replace(
             "- [ ] drift: [[offer]]", "- [x] drift: [[offer]]"))
         mem.reindex()
-        applied = Dream(mem, later, force=True).run(("drift",))
+        applied = Dream(mem.store, later, force=True).run(("drift",))
     assert [a["path"] for a in applied.applied] == ["offer.md"]  # judged again: it holds
     with open_mem(vault) as mem:
         assert mem.show("offer").frontmatter == {
@@ -155,7 +155,7 @@ def test_only_the_persons_own_words_are_judged(vault: Path) -> None:
     aged(vault, "broken.md", "---\ntags: [a\n---\n# Broken\n\ntext\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        issues = {(i.rule, i.path) for i in lint_issues(snapshot(mem, NOW))
+        issues = {(i.rule, i.path) for i in lint_issues(snapshot(mem.store, NOW))
                   if i.rule in ("L042", "L040", "L002")}
     assert issues == {("L042", "prose.md"), ("L040", "blank.md"), ("L002", "broken.md")}
 
@@ -166,7 +166,7 @@ def test_an_anchor_obsidian_resolves_is_not_broken(vault: Path) -> None:
           "[b](guide.md#Set%20down)\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        broken = [i.message for i in lint_issues(snapshot(mem, NOW)) if i.rule == "L012"]
+        broken = [i.message for i in lint_issues(snapshot(mem.store, NOW)) if i.rule == "L012"]
     assert broken == ["broken heading or block anchor [b](guide.md#Set%20down)"]
 
 
@@ -177,9 +177,9 @@ def test_a_judged_note_ranks_below_its_control_and_show_says_why(vault: Path) ->
          "ferry plan for spring.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        before = [h.path for h in mem.search("harbour ferry plan", mode="fts")]
-        Dream(mem, NOW, force=True).run(("drift",))
-        after = [h.path for h in mem.search("harbour ferry plan", mode="fts")]
+        before = [h.path for h in mem.search("harbour ferry plan", mode="fts").hits]
+        Dream(mem.store, NOW, force=True).run(("drift",))
+        after = [h.path for h in mem.search("harbour ferry plan", mode="fts").hits]
         assert (vault / "old plan.md").read_text().startswith("---\nstatus: draft\n")
         assert after == ["new plan.md", "old plan.md"] and set(before) == set(after)
         assert mem.show("old plan").judgment["status"] == "stale"
@@ -194,10 +194,10 @@ def test_a_judged_note_ranks_below_its_control_and_show_says_why(vault: Path) ->
 def test_undo_gives_back_the_file_time(vault: Path) -> None:
     with open_mem(vault) as mem:
         mem.reindex()
-        mem.writer(actor="mcp:agent").write("a.md", b"# A\n\nx\n", None)
+        mem.store.writer(actor="mcp:agent").write("a.md", b"# A\n\nx\n", None)
         os.utime(vault / "a.md", (YEAR_AGO, YEAR_AGO))
         mem.reindex()
-        r = mem.writer(actor="mcp:agent").append("a.md", "more\n")
+        r = mem.store.writer(actor="mcp:agent").append("a.md", "more\n")
         assert (vault / "a.md").stat().st_mtime > YEAR_AGO + 86400
         mem.undo(r.event.id)
     assert (vault / "a.md").read_bytes() == b"# A\n\nx\n"
@@ -211,7 +211,7 @@ def test_a_merge_offers_to_repoint_links_into_the_archive(vault: Path) -> None:
     same = "The ferry leaves the harbour at nine and returns at five every weekday.\n"
     with open_mem(vault) as mem:
         mem.reindex()
-        w = mem.writer(actor="mcp:agent")
+        w = mem.store.writer(actor="mcp:agent")
         w.write("notes/ferry.md", f"# Ferry\n\n{same}".encode(), None)
         w.write("notes/ferry copy.md", f"# Ferry copy\n\n{same}".encode(), None)
         w.write("notes/gone.md", b"# Gone\n\nold\n", None)
@@ -219,10 +219,10 @@ def test_a_merge_offers_to_repoint_links_into_the_archive(vault: Path) -> None:
             w.write(f"notes/trip {i}.md", f"# Trip {i}\n\nTook [[ferry]].\n".encode(), None)
         write(vault, "Index.md", "# Index\n\n- [[ferry copy]]\n- [[gone]]\n")
         mem.reindex()
-        first = Dream(mem, NOW, force=True).run(("consolidate",))
+        first = Dream(mem.store, NOW, force=True).run(("consolidate",))
         assert "archive/notes/ferry copy.md" in [a["path"] for a in first.applied]
-        mem.writer(actor="dream:decay").archive("notes/gone.md")
-        second = Dream(mem, NOW, force=True).run(("lint",))
+        mem.store.writer(actor="dream:decay").archive("notes/gone.md")
+        second = Dream(mem.store, NOW, force=True).run(("lint",))
     assert [p["what"] for p in second.proposed] == [
         "[[Index]]: L010 repaired [[ferry copy]] → [[ferry|ferry copy]]"]
     assert (vault / "Index.md").read_text() == "# Index\n\n- [[ferry copy]]\n- [[gone]]\n"
@@ -239,15 +239,15 @@ def test_a_note_ticked_stale_is_offered_for_the_archive_a_week_later(vault: Path
     aged(vault, "Lease.md", "---\nvalid_until: 2023-08-31\n---\n# Lease\n\nThe old flat.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        first = Dream(mem, NOW, force=True).run(("drift", "decay", "digest"))
+        first = Dream(mem.store, NOW, force=True).run(("drift", "decay", "digest"))
         assert [p["pass"] for p in first.proposed] == ["drift"]  # not also the archive
         page = vault / "_dream/proposals.md"
         page.write_text(page.read_text().replace("- [ ]", "- [x]"))
         mem.reindex()
-        ticked = Dream(mem, NOW, force=True).run(("drift", "decay"))
+        ticked = Dream(mem.store, NOW, force=True).run(("drift", "decay"))
         assert [a["path"] for a in ticked.applied] == ["Lease.md"] and ticked.proposed == []
-        soon = Dream(mem, NOW + dt.timedelta(days=3), force=True).run(("decay",))
-        week = Dream(mem, NOW + dt.timedelta(days=8), force=True).run(("decay",))
+        soon = Dream(mem.store, NOW + dt.timedelta(days=3), force=True).run(("decay",))
+        week = Dream(mem.store, NOW + dt.timedelta(days=8), force=True).run(("decay",))
     assert soon.proposed == []
     assert [p["what"] for p in week.proposed] == [
         "archive [[Lease]] (stale: valid_until 2023-08-31 has passed)"]

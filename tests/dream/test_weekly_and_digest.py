@@ -16,20 +16,20 @@ def test_weekly_review_lists_clusters_and_is_stable(vault: Path) -> None:
 
     mem = open_mem(vault)
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     for group, tag in (("boat", "sailing"), ("bread", "baking")):
         for i in range(4):
             w.write(f"{group}/{group}{i}.md", f"---\ntags: [{tag}]\n---\n# {group} {i}\n\n"
                     f"links [[{group}{(i + 1) % 4}]]\n".encode(), None)
     w.write("tags.md", b"---\ntags: [machine-learning, machinelearning]\n---\n# T\n\nx\n",
             None)
-    report = Dream(mem, NOW, force=True).run(WEEKLY)
+    report = Dream(mem.store, NOW, force=True).run(WEEKLY)
     weekly = next(a["path"] for a in report.applied if a["path"].startswith("_dream/weekly/"))
     text = (vault / weekly).read_text()
     assert "(4 notes)" in text and "[[boat/boat0]]" in text and "[[bread/bread3]]" in text
     assert "#sailing (4)" in text
     assert "#machine-learning and #machinelearning look like one tag" in text
-    again = Dream(mem, NOW, force=True).run(WEEKLY)
+    again = Dream(mem.store, NOW, force=True).run(WEEKLY)
     assert again.applied == []
     mem.close()
 
@@ -39,10 +39,10 @@ def test_digests_older_than_90_days_move_to_the_archive(vault: Path) -> None:
     old_day = (NOW - dt.timedelta(days=91)).date().isoformat()
     recent_day = (NOW - dt.timedelta(days=89)).date().isoformat()
     for day in (old_day, recent_day):
-        mem.writer(actor="dream:digest").write(f"_dream/digests/{day}.md",
+        mem.store.writer(actor="dream:digest").write(f"_dream/digests/{day}.md",
                                               f"---\ntype: digest\n---\n# {day}\n".encode(),
                                               None)
-    report = Dream(mem, NOW, force=True).run(("digest",))
+    report = Dream(mem.store, NOW, force=True).run(("digest",))
     assert not (vault / f"_dream/digests/{old_day}.md").exists()
     kept = vault / f"archive/_dream/digests/{old_day}.md"
     assert "archived_reason: old_digest" in kept.read_text()
@@ -56,11 +56,11 @@ def test_a_big_cluster_without_a_hub_gets_a_map_of_content_proposal(vault: Path)
 
     mem = open_mem(vault)
     mem.reindex()
-    w = mem.writer(actor="mcp:test")
+    w = mem.store.writer(actor="mcp:test")
     for i in range(6):
         w.write(f"garden/bed{i}.md", f"---\ntags: [garden]\n---\n# Bed {i}\n\nSoil notes "
                 f"[[bed{(i + 1) % 6}]]\n".encode(), None)
-    report = Dream(mem, NOW, force=True).run(WEEKLY)
+    report = Dream(mem.store, NOW, force=True).run(WEEKLY)
     moc = [p for p in report.proposed if "Map of" in p["what"]]
     assert [p["what"] for p in moc] == ["write garden/Map of Bed 5.md"]
     digest = vault / "_dream/proposals.md"
@@ -69,7 +69,7 @@ def test_a_big_cluster_without_a_hub_gets_a_map_of_content_proposal(vault: Path)
                                                  f"- [x] synthesis: write garden/Map of Bed "
                                                  f"5.md ({moc[0]['id']})"))
     mem.reindex()
-    Dream(mem, NOW, force=True).run(("digest",))
+    Dream(mem.store, NOW, force=True).run(("digest",))
     text = (vault / "garden/Map of Bed 5.md").read_text()
     assert "type: moc" in text and "- [[garden/bed0|Bed 0]]" in text
     mem.close()
@@ -81,12 +81,12 @@ def test_many_important_changes_bring_the_weekly_run_forward(vault: Path) -> Non
 
     mem = open_mem(vault)
     mem.reindex()
-    Dream(mem, NOW, force=True).run(WEEKLY)
-    assert not weekly_due(mem, NOW + dt.timedelta(days=1))
-    w = mem.writer(actor="mcp:test")
+    Dream(mem.store, NOW, force=True).run(WEEKLY)
+    assert not weekly_due(mem.store, NOW + dt.timedelta(days=1))
+    w = mem.store.writer(actor="mcp:test")
     for i in range(15):  # 15 x importance 10 = 150
         w.write(f"n/{i}.md", b"---\nimportance: 10\n---\n# Big\n\nnews\n", None)
-    assert weekly_due(mem, NOW + dt.timedelta(days=1))
+    assert weekly_due(mem.store, NOW + dt.timedelta(days=1))
     mem.close()
 
 

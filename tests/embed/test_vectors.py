@@ -29,12 +29,13 @@ def test_embed_search_modes_and_explain(hv: Path) -> None:
         mem.reindex()
         assert mem.embed() == mem.vector_state()["embedded"] > 0
         assert mem.vector_state()["pending"] == 0
-        hits = mem.search("roof panels", mode="vector")
+        hits = mem.search("roof panels", mode="vector").hits
         assert hits[0].path == "a.md"
-        hits = mem.search("compost worms", explain=True)
-        assert hits[0].path == "b.md" and mem.search_notice == ""
+        found = mem.search("compost worms", explain=True)
+        hits = found.hits
+        assert hits[0].path == "b.md" and found.notice == ""
         assert {"bm25", "fts", "cosine", "vector", "note"} <= set(hits[0].explain)
-        assert [h.path for h in mem.search("compost", mode="fts")] == ["b.md"]
+        assert [h.path for h in mem.search("compost", mode="fts").hits] == ["b.md"]
 
 
 def test_rebuild_reuses_the_cache_and_edits_get_new_vectors(hv: Path) -> None:
@@ -51,8 +52,8 @@ def test_rebuild_reuses_the_cache_and_edits_get_new_vectors(hv: Path) -> None:
         mem.reindex()
         assert mem.vector_state()["pending"] == 2  # its title row and its one chunk
         assert mem.embed() == 2
-        assert mem.search("honey bees", mode="vector")[0].path == "b.md"
-        orphans = mem.con.execute("SELECT count(*) FROM vec_chunks WHERE chunk_id NOT IN "
+        assert mem.search("honey bees", mode="vector").hits[0].path == "b.md"
+        orphans = mem.store.con.execute("SELECT count(*) FROM vec_chunks WHERE chunk_id NOT IN "
                                   "(SELECT id FROM chunks)").fetchone()[0]
         assert orphans == 0
 
@@ -63,8 +64,9 @@ def test_a_new_model_re_embeds_everything(hv: Path) -> None:
         mem.embed()
     configure(hv, "test-hash-32")
     with open_mem(hv) as mem:
-        assert mem.search("solar")[0].path == "a.md"
-        assert "full-text only" in mem.search_notice  # old vectors are never used
+        found = mem.search("solar")
+        assert found.hits[0].path == "a.md"
+        assert "full-text only" in found.notice  # old vectors are never used
         n = mem.embed()
         assert n == mem.vector_state()["embedded"] and mem.vector_state()["dim"] == 32
         assert mem.vector_state()["model"] == "test-hash-32"
@@ -75,8 +77,9 @@ def test_vectors_off_or_unavailable_fall_back_to_full_text(hv: Path, capsys) -> 
     with open_mem(hv) as mem:
         mem.reindex()
         assert mem.embed() == 0
-        assert [h.path for h in mem.search("compost")] == ["b.md"]
-        assert "embed_model" in mem.search_notice
+        found = mem.search("compost")
+        assert [h.path for h in found.hits] == ["b.md"]
+        assert "embed_model" in found.notice
     configure(hv, "no-such-org/no-such-model")
     assert main(["--vault", str(hv), "index"]) == 0
     assert "cannot be loaded offline" in capsys.readouterr().err
@@ -95,7 +98,7 @@ def test_the_bundled_model_loads_offline_and_means_something(vault: Path) -> Non
         mem.embed()
         assert mem.vector_state()["model"] == embedders.BUILTIN
         assert mem.vector_state()["dim"] == 384
-        hits = mem.search("a kitten resting on a rug", mode="vector", limit=2)
+        hits = mem.search("a kitten resting on a rug", mode="vector", limit=2).hits
         assert hits[0].path == "cat.md"
 
 
@@ -130,7 +133,7 @@ def test_embed_threads_sets_the_model_threads_and_keeps_the_vectors(vault: Path)
         assert mem.embedder() is None
         assert "embed_threads is -1" in mem.vector_problem
         mem.reindex()
-        assert [h.path for h in mem.search("cat mat")] == ["cat.md"]  # full text meanwhile
+        assert [h.path for h in mem.search("cat mat").hits] == ["cat.md"]  # full text meanwhile
 
 
 def test_index_leaves_a_big_backlog_to_the_daemon(vault: Path, capsys) -> None:
@@ -154,10 +157,10 @@ def test_mmr_uses_chunk_vectors_in_hybrid_search(vault: Path) -> None:
         mem.reindex()
         mem.embed()
         q = "tidal energy estuary"
-        plain = [h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=1.0))]
+        plain = [h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=1.0)).hits]
         assert sorted(plain[:2]) == ["one.md", "two.md"] and plain[2] == "three.md"
         # the two copies have cosine 1 (same text): the second one falls below the third
-        diverse = [h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=0.5))]
+        diverse = [h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=0.5)).hits]
         assert diverse == [plain[0], "three.md", plain[1]]
 
 
@@ -177,14 +180,14 @@ def test_a_one_shot_search_reads_vectors_from_the_index_and_ranks_the_same(
     with open_mem(vault) as mem:
         mem.reindex()
         mem.embed()
-        kept = [[h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=0.5))]
+        kept = [[h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=0.5)).hits]
                 for q in queries]
-        assert mem.vec.matrix is not None
+        assert mem.store.vec.matrix is not None
     with open_mem(vault) as mem:
         mem.one_shot = True
-        once = [[h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=0.5))]
+        once = [[h.path for h in mem.search(q, fusion=Fusion(mmr_lambda=0.5)).hits]
                 for q in queries]
-        assert mem.vec.matrix is None
+        assert mem.store.vec.matrix is None
     # the matrices hold float16 copies, so notes whose scores tie to 1e-3 (these hash
     # vectors make many) may swap at the tail; the head must not move
     assert [q[:6] for q in once] == [q[:6] for q in kept]
@@ -219,8 +222,8 @@ def test_embedding_on_every_core_gives_the_same_vectors(tmp_path: Path) -> None:
 
     def vectors(root: Path) -> dict[str, bytes]:
         with Memory.open(root) as mem:
-            vec.load_extension(mem.con)  # sqlite-vec, for the vector table
-            return dict(mem.con.execute(
+            vec.load_extension(mem.store.con)  # sqlite-vec, for the vector table
+            return dict(mem.store.con.execute(
                 "SELECT f.title || '|' || f.body, v.embedding FROM vec_chunks v JOIN "
                 "chunks_fts f ON f.rowid = v.chunk_id").fetchall())
 
@@ -263,10 +266,10 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
         mem.reindex()
         assert mem.embed() > 0
         assert mem.vector_state()["model"] == "all-MiniLM-L6-v2-q8-smooth6"
-        assert mem.search("where do herons breed", mode="vector")[0].path == "notes/a.md"
-        assert choose(embedders.BUILTIN, "auto", ChunkFacts(mem.con), cache,
+        assert mem.search("where do herons breed", mode="vector").hits[0].path == "notes/a.md"
+        assert choose(embedders.BUILTIN, "auto", ChunkFacts(mem.store.con), cache,
                       1) == embedders.QUANTIZED
-        assert choose(embedders.BUILTIN, "off", ChunkFacts(mem.con), cache,
+        assert choose(embedders.BUILTIN, "off", ChunkFacts(mem.store.con), cache,
                       1) == embedders.BUILTIN
     from aleph_mem.install.new_vault import init_vault
 
@@ -275,7 +278,7 @@ def test_int8_model_derived_here_keeps_the_vectors_and_is_chosen_by_measure(vaul
     write(other, "n.md", "# N\n\nsmall\n")
     with Memory.open(other, {"embed_model": "none"}) as mem:
         mem.reindex()
-        assert choose(embedders.BUILTIN, "auto", ChunkFacts(mem.con), cache,
+        assert choose(embedders.BUILTIN, "auto", ChunkFacts(mem.store.con), cache,
                       1) == embedders.BUILTIN
 
 

@@ -50,8 +50,8 @@ def test_bad_files_are_indexed_as_far_as_possible_and_reported(vault: Path,
                            ("latinbody", "latin1.md"), ("bombody", "bom.md"),
                            ("crlfbody", "crlf.md"), ("scalarbody", "scalar-fm.md"),
                            ("nestedbody", "nested.md"), ("hugeword", "huge.md")):
-            assert [h.path for h in mem.search(word)] == [path], word
-        assert mem.search("secret") == []
+            assert [h.path for h in mem.search(word).hits] == [path], word
+        assert mem.search("secret").hits == []
         assert mem.show("Bommed").path == "bom.md"  # found by its heading (BOM dropped)
         crlf = mem.show("crlf")
         assert (crlf.title, [lv.resolved for lv in crlf.links]) == ("crlf", ["bom.md"])
@@ -65,9 +65,9 @@ def test_file_deleted_between_listing_and_reading(vault: Path) -> None:
     with open_mem(vault) as mem:
         listing = mem.vault.walk()
         (vault / "gone.md").unlink()
-        report = mem.indexer.reconcile()
+        report = mem.store.indexer.reconcile()
         assert "gone.md" in listing.notes
-        assert report.parsed == 2 and mem.search("gone") == []
+        assert report.parsed == 2 and mem.search("gone").hits == []
 
 
 def test_init_on_an_existing_obsidian_vault_adds_only_what_is_missing(tmp_path: Path) -> None:
@@ -115,7 +115,7 @@ def test_a_pipe_a_name_not_utf8_are_reported_and_the_rest_indexes(vault: Path) -
     assert r.returncode == 0, r.stderr
     with open_mem(vault) as mem:
         problems = {p["path"]: p["reason"] for p in mem.status()["problems"]}
-        assert [h.path for h in mem.search("fineword", mode="fts")] == ["fine.md"]
+        assert [h.path for h in mem.search("fineword", mode="fts").hits] == ["fine.md"]
     assert problems["pipe.md"] == "not a regular file (a pipe, a device or a socket): not read"
     assert problems["bad\\xff name.md"] == ("a file name that is not UTF-8: not indexed "
                                            "(rename it to read it)")

@@ -12,7 +12,7 @@ from aleph_mem.index import db
 
 
 def link_rows(mem, src: str) -> list[tuple]:
-    return mem.con.execute(
+    return mem.store.con.execute(
         "SELECT l.raw, l.resolved_path, l.status, l.resolved_by, l.candidates FROM links l "
         "JOIN notes n ON n.id=l.src_id WHERE n.path=? ORDER BY l.line, l.id", (src,)).fetchall()
 
@@ -83,7 +83,7 @@ def test_incremental_reconcile_parses_only_changed_files(vault: Path) -> None:
 
 
 def dump(mem) -> dict:
-    q = mem.con.execute
+    q = mem.store.con.execute
     return {
         "notes": q("SELECT path, title, hash, frontmatter, note_date, issues FROM notes "
                    "ORDER BY path").fetchall(),
@@ -93,7 +93,7 @@ def dump(mem) -> dict:
                   "ORDER BY 1, 2").fetchall(),
         "chunks": q("SELECT n.path, c.seq, c.block_id, c.line_start, c.line_end, c.hash "
                     "FROM chunks c JOIN notes n ON n.id=c.note_id ORDER BY 1, 2").fetchall(),
-        "search": [h.as_json() for h in mem.search("note changed", limit=20)],
+        "search": [h.as_json() for h in mem.search("note changed", limit=20).hits],
     }
 
 
@@ -114,13 +114,13 @@ def test_schema_version_mismatch_rebuilds(vault: Path) -> None:
     write(vault, "a.md", "alpha\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        mem.con.execute("UPDATE meta SET value='0' WHERE key='schema_version'")
+        mem.store.con.execute("UPDATE meta SET value='0' WHERE key='schema_version'")
     with open_mem(vault) as mem:
-        assert mem.created
-        assert db.schema_version(mem.con) == db.SCHEMA_VERSION
-        assert mem.con.execute("SELECT count(*) FROM notes").fetchone()[0] == 0
+        assert mem.store.created
+        assert db.schema_version(mem.store.con) == db.SCHEMA_VERSION
+        assert mem.store.con.execute("SELECT count(*) FROM notes").fetchone()[0] == 0
         mem.reindex()
-        assert [h.path for h in mem.search("alpha")] == ["a.md"]
+        assert [h.path for h in mem.search("alpha").hits] == ["a.md"]
 
 
 def test_corrupt_index_file_is_rebuilt(vault: Path) -> None:
@@ -128,7 +128,7 @@ def test_corrupt_index_file_is_rebuilt(vault: Path) -> None:
     (vault / ".aleph" / "index.db").write_bytes(b"this is not a database" * 100)
     with open_mem(vault) as mem:
         mem.reindex()
-        assert [h.path for h in mem.search("alpha")] == ["a.md"]
+        assert [h.path for h in mem.search("alpha").hits] == ["a.md"]
 
 
 def test_show_resolves_path_title_and_alias(vault: Path) -> None:

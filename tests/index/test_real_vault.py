@@ -18,7 +18,7 @@ def test_links_tags_and_aliases_match_the_reference(dnd_vault: Path) -> None:
     exp = expected()
     with open_mem(dnd_vault) as mem:
         mem.reindex()
-        con = mem.con
+        con = mem.store.con
         ours = {}
         for src, raw, line, resolved, anchor_found in con.execute(
                 "SELECT n.path, l.raw, l.line, l.resolved_path, l.anchor_found FROM links l "

@@ -24,9 +24,9 @@ def test_the_prompt_the_vault_answers_and_the_one_it_does_not(vault: Path) -> No
     vault_of_recipes(vault)
     with open_mem(vault) as mem:
         mem.reindex()
-        assert about(mem.con, "how long do I feed the sourdough starter", "Sourdough.md")
-        assert not about(mem.con, "show me a decorator that takes parameters", "Sourdough.md")
-        share, words = coverage(mem.con, "show me a decorator that takes parameters",
+        assert about(mem.store.con, "how long do I feed the sourdough starter", "Sourdough.md")
+        assert not about(mem.store.con, "show me a decorator that takes parameters", "Sourdough.md")
+        share, words = coverage(mem.store.con, "show me a decorator that takes parameters",
                                 "Sourdough.md")
         assert words == 2 and share < 0.5  # "takes" and "parameters": not what it is about
         env = mem.context("python decorator that takes parameters")

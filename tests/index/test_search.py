@@ -26,7 +26,7 @@ def mem(vault: Path):
 
 
 def test_hits_carry_path_anchor_title_line_and_highlighted_snippet(mem) -> None:
-    hits = mem.search("sqlite wal")
+    hits = mem.search("sqlite wal").hits
     assert [h.path for h in hits] == ["projects/db.md", "journal/day.md"]
     top = hits[0].as_json()
     assert top == {"path": "projects/db.md", "anchor": "#^choice", "title": "db",
@@ -39,8 +39,8 @@ def test_hits_carry_path_anchor_title_line_and_highlighted_snippet(mem) -> None:
 def test_one_hit_per_note_by_default_and_chunks_on_request(mem) -> None:
     write(mem.vault.root, "projects/db.md", "# DB\n\nsqlite one\n\n## B\n\nsqlite two\n")
     mem.reindex()
-    assert [h.path for h in mem.search("sqlite")].count("projects/db.md") == 1
-    chunks = [(h.path, h.anchor) for h in mem.search("sqlite", group=False)]
+    assert [h.path for h in mem.search("sqlite").hits].count("projects/db.md") == 1
+    chunks = [(h.path, h.anchor) for h in mem.search("sqlite", group=False).hits]
     assert ("projects/db.md", "#DB") in chunks and ("projects/db.md", "#B") in chunks
 
 
@@ -49,32 +49,32 @@ def test_one_hit_per_note_by_default_and_chunks_on_request(mem) -> None:
                                    "sqlite*", "(sqlite", "", "   ", "ünïcödé", "🚀"])
 def test_any_typed_string_is_safe(mem, query: str) -> None:
     mem.search(query)  # never raises
-    assert mem.con.execute("SELECT count(*) FROM notes").fetchone()[0] == 5
+    assert mem.store.con.execute("SELECT count(*) FROM notes").fetchone()[0] == 5
 
 
 def test_quoted_phrase_and_punctuation(mem) -> None:
-    assert [h.path for h in mem.search('"about coffee"')] == ["journal/day.md"]
-    assert [h.path for h in mem.search("SQLite: WAL-mode!")][0] == "projects/db.md"
+    assert [h.path for h in mem.search('"about coffee"').hits] == ["journal/day.md"]
+    assert [h.path for h in mem.search("SQLite: WAL-mode!").hits][0] == "projects/db.md"
 
 
 def test_filters_apply_before_ranking(mem) -> None:
-    assert [h.path for h in mem.search("coffee", filters=Filters(folder="journal"))] == [
+    assert [h.path for h in mem.search("coffee", filters=Filters(folder="journal")).hits] == [
         "journal/other.md", "journal/day.md"]  # the shorter note ranks first (BM25)
-    assert [h.path for h in mem.search("sqlite", filters=Filters(folder="journal/"))] == [
+    assert [h.path for h in mem.search("sqlite", filters=Filters(folder="journal/")).hits] == [
         "journal/day.md"]
-    assert [h.path for h in mem.search("sqlite", filters=Filters(tags=("project",)))] == [
+    assert [h.path for h in mem.search("sqlite", filters=Filters(tags=("project",))).hits] == [
         "projects/db.md"]
-    assert [h.path for h in mem.search("coffee", filters=Filters(tags=("#drink",)))] == [
+    assert [h.path for h in mem.search("coffee", filters=Filters(tags=("#drink",))).hits] == [
         "journal/other.md"]
-    assert [h.path for h in mem.search("sqlite", filters=Filters(since="2026-01-01"))] == [
+    assert [h.path for h in mem.search("sqlite", filters=Filters(since="2026-01-01")).hits] == [
         "projects/db.md"]
-    assert [h.path for h in mem.search("sqlite", filters=Filters(until="2025-01-10"))] == [
+    assert [h.path for h in mem.search("sqlite", filters=Filters(until="2025-01-10")).hits] == [
         "journal/day.md"]
-    assert mem.search("sqlite", filters=Filters(folder="nowhere")) == []
+    assert mem.search("sqlite", filters=Filters(folder="nowhere")).hits == []
 
 
 def test_title_matches_rank_the_note(mem) -> None:
-    hits = mem.search("database")
+    hits = mem.search("database").hits
     assert hits[0].path == "projects/db.md"
 
 
@@ -87,10 +87,10 @@ def test_the_file_name_is_the_title_and_a_stray_heading_only_one_more_name(vault
     write(vault, "References/Other page.md", "# Clippings\n\nAnother clipped page.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        hits = mem.search("zettelkasten method")
+        hits = mem.search("zettelkasten method").hits
         assert [(h.path, h.title) for h in hits][:1] == [
             ("References/Zettelkasten method.md", "Zettelkasten method")]
-        assert {h.path for h in mem.search("clippings")} == {
+        assert {h.path for h in mem.search("clippings").hits} == {
             "References/Zettelkasten method.md", "References/Other page.md"}  # one more name
         assert mem.show("Zettelkasten method").title == "Zettelkasten method"
 
@@ -101,9 +101,9 @@ def test_a_hybrid_search_without_vectors_never_loads_the_model(vault) -> None:
     write(vault, "notes/a.md", "# A\n\nsqlite notes\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        hits = mem.search("sqlite")
-        assert [h.path for h in hits] == ["notes/a.md"]
-        assert mem.model_slot.tried is False and "no vectors yet" in mem.search_notice
+        found = mem.search("sqlite")
+        assert [h.path for h in found.hits] == ["notes/a.md"]
+        assert mem.store.model_slot.tried is False and "no vectors yet" in found.notice
 
 
 def test_snippets_keep_wikilinks_whole_and_bold_never_nests(vault: Path) -> None:
@@ -114,7 +114,7 @@ def test_snippets_keep_wikilinks_whole_and_bold_never_nests(vault: Path) -> None
     write(vault, "notes/plain.md", "# Plain\n\nTiming the sync of notes on two devices.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        hits = {h.path: h.snippet for h in search(mem.con, "sync notes devices timing "
+        hits = {h.path: h.snippet for h in search(mem.store.con, "sync notes devices timing "
                                                   "decorators", 5, mode="fts")}
     assert hits["notes/links.md"] == ("See [[Sync your notes across devices]] and **Timing "
                                       "decorators** for more.")

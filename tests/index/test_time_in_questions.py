@@ -25,10 +25,10 @@ def test_the_port_is_the_new_one_and_before_the_migration_the_old_one(vault: Pat
     ports(vault)
     with open_mem(vault) as mem:
         mem.reindex()
-        now = [h.path for h in mem.search("postgres port", mode="fts")][:2]
-        before = mem.search("postgres port before the migration", mode="fts")
+        now = [h.path for h in mem.search("postgres port", mode="fts").hits][:2]
+        before = mem.search("postgres port before the migration", mode="fts").hits
         after = [h.path for h in mem.search("postgres port after the migration",
-                                             mode="fts")][:2]
+                                             mode="fts").hits][:2]
     assert now == ["infra/db.md", "infra/db 2025.md"]  # what is true now first
     assert before[0].path == "infra/db 2025.md"  # what was true then, with its period
     assert before[0].period == "2025-01-01 to 2026-02-10 (superseded)"
@@ -41,9 +41,9 @@ def test_last_month_and_in_march_are_read_against_the_questions_day(vault: Path)
               "Standup notes about the heron release.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        april = mem.search("heron standup last month", mode="fts", now="2026-05-02")
-        march = mem.search("heron standup last month", mode="fts", now="2026-04-02")
-        in_march = mem.search("heron standup in March 2026", mode="fts", now="2026-11-01")
+        april = mem.search("heron standup last month", mode="fts", now="2026-05-02").hits
+        march = mem.search("heron standup last month", mode="fts", now="2026-04-02").hits
+        in_march = mem.search("heron standup in March 2026", mode="fts", now="2026-11-01").hits
     assert april[0].path == "log/2026-04-20.md"
     assert march[0].path == "log/2026-03-14.md"  # the near miss: another "now"
     assert in_march[0].path == "log/2026-03-14.md"

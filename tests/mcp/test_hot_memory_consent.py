@@ -103,7 +103,7 @@ def test_an_agent_cannot_forget_a_fact_the_person_ticked_in(vault: Path) -> None
         mem.reindex()
         from aleph_mem.recall.hot_memory import remember
 
-        remember(mem, "Prefers tabs", 3, actor="dream:sessions")
+        remember(mem.store, "Prefers tabs", 3, actor="dream:sessions")
 
     async def go(c: Client) -> None:
         text = refused(await c.call_tool("forget", {"path": "MEMORY.md",

@@ -161,7 +161,7 @@ def test_search_scope_sessions(vault: Path) -> None:
 
     transcript = Path(__file__).parents[1] / "transcripts" / "claude_code_session.jsonl"
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", transcript)
+        library.ingest(mem.store, "claude-code", transcript)
     write(vault, "notes/db.md", "# DB\n\nThe postgres port is 5432.\n")
 
     async def scenario(c: Client) -> None:
@@ -248,7 +248,7 @@ def test_write_records_related_files_and_the_dream_flags_a_changed_source(
         fm = mem.show("code/db").frontmatter
         assert fm["related_files"] == ["db.py"] and len(fm["related_files_sha"]["db.py"]) == 64
         (project / "db.py").write_text("TIMEOUT = 30\n")
-        Dream(mem, dt.datetime.now(dt.UTC), force=True).run(("drift",))
+        Dream(mem.store, dt.datetime.now(dt.UTC), force=True).run(("drift",))
         assert mem.show("code/db").frontmatter["stale_reason"] == "source_changed"
 
 
@@ -327,8 +327,8 @@ def test_context_for_a_project_starts_with_its_sessions(vault: Path) -> None:
 
     transcript = Path(__file__).parents[1] / "transcripts" / "claude_code_session.jsonl"
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", transcript, closed=True)
-        compress_one(mem, "7c1e2a90")
+        library.ingest(mem.store, "claude-code", transcript, closed=True)
+        compress_one(mem.store, "7c1e2a90")
 
     async def scenario(c: Client) -> None:
         env = sc(await c.call_tool("context", {"project": "heron-api", "budget_tokens": 1500}))
@@ -347,9 +347,9 @@ def test_as_of_and_a_subjects_timeline_through_the_tools(vault: Path,
     with open_mem(vault) as mem:
         mem.reindex()
         monkeypatch.setenv("ALEPH_MEM_NOW", "2026-01-10T09:00:00Z")
-        mem.writer(actor="mcp:agent").write("infra/db.md", b"# Database\n\nport 5432\n", None)
+        mem.store.writer(actor="mcp:agent").write("infra/db.md", b"# Database\n\nport 5432\n", None)
         monkeypatch.setenv("ALEPH_MEM_NOW", "2026-02-11T09:00:00Z")
-        mem.writer(actor="mcp:agent").write("infra/db.md", b"# Database\n\nport 5433\n",
+        mem.store.writer(actor="mcp:agent").write("infra/db.md", b"# Database\n\nport 5433\n",
                                             mem.show("infra/db").hash)
     monkeypatch.delenv("ALEPH_MEM_NOW")
 
@@ -383,7 +383,7 @@ def test_agents_browse_by_folder_tag_and_project_and_read_sessions(vault: Path) 
     write(vault, "notes/other.md", "---\ndate: 2026-05-01\ntags: [plan]\n---\n# Other\n\nz\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
 
     async def scenario(c) -> None:
         folder = sc(await c.call_tool("search", {"query": "", "folder": "projects/heron"}))
@@ -477,4 +477,24 @@ def test_read_keeps_within_a_budget_and_offers_the_outline(vault: Path) -> None:
         short = sc(await c.call_tool("read", {"note": "notes/short.md"}))
         assert short["content"].endswith("brief\n") and short["outline"] == []
 
+    run(vault, scenario)
+
+
+def test_a_notice_belongs_to_its_own_search(vault: Path) -> None:
+    """Issue #32: the server's one long-lived Memory kept a search's notice as side state,
+    so a browse after it reported the search's notice. A notice is its search's answer."""
+    write(vault, "notes/a.md", "# A\n\nherons nest\n")
+    write(vault, "archive/old.md", "# Old\n\nzebra crossing\n")
+
+    async def scenario(c: Client) -> None:
+        found = sc(await c.call_tool("search", {"query": "zebra"}))
+        assert found["hits"] == [] and "archived notes do" in found["notice"]
+        browsed = sc(await c.call_tool("search", {"query": "", "folder": "notes"}))
+        assert [h["path"] for h in browsed["hits"]] == ["notes/a.md"]
+        assert browsed.get("notice") is None
+        sessions = sc(await c.call_tool("search", {"query": "zebra", "scope": "sessions"}))
+        assert sessions["hits"] == [] and sessions.get("notice") is None
+        again = sc(await c.call_tool("search", {"query": "herons"}))  # the control
+        assert [h["path"] for h in again["hits"]] == ["notes/a.md"]
+        assert "archived" not in (again.get("notice") or "")
     run(vault, scenario)

@@ -24,7 +24,7 @@ def clock(monkeypatch: pytest.MonkeyPatch):
 def history(vault: Path, clock) -> None:
     with open_mem(vault) as mem:
         mem.reindex()
-        w = mem.writer(actor="mcp:agent")
+        w = mem.store.writer(actor="mcp:agent")
         clock("2026-01-10T09:00:00Z")
         w.write("infra/db.md", b"# Database\n\nThe postgres port is 5432.\n", None)
         w.write("projects/heron.md", b"# Heron\n\nHeron ships in spring. The port plan "
@@ -48,7 +48,7 @@ def history(vault: Path, clock) -> None:
 def test_search_answers_from_the_versions_of_that_day(vault: Path, clock) -> None:
     history(vault, clock)
     with open_mem(vault) as mem:
-        then = {h.path: h for h in mem.search_as_of("postgres port", "2026-02-10")}
+        then = {h.path: h for h in mem.search_as_of("postgres port", "2026-02-10").hits}
         assert "5432" in then["infra/db.md"].snippet
         assert then["infra/db.md"].version == {"as": "the text of",
                                                "at": "2026-01-10T09:00:00.000Z",
@@ -60,9 +60,9 @@ def test_search_answers_from_the_versions_of_that_day(vault: Path, clock) -> Non
         assert then["infra/db.md"].title == "db"
         assert all(h.score > 0.1 for h in then.values())
         assert list(then)[0] == "infra/db.md"  # both words, before "port" alone
-        later = {h.path: h for h in mem.search_as_of("port", "2026-02-11")}
+        later = {h.path: h for h in mem.search_as_of("port", "2026-02-11").hits}
         assert "5433" in later["infra/db.md"].snippet and "infra/cache.md" in later
-        now = [h.path for h in mem.search("postgres port", mode="fts")]
+        now = [h.path for h in mem.search("postgres port", mode="fts").hits]
         assert "5433" in mem.show("infra/db").content and now[0] == "infra/db.md"
 
 
@@ -71,9 +71,9 @@ def test_an_edit_a_minute_before_counts_and_a_deleted_note_answers_with_its_text
     history(vault, clock)
     with open_mem(vault) as mem:
         assert "notes/scratch.md" in {h.path for h in mem.search_as_of(
-            "port ideas", "2026-04-01T11:58:00Z")}
+            "port ideas", "2026-04-01T11:58:00Z").hits}
         assert "notes/scratch.md" not in {h.path for h in mem.search_as_of(
-            "port ideas", "2026-04-01T12:00:00Z")}  # deleted a minute before
+            "port ideas", "2026-04-01T12:00:00Z").hits}  # deleted a minute before
         assert mem.show_as_of("notes/scratch", "2026-03-25").content == \
             "# Scratch\n\nport ideas\n"
         with pytest.raises(BadInput, match="did not exist"):
@@ -97,8 +97,7 @@ def test_show_reads_a_note_as_it_was_and_says_which_version(vault: Path, clock) 
 def test_a_vault_says_where_its_memory_starts(vault: Path, clock) -> None:
     history(vault, clock)
     with open_mem(vault) as mem:
-        mem.search_as_of("port", "2025-06-01")
-        assert mem.search_notice == ("aleph-mem's memory of this vault starts 2026-01-10: "
-                                     "notes as first seen then, changes before it unknown")
-        mem.search_as_of("port", "2026-02-10")
-        assert mem.search_notice == ""
+        assert mem.search_as_of("port", "2025-06-01").notice == (
+            "aleph-mem's memory of this vault starts 2026-01-10: notes as first seen then, "
+            "changes before it unknown")
+        assert mem.search_as_of("port", "2026-02-10").notice == ""

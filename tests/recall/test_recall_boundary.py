@@ -91,7 +91,7 @@ def test_secrets_in_history_stay_hidden_as_of_and_in_a_timeline(vault: Path) -> 
         mem.reindex()
         then = mem.show_as_of("Deploy", "2999-01-01")
         assert not leaks(then.content + json.dumps(then.frontmatter))
-        hits = mem.search_as_of("staging database password", "2999-01-01")
+        hits = mem.search_as_of("staging database password", "2999-01-01").hits
         assert hits and not leaks(" ".join(h.snippet for h in hits))
         story = mem.timeline("Deploy")
         assert not leaks(json.dumps(story.as_json()))

@@ -21,7 +21,7 @@ def clock(monkeypatch: pytest.MonkeyPatch):
 def heron(vault: Path, clock) -> None:
     with open_mem(vault) as mem:
         mem.reindex()
-        w = mem.writer(actor="mcp:agent")
+        w = mem.store.writer(actor="mcp:agent")
         clock("2026-01-05T10:00:00Z")
         w.write("projects/Heron.md", b"---\naliases: [Project Heron]\nvalid_until: "
                 b"2026-12-31\n---\n# Heron\n\nShips in spring.\nOwner: Ana.\n", None)
@@ -74,7 +74,7 @@ def test_each_change_shows_its_own_lines_wherever_it_falls(vault: Path) -> None:
                 b"\n"]
     with open_mem(vault) as mem:
         mem.reindex()
-        w = mem.writer(actor="cli")
+        w = mem.store.writer(actor="cli")
         result = None
         for data in versions:
             result = w.write("notes/kite.md", data, result.hash if result else None)

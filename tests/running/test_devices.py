@@ -62,13 +62,13 @@ def test_a_unison_conflict_copy_is_listed_never_searched_and_resolved_by_a_tick(
     assert "south pond" in (vault / copy).read_text()
     with open_mem(vault) as mem:
         mem.reindex()
-        assert [h.path for h in mem.search("heron pond")] == ["notes/heron.md"]
-        assert mem.search("heron pond", filters=None, limit=5)[0].path == "notes/heron.md"
+        assert [h.path for h in mem.search("heron pond").hits] == ["notes/heron.md"]
+        assert mem.search("heron pond", filters=None, limit=5).hits[0].path == "notes/heron.md"
         problems = {p["path"]: p["reason"] for p in mem.status()["problems"]}
         assert problems[copy].startswith("sync conflict: a unison conflict copy of "
                                          "notes/heron.md")
         assert "notes/Ukraine (conflict).md" not in problems  # a note, not a copy
-        assert mem.search("reading list")[0].path == "notes/Ukraine (conflict).md"
+        assert mem.search("reading list").hits[0].path == "notes/Ukraine (conflict).md"
         report = mem.dream(force=True)
         assert "sync conflicts" in (vault / report.digest).read_text()
         page = vault / "_dream/proposals.md"  # the ways out wait on the proposals page
@@ -86,7 +86,7 @@ def test_a_unison_conflict_copy_is_listed_never_searched_and_resolved_by_a_tick(
         mine = (vault / "notes/heron.md").read_text()
         assert "south pond" in mine and not (vault / copy).exists()
         assert (vault / "archive" / copy).exists()
-        assert [h.path for h in mem.search("heron pond")] == ["notes/heron.md"]
+        assert [h.path for h in mem.search("heron pond").hits] == ["notes/heron.md"]
         mem.undo(done.run_id)
     assert "east pond" in (vault / "notes/heron.md").read_text()  # undone
     assert (vault / copy).exists()
@@ -116,7 +116,7 @@ def test_git_conflict_markers_are_listed_with_both_sides_as_ways_out(vault: Path
     assert "<<<<<<<" in text
     with open_mem(vault) as mem:
         mem.reindex()
-        assert [h.path for h in mem.search("heron east pond")] == ["notes/heron.md"]
+        assert [h.path for h in mem.search("heron east pond").hits] == ["notes/heron.md"]
         report = mem.dream(("lint", "digest"), force=True)
         ways = [p["what"] for p in report.proposed if "git conflict" in p["what"]]
         assert len(ways) == 3
@@ -129,17 +129,17 @@ def test_a_copied_vault_gets_its_own_host_id_and_never_shares_an_event_file(
         tmp_path: Path, vault: Path, caplog) -> None:
     with open_mem(vault) as mem:
         mem.reindex()
-        mem.writer(actor="cli").write("notes/a.md", b"# A\n\nfirst\n", None)
-        first = mem.events.host
+        mem.store.writer(actor="cli").write("notes/a.md", b"# A\n\nfirst\n", None)
+        first = mem.store.events.host
     copy = tmp_path / "copied"
     shutil.copytree(vault, copy, symlinks=True)  # cp -a: .aleph/local comes along
     with open_mem(copy) as mem:
-        mem.writer(actor="cli").write("notes/b.md", b"# B\n\nsecond\n", None)
-        second = mem.events.host
+        mem.store.writer(actor="cli").write("notes/b.md", b"# B\n\nsecond\n", None)
+        second = mem.store.events.host
     assert second != first and "was copied from another machine or folder" in caplog.text
     with open_mem(vault) as mem:  # the original keeps its id
-        mem.writer(actor="cli").write("notes/c.md", b"# C\n\nthird\n", None)
-        assert mem.events.host == first
+        mem.store.writer(actor="cli").write("notes/c.md", b"# C\n\nthird\n", None)
+        assert mem.store.events.host == first
     hosts = {p.name for p in (copy / ".aleph" / "events").iterdir()}
     assert hosts == {first, second}  # one event file per device: nothing to conflict
     assert (copy / ".aleph/local/host-id").read_text().startswith(second)
@@ -164,7 +164,7 @@ def test_one_dreamer_per_vault_claimed_shown_and_taken_over(tmp_path: Path,
     now = dt.datetime.now(dt.UTC)
     with open_mem(vault) as desk:
         desk.reindex()
-        first = Dream(desk, now, force=True).run()
+        first = Dream(desk.store, now, force=True).run()
         assert first.status == "success" and desk.dreamer()["this_device"] is True
         owner = desk.dreamer()["host"]
     shutil.copy(vault / ".aleph" / "dreamer.json", laptop / ".aleph" / "dreamer.json")  # sync
@@ -172,15 +172,15 @@ def test_one_dreamer_per_vault_claimed_shown_and_taken_over(tmp_path: Path,
               and ".aleph" not in p.parts}
     with open_mem(laptop) as lap:
         lap.reindex()
-        other = Dream(lap, now + dt.timedelta(hours=1), force=True).run()
+        other = Dream(lap.store, now + dt.timedelta(hours=1), force=True).run()
         assert other.status == "not the dreamer" and owner in other.note
         assert {p: p.read_bytes() for p in laptop.rglob("*") if p.is_file()
                 and ".aleph" not in p.parts} == before  # nothing written, no digest
         assert lap.full_status()["dreamer"]["host"] == owner
-        assert Dream(lap, now + dt.timedelta(hours=1), force=True, anyway=True).run(
+        assert Dream(lap.store, now + dt.timedelta(hours=1), force=True, anyway=True).run(
             ).status == "success"  # once, by hand
         assert lap.dreamer()["host"] == owner  # the lease did not move
-        late = Dream(lap, now + dt.timedelta(hours=49), force=True).run()  # silent 49 h
+        late = Dream(lap.store, now + dt.timedelta(hours=49), force=True).run()  # silent 49 h
         assert late.status == "success" and lap.dreamer()["how"] == "taken over"
         assert lap.dreamer()["this_device"] is True
 
@@ -192,19 +192,19 @@ def test_a_synced_change_waits_for_its_event_and_a_persons_edit_is_logged_after(
     write(vault, "notes/shared.md", "# Shared\n\nfirst version\n")
     with open_mem(vault) as desk:
         desk.reindex()
-        desk.writer(actor="mcp:agent").write("notes/x.md", b"# X\n\nfrom the desktop\n", None)
-        desk_host = desk.events.host
+        desk.store.writer(actor="mcp:agent").write("notes/x.md", b"# X\n\nfrom the desktop\n", None)
+        desk_host = desk.store.events.host
     laptop = tmp_path / "laptop"
     shutil.copytree(vault, laptop, symlinks=True)  # the first sync
     shutil.rmtree(laptop / ".aleph" / "local")
     (laptop / ".aleph" / "config.toml").write_text("sync_settle_seconds = 1\n")
     with open_mem(laptop) as lap:
         lap.reindex()
-        lap_host = lap.events.host
+        lap_host = lap.store.events.host
     with open_mem(vault) as desk:  # the desktop's agent writes again; only the note syncs
         x = desk.show("notes/x.md")
-        desk.writer(actor="mcp:agent").write("notes/x.md", b"# X\n\nsecond\n", x.hash)
-        desk.writer(actor="mcp:agent").write("notes/y.md", b"# Y\n\ncreated there\n", None)
+        desk.store.writer(actor="mcp:agent").write("notes/x.md", b"# X\n\nsecond\n", x.hash)
+        desk.store.writer(actor="mcp:agent").write("notes/y.md", b"# Y\n\ncreated there\n", None)
     shutil.copy(vault / "notes/x.md", laptop / "notes/x.md")
     shutil.copy(vault / "notes/y.md", laptop / "notes/y.md")  # a creation, before its event
     write(laptop, "notes/shared.md", "# Shared\n\nedited on the laptop\n")  # a person
@@ -233,13 +233,13 @@ def test_the_older_copy_is_told_by_the_synced_history_not_by_file_times(vault: P
             "sold on board only, cash or card, so arrive early.\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        w = mem.writer(actor="mcp:agent")
+        w = mem.store.writer(actor="mcp:agent")
         w.write("a/Ferry.md", f"# Ferry\n\n{body}".encode(), None)  # logged first
         time.sleep(0.01)
         w.write("b/Ferry.md", f"# Ferry\n\n{body}".encode(), None)
         os.utime(vault / "a/Ferry.md", (2_000_000_000, 2_000_000_000))  # "newer" on disk
         os.utime(vault / "b/Ferry.md", (1_000_000_000, 1_000_000_000))
-        planned = plan_consolidate(snapshot(mem, dt.datetime.now(dt.UTC)))
+        planned = plan_consolidate(snapshot(mem.store, dt.datetime.now(dt.UTC)))
     archived = [a.path for a in planned if a.op == "archive"]
     assert archived == ["b/Ferry.md"]  # the later one goes, whatever the file times say
 
@@ -259,7 +259,7 @@ def test_a_note_ages_from_its_logged_change_not_its_arrival(tmp_path: Path) -> N
     a = tmp_path / "a"
     init_vault(a)
     with Memory.open(a) as mem:
-        mem.writer(actor="mcp:test").write("notes/heron.md", b"# Heron\n\nport 5432\n", None)
+        mem.store.writer(actor="mcp:test").write("notes/heron.md", b"# Heron\n\nport 5432\n", None)
     (a / "notes" / "old.md").write_text("---\ncreated: 2024-02-03\n---\n# Old\n\ntext\n")
     b = tmp_path / "b"
     shutil.copytree(a, b, ignore=shutil.ignore_patterns("local", "index.db*"))
@@ -270,7 +270,7 @@ def test_a_note_ages_from_its_logged_change_not_its_arrival(tmp_path: Path) -> N
     for root in (a, b):
         with Memory.open(root) as mem:
             mem.reindex()
-            snap = snapshot(mem, dt.datetime.now(dt.UTC) + dt.timedelta(days=4))
+            snap = snapshot(mem.store, dt.datetime.now(dt.UTC) + dt.timedelta(days=4))
             seen.append((snap.notes["notes/heron.md"].changed_at,
                          snap.notes["notes/old.md"].changed_at))
     assert seen[0] == seen[1]
@@ -292,15 +292,15 @@ def test_a_claim_on_a_shared_vault_waits_for_the_sync_before_dreaming(vault: Pat
     now = dt.datetime.now(dt.UTC)
     with open_mem(vault) as mem:
         mem.reindex()
-        claim = Dream(mem, now, force=True).run()
+        claim = Dream(mem.store, now, force=True).run()
         assert claim.status == "not the dreamer" and "claimed" in claim.note
         assert not (vault / "_dream" / "digests").exists() or not any(
             (vault / "_dream" / "digests").iterdir())
         crossing = vault / ".aleph" / "dreamer.sync-conflict-20261123-062216-I3SYZKF.json"
         crossing.write_text('{"host": "desktop-1a2b3c4d"}')
-        early = Dream(mem, now + dt.timedelta(seconds=60), force=True).run()
+        early = Dream(mem.store, now + dt.timedelta(seconds=60), force=True).run()
         assert early.status == "not the dreamer" and not crossing.exists()
-        later = Dream(mem, now + dt.timedelta(seconds=121), force=True).run()
+        later = Dream(mem.store, now + dt.timedelta(seconds=121), force=True).run()
         assert later.status == "success" and mem.dreamer()["this_device"] is True
     # a vault only this device writes dreams at once, as before (the control)
     solo = vault.parent / "solo"
@@ -308,4 +308,4 @@ def test_a_claim_on_a_shared_vault_waits_for_the_sync_before_dreaming(vault: Pat
                                                                "dreamer.json", "index.db*"))
     with open_mem(solo) as mem:
         mem.reindex()
-        assert Dream(mem, now, force=True).run().status == "success"
+        assert Dream(mem.store, now, force=True).run().status == "success"

@@ -45,7 +45,7 @@ def watched(request, vault: Path):
 
 
 def paths(reader: Memory, word: str) -> list[str]:
-    return [h.path for h in reader.search(word)]
+    return [h.path for h in reader.search(word).hits]
 
 
 def human(reader: Memory) -> list[tuple[str, str, str | None]]:
@@ -107,8 +107,8 @@ def test_renames_deletes_and_new_folders(watched) -> None:
 def test_own_writes_are_not_counted_as_human(watched) -> None:
     root, w, reader = watched
     writer_mem = open_mem(root)
-    r = writer_mem.writer().write("agent.md", b"written by aleph hotel\n", None)
-    writer_mem.writer().write("agent.md", b"again india\n", r.hash)
+    r = writer_mem.store.writer().write("agent.md", b"written by aleph hotel\n", None)
+    writer_mem.store.writer().write("agent.md", b"again india\n", r.hash)
     writer_mem.close()
     settle(w)
     assert paths(reader, "india") == ["agent.md"]
@@ -123,7 +123,7 @@ def test_changes_while_down_are_reconciled_on_start(vault: Path) -> None:
     w = Watcher(mem)
     w.start()
     try:
-        assert [h.path for h in mem.search("juliet")] == ["offline.md"]
+        assert [h.path for h in mem.search("juliet").hits] == ["offline.md"]
         assert {(e.kind, e.path) for e in mem.log(actor="human")} == {
             ("note-created", "offline.md"), ("note-deleted", "MEMORY.md")}
     finally:
@@ -177,9 +177,9 @@ def test_a_terminal_search_borrows_the_running_daemons_model(vault: Path) -> Non
         sock = Path(json.loads(status.read_text())["embed_socket"])
         assert stat.S_IMODE(sock.stat().st_mode) == 0o600
         with Memory.open(vault) as mem:
-            hits = mem.search("when does the ship sail", mode="vector")
-            assert hits[0].path == "notes/ferry.md" and "full-text" not in mem.search_notice
-            assert mem.model_slot.tried is False  # no model loaded in this process
+            found = mem.search("when does the ship sail", mode="vector")
+            assert found.hits[0].path == "notes/ferry.md" and "full-text" not in found.notice
+            assert mem.store.model_slot.tried is False  # no model loaded in this process
     finally:
         daemon.send_signal(signal.SIGTERM)
         assert daemon.wait(timeout=60) == 0
@@ -195,8 +195,8 @@ def test_a_terminal_search_borrows_the_running_daemons_model(vault: Path) -> Non
     assert len(said) == 1  # then quiet (no scheduler chatter without -v)
     assert not sock.exists()
     with Memory.open(vault) as mem:  # no daemon: the search loads the model itself
-        assert mem.search("when does the ship sail", mode="vector")[0].path == "notes/ferry.md"
-        assert mem.model_slot.tried is True
+        assert mem.search("when does the ship sail", mode="vector").hits[0].path == "notes/ferry.md"
+        assert mem.store.model_slot.tried is True
 
 
 def test_the_daemon_gives_the_cores_back_when_a_person_is_active(vault: Path) -> None:
@@ -247,7 +247,7 @@ def test_a_sync_engines_rename_waits_and_an_editors_save_is_logged_at_once(
         synced.write_text("# Theirs\n\nwritten on the desktop\n")
         os.replace(synced, vault / "notes" / "theirs.md")
         reader = open_mem(vault)
-        until(lambda: reader.search("written desktop", mode="fts") and reader.log(
+        until(lambda: reader.search("written desktop", mode="fts").hits and reader.log(
             path="notes/mine.md"))
         assert [e.actor for e in reader.log(path="notes/mine.md")] == ["human"]
         assert reader.log(path="notes/theirs.md") == []  # held for the other's event

@@ -24,19 +24,19 @@ def test_ingest_is_incremental_and_idempotent(vault: Path, tmp_path: Path) -> No
     live = tmp_path / "live.jsonl"
     live.write_bytes(b"".join(lines[:5]) + lines[5].rstrip(b"\n")[:-9])  # being written
     with open_mem(vault) as mem:
-        first = library.ingest(mem, "claude-code", live, SID)
+        first = library.ingest(mem.store, "claude-code", live, SID)
         assert first.added == 6  # u1, a1#1, a1#2, r1, a2, a2#1 (the cut line waits)
         with live.open("ab") as f:
             f.write(lines[5].rstrip(b"\n")[-9:])  # the line is whole, still no newline
-        whole = library.ingest(mem, "claude-code", live, SID)
+        whole = library.ingest(mem.store, "claude-code", live, SID)
         assert whole.added == 1  # read to the last byte: a whole line is a line
         with live.open("ab") as f:
             f.write(b"\n" + b"".join(lines[6:]))
-        second = library.ingest(mem, "claude-code", live, SID)
-        again = library.ingest(mem, "claude-code", live, SID)
-        copy = library.ingest(mem, "claude-code", CLAUDE, SID)  # imported from elsewhere
+        second = library.ingest(mem.store, "claude-code", live, SID)
+        again = library.ingest(mem.store, "claude-code", live, SID)
+        copy = library.ingest(mem.store, "claude-code", CLAUDE, SID)  # imported from elsewhere
         assert (again.added, copy.added) == (0, 0)
-        _, path = library.raw_store(mem).paths("claude-code", SID)
+        _, path = library.raw_store(mem.store).paths("claude-code", SID)
         kept = [m.id for m in messages(path)]
         assert kept == [m.id for m in read("claude-code", CLAUDE).messages]
         assert second.added == len(kept) - first.added - whole.added
@@ -61,24 +61,24 @@ def test_chunks_hold_400_tokens_with_overlap_at_message_boundaries() -> None:
 
 def test_session_search_ranks_and_quotes_and_filters_by_project(vault: Path) -> None:
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", CLAUDE, SID)
-        library.ingest(mem, "codex", CODEX)
-        library.ingest(mem, "gemini", GEMINI, cwd="/work/projects/osprey")
-        hits = library.search(mem, "postgres port 5433")
+        library.ingest(mem.store, "claude-code", CLAUDE, SID)
+        library.ingest(mem.store, "codex", CODEX)
+        library.ingest(mem.store, "gemini", GEMINI, cwd="/work/projects/osprey")
+        hits = library.search(mem.store, "postgres port 5433")
         assert [h.session_id for h in hits] == [SID]
         assert hits[0].project == "heron-api"
         assert any("**5433**" in q for q in hits[0].quotes)
-        assert [h.session_id for h in library.search(mem, "exponential backoff")] == [
+        assert [h.session_id for h in library.search(mem.store, "exponential backoff")] == [
             "0199a6f2-7d3e-7a10-9c1b-5e3f00c0dex1"]
         # the same words under another project are not this project's
-        assert library.search(mem, "postgres port", project="kite") == []
-        assert [h.project for h in library.search(mem, "protobufs")] == ["osprey"]
-        assert [h.project for h in library.listing(mem)] == ["osprey", "kite", "heron-api"]
+        assert library.search(mem.store, "postgres port", project="kite") == []
+        assert [h.project for h in library.search(mem.store, "protobufs")] == ["osprey"]
+        assert [h.project for h in library.listing(mem.store)] == ["osprey", "kite", "heron-api"]
     # the index is derived: gone, and rebuilt from the raw files
     for p in vault.glob(".aleph/index.db*"):
         p.unlink()
     with open_mem(vault) as mem:
-        assert [h.session_id for h in library.search(mem, "postgres port 5433")] == [SID]
+        assert [h.session_id for h in library.search(mem.store, "postgres port 5433")] == [SID]
 
 
 def test_import_is_idempotent_and_reports(vault: Path, tmp_path: Path) -> None:
@@ -108,16 +108,17 @@ def test_chat_exports_import_the_current_branch(vault: Path, tmp_path: Path) -> 
     with zipfile.ZipFile(export, "w") as z:
         z.write(DATA / "chatgpt_conversations.json", "conversations.json")
     with open_mem(vault) as mem:
-        report = library.import_sessions(mem, "chatgpt", export)
+        report = library.import_sessions(mem.store, "chatgpt", export)
         assert (report.files, report.sessions, report.messages) == (1, 1, 4)
-        view = library.show(mem, "68f0c0de")
+        view = library.show(mem.store, "68f0c0de")
         assert [m.id for m in view.messages] == ["u1", "a1b", "u2", "a2"]  # not "a1"
         assert view.session.started == "2025-11-15T09:46:40+00:00"
-        again = library.import_sessions(mem, "chatgpt", export)
+        again = library.import_sessions(mem.store, "chatgpt", export)
         assert (again.sessions, again.unchanged) == (0, 1)
-        claude = library.import_sessions(mem, "claude-ai", DATA / "claude_ai_conversations.json")
+        claude = library.import_sessions(mem.store, "claude-ai",
+                                         DATA / "claude_ai_conversations.json")
         assert (claude.sessions, claude.messages) == (1, 2)
-        hits = library.search(mem, "greenhouse vents")
+        hits = library.search(mem.store, "greenhouse vents")
         assert [h.client for h in hits] == ["claude-ai"]
         assert any("**vents**" in q for q in hits[0].quotes)
     bad = cli("sessions", "import", "chatgpt", str(tmp_path / "nowhere.zip"), "--vault",
@@ -132,10 +133,10 @@ def test_summary_across_sessions_cites_them(vault: Path, stub_llm) -> None:
     stub_llm.replies = ["The CI tests used port 5433 instead of 5432 [1]. "
                         "The uploader was rewritten in Rust [7]."]
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", CLAUDE, SID)
-        library.ingest(mem, "codex", CODEX)
-        hits = library.search(mem, "postgres port tests")
-        summary = library.summarize(mem, "why did the tests fail?", hits)
+        library.ingest(mem.store, "claude-code", CLAUDE, SID)
+        library.ingest(mem.store, "codex", CODEX)
+        hits = library.search(mem.store, "postgres port tests")
+        summary = library.summarize(mem.store.settings, "why did the tests fail?", hits)
     assert summary.answer == "The CI tests used port 5433 instead of 5432 [1]."
     assert summary.citations == [{"n": 1, "session_id": SID,
                                   "started": "2026-11-20T09:00:00.000Z"}]
@@ -145,16 +146,16 @@ def test_summary_across_sessions_cites_them(vault: Path, stub_llm) -> None:
 
 def test_session_search_by_meaning_with_the_bundled_model(vault: Path) -> None:
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", CLAUDE, SID)
-        library.ingest(mem, "codex", CODEX)
-        library.ingest(mem, "gemini", GEMINI, cwd="/work/projects/osprey")
+        library.ingest(mem.store, "claude-code", CLAUDE, SID)
+        library.ingest(mem.store, "codex", CODEX)
+        library.ingest(mem.store, "gemini", GEMINI, cwd="/work/projects/osprey")
         query = "delay grows after each unsuccessful try"
-        assert library.search(mem, query) == []  # no word of it is in any session
+        assert library.search(mem.store, query) == []  # no word of it is in any session
         assert mem.embed() >= 3  # the daemon does this; notes first, then sessions
-        found = library.search(mem, query, wait_for_model=True)
+        found = library.search(mem.store, query, wait_for_model=True)
         assert found[0].project == "kite" and "heron-api" not in [h.project for h in found]
         assert found[0].quotes[0].startswith("user: Add exponential backoff")
-        assert library.search(mem, "recipe for banana bread", wait_for_model=True) == []
+        assert library.search(mem.store, "recipe for banana bread", wait_for_model=True) == []
 
 
 def test_a_growing_session_keeps_its_earlier_chunks(vault: Path, tmp_path: Path) -> None:
@@ -166,27 +167,27 @@ def test_a_growing_session_keeps_its_earlier_chunks(vault: Path, tmp_path: Path)
     t = tmp_path / "grow.jsonl"
     t.write_text("".join(row(i) + "\n" for i in range(40)))
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", t, "grow")
-        before = mem.con.execute("SELECT id, seq, text FROM session_chunks ORDER BY seq"
+        library.ingest(mem.store, "claude-code", t, "grow")
+        before = mem.store.con.execute("SELECT id, seq, text FROM session_chunks ORDER BY seq"
                                  ).fetchall()
         with t.open("a") as f:
             f.write("".join(row(i) + "\n" for i in range(40, 60)))
-        library.ingest(mem, "claude-code", t, "grow")
-        after = mem.con.execute("SELECT id, seq, text FROM session_chunks ORDER BY seq"
+        library.ingest(mem.store, "claude-code", t, "grow")
+        after = mem.store.con.execute("SELECT id, seq, text FROM session_chunks ORDER BY seq"
                                 ).fetchall()
         assert len(before) > 4 and after[:len(before) - 1] == before[:-1]  # kept as they were
         assert [r[1] for r in after] == list(range(len(after)))
-        assert mem.con.execute("SELECT messages FROM sessions").fetchone()[0] == 60
-        assert [h.session_id for h in library.search(mem, "w59x3")] == ["grow"]
+        assert mem.store.con.execute("SELECT messages FROM sessions").fetchone()[0] == 60
+        assert [h.session_id for h in library.search(mem.store, "w59x3")] == ["grow"]
         covered = " ".join(r[2] for r in after)
         assert all(f"turn {i}:" in covered for i in range(60))
 
 
 def test_status_counts_sessions_and_a_rebuild_gets_them_back(vault: Path) -> None:
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
-        library.ingest(mem, "codex", CODEX)
-        compress_one(mem, SID)
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
+        library.ingest(mem.store, "codex", CODEX)
+        compress_one(mem.store, SID)
     out = cli("index", "--rebuild", "--no-embed", "--vault", str(vault))
     status = json.loads(cli("status", "--json", "--vault", str(vault)).stdout)
     assert status["sessions"] == {"captured": 2, "without_note": 1,
@@ -195,12 +196,12 @@ def test_status_counts_sessions_and_a_rebuild_gets_them_back(vault: Path) -> Non
 
 def test_a_huge_backlog_is_read_in_slices_and_caught_up(vault: Path) -> None:
     with open_mem(vault) as mem:
-        part = library.ingest(mem, "claude-code", CLAUDE, SID, limit=3000)  # a hook's slice
+        part = library.ingest(mem.store, "claude-code", CLAUDE, SID, limit=3000)  # a hook's slice
         assert 0 < part.session.offset <= 3000 < CLAUDE.stat().st_size
-        nxt = library.ingest(mem, "claude-code", CLAUDE, SID, limit=3000)  # the next call
+        nxt = library.ingest(mem.store, "claude-code", CLAUDE, SID, limit=3000)  # the next call
         assert part.session.offset < nxt.session.offset <= part.session.offset + 3000
-        done = compress_one(mem, SID)  # the rest is read before the note is written
-        kept = [m.id for m in messages(library.raw_store(mem).paths("claude-code", SID)[1])]
+        done = compress_one(mem.store, SID)  # the rest is read before the note is written
+        kept = [m.id for m in messages(library.raw_store(mem.store).paths("claude-code", SID)[1])]
         assert kept == [m.id for m in read("claude-code", CLAUDE).messages]
         assert done.session.offset == CLAUDE.stat().st_size
         assert "Let's use environment variables" in (vault / done.path).read_text()
@@ -217,7 +218,7 @@ def test_one_malformed_conversation_is_counted_and_the_import_goes_on(
     export = tmp_path / "conversations.json"
     export.write_text(json.dumps(good + [broken]))
     with open_mem(vault) as mem:
-        report = library.import_sessions(mem, "chatgpt", export)
+        report = library.import_sessions(mem.store, "chatgpt", export)
     assert report.sessions == 1 and len(report.failed) == 1
     assert report.failed[0].startswith(f"conversation {len(good) + 1} (broken-1): not read")
     bomb = tmp_path / "bomb.zip"
@@ -253,10 +254,10 @@ def test_ids_that_share_safe_letters_keep_their_own_files_and_messages(
     export = tmp_path / "claude.json"
     export.write_text(json.dumps([first, second]))
     with open_mem(vault) as mem:
-        report = library.import_sessions(mem, "claude-ai", export)
+        report = library.import_sessions(mem.store, "claude-ai", export)
         assert (report.sessions, report.messages) == (2, 4)
-        assert len(library.show(mem, "a/b").messages) == 2
-        assert "frost" in library.show(mem, "a:b").messages[1].text
+        assert len(library.show(mem.store, "a/b").messages) == 2
+        assert "frost" in library.show(mem.store, "a:b").messages[1].text
 
 
 def test_a_transcript_is_read_in_bounded_pieces_to_the_same_messages(
@@ -280,3 +281,16 @@ def test_a_transcript_is_read_in_bounded_pieces_to_the_same_messages(
         f.truncate(300 << 20)  # sparse: 300 MiB on paper, nothing on disk
     with pytest.raises(BadInput, match="too large to read"):
         read("gemini", huge)
+
+
+def test_a_dream_run_leaves_the_sessions_index_in_step(vault: Path) -> None:
+    """Issue #32: the dream runner no longer calls the door's reindex back by dispatch;
+    ``Memory.dream`` brings the captured sessions' index in step after its run, as the
+    door's reconcile did before. The store's own rebuild (the control) does not."""
+    with open_mem(vault) as mem:
+        library.ingest(mem.store, "claude-code", CLAUDE, SID)
+        captured = mem.sessions_state()  # what `status` reads: the index, no transcript
+        mem.store.reindex(rebuild=True)  # the notes only: the sessions' index is empty now
+        assert mem.sessions_state() != captured
+        mem.dream(force=True)
+        assert mem.sessions_state() == captured and captured["captured"] == 1

@@ -120,10 +120,10 @@ def test_no_secret_reaches_raw_index_notes_or_llm(vault: Path, tmp_path: Path,
                          input=json.dumps(hook), capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stderr == ""
     with open_mem(vault) as mem:
-        done = compress_one(mem, "sec1")
+        done = compress_one(mem.store, "sec1")
         assert done.written
-        assert library.show(mem, "sec1").session.redacted >= len(pairs)
-        mem.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        assert library.show(mem.store, "sec1").session.redacted >= len(pairs)
+        mem.store.con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     assert len(stub_llm.requests) == 1
     sent = json.dumps(stub_llm.requests)
     assert "token bucket refills" in sent and "[REDACTED:" in sent  # the transcript went

@@ -19,8 +19,8 @@ from aleph_mem.sessions.upkeep import compress_one
 
 def test_session_note_from_structure(vault: Path) -> None:
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
-        done = compress_one(mem, SID[:8])
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
+        done = compress_one(mem.store, SID[:8])
         text = (vault / done.path).read_text()
         assert done.path == ("sessions/2026-11-20 Fixed heron-api CI postgres port; service "
                              "addresses from env.md")
@@ -41,10 +41,10 @@ def test_session_note_from_structure(vault: Path) -> None:
         event = mem.log(path=done.path)[0]
         assert event.actor == "sessions:claude-code"
         # a second compress of an unchanged session writes nothing; a person's edit stays
-        assert not compress_one(mem, SID).written
+        assert not compress_one(mem.store, SID).written
         (vault / done.path).write_text(text + "\nMy own remark.\n")
         mem.reindex()
-        again = compress_one(mem, SID)
+        again = compress_one(mem.store, SID)
         assert not again.written and "edited" in again.why
         assert (vault / done.path).read_text().endswith("My own remark.\n")
 
@@ -63,8 +63,8 @@ def test_question_is_no_preference_and_known_facts_are_not_proposed(vault: Path,
         + "\n" for i, (u, text) in enumerate(rows)))
     with open_mem(vault) as mem:
         mem.reindex()
-        library.ingest(mem, "claude-code", t, "q1", closed=True)
-        done = compress_one(mem, "q1")
+        library.ingest(mem.store, "claude-code", t, "q1", closed=True)
+        done = compress_one(mem.store, "q1")
         text = (vault / done.path).read_text()
     assert "squash" not in text.split("## Preferences stated")[1]
     reasons = [p["action"]["reason"] for p in Journal(vault / ".aleph").proposals().values()]
@@ -80,15 +80,15 @@ def test_retention_counts_from_capture_and_keeps_by_default(vault: Path) -> None
     from aleph_mem.sessions.upkeep import prune
 
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)  # messages from 2026-11
-        library.ingest(mem, "codex", CODEX)  # no note yet: kept whatever its age
-        compress_one(mem, SID)
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)  # messages from 2026-11
+        library.ingest(mem.store, "codex", CODEX)  # no note yet: kept whatever its age
+        compress_one(mem.store, SID)
         year = dt.datetime.now(dt.UTC) + dt.timedelta(days=365)
-        assert prune(mem, year) == []  # the default keeps every transcript
-        assert prune(mem, dt.datetime.now(dt.UTC) + dt.timedelta(days=29), days=30) == []
-        gone = prune(mem, dt.datetime.now(dt.UTC) + dt.timedelta(days=31), days=30)
+        assert prune(mem.store, year) == []  # the default keeps every transcript
+        assert prune(mem.store, dt.datetime.now(dt.UTC) + dt.timedelta(days=29), days=30) == []
+        gone = prune(mem.store, dt.datetime.now(dt.UTC) + dt.timedelta(days=31), days=30)
         assert [s.session_id for s in gone] == [SID]
-        assert [h.client for h in library.listing(mem)] == ["codex"]
+        assert [h.client for h in library.listing(mem.store)] == ["codex"]
         assert (vault / "sessions").exists()  # the note stays
 
 
@@ -100,14 +100,14 @@ def test_a_session_imported_again_keeps_its_one_note(vault: Path) -> None:
     from aleph_mem.sessions.upkeep import prune
 
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
-        first = compress_one(mem, SID)
-        prune(mem, dt.datetime.now(dt.UTC) + dt.timedelta(days=2), days=1)
-        assert library.listing(mem) == []
-        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
-        again = compress_one(mem, SID)
-        other = library.ingest(mem, "claude-code", CLAUDE, "another-session", closed=True)
-        second = compress_one(mem, other.session.session_id)
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
+        first = compress_one(mem.store, SID)
+        prune(mem.store, dt.datetime.now(dt.UTC) + dt.timedelta(days=2), days=1)
+        assert library.listing(mem.store) == []
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
+        again = compress_one(mem.store, SID)
+        other = library.ingest(mem.store, "claude-code", CLAUDE, "another-session", closed=True)
+        second = compress_one(mem.store, other.session.session_id)
     assert again.path == first.path and not again.written  # the same bytes: unchanged
     assert second.path != first.path
     assert sorted(p.name for p in (vault / "sessions").rglob("*.md")) == sorted(
@@ -136,8 +136,8 @@ def test_a_rewound_branch_is_not_in_the_note(vault: Path, tmp_path: Path) -> Non
     t = tmp_path / "rw.jsonl"
     t.write_text("\n".join(lines) + "\n")
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", t, closed=True)
-        text = (vault / compress_one(mem, "rw").path).read_text()
+        library.ingest(mem.store, "claude-code", t, closed=True)
+        text = (vault / compress_one(mem.store, "rw").path).read_text()
     asked = text.split("## Asked")[1].split("##")[0]
     assert "Six by four metres" in asked and "Which seeds go in first?" in asked
     assert "Ten by ten" not in text and "four beds of clay" not in text
@@ -149,8 +149,8 @@ def test_session_notes_are_records_not_orphans(vault: Path) -> None:
     (vault / "sessions").mkdir()
     (vault / "sessions" / "loose idea.md").write_text("# Loose idea\n\nNo links at all.\n")
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
-        note = compress_one(mem, SID).path
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
+        note = compress_one(mem.store, SID).path
         mem.reindex()
     out = cli("dream", "--dry-run", "--pass", "lint", "--vault", str(vault), "--json")
     orphans = [i["path"] for i in json.loads(out.stdout)["issues"] if i["rule"] == "L020"]
@@ -167,8 +167,8 @@ def test_words_with_a_hash_in_a_session_do_not_become_tags(vault: Path, tmp_path
         "message": {"role": "user", "content": "Why does #include <vector> fail? See issue "
                     "#42 and the #build-fix channel."}}) + "\n")
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", t, closed=True)
-        view = mem.show(compress_one(mem, "h1").path)
+        library.ingest(mem.store, "claude-code", t, closed=True)
+        view = mem.show(compress_one(mem.store, "h1").path)
     assert view.tags == ["session"]
     assert "Why does \\#include <vector> fail? See issue \\#42" in view.content
 
@@ -192,8 +192,8 @@ def test_llm_items_must_quote_the_message_they_cite(vault: Path, stub_llm) -> No
              "quote": "always read the database port from DB_URL"}],  # kept
         "procedures": []})]
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
-        text = (vault / compress_one(mem, SID).path).read_text()
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
+        text = (vault / compress_one(mem.store, SID).path).read_text()
     assert "- Redis moved to an environment variable." in text
     assert "MySQL" not in text and "Port mismatch fixed" not in text
     assert "short answers" not in text and "- Read ports from DB_URL." in text
@@ -210,17 +210,17 @@ def test_a_ticked_preference_joins_hot_memory_as_it_is_then(vault: Path) -> None
 
     with open_mem(vault) as mem:
         mem.reindex()
-        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
-        compress_one(mem, SID)
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
+        compress_one(mem.store, SID)
         now = dt.datetime.now(dt.UTC)
-        Dream(mem, now, force=True).run(("digest",))
-        remember(mem, "The CI database is postgres 16", 2)  # hot memory moved on meanwhile
+        Dream(mem.store, now, force=True).run(("digest",))
+        remember(mem.store, "The CI database is postgres 16", 2)  # hot memory moved on meanwhile
         digest = vault / "_dream" / "proposals.md"  # where the boxes wait
         text = digest.read_text()
         line = next(ln for ln in text.splitlines() if "I prefer that we always read" in ln)
         digest.write_text(text.replace(line, line.replace("- [ ]", "- [x]")))
         mem.reindex()
-        Dream(mem, now + dt.timedelta(minutes=20), force=True).run(("digest",))
+        Dream(mem.store, now + dt.timedelta(minutes=20), force=True).run(("digest",))
         hot = (vault / "MEMORY.md").read_text()
         assert "The CI database is postgres 16" in hot
         assert "- [P3] I prefer that we always read the database port from DB_URL instead " \
@@ -236,8 +236,8 @@ def test_a_session_captured_on_another_device_is_compressed_there(vault: Path) -
     files and their state are that device's: compressing it here is refused (nothing is
     written into this device's raw folder or the vault); this device's own still works."""
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
-        mine = vault / ".aleph" / "raw" / mem.events.host
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
+        mine = vault / ".aleph" / "raw" / mem.store.events.host
         other = vault / ".aleph" / "raw" / "other-laptop"
         shutil.move(str(mine), str(other))
         for meta in other.glob("*/*.json"):
@@ -246,12 +246,12 @@ def test_a_session_captured_on_another_device_is_compressed_there(vault: Path) -
         before = sorted(p.relative_to(vault) for p in vault.rglob("*") if p.is_file()
                         and ".aleph" not in p.parts)
         with pytest.raises(BadInput, match="captured on other-laptop"):
-            compress_one(mem, SID[:8])
+            compress_one(mem.store, SID[:8])
         assert not mine.exists()
         assert sorted(p.relative_to(vault) for p in vault.rglob("*") if p.is_file()
                       and ".aleph" not in p.parts) == before
-        library.ingest(mem, "claude-code", CLAUDE, SID + "-here", closed=True)
-        assert compress_one(mem, SID + "-here").written
+        library.ingest(mem.store, "claude-code", CLAUDE, SID + "-here", closed=True)
+        assert compress_one(mem.store, SID + "-here").written
 
 
 def test_the_outcome_says_what_changed(vault: Path) -> None:
@@ -283,18 +283,18 @@ def test_an_llm_reads_the_whole_session_in_slices_and_a_failure_is_tried_again(
     use_stub_llm(vault, stub_llm)
     monkeypatch.setattr(llm_summary, "TRANSCRIPT_CHARS", 600)  # a small slice: a long session
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", CLAUDE, SID, closed=True)
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
         stub_llm.fail = 1
-        first = compress_one(mem, SID)
-        store = library.raw_store(mem)
+        first = compress_one(mem.store, SID)
+        store = library.raw_store(mem.store)
         assert first.written and store.load(store.paths("claude-code", SID)[0]) \
             .enrich_failures == 1
         asked = len(stub_llm.requests)
-        again = compress_finished(mem)  # tried again: every slice read this time
+        again = compress_finished(mem.store)  # tried again: every slice read this time
         parts = [r["messages"][1]["content"] for r in stub_llm.requests[asked:]]
         assert len(parts) > 1 and "(part 1 of" in parts[0] and "[u1]" in parts[0]
         assert [c.session.enrich_failures for c in again] == [0]
-        assert compress_finished(mem) == []  # read whole: not asked again
+        assert compress_finished(mem.store) == []  # read whole: not asked again
 
 
 def test_a_session_note_names_what_its_todo_list_left_open(vault: Path, tmp_path: Path) -> None:
@@ -328,8 +328,8 @@ def test_a_session_note_names_what_its_todo_list_left_open(vault: Path, tmp_path
             {**todo_line("t9", items), "sessionId": sid}]
         path.write_text("\n".join(json.dumps(x) for x in rows) + "\n")
         with open_mem(vault) as mem:
-            library.ingest(mem, "claude-code", path, sid, closed=True)
-            text = (vault / compress_one(mem, sid[:8] if name == "open" else sid).path
+            library.ingest(mem.store, "claude-code", path, sid, closed=True)
+            text = (vault / compress_one(mem.store, sid[:8] if name == "open" else sid).path
                     ).read_text()
         if name == "open":
             assert ("todo list left with 1 of 3 done; still open: Add a regression test; "
@@ -364,16 +364,16 @@ def test_a_session_note_links_its_project_and_the_notes_it_read(vault: Path,
         mem.reindex()
         path = tmp_path / "read.jsonl"
         path.write_text("\n".join(json.dumps(x) for x in lines + reads) + "\n")
-        library.ingest(mem, "claude-code", path, SID, closed=True)
-        text = (vault / compress_one(mem, SID[:8]).path).read_text()
+        library.ingest(mem.store, "claude-code", path, SID, closed=True)
+        text = (vault / compress_one(mem.store, SID[:8]).path).read_text()
     related = text.split("## Related notes\n\n")[1].split("\n\n")[0].splitlines()
     assert related == ["- [[projects/heron-api]]", "- [[notes/Deploy runbook]]"]
     (vault / "projects" / "heron-api.md").unlink()
     other = SID[:-4] + "0003"
     with open_mem(vault) as mem:
         mem.reindex()
-        library.ingest(mem, "claude-code", CLAUDE, other, closed=True)
-        text = (vault / compress_one(mem, other).path).read_text()
+        library.ingest(mem.store, "claude-code", CLAUDE, other, closed=True)
+        text = (vault / compress_one(mem.store, other).path).read_text()
     assert "## Related notes" not in text
 
 
@@ -397,13 +397,13 @@ def test_a_session_that_only_read_says_what_it_read(vault: Path, tmp_path: Path)
     path = tmp_path / "reading.jsonl"
     path.write_text("\n".join(json.dumps(x) for x in rows) + "\n")
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", path, SID, closed=True)
-        text = (vault / compress_one(mem, SID[:8]).path).read_text()
+        library.ingest(mem.store, "claude-code", path, SID, closed=True)
+        text = (vault / compress_one(mem.store, SID[:8]).path).read_text()
     outcome = text.split("## Outcome\n\n")[1].split("\n\n")[0]
     assert outcome.startswith("- read 1 file: `") and "changed" not in outcome
     other = SID[:-4] + "0004"
     with open_mem(vault) as mem:
-        library.ingest(mem, "claude-code", CLAUDE, other, closed=True)
-        text = (vault / compress_one(mem, other).path).read_text()
+        library.ingest(mem.store, "claude-code", CLAUDE, other, closed=True)
+        text = (vault / compress_one(mem.store, other).path).read_text()
     outcome = text.split("## Outcome\n\n")[1].split("\n\n")[0]
     assert outcome.startswith("- changed 2 files:") and "- read " not in outcome

@@ -19,7 +19,7 @@ def cas_append(mem: Memory, path: str, line: str) -> int:
         data = mem.vault.read_bytes(path)
         expected = None if data is None else content_hash(data)
         try:
-            mem.writer().write(path, (data or b"") + line.encode() + b"\n", expected)
+            mem.store.writer().write(path, (data or b"") + line.encode() + b"\n", expected)
             return conflicts
         except (ConflictError, NoteExists):
             conflicts += 1
@@ -34,7 +34,7 @@ def main() -> None:
             time.sleep(0.01)
         stale = 0
         try:
-            mem.writer().write("shared.md", seen + b"stale write\n", content_hash(seen))
+            mem.store.writer().write("shared.md", seen + b"stale write\n", content_hash(seen))
         except ConflictError:
             stale = 1
         conflicts = 0

@@ -107,7 +107,7 @@ def assert_logged_once(root: Path, changed: dict[str, tuple[str, str]]) -> None:
     """Every changed note has exactly one event, from its logged version to its new one;
     the untouched notes none; `as_of` and undo see the change."""
     with open_mem(root) as mem:
-        rows = mem.con.execute("SELECT id, at, path, before, after FROM events WHERE "
+        rows = mem.store.con.execute("SELECT id, at, path, before, after FROM events WHERE "
                                "kind = 'note-updated' AND actor = 'human'").fetchall()
         new = {}
         for eid, at, path, before, after in rows:
@@ -117,13 +117,13 @@ def assert_logged_once(root: Path, changed: dict[str, tuple[str, str]]) -> None:
         assert {p: b for p, (_, _, b) in new.items()} == {
             p: old for p, (old, _) in changed.items()}
         untouched = {note(i) for i in range(NOTES, NOTES + UNTOUCHED)}
-        assert not [r for r in mem.con.execute("SELECT path FROM events").fetchall()
+        assert not [r for r in mem.store.con.execute("SELECT path FROM events").fetchall()
                     if r[0] in untouched]
         for path in (note(0), note(1)):  # one note logged before, one never logged
             eid, at, _ = new[path]
             just_before = iso(parse_iso(at) - dt.timedelta(milliseconds=1))
-            assert at_time(mem.con, path, just_before).hash == changed[path][0]
-            now = at_time(mem.con, path, at)
+            assert at_time(mem.store.con, path, just_before).hash == changed[path][0]
+            now = at_time(mem.store.con, path, at)
             assert (now.hash, now.event) == (changed[path][1], eid)
             report = mem.undo(eid)
             assert report.undone == [eid] and not report.refused
@@ -186,7 +186,7 @@ def test_offline_edits_are_logged_once_after_the_index_is_lost(vault: Path, how:
     run(vault, "index", *(["--rebuild"] if how == "rebuild" else []))
     run(vault, "index", "--rebuild")  # rebuilt again with nothing changed: nothing new
     with open_mem(vault) as mem:
-        rows = mem.con.execute("SELECT kind, path, before, after FROM events WHERE "
+        rows = mem.store.con.execute("SELECT kind, path, before, after FROM events WHERE "
                                "actor = 'human' ORDER BY id").fetchall()
     now = {p: content_hash((vault / p).read_bytes()) for p in ("never.md", "logged.md",
                                                                "new.md")}

@@ -48,7 +48,7 @@ def test_purge_takes_a_secret_out_of_every_stored_version(vault: Path) -> None:
     raw.write_text(json.dumps({"text": f"I pasted {SECRET} here"}) + "\n")
     assert kept_anywhere(vault, SECRET)
     with open_mem(vault) as mem:  # history hands the old version back before the purge
-        assert SECRET in mem.objects.get(second).decode()
+        assert SECRET in mem.store.objects.get(second).decode()
 
     out = cli("--vault", str(vault), "purge", "--json", stdin=SECRET + "\n")
     report = json.loads(out.stdout)
@@ -59,12 +59,12 @@ def test_purge_takes_a_secret_out_of_every_stored_version(vault: Path) -> None:
     assert "[REDACTED:purged]" in (vault / "notes/runbook.md").read_text()
     assert (vault / "notes/deploy.md").read_bytes() == note.read_bytes()
     with open_mem(vault) as mem:
-        old = mem.objects.get(second).decode()  # the old version still reads, masked
+        old = mem.store.objects.get(second).decode()  # the old version still reads, masked
         assert "key " + "*" * len(SECRET) in old and "steps for the heron deploy" in old
         assert mem.show("notes/deploy.md").hash == still
         purge = [e for e in mem.log(limit=5) if e.kind == "purge"]
         assert len(purge) == 1 and SECRET not in json.dumps(purge[0].as_json())
-        assert not mem.search(SECRET[9:])  # the index was rebuilt without it
+        assert not mem.search(SECRET[9:]).hits  # the index was rebuilt without it
     # the edit that added it can still be undone (to the masked text of then)
     out = cli("--vault", str(vault), "undo", "--json", json.loads(cli(
         "--vault", str(vault), "log", "notes/deploy.md", "--json").stdout)[0]["id"])

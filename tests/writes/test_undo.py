@@ -19,7 +19,7 @@ def test_a_run_of_writes_moves_and_archives_undone_byte_for_byte(vault: Path) ->
         mem.reindex()
         start = snapshot(vault)
         run = new_ulid()
-        w = mem.writer(run=run)
+        w = mem.store.writer(run=run)
         r = w.write("inbox/new.md", b"# New\n\nfresh\n", None)
         w.append("inbox/new.md", "more", r.hash)
         w.set_frontmatter("notes/keep.md", {"status": "stale"}, ["title"])
@@ -30,7 +30,7 @@ def test_a_run_of_writes_moves_and_archives_undone_byte_for_byte(vault: Path) ->
         report = mem.undo(run)
         assert report.refused == [] and len(report.undone) == 6
         assert snapshot(vault) == start
-        assert [h.path for h in mem.search("fresh")] == []
+        assert [h.path for h in mem.search("fresh").hits] == []
         assert mem.show("notes/keep.md").frontmatter["title"] == "Keep"
         # the undo is a run too: undoing it redoes everything
         mem.undo(report.run)
@@ -41,7 +41,7 @@ def test_a_run_of_writes_moves_and_archives_undone_byte_for_byte(vault: Path) ->
 def test_undo_one_event_and_refuse_over_a_later_human_edit(vault: Path) -> None:
     with open_mem(vault) as mem:
         mem.reindex()
-        w = mem.writer()
+        w = mem.store.writer()
         r1 = w.write("a.md", b"v1\n", None)
         r2 = w.write("a.md", b"v2\n", r1.hash)
         r3 = w.write("b.md", b"b1\n", None)
@@ -72,7 +72,7 @@ def test_partial_run_undo_restores_the_rest(vault: Path) -> None:
     with open_mem(vault) as mem:
         mem.reindex()
         run = new_ulid()
-        w = mem.writer(run=run)
+        w = mem.store.writer(run=run)
         w.write("x.md", b"x\n", None)
         w.write("y.md", b"y\n", None)
         (vault / "x.md").write_bytes(b"edited by a person\n")
@@ -97,7 +97,7 @@ def test_undo_of_a_run_touches_only_what_this_device_wrote(vault: Path) -> None:
     with open_mem(vault) as mem:
         mem.reindex()
         run = new_ulid()
-        r = mem.writer(run=run, actor="dream:lint").write("ours.md", b"# Ours\n\nx\n", None)
+        r = mem.store.writer(run=run, actor="dream:lint").write("ours.md", b"# Ours\n\nx\n", None)
         other = vault / ".aleph" / "events" / "other-device"
         other.mkdir(parents=True)
         keep_hash = mem.show("keep").hash
@@ -112,12 +112,12 @@ def test_undo_of_a_run_touches_only_what_this_device_wrote(vault: Path) -> None:
         report = mem.undo(run)
         assert report.undone == [r.event.id] and report.refused == []
         assert not (vault / "ours.md").exists() and (vault / "keep.md").exists()
-        assert mem.con.execute("SELECT count(*) FROM events WHERE at > '2100'").fetchone() \
+        assert mem.store.con.execute("SELECT count(*) FROM events WHERE at > '2100'").fetchone() \
             == (0,)
-        w = mem.writer(actor="cli").write("ours.md", b"# Ours\n\nagain\n", None)
-        obj = mem.objects.path_of(mem.show("keep").hash)
+        w = mem.store.writer(actor="cli").write("ours.md", b"# Ours\n\nagain\n", None)
+        obj = mem.store.objects.path_of(mem.show("keep").hash)
         obj.write_bytes(b"not zlib")  # a damaged pre-image
-        edit = mem.writer(actor="cli").write("keep.md", b"# Keep\n\nchanged\n",
+        edit = mem.store.writer(actor="cli").write("keep.md", b"# Keep\n\nchanged\n",
                                              mem.show("keep").hash)
         bad = mem.undo(edit.event.id)
         assert bad.undone == [] and "cannot be read" in bad.refused[0][1]

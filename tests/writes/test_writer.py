@@ -27,7 +27,7 @@ def events(mem) -> list[dict]:
 
 
 def test_create_replace_and_conflicts(mem) -> None:
-    w = mem.writer()
+    w = mem.store.writer()
     r1 = w.write("inbox/a", b"# A\n\none\n", None)
     assert (r1.path, r1.hash) == ("inbox/a.md", content_hash(b"# A\n\none\n"))
     with pytest.raises(NoteExists) as exists:
@@ -39,7 +39,7 @@ def test_create_replace_and_conflicts(mem) -> None:
     assert "re-read it and retry" in str(conflict.value)
     r2 = w.write("inbox/a.md", b"# A\n\nzebra\n", r1.hash)
     assert (mem.vault.root / "inbox/a.md").read_bytes() == b"# A\n\nzebra\n"
-    assert [h.path for h in mem.search("zebra")] == ["inbox/a.md"]  # read-your-writes
+    assert [h.path for h in mem.search("zebra").hits] == ["inbox/a.md"]  # read-your-writes
     assert [(e["kind"], e["path"], e.get("before"), e["after"], e["actor"])
             for e in events(mem)] == [
         ("note-created", "inbox/a.md", None, r1.hash, "cli"),
@@ -54,7 +54,7 @@ def test_paths_that_leave_the_vault_are_refused(mem, tmp_path: Path, bad: str) -
     outside.mkdir()
     os.symlink(outside, mem.vault.root / "link")
     with pytest.raises(PathOutsideVault):
-        mem.writer().write(bad, b"x\n", None)
+        mem.store.writer().write(bad, b"x\n", None)
     assert list(outside.iterdir()) == []
     assert not (tmp_path / "escape.md").exists()
 
@@ -66,14 +66,14 @@ def test_a_write_through_a_symlinked_folder_is_logged_once_under_the_indexed_pat
     a plain folder keeps its own path."""
     (mem.vault.root / "notes").mkdir(exist_ok=True)
     os.symlink("notes", mem.vault.root / "linked")
-    agent = mem.writer(actor="mcp:agent")
+    agent = mem.store.writer(actor="mcp:agent")
     done = agent.write("linked/a.md", b"# A\n\nmarmalade through a link\n", None)
     plain = agent.write("notes/b.md", b"# B\n\nplain\n", None)
     assert (done.path, plain.path) == ("notes/a.md", "notes/b.md")
     mem.reindex()
     assert sorted((e["kind"], e["path"], e["actor"]) for e in events(mem)) == [
         ("note-created", "notes/a.md", "mcp:agent"), ("note-created", "notes/b.md", "mcp:agent")]
-    assert [h.path for h in mem.search("marmalade")] == ["notes/a.md"]
+    assert [h.path for h in mem.search("marmalade").hits] == ["notes/a.md"]
 
 
 FM = b"""---
@@ -88,7 +88,7 @@ Body line one\r
 
 
 def test_frontmatter_patch_keeps_everything_else(mem) -> None:
-    w = mem.writer()
+    w = mem.store.writer()
     r = w.write("n.md", FM, None)
     r = w.set_frontmatter("n.md", {"title": "[wip] plans", "status": "stale"}, ["tags"], r.hash)
     data = (mem.vault.root / "n.md").read_bytes()
@@ -99,7 +99,7 @@ def test_frontmatter_patch_keeps_everything_else(mem) -> None:
 
 
 def test_frontmatter_patch_on_a_note_without_frontmatter_and_crlf(mem) -> None:
-    w = mem.writer()
+    w = mem.store.writer()
     w.write("plain.md", b"# Plain\n\ntext\n", None)
     w.set_frontmatter("plain.md", {"tags": ["a", "b"]}, [])
     assert (mem.vault.root / "plain.md").read_bytes() == (
@@ -115,12 +115,12 @@ def test_frontmatter_patch_refuses_broken_yaml_and_touches_nothing(mem) -> None:
     write(mem.vault.root, "bad.md", bad)
     mem.reindex()
     with pytest.raises(BadInput, match="fix it by hand"):
-        mem.writer().set_frontmatter("bad.md", {"x": 1}, [])
+        mem.store.writer().set_frontmatter("bad.md", {"x": 1}, [])
     assert (mem.vault.root / "bad.md").read_bytes() == bad
 
 
 def test_append_at_end_and_under_heading(mem) -> None:
-    w = mem.writer()
+    w = mem.store.writer()
     src = (b"---\n# Not a heading: a YAML comment\n---\n# Top\n\nintro\n\n## Tasks\n\n- a\n\n"
            b"```\n# fenced, not a heading\n```\n\n## Done\n\n- z\n")
     w.write("t.md", src, None)
@@ -136,7 +136,7 @@ def test_append_at_end_and_under_heading(mem) -> None:
 
 
 def test_move_archive_restore_keep_index_and_links(mem) -> None:
-    w = mem.writer()
+    w = mem.store.writer()
     w.write("notes/target.md", b"# Target\n\nbody words\n", None)
     w.write("notes/src.md", b"see [[target]]\n", None)
     before = (mem.vault.root / "notes/target.md").read_bytes()
@@ -146,17 +146,17 @@ def test_move_archive_restore_keep_index_and_links(mem) -> None:
     assert {k: fm[k] for k in ("status", "archived_from", "archived_reason")} == {
         "status": "archived", "archived_from": "notes/target.md",
         "archived_reason": "low_salience"}
-    assert mem.search("body words") == []  # archived notes leave default search
+    assert mem.search("body words").hits == []  # archived notes leave default search
     assert mem.show("notes/src").links[0].resolved == "archive/notes/target.md"
     w.restore("archive/notes/target.md")
     assert (mem.vault.root / "notes/target.md").read_bytes() == before
-    assert [h.path for h in mem.search("body words")] == ["notes/target.md"]
+    assert [h.path for h in mem.search("body words").hits] == ["notes/target.md"]
     w.move("notes/target.md", "elsewhere/renamed.md")
     # the file name changed: as in Obsidian, [[target]] no longer opens it (its H1 is no
     # name links resolve by), and `status` lists it as unresolved
     link = mem.show("notes/src").links[0]
     assert (link.resolved, link.status) == (None, "unresolved")
-    assert mem.search("target")[0].path == "elsewhere/renamed.md"  # found by its H1
+    assert mem.search("target").hits[0].path == "elsewhere/renamed.md"  # found by its H1
     with pytest.raises(NoteExists):
         w.move("elsewhere/renamed.md", "notes/src.md")
     assert [e["kind"] for e in events(mem)][-3:] == ["note-archived", "note-restored",
@@ -165,7 +165,7 @@ def test_move_archive_restore_keep_index_and_links(mem) -> None:
 
 def test_human_edits_become_events_and_own_writes_do_not_repeat(mem) -> None:
     root = mem.vault.root
-    w = mem.writer()
+    w = mem.store.writer()
     w.write("a.md", b"aleph wrote this\n", None)
     mem.reindex()
     assert [e["actor"] for e in events(mem)] == ["cli"]
@@ -185,7 +185,7 @@ def test_human_edits_become_events_and_own_writes_do_not_repeat(mem) -> None:
 
 
 def test_event_log_torn_line_is_skipped_and_rebuild_restores_the_table(mem) -> None:
-    w = mem.writer()
+    w = mem.store.writer()
     w.write("a.md", b"one\n", None)
     log_file = next((mem.vault.root / ".aleph" / "events").glob("*/*.jsonl"))
     with open(log_file, "ab") as fh:
@@ -201,7 +201,7 @@ def test_event_log_torn_line_is_skipped_and_rebuild_restores_the_table(mem) -> N
 
 
 def test_append_without_hash_applies_to_current_content(mem) -> None:
-    w = mem.writer()
+    w = mem.store.writer()
     w.write("j.md", b"# J\n", None)
     (mem.vault.root / "j.md").write_bytes(b"# J\n\nperson line\n")
     w.append("j.md", "agent line", ANY)
@@ -213,7 +213,7 @@ def test_a_writer_killed_between_its_swap_and_its_event_is_logged_once(mem) -> N
     that change once (as the writer's, recovered), not again as a person's edit."""
     from aleph_mem.writes.events import make_event
 
-    first = mem.writer(actor="mcp:agent").write("notes/k.md", b"# K\n\none\n", None)
+    first = mem.store.writer(actor="mcp:agent").write("notes/k.md", b"# K\n\none\n", None)
     new = b"# K\n\ntwo\n"
     event = make_event("mcp:agent", "note-updated", "notes/k.md", first.hash,
                        content_hash(new), None, None, None)
@@ -224,7 +224,7 @@ def test_a_writer_killed_between_its_swap_and_its_event_is_logged_once(mem) -> N
             {"path": "notes/k.md", "expected": first.hash, "after": content_hash(new)}]}))
     (mem.vault.root / "notes/k.md").write_bytes(new)  # swapped in; then killed
     with open_mem(mem.vault.root) as again:
-        again.writer(actor="cli").write("notes/k.md", b"# K\n\nthree\n", content_hash(new))
+        again.store.writer(actor="cli").write("notes/k.md", b"# K\n\nthree\n", content_hash(new))
         logged = [(e["kind"], e["actor"], e.get("before"), e["after"]) for e in events(again)]
     assert logged == [
         ("note-created", "mcp:agent", None, first.hash),
@@ -261,7 +261,7 @@ def test_appends_racing_a_fast_editor_land_once_or_report_a_conflict(mem) -> Non
     saver = threading.Thread(target=editor)
     saver.start()
     done, refused = [], []
-    w = mem.writer(actor="mcp:agent")
+    w = mem.store.writer(actor="mcp:agent")
     try:
         for i in range(40):
             try:
@@ -289,7 +289,7 @@ def test_appends_racing_a_fast_editor_land_once_or_report_a_conflict(mem) -> Non
 def test_archive_keeps_a_notes_own_status(mem) -> None:
     """A person's `status: abandoned` is their word: archived, the note keeps it (and says
     where it came from); a note without one (the near miss) gets `status: archived`."""
-    w = mem.writer()
+    w = mem.store.writer()
     w.write("ideas/app.md", b"---\nstatus: abandoned\n---\n# App\n\nx\n", None)
     w.write("ideas/bot.md", b"# Bot\n\nx\n", None)
     w.archive("ideas/app.md", reason="stale")
