@@ -137,7 +137,7 @@ def test_a_repair_does_not_repeat_a_link_beside_it(vault: Path) -> None:
     write(vault, "drafts/Other.md", "# Other\n\nSee [[Readwise/How we got to now]].\n")
     with open_mem(vault) as mem:
         mem.reindex()
-        fixed = {a.path for a in plan_lint(snapshot(mem, NOW)) if a.content}
+        fixed = {a.path for a in plan_lint(snapshot(mem.store, NOW)) if a.content}
     assert "drafts/Essay.md" not in fixed and "drafts/Other.md" in fixed
 
 
@@ -146,5 +146,5 @@ def test_a_proposal_names_a_few_repairs_and_counts_the_rest(vault: Path) -> None
     write(vault, "Hub.md", "# Hub\n\n" + "".join(f"- [[old/Target]] {k}\n" for k in range(40)))
     with open_mem(vault) as mem:
         mem.reindex()
-        hub = next(a for a in plan_lint(snapshot(mem, NOW)) if a.path == "Hub.md")
+        hub = next(a for a in plan_lint(snapshot(mem.store, NOW)) if a.path == "Hub.md")
     assert hub.reason.count("→") == 5 and hub.reason.endswith("and 35 more in the note")

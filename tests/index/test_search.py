@@ -133,5 +133,6 @@ def test_a_questions_verb_does_not_outrank_its_subject(vault: Path) -> None:
         write(vault, f"notes/n{k}.md", f"# Note {k}\n\nThe weather was grey on day {k}.\n")
     with open_mem(vault) as m:
         m.reindex()
-        assert m.search("what food does my pet like", mode="fts")[0].path == "pets/Biscuit.md"
-        assert {h.path for h in m.search("like", mode="fts")} == {"journal/0.md", "journal/1.md"}
+        assert m.search("what food does my pet like", mode="fts").hits[0].path == "pets/Biscuit.md"
+        assert {h.path for h in m.search("like", mode="fts").hits} == {
+            "journal/0.md", "journal/1.md"}
