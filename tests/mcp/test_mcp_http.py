@@ -242,3 +242,35 @@ def test_beside_a_daemon_the_tools_use_the_daemons_model(vault: Path) -> None:
             stop.set()
             server.join(timeout=60)
         assert not server.is_alive()
+
+
+def test_a_connection_the_server_accepts_has_nagle_off() -> None:
+    """The listening socket says it is TCP, so asyncio (which serves it) sets TCP_NODELAY on
+    each connection it accepts: a small response goes out at once instead of waiting for
+    the client's delayed ACK (about 40 ms a call on Linux loopback, found by
+    benchmarks/mcp_http.py)."""
+    import asyncio
+    import socket
+
+    from aleph_mem.mcp.http import Address, bind
+
+    async def accepted_nodelay() -> int:
+        seen: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                conn = transport.get_extra_info("socket")
+                seen.set_result(conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                transport.close()
+
+        server = await asyncio.get_running_loop().create_server(
+            Probe, sock=bind(Address("127.0.0.1", 0)))
+        port = server.sockets[0].getsockname()[1]
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            return await asyncio.wait_for(seen, timeout=30)
+        finally:
+            writer.close()
+            server.close()
+
+    assert asyncio.run(accepted_nodelay()) != 0
