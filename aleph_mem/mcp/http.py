@@ -7,6 +7,10 @@ token exists (and always on any other address), only a request with ``Authorizat
 Bearer <token>``: a bad or missing one gets 401 with an empty body. The gate puts the
 token's ``Grant`` in the request's scope, where the tools read who writes and whether they
 may. Host and Origin are checked by the SDK's own DNS-rebinding guard.
+
+``listening`` binds and builds it; ``serve`` runs it in the main thread, ``daemon --serve``
+in a thread beside the daemon's jobs (``Listening.run_until``), with the tools on a sibling
+of the daemon's ``Memory``.
 """
 
 from __future__ import annotations
