@@ -155,3 +155,36 @@ def test_the_serve_refusals_hold_before_the_daemon_starts(vault: Path) -> None:
     out = cli(vault, "daemon", "--port", "9999")  # where to listen, but not --serve
     assert out.returncode == 1 and "go with --serve" in out.stderr
     assert not status.exists()  # none of them started a daemon
+
+
+def test_a_server_that_stops_on_its_own_stops_the_daemon_with_status_1(vault: Path) -> None:
+    """A companion that ends before it is asked takes the daemon down (status 1, so
+    systemd's Restart=on-failure brings both back); one that waits for the stop (the
+    control) keeps the daemon running until it is stopped, status 0."""
+    from aleph_mem.memory import Memory
+    from aleph_mem.running.daemon import Companion, Daemon
+
+    def run(companion: Companion) -> tuple[Daemon, list[int], threading.Thread]:
+        mem = Memory.open(vault, {"embed_model": "none"})
+        daemon = Daemon(mem, scheduler=False, companion=companion)
+        codes: list[int] = []
+        # not the main thread: the daemon installs no signal handlers in the test run
+        worker = threading.Thread(target=lambda: codes.append(daemon.run()))
+        worker.start()
+        return daemon, codes, worker
+
+    daemon, codes, worker = run(Companion("quitter", {"mcp": "x"}, lambda stop: None))
+    worker.join(timeout=120)
+    daemon.mem.close()
+    assert codes == [1]
+    status = json.loads((vault / ".aleph" / "local" / "daemon.json").read_text())
+    assert status["state"] == "stopped"
+
+    daemon, codes, worker = run(Companion("waiter", {"mcp": "y"}, lambda stop: stop.wait()))
+    until(lambda: json.loads((vault / ".aleph" / "local" / "daemon.json").read_text())
+          .get("serves") == {"mcp": "y"})
+    assert codes == [] and worker.is_alive()
+    daemon.stop_event.set()
+    worker.join(timeout=120)
+    daemon.mem.close()
+    assert codes == [0]
