@@ -305,12 +305,7 @@ def _running_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     sub.add_parser("mcp-reference", help="print the MCP tools reference (docs/mcp-tools.md)")
     s = sub.add_parser("serve", parents=[common],
                        help="serve the same MCP tools over HTTP (streamable HTTP at /mcp)")
-    s.add_argument("--host", default="127.0.0.1",
-                   help="the address to listen on (loopback by default; any other needs a "
-                   "token)")
-    s.add_argument("--port", type=int, default=8765, help="the port (0: any free one)")
-    s.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                   help="another Host a request may name (a reverse proxy's public name)")
+    _address_args(s)
     s.add_argument("--new-token", metavar="NAME",
                    help="make a token for one client, print it once, and exit")
     s.add_argument("--read-only", action="store_true",
@@ -322,12 +317,20 @@ def _running_commands(sub: Any, common: argparse.ArgumentParser) -> None:
                        "completion zsh > ~/.zfunc/_aleph-mem (with ~/.zfunc on fpath); fish: "
                        "aleph-mem completion fish > ~/.config/fish/completions/aleph-mem.fish")
     s.add_argument("shell", choices=["bash", "zsh", "fish"])
-    sub.add_parser("daemon", parents=[common],
-                   help="the watcher plus the scheduler (periodic reconcile, dream passes)")
+    s = sub.add_parser("daemon", parents=[common],
+                       help="the watcher plus the scheduler (periodic reconcile, dream passes)")
+    s.add_argument("--serve", action="store_true",
+                   help="also serve the MCP tools and the page over HTTP, as `serve` does, "
+                   "sharing the daemon's model")
+    _address_args(s)
     s = sub.add_parser("service", parents=[common],
                        help="the daemon as a systemd user unit for this install and vault")
     s.add_argument("action", choices=["install", "uninstall", "status"])
     s.add_argument("--name", default="aleph-mem", help="the unit's name (one per vault)")
+    s.add_argument("--serve", action="store_true",
+                   help="install: the unit runs `daemon --serve` (with --host, --port, "
+                   "--allow-host)")
+    _address_args(s)
     s.add_argument("--json", action="store_true")
     _session_commands(sub, common)
     s = sub.add_parser("mcp-config", parents=[common],
@@ -337,6 +340,16 @@ def _running_commands(sub: Any, common: argparse.ArgumentParser) -> None:
     s.add_argument("--name", default="aleph-mem", help="the server's name in the client")
     s.add_argument("--url", help="a running `aleph-mem serve` (e.g. http://127.0.0.1:8765/mcp) "
                    "instead of a stdio command")
+
+
+def _address_args(s: argparse.ArgumentParser) -> None:
+    """Where `serve` (and `daemon --serve`) listens."""
+    s.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (loopback by default; any other needs a "
+                   "token)")
+    s.add_argument("--port", type=int, default=8765, help="the port (0: any free one)")
+    s.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="another Host a request may name (a reverse proxy's public name)")
 
 
 def _session_commands(sub: Any, common: argparse.ArgumentParser) -> None:

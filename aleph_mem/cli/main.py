@@ -288,7 +288,15 @@ def describe_daemon(d: dict[str, Any]) -> str:
     return (f"running since {d.get('running_since')} (pid {d.get('pid')}, "
             f"{d.get('watch_mode')}); last event {d.get('last_event_at') or 'none'}, "
             f"queue {d.get('queue', 0)}, idle for "
-            f"{'ever' if idle is None else f'{idle:.0f} s'}" + (f"; next: {nxt}" if nxt else ""))
+            f"{'ever' if idle is None else f'{idle:.0f} s'}" + (f"; next: {nxt}" if nxt else "")
+            + serving(d.get("serves")))
+
+
+def serving(where: object) -> str:
+    """What `daemon --serve` serves and where (from its status file)."""
+    if not isinstance(where, dict) or not where.get("mcp"):
+        return ""
+    return f"; serves MCP at {where['mcp']} and the page at {where.get('page')}"
 
 
 def _status_row(r: dict[str, Any]) -> str:

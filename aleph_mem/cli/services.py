@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from aleph_mem import logs
 from aleph_mem.cli.common import (
@@ -18,6 +19,11 @@ from aleph_mem.cli.common import (
     setting_flags,
     vault_root,
 )
+from aleph_mem.errors import BadInput
+
+if TYPE_CHECKING:
+    from aleph_mem.memory import Memory
+    from aleph_mem.running.daemon import Companion
 
 
 def run_daemon(args: argparse.Namespace, scheduler: bool) -> int:
@@ -27,8 +33,33 @@ def run_daemon(args: argparse.Namespace, scheduler: bool) -> int:
     logs.ready()  # before the scheduler and watcher load: they log in our format
     # not open_memory: starting the daemon is no sign of a person at work (the activity
     # stamp would keep the first embed on one core and the dream waiting)
+    serve = getattr(args, "serve", False)
+    if hasattr(args, "serve"):
+        only_with_serve(args)
     with Memory.open(vault_root(args), setting_flags(args)) as mem:
-        return Daemon(mem, scheduler=scheduler, progress=progress_printer).run()
+        beside = http_companion(args, mem) if serve else None
+        return Daemon(mem, scheduler=scheduler, progress=progress_printer,
+                      companion=beside).run()
+
+
+def only_with_serve(args: argparse.Namespace) -> None:
+    """--host, --port and --allow-host say where `--serve` listens: alone, they are a
+    mistake worth saying rather than ignoring."""
+    if not args.serve and (args.host != "127.0.0.1" or args.port != 8765 or args.allow_host):
+        raise BadInput("--host, --port and --allow-host go with --serve (where the daemon "
+                       "serves MCP over HTTP); add --serve or leave them out")
+
+
+def http_companion(args: argparse.Namespace, mem: Memory) -> Companion:
+    """`daemon --serve`: the HTTP server, bound now (a refused address or a port in use
+    stops the daemon before it starts), run beside the daemon's jobs. Its tools use a
+    sibling of the daemon's Memory: one embedding model in the process, one index."""
+    from aleph_mem.mcp.http import Address, listening
+    from aleph_mem.running.daemon import Companion
+
+    ready = listening(mem.vault.root, mem.vault.local_dir, Address(args.host, args.port),
+                      args.allow_host, opened=lambda: mem.sibling(actor="mcp:client"))
+    return Companion("http server", ready.where, ready.run_until)
 
 
 @command("watch")
@@ -93,6 +124,23 @@ def cmd_daemon(args: argparse.Namespace) -> int:
     return run_daemon(args, scheduler=True)
 
 
+def serve_args(args: argparse.Namespace, root: Path) -> list[str]:
+    """`daemon --serve`'s words for the unit, refused now (not at every restart) where the
+    server would refuse to start."""
+    from aleph_mem.files.vault import Vault
+    from aleph_mem.install import serve_tokens
+    from aleph_mem.mcp.http import Address, refusal
+
+    tokens = serve_tokens.load(Vault(root).local_dir)
+    why = refusal(Address(args.host, args.port), tokens, args.allow_host)
+    if why:
+        raise BadInput(why)
+    words = ["--serve", "--host", args.host, "--port", str(args.port)]
+    for name in args.allow_host:
+        words += ["--allow-host", name]
+    return words
+
+
 @command("dreamer")
 def cmd_dreamer(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
@@ -132,7 +180,10 @@ def cmd_service(args: argparse.Namespace) -> int:
                 print(f"{key}: {value}")
         return 0
     if args.action == "install":
-        outcome = systemd_unit.install(vault_root(args), args.name)
+        root = vault_root(args)
+        only_with_serve(args)
+        serving = serve_args(args, root) if args.serve else []
+        outcome = systemd_unit.install(root, args.name, serving)
     else:
         outcome = systemd_unit.uninstall(args.name)
     for line in outcome.lines:

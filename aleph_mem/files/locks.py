@@ -3,7 +3,8 @@ process, so a killed holder never leaves one behind):
 
 - ``write_lock``: one writer at a time across processes and threads (waits, then VaultBusy);
 - ``watcher_lock``: one watcher (daemon) per vault, holding its pid (WatcherRunning);
-- ``dream_lock``: one dream run at a time (DreamBusy).
+- ``dream_lock``: one dream run at a time (DreamBusy);
+- ``tokens_lock``: one change at a time to ``serve``'s token file (waits, then VaultBusy).
 """
 
 from __future__ import annotations
@@ -28,10 +29,21 @@ def _thread_lock(path: Path) -> threading.RLock:
         return _thread_locks.setdefault(str(path), threading.RLock())
 
 
+def write_lock(local_dir: Path, timeout: float = 30.0) -> contextlib.AbstractContextManager[None]:
+    return waiting_lock(local_dir / "write.lock", timeout)
+
+
+def tokens_lock(local_dir: Path, timeout: float = 30.0) -> contextlib.AbstractContextManager[None]:
+    """Held while the token file is read, changed and written back, so two processes
+    making tokens at once cannot lose one."""
+    return waiting_lock(local_dir / "serve-tokens.lock", timeout)
+
+
 @contextlib.contextmanager
-def write_lock(local_dir: Path, timeout: float = 30.0) -> Iterator[None]:
-    local_dir.mkdir(parents=True, exist_ok=True)
-    path = local_dir / "write.lock"
+def waiting_lock(path: Path, timeout: float = 30.0) -> Iterator[None]:
+    """``path`` held by one thread of one process at a time; waits up to ``timeout``
+    seconds, then VaultBusy. Re-entered by the thread holding it: already held."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     tlock = _thread_lock(path)
     if not tlock.acquire(timeout=timeout):
         raise VaultBusy(path, timeout)

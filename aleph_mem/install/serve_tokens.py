@@ -20,6 +20,7 @@ from pathlib import Path
 from aleph_mem.clock import utc_now
 from aleph_mem.errors import BadInput
 from aleph_mem.files.atomic import fsync_dir, temp_path
+from aleph_mem.files.locks import tokens_lock
 
 FILE = "serve-tokens.json"
 NAME = re.compile(r"[A-Za-z0-9._-]{1,40}")
@@ -65,23 +66,26 @@ def create(local_dir: Path, name: str, write: bool) -> str:
     if not NAME.fullmatch(name):
         raise BadInput(f"token name {name!r}: use 1-40 letters, digits, '.', '_' or '-' "
                        "(it is the actor its writes are logged under)")
-    tokens = load(local_dir)
-    if any(t.name == name for t in tokens):
-        raise BadInput(f"a token called {name!r} exists; revoke it first "
-                       f"(`aleph-mem serve --revoke-token {name}`) or pick another name")
-    secret = secrets.token_urlsafe(32)
-    tokens.append(Token(name, digest(secret), write, utc_now().isoformat(timespec="seconds")))
-    _save(local_dir, tokens)
+    with tokens_lock(local_dir):  # read, add, write back: nobody else's token is lost
+        tokens = load(local_dir)
+        if any(t.name == name for t in tokens):
+            raise BadInput(f"a token called {name!r} exists; revoke it first "
+                           f"(`aleph-mem serve --revoke-token {name}`) or pick another name")
+        secret = secrets.token_urlsafe(32)
+        tokens.append(Token(name, digest(secret), write,
+                            utc_now().isoformat(timespec="seconds")))
+        _save(local_dir, tokens)
     return secret
 
 
 def revoke(local_dir: Path, name: str) -> None:
-    tokens = load(local_dir)
-    kept = [t for t in tokens if t.name != name]
-    if len(kept) == len(tokens):
-        names = ", ".join(t.name for t in tokens) or "none"
-        raise BadInput(f"no token called {name!r} (tokens: {names})")
-    _save(local_dir, kept)
+    with tokens_lock(local_dir):
+        tokens = load(local_dir)
+        kept = [t for t in tokens if t.name != name]
+        if len(kept) == len(tokens):
+            names = ", ".join(t.name for t in tokens) or "none"
+            raise BadInput(f"no token called {name!r} (tokens: {names})")
+        _save(local_dir, kept)
 
 
 def check(tokens: list[Token], presented: str) -> Grant | None:

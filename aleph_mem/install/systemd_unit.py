@@ -53,9 +53,12 @@ ProtectProc=invisible
 """
 
 
-def render(command: str, vault: str, sandbox: bool = True) -> str:
+def render(command: str, vault: str, sandbox: bool = True,
+           serve: list[str] | None = None) -> str:
     """The unit text: ``command`` starts aleph-mem (an absolute path, or ``%h/...``), both it
-    and ``vault`` already written as unit words (unit_word)."""
+    and ``vault`` already written as unit words (unit_word); ``serve``: the words after
+    ``daemon`` that make it serve over HTTP too (``--serve --host H --port P``)."""
+    daemon = " ".join(["daemon", *(unit_word(w) for w in serve or [])])
     hardening = ALWAYS + (NAMESPACED.format(vault=vault) if sandbox else "")
     return f"""\
 # aleph-mem daemon for one vault, as a systemd *user* unit (`aleph-mem service install`
@@ -68,7 +71,7 @@ After=default.target
 [Service]
 Type=simple
 Environment=PYTHONUNBUFFERED=1
-ExecStart={command} --vault {vault} daemon
+ExecStart={command} --vault {vault} {daemon}
 Restart=on-failure
 RestartSec=5
 KillSignal=SIGTERM
@@ -151,7 +154,8 @@ def _systemctl(*args: str) -> tuple[bool, str]:
     return r.returncode == 0, (r.stdout + r.stderr).strip()
 
 
-def install(vault: Path, name: str = NAME) -> Outcome:
+def install(vault: Path, name: str = NAME, serve: list[str] | None = None) -> Outcome:
+    """Write, enable and start the unit; ``serve``: ``daemon --serve``'s words (render)."""
     vault = vault.resolve()
     if not (vault / ".aleph").is_dir():
         raise BadInput(f"{vault} is not a vault yet: run `aleph-mem init {vault}` first")
@@ -159,7 +163,8 @@ def install(vault: Path, name: str = NAME) -> Outcome:
         raise BadInput("`service install` writes a systemd user unit (Linux); on this system "
                        "start `aleph-mem daemon` from your login items instead")
     unit = unit_dir() / f"{check_name(name)}.service"
-    text = render(this_install(), unit_word(str(vault)), sandbox=user_namespaces())
+    text = render(this_install(), unit_word(str(vault)), sandbox=user_namespaces(),
+                  serve=serve)
     if unit.exists() and f"--vault {unit_word(str(vault))} daemon" not in unit.read_text():
         raise BadInput(f"{unit} runs another vault: `aleph-mem service uninstall` first, or "
                        f"give this one another --name")
@@ -199,10 +204,17 @@ def uninstall(name: str = NAME) -> Outcome:
 def status(name: str = NAME) -> dict[str, object]:
     unit = unit_dir() / f"{check_name(name)}.service"
     text = unit.read_text() if unit.exists() else ""
-    vault = next((ln.split("--vault ", 1)[1].rsplit(" daemon", 1)[0]
-                  for ln in text.splitlines() if ln.startswith("ExecStart=")), None)
+    start = next((ln.split("--vault ", 1)[1] for ln in text.splitlines()
+                  if ln.startswith("ExecStart=") and "--vault " in ln), None)
+    vault, serves = None, None
+    if start is not None:  # VAULT daemon, or VAULT daemon --serve --host H --port P ...
+        vault, serving, words = start.rpartition(" daemon --serve")
+        if serving:
+            serves = "--serve" + words
+        else:
+            vault = start.rsplit(" daemon", 1)[0]
     active = _systemctl("is-active", f"{name}.service")[1] or "unknown"
     enabled = _systemctl("is-enabled", f"{name}.service")[1] or "unknown"
-    return {"unit": str(unit), "installed": unit.exists(), "vault": vault,
+    return {"unit": str(unit), "installed": unit.exists(), "vault": vault, "serves": serves,
             "active": active.splitlines()[-1], "enabled": enabled.splitlines()[-1],
             "sandboxed": "ProtectSystem=strict" in text}

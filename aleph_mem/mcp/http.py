@@ -7,6 +7,10 @@ token exists (and always on any other address), only a request with ``Authorizat
 Bearer <token>``: a bad or missing one gets 401 with an empty body. The gate puts the
 token's ``Grant`` in the request's scope, where the tools read who writes and whether they
 may. Host and Origin are checked by the SDK's own DNS-rebinding guard.
+
+``listening`` binds and builds it; ``serve`` runs it in the main thread, ``daemon --serve``
+in a thread beside the daemon's jobs (``Listening.run_until``), with the tools on a sibling
+of the daemon's ``Memory``.
 """
 
 from __future__ import annotations
@@ -15,10 +19,11 @@ import ipaddress
 import signal
 import socket
 import sys
+import threading
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.transport_security import TransportSecuritySettings
 
@@ -29,6 +34,11 @@ from aleph_mem.install.serve_tokens import Grant
 from aleph_mem.mcp.server import GRANT, State, build_server, leave
 from aleph_mem.web.app import ACTOR, Page
 from aleph_mem.web.gate import Gate
+
+if TYPE_CHECKING:
+    import uvicorn
+
+    from aleph_mem.memory import Memory
 
 log = logs.get(__name__)
 
@@ -173,7 +183,9 @@ def refusal(address: Address, tokens: list[serve_tokens.Token], allowed: list[st
 
 def bind(address: Address) -> socket.socket:
     family = socket.AF_INET6 if ":" in address.host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named: asyncio turns Nagle off (TCP_NODELAY) only on sockets that say
+    # they are TCP; without it every response waited ~40 ms for a delayed ACK
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((address.host, address.port))
@@ -185,9 +197,42 @@ def bind(address: Address) -> socket.socket:
     return sock
 
 
-def serve_http(vault_root: Path, local_dir: Path, address: Address, allowed: list[str],
-               flags: dict[str, Any] | None = None) -> int:
-    """Serve until SIGINT or SIGTERM. Refuses (BadInput) an address it must not open."""
+@dataclass
+class Listening:
+    """A server bound to its address and ready to run: by ``serve`` in the main thread, or
+    by ``daemon --serve`` in a thread beside the daemon's jobs (``run_until``)."""
+
+    server: uvicorn.Server
+    sock: socket.socket
+    address: Address
+    box: dict[str, State]
+    line: str  # what it says when it starts
+
+    @property
+    def where(self) -> dict[str, str]:
+        """Where it answers, for the daemon's status file."""
+        return {"mcp": self.address.url, "page": f"http://{self.address.netloc}/"}
+
+    def run_until(self, stop: threading.Event) -> None:
+        """Serve in this thread (not the main one: no signal handlers) until ``stop`` is
+        set, then shut down: requests in flight get up to GRACE_S seconds."""
+        print(self.line, file=sys.stderr, flush=True)
+
+        def stopper() -> None:
+            stop.wait()
+            self.server.should_exit = True
+        threading.Thread(target=stopper, name="aleph-http-stop", daemon=True).start()
+        self.server.run(sockets=[self.sock])
+
+
+GRACE_S = 5
+
+
+def listening(vault_root: Path, local_dir: Path, address: Address, allowed: list[str],
+              flags: dict[str, Any] | None = None,
+              opened: Callable[[], Memory] | None = None) -> Listening:
+    """Bind ``address`` and build the app; refuses (BadInput) an address it must not open.
+    ``opened``: the tools' Memory, shared with a daemon (``build_server``)."""
     import uvicorn
 
     tokens = serve_tokens.load(local_dir)
@@ -197,21 +242,28 @@ def serve_http(vault_root: Path, local_dir: Path, address: Address, allowed: lis
     sock = bind(address)
     address = Address(address.host, sock.getsockname()[1])  # --port 0: the one given
     box: dict[str, State] = {}
-    app = build_server(vault_root, state_box=box, flags=flags).streamable_http_app(
-        transport_security=security(address, allowed), host=address.host)
+    app = build_server(vault_root, state_box=box, flags=flags, opened=opened) \
+        .streamable_http_app(transport_security=security(address, allowed), host=address.host)
     gate = TokenGate(app, local_dir, open_without_tokens=address.loopback)
     page = Page(lambda: box["state"].mem.sibling(actor=ACTOR),
                 Gate(gate.tokens, address.loopback, security(address, allowed).allowed_hosts))
-    print(announcement(vault_root, address, tokens), file=sys.stderr, flush=True)
     server = uvicorn.Server(uvicorn.Config(routed(gate, page), log_level="warning",
-                                           lifespan="on"))
+                                           lifespan="on", timeout_graceful_shutdown=GRACE_S))
+    return Listening(server, sock, address, box, announcement(vault_root, address, tokens))
+
+
+def serve_http(vault_root: Path, local_dir: Path, address: Address, allowed: list[str],
+               flags: dict[str, Any] | None = None) -> int:
+    """Serve until SIGINT or SIGTERM. Refuses (BadInput) an address it must not open."""
+    ready = listening(vault_root, local_dir, address, allowed, flags)
+    print(ready.line, file=sys.stderr, flush=True)
     # uvicorn turns SIGTERM into a graceful shutdown, then raises it again with this handler
     # back in place: leave as the stdio server does (status 0, no interpreter teardown)
-    signal.signal(signal.SIGTERM, lambda *_: leave(box))
+    signal.signal(signal.SIGTERM, lambda *_: leave(ready.box))
     try:
-        server.run(sockets=[sock])
+        ready.server.run(sockets=[ready.sock])
     finally:
-        leave(box)
+        leave(ready.box)
     return 0
 
 

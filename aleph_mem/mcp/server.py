@@ -14,7 +14,7 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,16 +108,21 @@ def _paths_in(result: object) -> set[str]:
 
 def build_server(vault_root: Path, background_reconcile: bool = True,
                  state_box: dict[str, State] | None = None,
-                 flags: dict[str, Any] | None = None) -> MCPServer:
+                 flags: dict[str, Any] | None = None,
+                 opened: Callable[[], Memory] | None = None) -> MCPServer:
+    """The server; ``opened`` gives the tools' ``Memory`` instead of opening the vault
+    (``daemon --serve``: a sibling of the daemon's, sharing its model, while the daemon
+    keeps the index, so no start-up reconcile here)."""
     state_box = {} if state_box is None else state_box
 
     @contextlib.asynccontextmanager
     async def lifespan(_: MCPServer) -> AsyncIterator[State]:
-        mem = Memory.open(vault_root, flags, actor="mcp:client")
+        mem = opened() if opened else Memory.open(vault_root, flags, actor="mcp:client")
         state = State(mem, threading.Lock())
         state_box["state"] = state
         if background_reconcile:
-            threading.Thread(target=_reconcile, args=(mem,), daemon=True).start()
+            if opened is None:
+                threading.Thread(target=_reconcile, args=(mem,), daemon=True).start()
             threading.Thread(target=mem.embedder, daemon=True).start()  # load the model
         try:
             yield state

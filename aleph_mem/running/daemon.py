@@ -1,5 +1,7 @@
 """``aleph-mem daemon``: the watcher plus a scheduler that ticks, knows when the vault has
-been idle, and runs due jobs (the periodic reconcile now; the dream passes later)."""
+been idle, and runs due jobs (the periodic reconcile now; the dream passes later), and, with
+``--serve``, a companion beside them (the HTTP server, which the CLI hands in: this floor
+does not know it)."""
 
 from __future__ import annotations
 
@@ -59,6 +61,18 @@ class Job:
         return self.last_run is None or (now - self.last_run).total_seconds() >= self.every
 
 
+@dataclass(frozen=True)
+class Companion:
+    """Something the daemon runs in a thread of its own while it runs (``daemon --serve``:
+    the MCP and page server). ``run(stop)`` returns once ``stop`` is set; if it returns
+    before, the daemon stops too (and exits 1, so a service manager restarts both).
+    ``where`` goes into the status file."""
+
+    name: str
+    where: dict[str, str]
+    run: Callable[[threading.Event], None]
+
+
 def start_line(mem: Memory, socket: str | None, name: str = "daemon") -> str:
     """The one line a daemon says when it starts: what it watches, what it holds, how an
     agent connects."""
@@ -84,8 +98,11 @@ def start_line(mem: Memory, socket: str | None, name: str = "daemon") -> str:
 
 class Daemon:
     def __init__(self, mem: Memory, scheduler: bool = True,
-                 progress: Callable[[str], Progress | None] | None = None) -> None:
+                 progress: Callable[[str], Progress | None] | None = None,
+                 companion: Companion | None = None) -> None:
         self.mem = mem
+        self.companion = companion
+        self.exit_code = 0
         # what shows the first index's and the first embedding's progress (a terminal)
         self.progress = progress or (lambda _what: None)
         self.local = mem.vault.local_dir
@@ -171,6 +188,7 @@ class Daemon:
             "next_run": self.next_runs() if self.use_scheduler else {},
             "embed_socket": self.socket,
             "embedding": self.embedding,
+            "serves": self.companion.where if self.companion else None,
             "updated_at": iso(utc_now())})
 
     def free_cores(self, running: int = 1, load: float | None = None) -> int:
@@ -238,6 +256,17 @@ class Daemon:
         except Exception:
             log.exception("the embedding worker stopped; search stays full-text for new notes")
 
+    def _companion(self, companion: Companion) -> None:
+        """Run the companion; its end, asked for or not, ends the daemon."""
+        try:
+            companion.run(self.stop_event)
+        except Exception:
+            log.exception("%s failed", companion.name)
+        if not self.stop_event.is_set():
+            log.error("%s stopped on its own: the daemon stops too", companion.name)
+            self.exit_code = 1
+            self.stop_event.set()
+
     def run(self) -> int:
         with watcher_lock(self.local):
             self._install_signals()
@@ -254,6 +283,11 @@ class Daemon:
             embedder = threading.Thread(target=self._embed_loop, name="aleph-embed",
                                         daemon=True)
             embedder.start()
+            beside = None
+            if self.companion is not None:
+                beside = threading.Thread(target=self._companion, args=(self.companion,),
+                                          name=f"aleph-{self.companion.name}", daemon=True)
+                beside.start()
             if self.use_scheduler:
                 self.sched = BackgroundScheduler(
                     job_defaults={"max_instances": 1, "coalesce": True})
@@ -266,6 +300,8 @@ class Daemon:
                     pass
             finally:
                 self.stop_event.set()
+                if beside is not None:
+                    beside.join(timeout=30)
                 if self.sched is not None:
                     self.sched.shutdown(wait=True)
                 lend.stop()
@@ -274,7 +310,7 @@ class Daemon:
                 write_status(self.local, {"state": "stopped", "pid": os.getpid(),
                                           "running_since": self.started_at,
                                           "stopped_at": iso(utc_now())})
-        return 0
+        return self.exit_code
 
     def _install_signals(self) -> None:
         if threading.current_thread() is not threading.main_thread():

@@ -113,3 +113,51 @@ def test_a_vault_path_with_a_space_or_percent_is_quoted_and_a_newline_refused(
     if shutil.which("systemd-analyze"):
         out = analyze("verify", str(unit))
         assert out.returncode == 0, out.stderr
+
+
+def test_service_install_serve_puts_daemon_serve_in_the_unit(tmp_path: Path) -> None:
+    """`service install --serve` runs `daemon --serve` where it will listen; an address the
+    server would refuse is refused at install time (not at every restart), and leaves no
+    unit behind; without --serve (the control) the unit is as before."""
+    vault, config = tmp_path / "vault", tmp_path / "config"
+    env = {**os.environ, "XDG_CONFIG_HOME": str(config), "HOME": str(tmp_path)}
+    cli = [sys.executable, "-m", "aleph_mem.cli", "--vault", str(vault)]
+    subprocess.run([sys.executable, "-m", "aleph_mem.cli", "init", str(vault)], check=True,
+                   capture_output=True, env=env)
+    unit = config / "systemd" / "user" / "aleph-mem.service"
+
+    def install(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*cli, "service", "install", *args], capture_output=True,
+                              text=True, env=env, timeout=60)
+
+    for refused, says in ((["--serve", "--host", "0.0.0.0"], "--new-token"),
+                          (["--port", "9000"], "go with --serve")):
+        out = install(*refused)
+        assert out.returncode == 1 and says in out.stderr, out.stderr
+        assert not unit.exists()
+    out = install("--serve", "--port", "8790")
+    assert out.returncode == 0, out.stderr
+    start = next(ln for ln in unit.read_text().splitlines() if ln.startswith("ExecStart="))
+    assert start.endswith(f"--vault {vault.resolve()} daemon --serve --host 127.0.0.1 "
+                          "--port 8790")
+    st = subprocess.run([*cli, "service", "status", "--json"], capture_output=True, text=True,
+                        env=env, timeout=60)
+    body = json.loads(st.stdout)
+    assert (body["vault"], body["serves"]) == (str(vault.resolve()),
+                                               "--serve --host 127.0.0.1 --port 8790")
+    subprocess.run([*cli, "serve", "--new-token", "phone"], check=True, capture_output=True,
+                   env=env)
+    out = install("--serve", "--host", "0.0.0.0", "--allow-host", "daemon.lan")
+    assert out.returncode == 0, out.stderr  # a token now: another address may be served
+    text = unit.read_text()
+    assert "daemon --serve --host 0.0.0.0 --port 8765 --allow-host daemon.lan\n" in text
+    body = json.loads(subprocess.run([*cli, "service", "status", "--json"],
+                                     capture_output=True, text=True, env=env).stdout)
+    assert body["vault"] == str(vault.resolve())  # a host named "daemon…" misleads nothing
+    target = tmp_path / "served.service"
+    target.write_text(text)
+    if shutil.which("systemd-analyze"):
+        assert analyze("verify", str(target)).returncode == 0
+    assert install().returncode == 0  # the control: back to the plain daemon
+    assert next(ln for ln in unit.read_text().splitlines()
+                if ln.startswith("ExecStart=")).endswith(f"--vault {vault.resolve()} daemon")

@@ -201,3 +201,76 @@ def test_the_url_configurations_reach_a_running_server(vault: Path) -> None:
                 assert len((await c.list_tools()).tools) == 12
 
         anyio.run(scenario)
+
+
+def test_beside_a_daemon_the_tools_use_the_daemons_model(vault: Path) -> None:
+    """`daemon --serve` hands the server a sibling of the daemon's Memory: a search over
+    HTTP embeds its query with the model the daemon loaded, and loads no second one."""
+    import threading
+
+    from aleph_mem.mcp.http import Address, listening
+    from aleph_mem.memory import Memory
+
+    (vault / "notes").mkdir(exist_ok=True)
+    (vault / "notes" / "ferry.md").write_text("# Ferry\n\nThe boat to the island leaves at "
+                                              "nine.\n")
+    (vault / "notes" / "bread.md").write_text("# Bread\n\nSourdough needs a starter.\n")
+    with Memory.open(vault) as daemons:
+        daemons.reindex()
+        daemons.embed(workers=1)
+        model = daemons.model_slot.model
+        assert model is not None
+        ready = listening(vault, daemons.vault.local_dir, Address("127.0.0.1", 0), [],
+                          opened=lambda: daemons.sibling(actor="mcp:client"))
+        stop = threading.Event()
+        server = threading.Thread(target=ready.run_until, args=(stop,))
+        server.start()
+
+        async def scenario() -> None:
+            async with connect(ready.address.url) as c:
+                r = await c.call_tool("search", {"query": "when does the ship sail"})
+                out = r.structured_content
+                assert out["hits"][0]["path"] == "notes/ferry.md", out
+                assert "full-text" not in (out.get("notice") or ""), out
+
+        try:
+            anyio.run(scenario)
+            tools_mem = ready.box["state"].mem
+            assert tools_mem is not daemons and tools_mem.model_slot is daemons.model_slot
+            assert daemons.model_slot.model is model  # the one copy, not reloaded
+        finally:
+            stop.set()
+            server.join(timeout=60)
+        assert not server.is_alive()
+
+
+def test_a_connection_the_server_accepts_has_nagle_off() -> None:
+    """The listening socket says it is TCP, so asyncio (which serves it) sets TCP_NODELAY on
+    each connection it accepts: a small response goes out at once instead of waiting for
+    the client's delayed ACK (about 40 ms a call on Linux loopback, found by
+    benchmarks/mcp_http.py)."""
+    import asyncio
+    import socket
+
+    from aleph_mem.mcp.http import Address, bind
+
+    async def accepted_nodelay() -> int:
+        seen: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                conn = transport.get_extra_info("socket")
+                seen.set_result(conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                transport.close()
+
+        server = await asyncio.get_running_loop().create_server(
+            Probe, sock=bind(Address("127.0.0.1", 0)))
+        port = server.sockets[0].getsockname()[1]
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            return await asyncio.wait_for(seen, timeout=30)
+        finally:
+            writer.close()
+            server.close()
+
+    assert asyncio.run(accepted_nodelay()) != 0
