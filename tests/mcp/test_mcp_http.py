@@ -218,7 +218,7 @@ def test_beside_a_daemon_the_tools_use_the_daemons_model(vault: Path) -> None:
     with Memory.open(vault) as daemons:
         daemons.reindex()
         daemons.embed(workers=1)
-        model = daemons.model_slot.model
+        model = daemons.store.model_slot.model
         assert model is not None
         ready = listening(vault, daemons.vault.local_dir, Address("127.0.0.1", 0), [],
                           opened=lambda: daemons.sibling(actor="mcp:client"))
@@ -236,8 +236,9 @@ def test_beside_a_daemon_the_tools_use_the_daemons_model(vault: Path) -> None:
         try:
             anyio.run(scenario)
             tools_mem = ready.box["state"].mem
-            assert tools_mem is not daemons and tools_mem.model_slot is daemons.model_slot
-            assert daemons.model_slot.model is model  # the one copy, not reloaded
+            assert tools_mem is not daemons
+            assert tools_mem.store.model_slot is daemons.store.model_slot
+            assert daemons.store.model_slot.model is model  # the one copy, not reloaded
         finally:
             stop.set()
             server.join(timeout=60)
