@@ -72,7 +72,7 @@ def fit(items: Sequence[T], room: int, size: Callable[[Any], int] = size) -> lis
 def more(budget_tokens: int, items: Sequence[Any]) -> str:
     """How to see them all: the budget that would hold every item."""
     need = budget_tokens + sum(size(i) + 1 for i in items)
-    return f"raise `budget_tokens` (about {round(need, -2):,} holds them all)"
+    return f"raise `budget_tokens` ({-(-need // 100) * 100:,} holds them all)"
 
 
 def left_out(what: str, rest: Sequence[Any], budget_tokens: int, also: str = "") -> str:

@@ -287,8 +287,9 @@ def left_out_of_note(links: int, backlinks: int, outline: list[str]) -> str:
     """What a note's answer did not hold, and how to get it."""
     parts = ["the rest of `content` (read a section by `heading`, see `outline`)"] \
         if outline else []
-    parts += [f"{n} more {what} (`graph` with `action` {what})"
-              for n, what in ((links, "links"), (backlinks, "backlinks")) if n]
+    parts += [f"{links} more links"] if links else []
+    parts += [f"{backlinks} more backlinks (`graph` with `action` backlinks)"] \
+        if backlinks else []
     return "; ".join(parts) + ("; or raise `budget_tokens`" if parts else "")
 
 
@@ -378,7 +379,8 @@ def reflect(question: str, ctx: Context, limit: int = 8,
 def graph(note: str, ctx: Context,
           action: Literal["links", "backlinks", "neighbours", "path"] = "neighbours",
           depth: int = 1, to: str | None = None, budget_tokens: int = 1000) -> Cut[GraphView]:
-    """The link graph around a note.
+    """The link graph around a note: what it links to, what links to it, its neighbours
+    nearest first, or the chain of links to another note.
     """
     def go(m: Memory) -> Cut[GraphView]:
         view = m.graph(note, action, depth, to)
