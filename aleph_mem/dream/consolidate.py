@@ -165,7 +165,7 @@ def numbered_copy(keep: NoteInfo, drop: NoteInfo) -> bool:
     ("Harness 1" beside "Harness")."""
     stem = keep.path.rsplit("/", 1)[-1][:-3]
     m = re.fullmatch(r"(.+) \d+", stem)
-    return bool(m) and m.group(1).casefold() == drop.path.rsplit("/", 1)[-1][:-3].casefold()
+    return m is not None and m.group(1).casefold() == drop.path.rsplit("/", 1)[-1][:-3].casefold()
 
 
 # keys about the file, not what the note records: two copies may differ in them
