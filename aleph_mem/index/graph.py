@@ -52,14 +52,19 @@ def backlinks(con: apsw.Connection, path: str) -> list[str]:
 
 
 def neighbours(con: apsw.Connection, path: str, depth: int = 1) -> dict[str, int]:
-    """Notes within ``depth`` links of ``path`` in either direction, with their distance."""
+    """Notes within ``depth`` links of ``path`` in either direction, with their distance,
+    nearest first: by distance, then by how many notes one link nearer each is linked
+    with (a note three of the neighbours link to is closer than one reached through a
+    single hub), then by path."""
     import networkx as nx
 
     if not 1 <= depth <= 4:
-        raise BadInput("depth runs from 1 to 4")
+        raise BadInput(f"`depth` runs from 1 to 4, not {depth}")
     g = build(con).to_undirected(as_view=True)
     dist = nx.single_source_shortest_path_length(g, path, cutoff=depth)
-    return {p: d for p, d in sorted(dist.items(), key=lambda x: (x[1], x[0])) if p != path}
+    ties = {p: sum(dist.get(q) == d - 1 for q in g[p]) for p, d in dist.items()}
+    return {p: d for p, d in sorted(dist.items(), key=lambda x: (x[1], -ties[x[0]], x[0]))
+            if p != path}
 
 
 def path_between(con: apsw.Connection, a: str, b: str) -> list[str]:

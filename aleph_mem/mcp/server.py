@@ -24,12 +24,15 @@ import numpy  # noqa: F401 (in the main thread, before any worker: NUMPY_FIRST)
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import Tool
 
 from aleph_mem import logs
 from aleph_mem.clock import utc_now
 from aleph_mem.files.locks import watcher_running
 from aleph_mem.install.serve_tokens import Grant
 from aleph_mem.mcp import tools
+from aleph_mem.mcp.arguments import described
+from aleph_mem.mcp.budget import Cut
 from aleph_mem.memory import Envelope, Memory, Reflection
 
 log = logs.get(__name__)
@@ -95,6 +98,8 @@ def grant_of(request: object) -> Grant | None:
 
 def _paths_in(result: object) -> set[str]:
     """The notes a tool's result showed: hits, a note read, context and reflection."""
+    if isinstance(result, Cut):
+        return _paths_in(result.value)
     if isinstance(result, tools.SearchOut):
         return {h.path for h in result.hits}
     if isinstance(result, tools.NoteOut):
@@ -104,6 +109,14 @@ def _paths_in(result: object) -> set[str]:
     if isinstance(result, Reflection):
         return {c["path"] for c in result.citations if "path" in c}
     return set()
+
+
+class Server(MCPServer):
+    """The SDK's server, listing each tool lean and with its arguments described
+    (``arguments.described``)."""
+
+    async def list_tools(self) -> list[Tool]:
+        return [described(t) for t in await super().list_tools()]
 
 
 def build_server(vault_root: Path, background_reconcile: bool = True,
@@ -130,7 +143,7 @@ def build_server(vault_root: Path, background_reconcile: bool = True,
             with state.lock:
                 mem.close()
 
-    server = MCPServer("aleph-mem", instructions=INSTRUCTIONS, lifespan=lifespan)
+    server = Server("aleph-mem", instructions=INSTRUCTIONS, lifespan=lifespan)
     tools.register(server)
     return server
 
@@ -183,20 +196,21 @@ def tools_reference(vault_root: Path) -> str:
 
     tools = anyio.run(build_server(vault_root, background_reconcile=False).list_tools)
     out = ["# MCP tools reference", "",
-           "Generated from the tool definitions (`aleph-mem mcp-reference > docs/mcp-tools.md`);",
-           "a test fails when this page and the code disagree.", ""]
+           "Generated from the tool definitions (`aleph-mem mcp-reference`), down to "
+           "\"Tokens per call\";", "a test fails when this part and the code disagree.", ""]
     for t in tools:
         hints = t.annotations
         kind = "read-only" if hints and hints.read_only_hint else (
             "destructive" if hints and hints.destructive_hint else "additive")
         out += [f"## `{t.name}` ({kind})", "", (t.description or "").strip(), "",
-                "| argument | type | default |", "|---|---|---|"]
+                "| argument | type | default | what it is |", "|---|---|---|---|"]
         props = t.input_schema.get("properties", {})
         required = set(t.input_schema.get("required", []))
         for name, spec in props.items():
             typ = _schema_type(spec)
             default = "required" if name in required else f"`{spec.get('default')!r}`"
-            out.append(f"| `{name}` | {typ} | {default} |")
+            what = spec.get("description", "").replace("|", "\\|")
+            out.append(f"| `{name}` | {typ} | {default} | {what} |")
         out.append("")
     return "\n".join(out)
 

@@ -6,10 +6,10 @@ errors into tool errors with their reason, and counts what the agent was shown a
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import json
-import re
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, Literal, Protocol, TypeVar, cast
@@ -24,6 +24,8 @@ from pydantic import BaseModel, TypeAdapter
 from aleph_mem import logs
 from aleph_mem.errors import AlephError, DiskError
 from aleph_mem.files import activity
+from aleph_mem.mcp import budget
+from aleph_mem.mcp.budget import Cut, size, within, without_empty
 from aleph_mem.memory import (
     Envelope,
     Event,
@@ -197,39 +199,15 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
            status: str | None = None, include_archived: bool = False,
            scope: Literal["notes", "sessions", "all"] = "notes",
            project: str | None = None, summarize: bool = False,
-           as_of: str | None = None) -> SearchOut:
-    """Search the notes (meaning and words, ranked; one hit per note, the best passage).
-
-    Use it to find what the memory holds on a topic before answering or writing. Each hit
-    has the note `path`, an `anchor` pointing at the passage (`#^blockid` or `#Heading`),
-    the `title`, a `snippet` with matches in **bold**, and the `line`; `notice` says when
-    the ranking is limited (full text only while the model loads, vectors still pending).
-    Filters apply before ranking: `folder` (and below), `tags` (all must hold; nested tags
-    match their children), `since`/`until` (ISO dates or spans such as `7d`, from the
-    note's date or file time), `status` (e.g. "stale"). Archived notes are left out unless
-    `include_archived`. A date named in the query itself ("on 13 October 2023", "in May
-    2023", "last week") lifts notes dated then without hiding the others. Pass the path to
-    `read` for the whole note.
-
-    `scope` "sessions" searches past agent sessions instead (what was asked, done, run and
-    said; secrets redacted): each in `sessions` with its id, project, times, the matching
-    `quotes` and the session note made from it; "all" returns both. `project` keeps only
-    that project's sessions. `summarize` (with an LLM configured) adds `session_summary`:
-    an answer across the sessions found, each sentence citing them by number.
-
-    An empty `query` (or "*") browses instead: the notes of `folder`, `tags` or `project`
-    (their `project` key), newest first, the `snippet` holding the note's date; with `scope`
-    "sessions", the latest sessions (of `project`). Read a session whole with `read` and
-    `session`.
-
-    `as_of` (a date or ISO time) searches the notes as they were then: a note created later
-    is absent, a note changed since answers with its text of that day, an archived or
-    deleted one with what it said before it went; each hit's `version` says which.
+           as_of: str | None = None, budget_tokens: int = 2000) -> Cut[SearchOut]:
+    """Search the notes by meaning and words, ranked, one hit per note: `path`, `anchor`
+    (the passage), `title`, `snippet` (matches in **bold**), `line`; `read` a path for the
+    whole note. Filters apply before ranking. `notice` says when ranking is limited.
     """
     filters = Filters(folder=folder, tags=tuple(tags or ()), since=since, until=until,
                       status=status, include_archived=include_archived)
 
-    def go(m: Memory) -> SearchOut:
+    def go(m: Memory) -> Cut[SearchOut]:
         n = min(max(limit, 1), 50)
         browsing = not query.strip() or query.strip() == "*"
         notes = Found([]) if scope == "sessions" else \
@@ -244,31 +222,39 @@ def search(query: str, ctx: Context, limit: int = 10, folder: str | None = None,
                                       if k in SessionHitOut.model_fields}) for h in shits]
             if summarize:
                 summary = SummaryOut(**m.session_summary(query, shits).__dict__)
-        return SearchOut(hits=[HitOut(path=h.path, anchor=h.anchor, title=h.title,
-                                      score=h.score, snippet=h.snippet, line=h.line,
-                                      version=h.version) for h in notes.hits],
-                         sessions=found, session_summary=summary,
-                         notice=notes.notice or None)
+        return searched(SearchOut(
+            hits=[HitOut(path=h.path, anchor=h.anchor, title=h.title, score=h.score,
+                         snippet=h.snippet, line=h.line, version=h.version)
+                  for h in notes.hits],
+            sessions=found, session_summary=summary, notice=notes.notice or None),
+            budget_tokens)
     return run(ctx, go)
+
+
+def searched(out: SearchOut, budget_tokens: int) -> Cut[SearchOut]:
+    """The hits, then the sessions, best first, while they fit in the budget."""
+    room = budget_tokens - size(out.session_summary) - size(out.notice)
+    hits = budget.fit(out.hits, room)
+    sessions = budget.fit(out.sessions, room - sum(size(h) + 1 for h in hits))
+    left: list[BaseModel] = [*out.hits[len(hits):], *out.sessions[len(sessions):]]
+    if not left:
+        return Cut(out)
+    counts = ((len(out.hits) - len(hits), "hits"), (len(out.sessions) - len(sessions),
+                                                    "sessions"))
+    counted = " and ".join(f"{n} more {what}" for n, what in counts if n)
+    return Cut(out.model_copy(update={"hits": hits, "sessions": sessions}),
+               f"{counted}: {budget.more(budget_tokens, left)}, or narrow with "
+               "`folder`, `tags` or `since`")
 
 
 def read(note: str, ctx: Context, heading: str | None = None,
          as_of: str | None = None, session: bool = False,
-         budget_tokens: int = 2000) -> NoteOut:
-    """Read one note by path, file name, title or alias (case-insensitive).
-
-    Returns its frontmatter, its `content` (within `budget_tokens`: a longer note is cut at
-    a paragraph and `outline` lists its headings; read one with `heading`), its content
-    `hash` (pass it as `expected_hash` to `write` or `edit` to change the note safely),
-    outgoing `links` with what they resolve to, and `backlinks` (notes linking here). With
-    `heading`, `section` holds just that heading's section (and `content` is left out).
-    An unknown note is an error that lists the closest titles.
-    With `as_of` (a date or ISO time), the note as it was then (also one archived, moved or
-    deleted since), and `version` says since when and by whom it read so. With `session`
-    true, `note` is a captured session's id (from `search` with `scope` "sessions"): its
-    messages, one per line, in `content`.
+         budget_tokens: int = 2000) -> NoteOut | Cut[NoteOut]:
+    """Read one note: `frontmatter`, `content`, `hash` (give it as `expected_hash` to
+    `write` or `edit`), `links` and `backlinks`. An unknown name is an error listing the
+    closest titles.
     """
-    def go(m: Memory) -> NoteOut:
+    def go(m: Memory) -> NoteOut | Cut[NoteOut]:
         if session:
             session_view = m.session_show(note)
             s = session_view.session
@@ -285,50 +271,36 @@ def read(note: str, ctx: Context, heading: str | None = None,
                            content=within(old.content, budget_tokens)[0], section=None,
                            links=[], backlinks=[], version=old.version)
         view, section = m.read_section(note, heading) if heading else (m.show(note), None)
-        links = [LinkOut(raw=lv.raw, target=lv.target, anchor=lv.anchor, resolved=lv.resolved,
-                         status=lv.status) for lv in view.links]
-        content, outline = ("", []) if heading else within(view.content, budget_tokens)
-        return NoteOut(path=view.path, title=view.title, hash=view.hash,
-                       frontmatter=view.frontmatter, content=content, section=section,
-                       links=links, backlinks=view.backlinks, others=view.others,
-                       outline=outline)
+        links = budget.fit([LinkOut(raw=lv.raw, target=lv.target, anchor=lv.anchor,
+                                    resolved=lv.resolved, status=lv.status)
+                            for lv in view.links], budget_tokens // 8)
+        backlinks = budget.fit(view.backlinks, budget_tokens // 8)
+        room = budget_tokens - sum(size(x) + 1 for x in [*links, *backlinks])
+        section = within(section, room)[0] if section else section
+        content, outline = ("", []) if heading else within(view.content, room)
+        out = NoteOut(path=view.path, title=view.title, hash=view.hash,
+                      frontmatter=view.frontmatter, content=content, section=section,
+                      links=links, backlinks=backlinks, others=view.others, outline=outline)
+        return Cut(out, left_out_of_note(len(view.links) - len(links),
+                                         len(view.backlinks) - len(backlinks), outline))
     return run(ctx, go)
 
 
-HEADING = re.compile(r"^#{1,6} +\S.*$", re.MULTILINE)
-
-
-def within(text: str, budget_tokens: int) -> tuple[str, list[str]]:
-    """A note's text within ``budget_tokens`` (about four characters a token): all of it,
-    or its start cut at a paragraph with a line saying what is left, and its headings."""
-    limit = max(200, budget_tokens) * 4
-    if len(text) <= limit:
-        return text, []
-    cut = text.rfind("\n\n", 0, limit)
-    head = text[:cut if cut > limit // 2 else limit]
-    rest = len(text) - len(head)
-    return (head.rstrip() + f"\n\n[… {rest} more characters: read a section by its "
-            "`heading` (the `outline` lists them), or raise `budget_tokens`]"), \
-        HEADING.findall(text)[:60]
+def left_out_of_note(links: int, backlinks: int, outline: list[str]) -> str:
+    """What a note's answer did not hold, and how to get it."""
+    parts = ["the rest of `content` (read a section by `heading`, see `outline`)"] \
+        if outline else []
+    parts += [f"{links} more links"] if links else []
+    parts += [f"{backlinks} more backlinks (`graph` with `action` backlinks)"] \
+        if backlinks else []
+    return "; ".join(parts) + ("; or raise `budget_tokens`" if parts else "")
 
 
 def write(content: str, ctx: Context, path: str | None = None, title: str | None = None,
           folder: str = "inbox", frontmatter: dict[str, Any] | None = None,
           expected_hash: str | None = None, related_files: list[str] | None = None) -> WriteOut:
-    """Create a note, or replace one completely.
-
-    To create: give `content` (Markdown) and either a vault-relative `path` such as
-    "projects/aleph/decisions.md", or a `title` (the file becomes `<folder>/<title>.md`,
-    folder "inbox" by default). To replace: give the `path` and the `expected_hash` you got
-    from `read`; if the note changed since, this fails and you should read it again.
-    `frontmatter` (a dict) is written as the YAML header. Use [[Note title]] to link notes
-    and #tags to tag them. Prefer `edit` to add to an existing note. `related_files`:
-    source files this note describes (absolute, or relative to a `project_root` key in
-    `frontmatter`), inside the vault or a project folder the person configured
-    (`project_roots`); their hashes are recorded so the note is flagged stale when those
-    files change. New names must suit every system (no `: * ? " < > | # ^ [ ]`, no control
-    characters); a refused write says why. `same_facts_as` lists notes that already state
-    the same facts: edit one of them rather than keep two.
+    """Create a note, or replace one whole (`path` and `expected_hash`); to add to
+    one, `edit`. `same_facts_as` lists notes already saying this: edit one of them instead.
     """
     who = writer(ctx)
 
@@ -343,13 +315,7 @@ def write(content: str, ctx: Context, path: str | None = None, title: str | None
 def edit(path: str, ctx: Context, expected_hash: str | None = None, append: str | None = None,
          under_heading: str | None = None, set_frontmatter: dict[str, Any] | None = None,
          remove_frontmatter: list[str] | None = None) -> WriteOut:
-    """Change part of an existing note without rewriting the rest.
-
-    `append`: Markdown added at the end of the note, or at the end of the section under
-    `under_heading`. `set_frontmatter` / `remove_frontmatter`: set or remove YAML keys (other
-    keys, comments and the body stay byte for byte). Pass the `expected_hash` from `read`
-    to be sure nobody changed the note meanwhile (recommended); without it the change
-    applies to the note as it is now.
+    """Change part of a note; the rest stays byte for byte.
     """
     who = writer(ctx)
     return run(ctx, lambda m: written(m.edit_note(
@@ -357,19 +323,10 @@ def edit(path: str, ctx: Context, expected_hash: str | None = None, append: str 
 
 
 def remember(fact: str, ctx: Context, priority: int = 3) -> WriteOut:
-    """Add one short, durable fact to hot memory (MEMORY.md), which every agent sees first
-    via `context`.
-
-    Use it for facts worth knowing in every session (the person's preferences, standing
-    decisions, names); keep each to one sentence. `priority` runs from 1 (most important)
-    to 5. Hot memory has a 2,200-character budget: when it is full this fails and lists
-    the lowest-priority facts, so a person can prune them. A fact hot memory already
-    states (the same numbers, names and negations, mostly the same words) is not added
-    twice: `changed` is false and `same_facts_as` quotes the line that says it. A fact
-    about the same thing with another value ("port 5433" beside "port 5432") is added and
-    `warning` names the older line: `forget` it if an agent added it, else tell the person.
-    MEMORY.md changes only through `remember` and `forget`; `write` and `edit` refuse it.
-    For anything longer, use `write`.
+    """Add one durable fact (a preference, a standing decision, a name) to hot
+    memory, MEMORY.md, which every agent sees first in `context`. Refused when full (the
+    lowest facts are listed); a fact already there is not added twice; one that conflicts
+    is added and `warning` names the older line. Anything longer: `write`.
     """
     who = writer(ctx)
     return run(ctx, lambda m: written(m.remember(fact, priority, who)))
@@ -377,41 +334,70 @@ def remember(fact: str, ctx: Context, priority: int = 3) -> WriteOut:
 
 def context(ctx: Context, query: str | None = None, budget_tokens: int = 2000,
             folder: str | None = None, project: str | None = None,
-            as_of: str | None = None) -> Envelope:
-    """The working-memory envelope to start a session or a task: hot memory (MEMORY.md,
-    highest priority first; `hot_memory_left_out` counts what did not fit), the latest
-    daily digest, the notes most relevant to `query` (or the most recently changed ones),
-    and the latest changes, each within its share of `budget_tokens`. With `project` (the
-    name of the repository or folder you work in), `project` holds that project's recent
-    decisions, open problems, last agent sessions and notes first. Call it first; then
-    `search`/`read` for detail. With `as_of` (a date or ISO time), the relevant notes are
-    those of the vault as it was then.
+            as_of: str | None = None) -> Cut[Envelope]:
+    """Start a session or a task here: hot memory, the latest daily digest, the
+    notes most relevant to `query` and the latest changes, within `budget_tokens`. Then
+    `search` and `read` for detail.
     """
-    return run(ctx, lambda m: m.context(query, budget_tokens, folder, project, as_of))
+    def go(m: Memory) -> Cut[Envelope]:
+        env = m.context(query, budget_tokens, folder, project, as_of)
+        return Cut(env, left_out_of_context(m, env))
+    return run(ctx, go)
 
 
-def reflect(question: str, ctx: Context, limit: int = 8) -> Reflection:
-    """Answer a question from memory, with citations.
+def left_out_of_context(m: Memory, env: Envelope) -> str:
+    """What the envelope did not hold, and the tool that gets each part."""
+    parts = [f"{env.hot_memory_left_out} hot-memory facts (`read` MEMORY.md)"] \
+        if env.hot_memory_left_out else []
+    if env.digest and env.digest["text"].endswith("…"):
+        parts.append("the rest of the digest (`read` its `path`)")
+    clipped = sum(item["text"].endswith("…") for item in env.relevant)
+    if clipped:
+        parts.append(f"the rest of {clipped} relevant notes (`read` their `path`)")
+    shown = len(env.recent)
+    if env.truncated and shown < 20 and len(m.recent(shown + 1)) > shown:
+        parts.append("older changes (`recent`)")
+    return "; ".join(parts) + ("; or raise `budget_tokens`" if parts else "")
 
-    With an LLM configured, `answer` is a short synthesis in which every sentence cites the
-    numbered passages it rests on (checked: uncited sentences are dropped), and `citations`
-    map numbers to notes. Without one, `answer` is null and `passages` are the
-    best-matching passages, each cited by path and anchor: answer from them yourself.
-    Prefer it over `search` for questions ("when did we decide…?").
+
+def reflect(question: str, ctx: Context, limit: int = 8,
+            budget_tokens: int = 2000) -> Cut[Reflection]:
+    """Answer a question from memory, with citations (prefer it to `search` for
+    questions). With an LLM configured, every sentence of `answer` cites numbered
+    passages; without one, answer from the cited `passages` yourself.
     """
-    return run(ctx, lambda m: m.reflect(question, limit))
+    def go(m: Memory) -> Cut[Reflection]:
+        r = m.reflect(question, limit)
+        room = budget_tokens - size(r.answer) - size(r.citations) - size(r.note)
+        kept = budget.fit(r.passages, room)
+        left = [p.n for p in r.passages[len(kept):]]
+        if not left:
+            return Cut(r)
+        return Cut(dataclasses.replace(r, passages=kept),
+                   f"passages {left[0]}-{left[-1]} (`read` their notes, named in "
+                   f"`citations`), or {budget.more(budget_tokens, r.passages[len(kept):])}")
+    return run(ctx, go)
 
 
 def graph(note: str, ctx: Context,
           action: Literal["links", "backlinks", "neighbours", "path"] = "neighbours",
-          depth: int = 1, to: str | None = None) -> GraphView:
-    """Explore the link graph around a note (by path, title or alias).
-
-    `links`: notes it links to; `backlinks`: notes linking to it; `neighbours`: notes
-    within `depth` links either way (1-4), with their distance; `path`: the shortest chain
-    of links from `note` to the note `to`.
+          depth: int = 1, to: str | None = None, budget_tokens: int = 1000) -> Cut[GraphView]:
+    """The link graph around a note: what it links to, what links to it, its neighbours
+    nearest first, or the chain of links to another note.
     """
-    return run(ctx, lambda m: m.graph(note, action, depth, to))
+    def go(m: Memory) -> Cut[GraphView]:
+        view = m.graph(note, action, depth, to)
+        if view.neighbours is not None:
+            near = budget.neighbours(view.neighbours, budget_tokens)
+            return Cut(dataclasses.replace(view, neighbours=near.value), near.left_out)
+        if view.links is not None:
+            cut = budget.names(view.links, "links", budget_tokens)
+            return Cut(dataclasses.replace(view, links=cut.value), cut.left_out)
+        if view.backlinks is not None:
+            cut = budget.names(view.backlinks, "backlinks", budget_tokens)
+            return Cut(dataclasses.replace(view, backlinks=cut.value), cut.left_out)
+        return Cut(view)
+    return run(ctx, go)
 
 
 class TimelineEntryOut(BaseModel):
@@ -432,37 +418,34 @@ class RecentOut(BaseModel):
 
 
 def recent(ctx: Context, limit: int = 20, since: str | None = None, actor: str | None = None,
-           path: str | None = None, subject: str | None = None) -> RecentOut:
-    """The changes to the vault, newest first, in `events`: who (`human`, `cli`,
-    `mcp:<client>`, `dream:<pass>`) did what (`note-created`, `note-updated`, `note-moved`,
-    `note-archived`…) to which note, when, each with its `id` and, for changes made
-    together, a `run` id (both can be given to `undo`). Filter by `since` (ISO time or a
-    span such as `1h`), `actor` (`mcp` matches every MCP client) or `path` (a note's own
-    history).
-
-    With `subject` (a note's name, or words), `timeline` holds what changed about it, oldest
-    first: each change to its notes with who made it and the lines that changed, the dates
-    its notes state (`valid_from`, `valid_until`, prose ends of validity), and the agent
-    sessions that mention it; `since` narrows it. Use it for "what changed about X".
+           path: str | None = None, subject: str | None = None,
+           budget_tokens: int = 2000) -> Cut[RecentOut]:
+    """The vault's changes, newest first: who (`human`, `cli`, `mcp:<client>`,
+    `dream:<pass>`) did what to which note, when, with an `id` and, for changes made
+    together, a `run` (either can be given to `undo`).
     """
-    def go(m: Memory) -> RecentOut:
+    def go(m: Memory) -> Cut[RecentOut]:
         if subject:
             found = m.timeline(subject, since)
-            return RecentOut(subject=subject, notes=found.notes, timeline=[
-                TimelineEntryOut(**e.as_json()) for e in found.entries[-limit * 5:]])
-        return RecentOut(events=m.recent(min(max(limit, 1), 200), since, actor, path))
+            entries = [TimelineEntryOut(**e.as_json()) for e in found.entries[-limit * 5:]]
+            room = budget_tokens - size(found.notes) - 20
+            kept = budget.fit(entries[::-1], room)[::-1]  # the latest, oldest first
+            return Cut(RecentOut(subject=subject, notes=found.notes, timeline=kept),
+                       budget.left_out("older timeline entries",
+                                       entries[:len(entries) - len(kept)], budget_tokens,
+                                       "or narrow with `since`"))
+        events = m.recent(min(max(limit, 1), 200), since, actor, path)
+        shown = budget.fit(events, budget_tokens - 20)
+        return Cut(RecentOut(events=shown), budget.left_out(
+            "older events", events[len(shown):], budget_tokens,
+            "or narrow with `since`, `actor` or `path`"))
     return run(ctx, go)
 
 
 def forget(path: str, ctx: Context, reason: str = "forgotten by an agent",
            expected_hash: str | None = None, fact: str | None = None) -> WriteOut:
-    """Archive a note: it moves to archive/ (with `archived_at`, `archived_from`,
-    `archived_reason`) and leaves search results. Nothing is deleted; `undo` can undo
-    it. Use it for notes that are wrong or no longer useful.
-
-    Hot memory (MEMORY.md) is the person's and is never archived: to take back a fact an
-    agent added with `remember`, give `path` "MEMORY.md" and the `fact` (its words). A fact
-    the person wrote (or approved from a proposal) is refused: ask the person.
+    """Archive a wrong or useless note: it moves to archive/ and leaves search;
+    `undo` brings it back. Nothing is deleted.
     """
     who = writer(ctx)
     if fact is not None:
@@ -471,11 +454,8 @@ def forget(path: str, ctx: Context, reason: str = "forgotten by an agent",
 
 
 def undo(id: str, ctx: Context) -> UndoOut:
-    """Undo an event or a whole run, by the `id` or `run` that `recent` lists.
-
-    Each note is restored only if it still holds what that event wrote (otherwise it is
-    listed under `refused`, untouched). An undo is itself a run: undo its `run` id to
-    redo. Nothing is deleted either way: every version stays in the history.
+    """Undo an event or a whole run. A note changed since is `refused`, untouched;
+    an undo is itself a run (undo it to redo).
     """
     if not id.strip():
         raise ToolError("undo needs `id`: an event or run id from `recent`")
@@ -485,15 +465,8 @@ def undo(id: str, ctx: Context) -> UndoOut:
 
 def dream(ctx: Context, action: Literal["status", "proposals", "run"] = "status",
           passes: list[str] | None = None, dry_run: bool = True) -> DreamOut:
-    """The dream daemon, which tidies the vault while it is idle (merges duplicates, marks
-    stale and superseded notes, fixes safe lint issues, archives long-unused notes, writes
-    a daily digest in _dream/digests/).
-
-    `status`: the daemon's state and the last runs. `proposals`: changes waiting for a
-    person's approval (they tick them on the proposals page). `run`: run the passes now
-    (`passes` from consolidate, drift, lint, decay, digest, or a plugin's; all by default); with
-    `dry_run` (the default) nothing is written and `plan` shows the changes as diffs. Every
-    change of a real run can be undone with `undo` (the run id).
+    """The dream daemon, which tidies the vault while idle: merges duplicates,
+    marks stale notes, fixes safe lint, archives unused notes, writes a daily digest.
     """
     if action == "run":
         writer(ctx)  # a read-only token runs no pass
@@ -516,7 +489,7 @@ TOOLS = ((search, READ), (read, READ), (write, CHANGE), (edit, CHANGE), (remembe
 def register(server: MCPServer) -> None:
     for fn, hints in TOOLS:
         server.add_tool(compact(fn), description=inspect.cleandoc(fn.__doc__ or ""),
-                        annotations=hints)
+                        annotations=hints, structured_output=False)
 
 
 def compact(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -526,9 +499,13 @@ def compact(fn: Callable[..., Any]) -> Callable[..., Any]:
     text is indented JSON with every null: about a sixth more tokens for nothing."""
     @functools.wraps(fn)
     def answer(*args: Any, **kwargs: Any) -> CallToolResult:
-        value = fn(*args, **kwargs)
+        value, left_out = fn(*args, **kwargs), ""
+        if isinstance(value, Cut):
+            value, left_out = value.value, value.left_out
         full = _adapter(type(value)).dump_python(value, mode="json", by_alias=True)
-        text = json.dumps(_without_empty(full), ensure_ascii=False, separators=(",", ":"))
+        if left_out:
+            full["left_out"] = left_out
+        text = json.dumps(without_empty(full), ensure_ascii=False, separators=(",", ":"))
         return CallToolResult(content=[TextContent(type="text", text=text)],
                               structured_content=full)
     return answer
@@ -544,11 +521,4 @@ def _adapter(kind: type) -> TypeAdapter[Any]:
     return _ADAPTERS[kind]
 
 
-def _without_empty(value: Any) -> Any:
-    if isinstance(value, dict):
-        kept = {k: _without_empty(v) for k, v in value.items()}
-        return {k: v for k, v in kept.items() if v not in (None, [], {}, "")}
-    if isinstance(value, list):
-        return [_without_empty(v) for v in value]
-    return value
 
