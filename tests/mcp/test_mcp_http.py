@@ -275,3 +275,43 @@ def test_a_connection_the_server_accepts_has_nagle_off() -> None:
             server.close()
 
     assert asyncio.run(accepted_nodelay()) != 0
+
+
+def test_two_agents_writing_at_once_lose_nothing_and_are_told_apart(vault: Path) -> None:
+    """Two clients, each with its own token, append to one shared note and write notes of
+    their own at the same time: every line and note lands once, each logged as its own
+    agent."""
+    tokens = {}
+    for name in ("heron", "kestrel"):
+        made = cli(vault, "serve", "--new-token", name)
+        assert made.returncode == 0, made.stderr
+        tokens[name] = made.stdout.strip()
+    (vault / "shared.md").write_text("# Shared\n\n")
+    rounds = 12
+
+    async def agent(url: str, name: str) -> None:
+        async with connect(url, tokens[name]) as c:
+            for k in range(rounds):
+                r = await c.call_tool("edit", {"path": "shared.md",
+                                               "append": f"{name} line {k}"})
+                assert not r.is_error, r.content
+                r = await c.call_tool("write", {"content": f"# {name} {k}\n\nx",
+                                                "title": f"{name} {k}"})
+                assert not r.is_error, r.content
+
+    async def both(url: str) -> None:
+        async with anyio.create_task_group() as tg:
+            for name in tokens:
+                tg.start_soon(agent, url, name)
+
+    with served(vault) as url:
+        anyio.run(both, url)
+    shared = (vault / "shared.md").read_text()
+    for name in tokens:
+        assert [shared.count(f"{name} line {k}\n") for k in range(rounds)] == [1] * rounds
+        assert len(list((vault / "inbox").glob(f"{name} *.md"))) == rounds
+    import json
+    events = json.loads(cli(vault, "log", "--json", "--limit", "500").stdout)
+    actors = {e["path"]: e["actor"] for e in events if e["path"].startswith("inbox/")}
+    assert {a for p, a in actors.items() if "heron" in p} == {"mcp:heron"}
+    assert {a for p, a in actors.items() if "kestrel" in p} == {"mcp:kestrel"}
