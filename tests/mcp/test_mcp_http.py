@@ -3,6 +3,7 @@ SDK's streamable HTTP client (and by plain requests for what the gate answers)."
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import re
@@ -310,7 +311,6 @@ def test_two_agents_writing_at_once_lose_nothing_and_are_told_apart(vault: Path)
     for name in tokens:
         assert [shared.count(f"{name} line {k}\n") for k in range(rounds)] == [1] * rounds
         assert len(list((vault / "inbox").glob(f"{name} *.md"))) == rounds
-    import json
     events = json.loads(cli(vault, "log", "--json", "--limit", "500").stdout)
     actors = {e["path"]: e["actor"] for e in events if e["path"].startswith("inbox/")}
     assert {a for p, a in actors.items() if "heron" in p} == {"mcp:heron"}
