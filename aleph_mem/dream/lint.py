@@ -491,6 +491,8 @@ def link_repairs(snap: Snapshot) -> dict[str, tuple[str, str]]:
         else:
             if ":" in target:
                 continue  # no note's name holds ":": a plugin's "[[folder:x]]", not a slip
+            if "/" in target and generic_name(target.rsplit("/", 1)[-1]):
+                continue  # "[[Notes/Refactor/Test]]": a generic name elsewhere is a guess
             found, by_heading = suggest.loose(target)
             if by_heading:
                 continue  # another note's heading is a guess at what was meant: only hinted

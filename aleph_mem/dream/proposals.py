@@ -44,7 +44,8 @@ def for_person(action: Action, note: NoteInfo | None) -> Action | None:
     if action.op != "set":
         return replace(action, propose=True)
     fm = note.frontmatter
-    kept = {k: v for k, v in action.set_keys.items() if k in fm and fm[k] != v}
+    kept = {k: v for k, v in action.set_keys.items()  # an empty value is no value of theirs
+            if k in fm and fm[k] not in (None, "") and fm[k] != v}
     if not kept:
         return replace(action, propose=True)
     keys = {k: v for k, v in action.set_keys.items() if k not in kept}

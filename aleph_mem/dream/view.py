@@ -259,7 +259,8 @@ def templated(n: NoteInfo) -> bool:
 GENERIC_NAMES = frozenset({
     "overview", "readme", "index", "notes", "note", "home", "todo", "to do", "tasks", "ideas",
     "log", "journal", "summary", "details", "info", "misc", "untitled", "draft", "meeting",
-    "meeting notes", "agenda", "plan", "plans", "status", "changelog", "inbox", "scratch"})
+    "meeting notes", "agenda", "plan", "plans", "status", "changelog", "inbox", "scratch",
+    "test", "tests", "temp", "tmp", "example", "sample", "demo", "new", "new note"})
 DATE_NAME = re.compile(r"^\d{4}(-\d{2}){0,2}([ _-].*)?$|^\d{4}-w\d{2}$")
 
 

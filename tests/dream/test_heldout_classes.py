@@ -148,3 +148,36 @@ def test_a_proposal_names_a_few_repairs_and_counts_the_rest(vault: Path) -> None
         mem.reindex()
         hub = next(a for a in plan_lint(snapshot(mem.store, NOW)) if a.path == "Hub.md")
     assert hub.reason.count("→") == 5 and hub.reason.endswith("and 35 more in the note")
+
+
+def test_a_generic_name_under_a_missing_folder_is_not_repaired(vault: Path) -> None:
+    """Read blind on held-out set 9: `[[Content/Notes/Refactor/Test]]` was "repaired" to an
+    unrelated `_Scripts/test/test.md`. The near miss: a distinctive name whose folder moved."""
+    write(vault, "_Scripts/test/test.md", "# test\n\nprint(1)\n")
+    write(vault, "tide-table.md", "# Tide table\n\nx\n")
+    write(vault, "journal/day.md", "# Day\n\nSee [[Content/Notes/Refactor/Test]] and "
+          "[[Projects/Tide Table]].\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        fix = next(a for a in plan_lint(snapshot(mem.store, NOW)) if a.path == "journal/day.md")
+    assert "[[Content/Notes/Refactor/Test]]" in fix.content
+    assert "[[tide-table|Projects/Tide Table]]" in fix.content
+
+
+def test_an_empty_status_is_not_called_the_persons_value(vault: Path) -> None:
+    """`status:` left empty is no value of the person's to keep ("your status: None is
+    kept" read blind); the near miss, `status: active`, is kept and said."""
+    from aleph_mem.dream.drift import plan_drift
+    from aleph_mem.dream.proposals import for_person
+
+    old(vault, "a.md", "---\nstatus:\nexpires: 2020-01-01\n---\n# A\n\nx\n")
+    old(vault, "b.md", "---\nstatus: active\nexpires: 2020-01-01\n---\n# B\n\nx\n")
+    with open_mem(vault) as mem:
+        mem.reindex()
+        snap = snapshot(mem.store, NOW)
+        said = {a.path: for_person(a, snap.notes[a.path]) for a in plan_drift(snap)
+                if a.path in ("a.md", "b.md")}
+    a, b = said["a.md"], said["b.md"]
+    assert a is not None and b is not None
+    assert "None" not in a.reason and a.set_keys.get("status") == "stale"
+    assert "your status: active is kept" in b.reason
