@@ -16,12 +16,13 @@ EMBED_IN_FOREGROUND = 2000  # chunks `index` embeds by itself (a few minutes at 
 
 def _formatter(prog: str) -> argparse.HelpFormatter:
     """argparse's formatter, told the terminal's width: left to find it, it imports shutil
-    (and with it bz2 and lzma) on every command's start."""
+    (and with it bz2 and lzma) on every command's start. Descriptions and examples keep
+    their lines."""
     try:
         width = os.get_terminal_size().columns
     except OSError:
         width = 100
-    return argparse.HelpFormatter(prog, width=max(width - 2, 40))
+    return argparse.RawDescriptionHelpFormatter(prog, width=max(width - 2, 40))
 
 
 class _Only:
@@ -108,7 +109,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                         help="vault folder, the one holding .aleph/ (else $ALEPH_MEM_VAULT, else "
                         "the nearest folder at or above the current one holding .aleph/)")
     group = common.add_argument_group(
-        "settings", "any setting for this command only, over the environment and the config "
+        "settings", "any setting for this command only, over the environment and the config\n"
         "files (lists comma-separated; see docs/settings.md)")
     for setting in SETTINGS:
         group.add_argument("--" + setting.name.replace("_", "-"), metavar="VALUE",
@@ -123,6 +124,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     _reading_commands(sub, common)
     _changing_commands(sub, common)
     _running_commands(sub, common)
+    from aleph_mem.cli import examples
+
+    examples.attach(sub.sub)
     return p
 
 
