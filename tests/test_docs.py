@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import zipfile
+
 import pytest
 from conftest import REPO
 
@@ -85,7 +89,20 @@ def test_the_documented_reading_commands_run(tmp_path) -> None:
     subprocess.run([*cli, "init", str(vault)], check=True, capture_output=True)
     (vault / "notes" / "Some note.md").write_text("# Some note\n\nsqlite wal mode #project\n")
     runnable = {"index", "search", "show", "status", "write", "log", "dream", "plugins",
-                "mcp-config", "init"}
+                "mcp-config", "init", "hooks", "sessions", "completion"}
+    home = tmp_path / "home"  # hooks write into the client's settings under HOME, and a
+    project = home / ".claude" / "projects" / "-work-heron"  # client keeps its sessions
+    project.mkdir(parents=True)
+    found = REPO / "tests" / "transcripts"  # where agents.md says each client keeps them
+    shutil.copy(found / "claude_code_session.jsonl", project)
+    codex = home / ".codex" / "sessions" / "2026" / "11" / "21"
+    codex.mkdir(parents=True)
+    shutil.copy(next(found.glob("rollout-*.jsonl")), codex)
+    (home / "Downloads" / "claude-export").mkdir(parents=True)
+    shutil.copy(found / "claude_ai_conversations.json",
+                home / "Downloads" / "claude-export" / "conversations.json")
+    with zipfile.ZipFile(home / "Downloads" / "chatgpt-export.zip", "w") as z:
+        z.write(found / "chatgpt_conversations.json", "conversations.json")
     ran = 0
     for page, argv in shell_examples():
         command = next((a for a in argv if not a.startswith("-") and a not in (
@@ -98,8 +115,12 @@ def test_the_documented_reading_commands_run(tmp_path) -> None:
             i == 0 or argv[i - 1] != "--vault")]
         if command == "init":
             args = ["init", str(tmp_path / "fresh")]
+        if ">" in args:  # `completion bash > FILE`: the shell's redirection, not an argument
+            args = args[:args.index(">")]
+        args = [a.replace("~", str(home), 1) if a.startswith("~/") else a for a in args]
         r = subprocess.run([*cli, "--vault", str(vault), *args], input=b"a thought\n",
-                           capture_output=True, timeout=120, cwd=vault)
+                           capture_output=True, timeout=120, cwd=vault,
+                           env={**os.environ, "HOME": str(home)})
         assert r.returncode == 0, (page, argv, r.stderr.decode())
         ran += 1
     assert ran >= 8

@@ -82,7 +82,11 @@ def ingest(mem: Store, client: str, transcript: Path, session_id: str = "", cwd:
 def catch_up(mem: Store, session: Session) -> IngestReport | None:
     """Read the rest of a session's transcript where a hook read only a slice of it (a
     huge backlog) or stopped before the end; None when nothing is left."""
+    from aleph_mem.sessions.chat_exports import EXPORTS
+
     source = Path(session.source) if session.source else None
+    if session.client in EXPORTS:
+        return None  # an app's export is read whole when imported: nothing follows it
     if source is None or not source.is_file() or source.stat().st_size <= session.offset:
         return None
     return ingest(mem, session.client, source, session.session_id, session.cwd,

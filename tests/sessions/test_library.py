@@ -294,3 +294,30 @@ def test_a_dream_run_leaves_the_sessions_index_in_step(vault: Path) -> None:
         assert mem.sessions_state() != captured
         mem.dream(force=True)
         assert mem.sessions_state() == captured and captured["captured"] == 1
+
+
+def test_an_imported_export_is_distilled_like_a_captured_session(vault: Path,
+                                                               tmp_path: Path) -> None:
+    """`sessions compress --all` after importing a ChatGPT or Claude export (as
+    docs/agents.md shows) writes their notes; it once failed on "unknown client 'chatgpt'"
+    reading the export as a transcript to catch up. The near miss: a Claude Code session
+    beside them is distilled too."""
+    import shutil
+    import zipfile
+
+    export = tmp_path / "chatgpt-export.zip"
+    with zipfile.ZipFile(export, "w") as z:
+        z.write(DATA / "chatgpt_conversations.json", "conversations.json")
+    projects = tmp_path / "projects" / "-work-heron"
+    projects.mkdir(parents=True)
+    shutil.copy(DATA / "claude_code_session.jsonl", projects)
+    for client, source in (("chatgpt", export), ("claude-ai",
+                                                 DATA / "claude_ai_conversations.json"),
+                           ("claude-code", tmp_path / "projects")):
+        done = cli("sessions", "import", client, str(source), "--vault", str(vault))
+        assert done.returncode == 0, done.stderr
+    out = cli("sessions", "compress", "--all", "--vault", str(vault), check=False)
+    assert out.returncode == 0, out.stderr
+    listed = json.loads(cli("sessions", "list", "--vault", str(vault), "--json").stdout)
+    assert {s["client"] for s in listed if s.get("note")} == {"chatgpt", "claude-ai",
+                                                               "claude-code"}
