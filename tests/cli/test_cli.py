@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -261,7 +262,11 @@ def test_watch_names_itself_and_progress_leaves_no_debris(tmp_path: Path) -> Non
     finally:
         sys.stderr.close()
         sys.stderr = saved
-    drawn = os.read(leader, 4096).decode()
+    drawn = ""
+    while not drawn.endswith("\n"):  # a pty hands over what was written in pieces
+        ready, _, _ = select.select([leader], [], [], 30)
+        assert ready, drawn
+        drawn += os.read(leader, 4096).decode()
     os.close(leader)
     os.close(follower)
     assert [part.endswith("\x1b[K") for part in drawn.strip("\r\n").split("\r")
