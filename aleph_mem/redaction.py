@@ -769,8 +769,8 @@ def random_token(text: str) -> bool:
     """A random string, not a word, a name or a version: in its longest piece between
     punctuation, 16 characters or more of both cases and digits that change class as often
     as a random string does (``getElementsByTagName`` and ``Qwen2.5-Coder-32B`` do not)."""
-    piece = max(PIECES.split(text), key=len)
-    if len(piece) < 16 or placeholder(text) or text in PUBLISHED:
+    piece = max(PIECES.split(text), key=len)  # placeholders and published keys: is_value
+    if len(piece) < 16:
         return False
     words = [w for w in CAMEL.findall(piece) if not w.isdigit()]
     if words and sum(len(w) for w in words if WORDLIKE.fullmatch(w)) >= 0.7 * sum(map(len, words)):
@@ -827,8 +827,9 @@ def _literals(text: str, view: str) -> list[tuple[int, int, str]]:
 # a call that takes a user and a password by position: FTP_TLS(host, user, pw),
 # getConnection(url, user, pw), NetworkCredential(user, pw, domain), new PDO(dsn, user, pw),
 # mysqli_connect(…), smtp.login(user, pw)
-CREDENTIAL_CALL = re.compile(r"(?:credential|connection|connect|login|logon|ftp_tls|ftp|pdo|"
-                             r"smtp|imap|sftp|ldap)\w*\s*\(")
+CREDENTIAL_WORDS = ("credential", "connect", "login", "logon", "ftp", "pdo", "smtp", "imap",
+                    "ldap")  # connection, ftp_tls, sftp: found by a word inside them
+CREDENTIAL_CALL = re.compile(r"(?:" + "|".join(CREDENTIAL_WORDS) + r")\w*\s*\(")
 STRING = re.compile(r"([\"'])((?:\\.|(?!\1)[^\\\n])*)\1")
 HOST = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?", re.IGNORECASE)
 
@@ -931,8 +932,7 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     if depth < 2:
         passes.append(lambda t, v: _base64(t, depth))
     passes += [_literals, _hex_keys]
-    if any(w in low for w in ("credential", "connect", "login", "logon", "ftp", "pdo", "smtp",
-                              "imap", "ldap")):
+    if any(w in low for w in CREDENTIAL_WORDS):
         passes.append(_call_passwords)
     for find in passes:
         spans = find(text, low)

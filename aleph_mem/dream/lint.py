@@ -532,11 +532,8 @@ def _linked_on_line(body: str, line: int, name: str, raw: str) -> bool:
     if not 0 < line <= len(lines):
         return False
     want = {name.casefold(), name.rsplit("/", 1)[-1].casefold()}
-    for m in IN_LINE.finditer(lines[line - 1]):
-        if m.group(0) != raw and m.group(2).strip().casefold() in want | {
-                m.group(2).strip().rsplit("/", 1)[-1].casefold()} & want:
-            return True
-    return False
+    return any(m.group(0) != raw and m.group(2).strip().casefold() in want
+               for m in IN_LINE.finditer(lines[line - 1]))
 
 
 def _in_table(body: str, line: int) -> bool:
