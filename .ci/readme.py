@@ -57,9 +57,9 @@ def fail(what: str, code: int | None, output: str) -> None:
     sys.exit(1)
 
 
-def run(cmd: str, env: dict[str, str], cwd: Path, stdin: str | None = None,
-        timeout: int = 600) -> str:
-    proc = subprocess.run(["bash", "-c", cmd], env=env, cwd=cwd, input=stdin or "",
+def run(cmd: str, env: dict[str, str], cwd: Path, timeout: int = 600) -> str:
+    """Run one command; stdin is empty (`mcp` reads it to its end), a failure stops it all."""
+    proc = subprocess.run(["bash", "-c", cmd], env=env, cwd=cwd, input="",
                           capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
         fail(cmd, proc.returncode, proc.stdout + proc.stderr)
@@ -136,11 +136,10 @@ def using_it(lines: list[str], env: dict[str, str], notes: Path) -> None:
             continue
         if cmd.startswith("cd "):
             continue  # every command here runs in the vault already
-        stdin = "" if cmd.startswith("aleph-mem mcp") else None
-        run(cmd, env | {"OLD_TOKEN": FAKE_TOKEN}, notes, stdin)
+        run(cmd, env | {"OLD_TOKEN": FAKE_TOKEN}, notes)
         print(f"README: ok: {line}")
     if FAKE_TOKEN in (notes / "inbox" / "pasted.md").read_text():
-        print("README: note: purge leaves the note's current text as the person wrote it")
+        fail("the README's purge left the pasted token in the note", 0, "")
 
 
 def newest_event(env: dict[str, str], notes: Path) -> str:
