@@ -112,6 +112,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("session_notes", True,
             "Write a session note for each finished agent session (the daemon, when the "
             "vault is idle; `aleph-mem sessions compress` by hand)."),
+    Setting("hot_memory_tick", False,
+            "Standing preferences and states, goals and constraints a person states in an "
+            "agent session wait for a tick in the digest before joining hot memory (off, the "
+            "default: they join at once as agents' facts, logged, undoable, and listed in "
+            "the digest for a veto)."),
     Setting("session_idle_minutes", 60,
             "A captured session whose client never said it ended counts as finished after "
             "this many minutes without a new message."),
@@ -276,6 +281,7 @@ class Settings:
     lint_fix_human: bool = False
     sessions_folder: str = "sessions"
     session_notes: bool = True
+    hot_memory_tick: bool = False
     session_idle_minutes: int = 60
     raw_retention_days: int = 0
     hook_budget_tokens: int = 1500

@@ -19,7 +19,7 @@ from aleph_mem.dream.snapshot import dream_wrote_last
 from aleph_mem.dream.view import Action, Snapshot
 from aleph_mem.files.vault import DREAM, content_hash
 from aleph_mem.index import graph, reading
-from aleph_mem.recall.hot_memory import BUDGET, facts
+from aleph_mem.recall.hot_memory import BUDGET, facts, kept_by_sessions
 from aleph_mem.shown import one_line
 from aleph_mem.store import Store
 
@@ -129,6 +129,7 @@ def render(mem: Store, now: dt.datetime, people: list, dreamt: list, proposals: 
             f"Tick a box (`- [x]`) on [[{PAGE[:-3]}]] and the next run applies it if it "
             "still holds; mark it `- [-]` and it is not raised again.", ""]
     out += _proposals_shown(proposals)
+    out += _kept(mem.vault, now.date() - dt.timedelta(days=1))
     out += ["", "## What the dream changed", "", *_dreamt(dreamt, link)]
     if taken_back:
         out += ["", "Undone since:", "", *taken_back]
@@ -201,6 +202,23 @@ def _summary(vault: Vault, seen: dict[str, str], dreamt: list, proposals: list,
             + (f"; {len(issues) - shown} more wait on [[_dream/lint]]."
                if len(issues) > shown else ".")
             ] + ([f"> Hot memory uses {used} of {BUDGET} characters."] if used else [])
+
+
+def _kept(vault: Vault, since: dt.date) -> list[str]:
+    """What your sessions handed on to hot memory since yesterday, for a veto, and what in
+    hot memory each one contradicts."""
+    hot = (vault.read_bytes("MEMORY.md") or b"").decode("utf-8", "replace")
+    kept = kept_by_sessions(hot, since)
+    if not kept:
+        return []
+    out = ["", "## Kept in hot memory from your sessions", "",
+           "You said these in agent sessions; they joined [[MEMORY]] at once as agents' facts. "
+           "Delete a line there to take one back.", ""]
+    for fact, clashes in kept:
+        out.append(f"- MEMORY.md:{fact.line} [P{fact.priority}] {fact.text}")
+        out += [f"  - contradicts MEMORY.md:{c.line} [P{c.priority}] {c.text}: keep the one "
+                "that holds now" for c in clashes]
+    return out
 
 
 def _dreamt(dreamt: list, link: Callable[[str], str]) -> list[str]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from aleph_mem.errors import BadInput, HotMemoryFull
+from aleph_mem.notes.facts import contradicting_short_fact
 
 if TYPE_CHECKING:  # a session's start reads the facts only: no parser, no writer
     from aleph_mem.store import Store
@@ -23,6 +24,7 @@ FACT = re.compile(r"^- \[P([1-5])\] (.+?)\s*$")
 # is never shown as the person's; the person makes it theirs by deleting ", agent …"
 STAMP = re.compile(r"\s*\(\d{4}-\d{2}-\d{2}(?:, agent [^()\s]+)?\)$")
 BY_AGENT = re.compile(r"\(\d{4}-\d{2}-\d{2}, agent [^()\s]+\)$")
+SESSION_STAMP = re.compile(r"\((\d{4}-\d{2}-\d{2}), agent sessions:[^()\s]+\)$")
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,6 @@ def _plain(fact: str) -> str:
 
 def contradicted_in(text: str, fact: str) -> list[Fact]:
     """The facts of ``MEMORY.md``'s text about the same thing with another value."""
-    from aleph_mem.notes.facts import contradicting_short_fact
-
     return [f for f in facts(text) if contradicting_short_fact(_plain(STAMP.sub("", f.text)),
                                                                _plain(fact))]
 
@@ -79,9 +79,10 @@ def remember(mem: Store, fact: str, priority: int = 3, actor: str | None = None,
         raise BadInput("the fact is empty; give one short sentence to remember")
     if not 1 <= priority <= 5:
         raise BadInput("priority runs from 1 (most important) to 5")
+    from aleph_mem.clock import utc_now
     from aleph_mem.writes.events import by_person
 
-    stamp = (today or dt.datetime.now(dt.UTC).date()).isoformat()
+    stamp = (today or utc_now().date()).isoformat()
     who = actor or mem.actor
     text = f"{fact} ({stamp})" if by_person(who) else f"{fact} ({stamp}, agent {_word(who)})"
     existing = mem.vault.read_bytes(PATH)
@@ -211,6 +212,19 @@ def by_priority(text: str, budget_chars: int) -> HotView:
     return HotView("\n".join(lines), len(kept), len(left),
                    min((f.priority for f in left), default=None),
                    "\n".join(f"- [P{f.priority}] {f.text}" for f in kept if f.by_agent))
+
+
+def kept_by_sessions(text: str, since: dt.date) -> list[tuple[Fact, list[Fact]]]:
+    """The facts a session's note handed on since ``since`` (stamped ``agent sessions:…``),
+    each with the facts of hot memory it contradicts: what the digest lists for a veto."""
+    out = []
+    for f in facts(text):
+        stamp = SESSION_STAMP.search(f.text)
+        if stamp and dt.date.fromisoformat(stamp.group(1)) >= since:
+            plain = _plain(STAMP.sub("", f.text))
+            out.append((f, [o for o in facts(text) if o.line != f.line and
+                            contradicting_short_fact(_plain(STAMP.sub("", o.text)), plain)]))
+    return out
 
 
 def _word(actor: str) -> str:

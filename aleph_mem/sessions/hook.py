@@ -121,7 +121,36 @@ def _act(mem: Store, client: str, event: str, what: str, payload: dict[str, Any]
 
 
 def _prompt_context(mem: Store, prompt: str) -> str:
-    """The notes most relevant to a prompt, when there are any worth a look."""
+    """What hot memory says against the prompt, then the notes most relevant to it, when
+    there are any worth a look."""
+    clash = _clashes(mem, prompt)
+    notes = _relevant_notes(mem, prompt)
+    return "\n\n".join(x for x in (clash, notes) if x)
+
+
+def _clashes(mem: Store, prompt: str) -> str:
+    """A preference, state or goal the person states now against a fact hot memory holds:
+    said at once, so the agent asks which holds rather than acting on the old one."""
+    from aleph_mem.recall import hot_memory
+    from aleph_mem.sessions.stated import standing
+    from aleph_mem.sessions.summary import sentences
+    from aleph_mem.shown import one_line
+
+    stated = [s for s in sentences(prompt) if standing(s)]
+    if not stated:
+        return ""
+    hot = mem.shown((mem.vault.read_bytes(hot_memory.PATH) or b"").decode("utf-8", "replace"))
+    lines = [f"- the person now says {one_line(s)!r}; hot memory (MEMORY.md:{f.line}) says "
+             f"{one_line(hot_memory.STAMP.sub('', f.text))!r}"
+             for s in stated for f in hot_memory.contradicted_in(hot, s)]
+    if not lines:
+        return ""
+    return "\n".join(["This prompt contradicts the person's hot memory (aleph-mem): ask which "
+                      "holds now before acting on either; the session's note keeps what they "
+                      "say, and the digest shows them both.", *lines[:3]])
+
+
+def _relevant_notes(mem: Store, prompt: str) -> str:
     from aleph_mem.index.search import query_terms
 
     if len(query_terms(prompt)) < PROMPT_MIN_WORDS:

@@ -5,8 +5,8 @@ structure (who said what, which tool failed, what ran next); with one, ``session
 adds what structure cannot see, every item tied to a message that says it.
 
 The note goes through the one writer (logged, undoable); a note the person has edited is
-never written over. A preference the person stated becomes a proposal for hot memory in
-the digest, never a silent edit of ``MEMORY.md``.
+never written over. What the person stated about themselves is handed on to hot memory
+once, when the note is first written (``kept_facts``).
 """
 
 from __future__ import annotations
@@ -18,15 +18,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from aleph_mem.notes.compose import note_bytes, note_path
-from aleph_mem.recall import hot_memory
 from aleph_mem.redaction import clean
+from aleph_mem.sessions.kept_facts import hand_on
 from aleph_mem.sessions.raw_store import Session, messages
 from aleph_mem.sessions.summary import Digest, extract
 
 if TYPE_CHECKING:
     import apsw
 
-    from aleph_mem.files.vault import Vault
     from aleph_mem.store import Store
 
 NOT_A_TAG = re.compile(r"(^|\s)#(?=[\w/-])")  # "#include", "issue #42": words, not tags
@@ -48,6 +47,7 @@ def render(d: Digest, session: Session, related: list[str] | None = None) -> tup
     for heading, items in (("Asked", d.asked), ("Outcome", d.outcome),
                            ("Decisions", d.decisions), ("Errors and fixes", d.errors),
                            ("Preferences stated", d.preferences),
+                           ("States, goals and constraints stated", d.stated),
                            ("Procedures that worked", d.procedures)):
         if items:
             parts += [f"## {heading}", "",
@@ -93,6 +93,8 @@ class Compressed:
     written: bool
     why: str = ""
     proposals: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # facts added to hot memory
+    clashes: list[str] = field(default_factory=list)  # ... that contradict one there
 
 
 def compress(mem: Store, session: Session, lines_path: Any, run: str | None = None,
@@ -113,9 +115,13 @@ def compress(mem: Store, session: Session, lines_path: Any, run: str | None = No
         if not read_whole or session.enrich_failures:  # count the try, or that it worked
             session = _mark_compressed(mem, session, session.note or path, read_whole)
         return Compressed(session, path, False, why)
-    done = _mark_compressed(mem, session, written.path, read_whole)
+    if session.compressed_at:  # handed on once, when first written: a veto stays a veto
+        done = _mark_compressed(mem, session, written.path, read_whole)
+        return Compressed(done, written.path, written.event is not None)
+    kept = hand_on(mem, digest, written.path, session.client, run)
+    done = _mark_compressed(mem, session, written.path, read_whole)  # (last: all of it done)
     return Compressed(done, written.path, written.event is not None,
-                      proposals=propose_preferences(mem.vault, digest, written.path, run))
+                      proposals=kept.proposals, kept=kept.added, clashes=kept.clashes)
 
 
 def _what_happened(mem: Store, msgs: list, session: Session, llm: bool) -> tuple[Digest, bool]:
@@ -181,29 +187,3 @@ def _ours(mem: Store, path: str) -> bool:
     it loses nobody's edit."""
     last = mem.log(path=path, limit=1)
     return bool(last) and last[0].actor.startswith("sessions:")
-
-
-def propose_preferences(vault: Vault, d: Digest, note: str, run: str | None) -> list[str]:
-    """Each stated preference not yet in hot memory, as a proposal the digest shows."""
-    from aleph_mem.dream.journal import Journal
-    from aleph_mem.dream.view import Action
-    from aleph_mem.ulid import new_ulid
-
-    if not d.preferences:
-        return []
-    text = (vault.read_bytes(hot_memory.PATH) or b"").decode("utf-8", "replace")
-    journal = Journal(vault.aleph_dir)
-    known = set(journal.proposals())
-    out = []
-    today = dt.datetime.now(dt.UTC).date()
-    for pref, _mid in d.preferences[:3]:
-        if hot_memory.with_fact(text, pref, 3, today) is None:
-            continue  # hot memory states it already
-        action = Action("sessions", "remember", hot_memory.PATH, None,
-                        f'remember "{pref}" (stated in [[{note[:-3]}]])', content=pref,
-                        set_keys={"priority": 3}, propose=True)
-        if action.key not in known:
-            journal.propose(action, dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-                            run or new_ulid())
-            out.append(action.key)
-    return out

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from aleph_mem.sessions.raw_store import Session
+from aleph_mem.sessions.stated import standing
 from aleph_mem.sessions.transcripts import Message, rewound
 
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'`(])")
@@ -17,7 +18,8 @@ DECISION = re.compile(
     r"\b(?:decided|decision|we(?:'ll| will) (?:use|go with|keep)|going with|chose|"
     r"opted (?:for|to)|settled on|switch(?:ed)? to|from now on|instead of)\b", re.I)
 PREFERENCE = re.compile(
-    r"\b(?:I (?:prefer|'d prefer|would prefer|like|want|don't want|do not want|hate)|"
+    r"\b(?:I (?:prefer|'d prefer|would prefer|like|hate)|"
+    r"I (?:want|don't want|do not want)(?! (?:you|to)\b)|"  # "I want you to …": a request
     r"always|never|don't (?:ever )?use|do not use|please (?:use|don't|do not|always|never)|"
     r"let's (?:use|keep|always|never)|from now on)\b", re.I)
 QUESTION_ONLY = re.compile(r"\?\s*$")
@@ -34,6 +36,7 @@ class Digest:
     decisions: list[tuple[str, str]] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)
     preferences: list[tuple[str, str]] = field(default_factory=list)
+    stated: list[tuple[str, str]] = field(default_factory=list)  # states, goals, constraints
     procedures: list[tuple[str, str]] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
@@ -64,8 +67,11 @@ def extract(msgs: list[Message], session: Session) -> Digest:
     for m in answers:
         d.decisions += [(one_line(s), m.id) for s in sentences(m.text) if DECISION.search(s)]
     for m in prompts:
-        d.preferences += [(one_line(s), m.id) for s in sentences(m.text)
-                          if PREFERENCE.search(s) and not QUESTION_ONLY.search(s)]
+        said = sentences(m.text)
+        d.stated += [(one_line(s), m.id) for s in said if standing(s) == "state"]
+        d.preferences += [(one_line(s), m.id) for s in said
+                          if PREFERENCE.search(s) and not QUESTION_ONLY.search(s)
+                          and standing(s) != "state"]
     d.errors = _errors(main)
     d.commands = list(dict.fromkeys(one_line(m.command, 160) for m in main
                                     if m.command and m.role == "assistant"))[:12]
@@ -75,7 +81,7 @@ def extract(msgs: list[Message], session: Session) -> Digest:
     d.procedures = _procedures(main)
     d.decisions = [x for x in d.decisions if x not in d.outcome]
     d.files = [_relative(f, session.cwd) for f in d.files]
-    for name in ("decisions", "preferences"):
+    for name in ("decisions", "preferences", "stated"):
         setattr(d, name, list(dict.fromkeys(getattr(d, name)))[:MAX_ITEMS])
     return d
 

@@ -33,11 +33,13 @@ def test_session_note_from_structure(vault: Path) -> None:
             "from DB_URL instead of hard-coding it.\n- Let's use environment variables" in text
         assert "- `pytest tests/test_db.py -x -q`" in text
         assert "subagent" not in text and "REDIS = 'localhost:6379'" not in text
-        # preferences are proposals for hot memory, never edits
-        assert (vault / "MEMORY.md").read_bytes() == mem.vault.read_bytes("MEMORY.md")
-        props = Journal(vault / ".aleph").proposals()
-        assert sorted(p["action"]["reason"][:31] for p in props.values()) == [
-            'remember "I prefer that we alwa', 'remember "Let\'s use environment']
+        # standing preferences join hot memory at once, as an agent's facts, logged
+        hot = (vault / "MEMORY.md").read_text()
+        assert "- [P3] I prefer that we always read the database port from DB_URL instead " \
+            "of hard-coding it. (" in hot and "agent sessions:claude-code)" in hot
+        assert "Let's use environment variables for every service address from now on." in hot
+        assert not Journal(vault / ".aleph").proposals()
+        assert {e.actor for e in mem.log(path="MEMORY.md")} == {"sessions:claude-code"}
         event = mem.log(path=done.path)[0]
         assert event.actor == "sessions:claude-code"
         # a second compress of an unchanged session writes nothing; a person's edit stays
@@ -51,6 +53,8 @@ def test_session_note_from_structure(vault: Path) -> None:
 
 def test_question_is_no_preference_and_known_facts_are_not_proposed(vault: Path,
                                                                      tmp_path: Path) -> None:
+    with (vault / ".aleph" / "config.toml").open("a") as f:
+        f.write("hot_memory_tick = true\n")  # every preference waits for a tick
     (vault / "MEMORY.md").write_text(
         "# Hot memory\n\n## Facts\n\n- [P2] Always run the linter before committing (2026-11-01)\n")
     t = tmp_path / "q.jsonl"
@@ -208,6 +212,8 @@ def test_a_ticked_preference_joins_hot_memory_as_it_is_then(vault: Path) -> None
     from aleph_mem.dream.runner import Dream
     from aleph_mem.recall.hot_memory import remember
 
+    with (vault / ".aleph" / "config.toml").open("a") as f:
+        f.write("hot_memory_tick = true\n")
     with open_mem(vault) as mem:
         mem.reindex()
         library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
