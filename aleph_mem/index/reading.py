@@ -233,6 +233,18 @@ def project_session_notes(con: apsw.Connection, project: str, limit: int) -> lis
         "ORDER BY json_extract(frontmatter, '$.started') DESC LIMIT ?", (project, limit))]
 
 
+def previous_session_note(con: apsw.Connection, project: str, started: str) -> str | None:
+    """The project's live session note that started last before ``started``."""
+    row = con.execute(
+        "SELECT path FROM notes WHERE archived = 0 AND "
+        "json_extract(frontmatter, '$.type') = 'session' AND "
+        "lower(json_extract(frontmatter, '$.project')) = lower(?) AND "
+        "json_extract(frontmatter, '$.started') < ? "
+        "ORDER BY json_extract(frontmatter, '$.started') DESC LIMIT 1", (project, started)
+    ).fetchone()
+    return row[0] if row else None
+
+
 def project_notes(con: apsw.Connection, project: str, limit: int) -> list[tuple[str, str]]:
     """(path, title) of the live notes about a project other than its session notes: its
     ``project`` stated, its title the project's name, or in a folder of that name; latest

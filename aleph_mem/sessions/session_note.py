@@ -53,7 +53,8 @@ def render(d: Digest, session: Session, related: list[str] | None = None) -> tup
             parts += [f"## {heading}", "",
                       *("- " + NOT_A_TAG.sub(ESCAPED, text) for text, _ in items), ""]
     if d.commands:
-        parts += ["## Commands run", "", *(f"- `{c}`" for c in d.commands), ""]
+        parts += ["## Commands run", "", *(f"- `{c}`" + (" (failed)" if c in d.failed else "")
+                                           for c in d.commands), ""]
     if d.files:
         parts += ["## Files touched", "", *(f"- `{f}`" for f in d.files), ""]
     if related:
@@ -68,7 +69,8 @@ NOTE_ARG = re.compile(r'"note":\s*"((?:[^"\\]|\\.)*)"')
 
 def related_notes(mem: Store, session: Session, msgs: list[Any], limit: int = 8) -> list[str]:
     """The notes a session note links to, so it is no orphan: its project's note, when the
-    vault has one, and the notes the session read through aleph-mem (``read``)."""
+    vault has one, the notes the session read through aleph-mem (``read``), and the
+    project's session before it."""
     from aleph_mem.errors import AlephError
 
     names = [session.project] if session.project else []
@@ -83,6 +85,12 @@ def related_notes(mem: Store, session: Session, msgs: list[Any], limit: int = 8)
             continue  # not a note of this vault (a project without one, a name read wrong)
         if path not in out and not path.startswith(mem.settings.sessions_folder + "/"):
             out.append(path)
+    if session.project and session.started:  # the thread of the project's work
+        from aleph_mem.index.reading import previous_session_note
+
+        before = previous_session_note(mem.con, session.project, session.started)
+        if before and before not in out:
+            out.append(before)
     return out[:limit]
 
 

@@ -97,11 +97,12 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
         open_ += [e for e in found.get("Errors and fixes", []) if UNRESOLVED in e]
         proven += found.get("Procedures that worked", [])
     notes = reading.project_notes(mem.con, project, 8)
+    proven = [p + _runs(mem, project, p) for p in list(dict.fromkeys(proven))[:4]]
     for heading, items in (
             (f"## Project {name}: recent decisions", [f"- {d}" for d in decided[:6]]),
             (f"## Project {name}: open problems", [f"- {p}" for p in open_[:4]]),
             (f"## Project {name}: procedures that worked",
-             [f"- {p}" for p in list(dict.fromkeys(proven))[:4]]),
+             [f"- {p}" for p in proven]),
             (f"## Project {name}: last sessions", lines),
             (f"## Project {name}: notes", [_note_line(mem, p) for p, _ in notes])):
         if not items:
@@ -114,6 +115,32 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
         out.append(block)
         room -= len(block) + 2
     return out
+
+
+COMMAND = re.compile(r"^`(.+?)`")
+RAN = re.compile(r"^- `(.+)`( \(failed\))?$", re.MULTILINE)
+COUNTED_NOTES = 60
+
+
+def _runs(mem: Store, project: str, procedure: str) -> str:
+    """How the procedure's command fared in the project's sessions (its latest 60 notes):
+    " (worked in 3 sessions, failed in 1)"; each later session that runs it moves the count.
+    Read off the notes' "Commands run", so it is as true as the notes are."""
+    cmd = COMMAND.match(procedure)
+    if not cmd:
+        return ""
+    worked = failed = 0
+    for path in reading.project_session_notes(mem.con, project, COUNTED_NOTES):
+        body = (mem.vault.read_bytes(path) or b"").decode("utf-8", "replace")
+        ran = body.split("## Commands run", 1)[1].split("\n## ", 1)[0] if \
+            "## Commands run" in body else ""
+        for m in RAN.finditer(ran):
+            if m.group(1) == cmd.group(1):
+                failed, worked = (failed + 1, worked) if m.group(2) else (failed, worked + 1)
+                break
+    if not worked and not failed:
+        return ""
+    return f" (worked in {worked} session{'s' * (worked != 1)}, failed in {failed})"
 
 
 def _undistilled(mem: Store, project: str, limit: int = 3) -> list[str]:

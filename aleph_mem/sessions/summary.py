@@ -39,6 +39,7 @@ class Digest:
     stated: list[tuple[str, str]] = field(default_factory=list)  # states, goals, constraints
     procedures: list[tuple[str, str]] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # commands that never worked in it
     files: list[str] = field(default_factory=list)
 
 
@@ -73,8 +74,7 @@ def extract(msgs: list[Message], session: Session) -> Digest:
                           if PREFERENCE.search(s) and not QUESTION_ONLY.search(s)
                           and standing(s) != "state"]
     d.errors = _errors(main)
-    d.commands = list(dict.fromkeys(one_line(m.command, 160) for m in main
-                                    if m.command and m.role == "assistant"))[:12]
+    d.commands, d.failed = _commands(main)
     d.files = list(dict.fromkeys(f for m in main if m.role == "assistant" and m.tool in (
         "Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "write_file", "replace")
         for f in m.files))
@@ -188,6 +188,23 @@ def _errors(msgs: list[Message]) -> list[tuple[str, str]]:
                                                                           "this session)"),
                     m.id))
     return out[:MAX_ITEMS]
+
+
+def _commands(msgs: list[Message], most: int = 12) -> tuple[list[str], list[str]]:
+    """(the commands run, first run first; those of them that failed every time they ran):
+    what a later session's start counts a procedure's runs by."""
+    ran: dict[str, bool | None] = {}  # command -> worked at least once (None: no result seen)
+    pending: dict[str, str] = {}
+    for m in msgs:
+        if m.role == "assistant" and m.command:
+            cmd = one_line(m.command, 160)
+            ran.setdefault(cmd, None)
+            pending[m.tool] = cmd
+        elif m.role == "tool" and m.tool in pending:
+            cmd = pending.pop(m.tool)
+            ran[cmd] = bool(ran[cmd]) or not m.error
+    listed = list(ran)[:most]
+    return listed, [c for c in listed if ran[c] is False]
 
 
 def _procedures(msgs: list[Message]) -> list[tuple[str, str]]:

@@ -166,3 +166,37 @@ def test_a_session_ends_with_its_note_while_the_daemon_runs(vault: Path,
     text = hook(vault, "SessionStart", session_id="s2", cwd="/work/projects/heron-api")[
         "hookSpecificOutput"]["additionalContext"]
     assert note.stem in text and "not written yet" not in text
+
+
+def test_a_procedures_count_moves_when_a_later_session_runs_it(vault: Path) -> None:
+    """Each later session note of the project that ran the procedure's command moves its
+    count (worked, or "(failed)" when it never worked there); the same command in another
+    project, and a longer command that only starts the same, are near misses."""
+    cmd = "pytest -p no:cacheprovider"
+
+    def session(name: str, project: str, day: str, ran: list[str], proven: str = "") -> None:
+        (vault / "sessions").mkdir(exist_ok=True)
+        (vault / "sessions" / f"{name}.md").write_text(
+            f"---\ntype: session\nproject: {project}\nstarted: {day}T09:00:00Z\n---\n"
+            f"# {name}\n\n## Outcome\n\n- done\n\n"
+            + (f"## Procedures that worked\n\n- {proven}\n\n" if proven else "")
+            + "## Commands run\n\n" + "".join(f"- {r}\n" for r in ran))
+
+    def line() -> str:
+        got = hook(vault, "SessionStart", session_id="p1", cwd="/work/projects/heron-api")
+        text = got["hookSpecificOutput"]["additionalContext"]
+        block = text.split("## Project heron-api: procedures that worked\n")[1]
+        return block.splitlines()[0]
+
+    session("first", "heron-api", "2026-11-20", ["`pytest`", f"`{cmd}`"],
+            f"`{cmd}` worked where `pytest` failed")
+    session("elsewhere", "osprey", "2026-11-21", [f"`{cmd}`", f"`{cmd}` (failed)"])
+    session("longer", "heron-api", "2026-11-21", [f"`{cmd} -x`"])
+    with open_mem(vault) as mem:
+        mem.reindex()
+    assert line() == f"- `{cmd}` worked where `pytest` failed (worked in 1 session, failed in 0)"
+    session("later", "heron-api", "2026-11-22", [f"`{cmd}` (failed)"])
+    session("later still", "heron-api", "2026-11-23", ["`ls`", f"`{cmd}`"])
+    with open_mem(vault) as mem:
+        mem.reindex()
+    assert line() == f"- `{cmd}` worked where `pytest` failed (worked in 2 sessions, failed in 1)"

@@ -413,3 +413,39 @@ def test_a_session_that_only_read_says_what_it_read(vault: Path, tmp_path: Path)
         text = (vault / compress_one(mem.store, other).path).read_text()
     outcome = text.split("## Outcome\n\n")[1].split("\n\n")[0]
     assert outcome.startswith("- changed 2 files:") and "- read " not in outcome
+
+
+def test_a_command_that_never_worked_is_marked_failed(vault: Path) -> None:
+    """Codex's real rollout: the test run failed and was not fixed in the session (marked,
+    so a later start counts it as a failure); the search that worked (the near miss) is not."""
+    with open_mem(vault) as mem:
+        r = library.ingest(mem.store, "codex", CODEX, closed=True)
+        done = compress_one(mem.store, r.session.session_id)
+        text = (vault / done.path).read_text()
+    ran = text.split("## Commands run\n\n")[1].split("\n\n")[0].splitlines()
+    assert ran == ["- `bash -lc rg -n retry src/kite/upload.py`",
+                   "- `bash -lc pytest -q tests/test_upload.py` (failed)"]
+
+
+def test_a_session_note_links_the_projects_session_before_it(vault: Path,
+                                                            tmp_path: Path) -> None:
+    """The next heron-api session links the real session before it; another project's
+    session of the same day (the near miss) links no heron-api note."""
+    def later(sid: str, cwd: str) -> Path:
+        t = tmp_path / f"{sid}.jsonl"
+        t.write_text(json.dumps({
+            "type": "user", "uuid": f"{sid}-u", "sessionId": sid, "cwd": cwd,
+            "timestamp": "2026-11-21T10:00:00Z",
+            "message": {"role": "user", "content": "Add a retry to the cache client."}}) + "\n")
+        return t
+
+    with open_mem(vault) as mem:
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
+        first = compress_one(mem.store, SID).path
+        mem.reindex()
+        for sid, cwd in (("n2", "/work/projects/heron-api"), ("o2", "/work/projects/osprey")):
+            library.ingest(mem.store, "claude-code", later(sid, cwd), sid, closed=True)
+        texts = {sid: (vault / compress_one(mem.store, sid).path).read_text()
+                 for sid in ("n2", "o2")}
+    assert f"## Related notes\n\n- [[{first[:-3]}]]" in texts["n2"]
+    assert first[:-3] not in texts["o2"]
