@@ -20,7 +20,7 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, fields, replace
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 from typing import Any
 
 from aleph_mem.clock import iso, utc_now
@@ -91,11 +91,16 @@ def file_name(session_id: str) -> str:
     return f"{name[:100]}-{hashlib.sha256(session_id.encode()).hexdigest()[:12]}"
 
 
+WINDOWS_PATH = re.compile(r"^(?:[A-Za-z]:\\|\\\\)")  # C:\… or \\server\…
+
+
 def project_of(cwd: str, roots: list[str] | None = None) -> str:
     """The project a working folder belongs to: the configured root holding it, else the
     git repository holding it, else the folder itself (its name)."""
     if not cwd:
         return ""
+    if WINDOWS_PATH.match(cwd):  # a session captured on Windows (or synced from there)
+        return PureWindowsPath(cwd).name
     path = Path(cwd)
     for root in roots or []:
         r = Path(root).expanduser()

@@ -88,9 +88,13 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
     decided: list[str] = []
     open_: list[str] = []
     proven: list[str] = []
+    left: list[str] = []
     for path in sessions:
         body = mem.shown((mem.vault.read_bytes(path) or b"").decode("utf-8", "replace"))
         found = _sections(body)
+        if path == sessions[0]:  # what the last session left to do, by name
+            left = [f"- {o} ([[{one_line(path[:-3])}]])" for o in found.get("Outcome", [])
+                    if TODO_LEFT.match(o) and "still open:" in o]
         outcome = next(iter(found.get("Outcome", [])), "")
         lines.append(f"- [[{one_line(path[:-3])}]]" + (f": {outcome[:220]}" if outcome else ""))
         decided += found.get("Decisions", [])
@@ -99,6 +103,7 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
     notes = reading.project_notes(mem.con, project, 8)
     proven = [p + _runs(mem, project, p) for p in list(dict.fromkeys(proven))[:4]]
     for heading, items in (
+            (f"## Project {name}: left open in the last session", left),
             (f"## Project {name}: recent decisions", [f"- {d}" for d in decided[:6]]),
             (f"## Project {name}: open problems", [f"- {p}" for p in open_[:4]]),
             (f"## Project {name}: procedures that worked",
@@ -118,6 +123,7 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
 
 
 COMMAND = re.compile(r"^`(.+?)`")
+TODO_LEFT = re.compile(r"^todo list left with \d+ of \d+ done")
 RAN = re.compile(r"^- `(.+)`( \(failed\))?$", re.MULTILINE)
 COUNTED_NOTES = 60
 

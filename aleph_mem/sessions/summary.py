@@ -89,6 +89,8 @@ def extract(msgs: list[Message], session: Session) -> Digest:
 TEST_RUN = re.compile(r"\b(pytest|py\.test|unittest|tox|nox|npm (?:run )?test|yarn test|"
                       r"pnpm test|jest|vitest|cargo test|go test|mvn test|gradle test|"
                       r"rspec|phpunit|make test|ctest)\b")
+# the person said no to a tool call: their choice, not an error to fix
+REFUSED = re.compile(r"\s*The user doesn't want to (?:proceed|take this action)")
 READERS = ("Read", "read_file", "view", "NotebookRead")
 WRITERS = ("Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "write_file",
            "replace")
@@ -173,7 +175,7 @@ def _errors(msgs: list[Message]) -> list[tuple[str, str]]:
     """Each failed tool call, and what the agent said once the same tool next succeeded."""
     out: list[tuple[str, str]] = []
     for i, m in enumerate(msgs):
-        if m.role != "tool" or not m.error:
+        if m.role != "tool" or not m.error or REFUSED.match(m.text):
             continue
         problem = next((ln.strip() for ln in m.text.splitlines() if ln.strip()), "failed")
         fixed = ""

@@ -449,3 +449,21 @@ def test_a_session_note_links_the_projects_session_before_it(vault: Path,
                  for sid in ("n2", "o2")}
     assert f"## Related notes\n\n- [[{first[:-3]}]]" in texts["n2"]
     assert first[:-3] not in texts["o2"]
+
+
+def test_a_real_sessions_note_leaves_out_ide_context_and_the_persons_refusals(
+        vault: Path) -> None:
+    """A real Claude Code session from an IDE: the file the IDE had open is not what was
+    asked, and a tool call the person turned down is their choice, not an error; the edit
+    that really failed (the near miss) stays under Errors."""
+    from session_helpers import DATA
+
+    real = DATA / "real" / "claude-code-jssoundrecorder.jsonl"
+    with open_mem(vault) as mem:
+        r = library.ingest(mem.store, "claude-code", real, closed=True)
+        text = (vault / compress_one(mem.store, r.session.session_id).path).read_text()
+    assert "ide_opened_file" not in text and "ide_selection" not in text
+    assert "\n# OK, so this was just so you know what there is now" in text
+    errors = text.split("## Errors and fixes\n\n")[1].split("\n\n")[0]
+    assert "doesn't want to" not in errors
+    assert "String to replace not found in file" in errors
