@@ -15,7 +15,7 @@ import re
 
 # the person as the subject, in the first person
 STANDING_PREFERENCE = re.compile(
-    r"\b(?:from now on|going forward|in (?:the )?future,?|(?:I|we) always|(?:I|we) never|"
+    r"\b(?:from now on|going forward|"
     r"always use|never use|(?:please )?(?:don't|do not) ever|I (?:strongly )?prefer|"
     r"I(?:'d| would) rather)\b", re.I)
 STATE = re.compile(

@@ -22,6 +22,8 @@ PREFERENCE = re.compile(
     r"I (?:want|don't want|do not want)(?! (?:you|to)\b)|"  # "I want you to …": a request
     r"always|never|don't (?:ever )?use|do not use|please (?:use|don't|do not|always|never)|"
     r"let's (?:use|keep|always|never)|from now on)\b", re.I)
+# a sentence holding Markdown headings or numbered lists: a summary's run-on, no decision
+SUMMARY_BLOCK = re.compile(r"(?:^|\s)#{1,6} |\s\d+\. \*\*")
 QUESTION_ONLY = re.compile(r"\?\s*$")
 MAX_ITEMS = 8
 
@@ -66,7 +68,8 @@ def extract(msgs: list[Message], session: Session) -> Digest:
     if answers:
         d.outcome.append((_said(answers[-1].text), answers[-1].id))
     for m in answers:
-        d.decisions += [(one_line(s), m.id) for s in sentences(m.text) if DECISION.search(s)]
+        d.decisions += [(one_line(s), m.id) for s in sentences(m.text)
+                        if DECISION.search(s) and not SUMMARY_BLOCK.search(s)]
     for m in prompts:
         said = sentences(m.text)
         d.stated += [(one_line(s), m.id) for s in said if standing(s) == "state"]

@@ -467,3 +467,4 @@ def test_a_real_sessions_note_leaves_out_ide_context_and_the_persons_refusals(
     errors = text.split("## Errors and fixes\n\n")[1].split("\n\n")[0]
     assert "doesn't want to" not in errors
     assert "String to replace not found in file" in errors
+    assert "Let me provide you with a summary" not in text  # a summary's run-on, no decision

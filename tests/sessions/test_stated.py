@@ -140,6 +140,7 @@ def test_a_tick_can_be_required(vault: Path, tmp_path: Path) -> None:
     ("I can't eat gluten since the diagnosis last year.", "state"),
     ("From now on, use uv instead of pip in every project.", "preference"),
     ("I prefer tabs over spaces in Makefiles.", "preference"),
+    ("Going forward, always use pnpm rather than npm here.", "preference"),
     # near misses: a question, a moment, a request, someone else, code
     ("Am I allergic to anything listed in my notes?", ""),
     (MOMENT, ""),
@@ -148,6 +149,8 @@ def test_a_tick_can_be_required(vault: Path, tmp_path: Path) -> None:
     ("My colleague is allergic to penicillin.", ""),
     ("I can't run `pytest -x` because the fixture is broken.", ""),
     ("The surgery means the ward is closed until spring.", ""),
+    ("I promised to be more careful in the future.", ""),  # a blind reader's "wrong"
+    ("We always look forward to our family camping trip.", ""),  # a habit, not a rule
 ])
 def test_what_counts_as_standing(sentence: str, kind: str) -> None:
     assert standing(sentence) == kind
