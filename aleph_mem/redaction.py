@@ -88,7 +88,9 @@ PUBLISHED = frozenset({
     "dXNlcm5hbWU6cGFzc3dvcmQ=", "QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
     # jwt.io's example token (signed with "your-256-bit-secret")
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwi"
-    "aWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"})
+    "aWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    # the example seed of Google Authenticator's key URI format and of pyotp's docs
+    "JBSWY3DPEHPK3PXP", "base32secret3232"})
 
 
 def names_a_secret(bare: str) -> bool:
@@ -335,6 +337,11 @@ STRUCTURED: tuple[Rule, ...] = (
     # `mongosh … -u admin -p PW`, `psql -U x -p …` is a port (a number: no value)
     _rule("cli-password", r"(\s-u\s*[\"']?[^\s\"']+[\"']?\s+-p\s*)(?!-)(\S+)", keep=1,
           hints=(' -u',), check=said_secret, back=0),  # `mysql -u root -p db` asks for it
+    # a one-time-password seed (base32): in an otpauth:// URI, handed to pyotp or oathtool
+    _rule("totp-seed", r"((?:otpauth://[th]otp/[^\s?]*\?(?:[^\s#&]*&)*secret=)|"
+          r"(?:pyotp\.[th]otp\(\s*[\"'])|(?:\boathtool\b[^\n]*?(?:\s-b|--base32)"
+          r"(?:\s+-[\w-]+)*\s+))([a-z2-7]{16,}=*)(?![a-z0-9])", keep=1,
+          hints=('otpauth', 'pyotp', 'oathtool'), lower=True, check=is_value, back=0),
     # a Vault unseal key, as `vault operator init` prints it
     _rule("secret-manager-token", r"(unseal key(?: \d+)?:\s*)([a-z0-9+/=]{40,})", keep=1,
           hints=('unseal key',), lower=True, back=0),

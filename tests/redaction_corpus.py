@@ -20,6 +20,7 @@ UPPER = string.ascii_uppercase + string.digits
 LOWER = string.ascii_lowercase + string.digits
 HEX = "0123456789abcdef"
 B64 = ALNUM + "+/"
+B32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 URLSAFE = ALNUM + "-_"
 
 
@@ -490,10 +491,23 @@ def shapes() -> list[Shape]:
         ("-----BEGIN OpenVPN Static key V1-----\n{}\n-----END OpenVPN Static key V1-----",
          r(64, HEX)),
     )
+    # round 7: what a fifth blind corpus found (one-time-password seeds)
+    out += _shapes(
+        "round-7",
+        ("otpauth://totp/Acme:ops@acme.dev?secret={}&issuer=Acme&digits=6", r(32, B32)),
+        ("totp = pyotp.TOTP(\"{}\")\nprint(totp.now())", r(32, B32)),
+        ("  812  oathtool --totp -b {}", r(26, B32)),
+    )
     return out
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-7": (
+        "otpauth://totp/Example:alice@google.com?secret=JBSWY3DPEHPK3PXP&issuer=Example",
+        "totp = pyotp.TOTP(\"base32secret3232\")  # the library's docs example",
+        "totp = pyotp.TOTP(os.environ[\"OTP_SEED\"])",
+        "oathtool --totp -b \"$OTP_SEED\"",
+    ),
     "round-6": (
         "  password: !secret influx_password",
         "https://api.mapbox.com/styles/v1/{id}/tiles/{z}/{x}/{y}?access_token={accessToken}",
