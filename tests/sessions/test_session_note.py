@@ -468,3 +468,20 @@ def test_a_real_sessions_note_leaves_out_ide_context_and_the_persons_refusals(
     assert "doesn't want to" not in errors
     assert "String to replace not found in file" in errors
     assert "Let me provide you with a summary" not in text  # a summary's run-on, no decision
+
+
+def test_the_clients_summary_is_kept_whole_when_the_title_cuts_it(vault: Path,
+                                                                  tmp_path: Path) -> None:
+    long = ("Fixed heron-api CI postgres port; service addresses from env; the redis client "
+            "reads REDIS_URL and the flaky cache test waits for its container to listen")
+    t = tmp_path / "long.jsonl"
+    t.write_text(CLAUDE.read_text().replace(
+        '"summary": "Fixed heron-api CI postgres port; service addresses from env"',
+        json.dumps({"summary": long})[1:-1]))
+    with open_mem(vault) as mem:
+        library.ingest(mem.store, "claude-code", t, "long-1", closed=True)
+        whole = (vault / compress_one(mem.store, "long-1").path).read_text()
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
+        short = (vault / compress_one(mem.store, SID).path).read_text()
+    assert f"## Outcome\n\n- the client's summary: {long}\n" in whole
+    assert "the client's summary" not in short  # its title says it all (the near miss)
