@@ -233,6 +233,17 @@ def project_session_notes(con: apsw.Connection, project: str, limit: int) -> lis
         "ORDER BY json_extract(frontmatter, '$.started') DESC LIMIT ?", (project, limit))]
 
 
+def other_projects_session_notes(con: apsw.Connection, project: str,
+                                 limit: int) -> list[tuple[str, str]]:
+    """(path, project) of the live session notes of every project but ``project``, latest
+    started first."""
+    return [(p, str(proj)) for p, proj in con.execute(
+        "SELECT path, json_extract(frontmatter, '$.project') FROM notes WHERE archived = 0 "
+        "AND json_extract(frontmatter, '$.type') = 'session' AND "
+        "coalesce(json_extract(frontmatter, '$.project'), '') NOT IN ('', ?) "
+        "ORDER BY json_extract(frontmatter, '$.started') DESC LIMIT ?", (project, limit))]
+
+
 def previous_session_note(con: apsw.Connection, project: str, started: str) -> str | None:
     """The project's live session note that started last before ``started``."""
     row = con.execute(

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from aleph_mem.notes.compose import note_bytes, note_path
 from aleph_mem.redaction import clean
+from aleph_mem.sessions.across_projects import promote
 from aleph_mem.sessions.kept_facts import hand_on
 from aleph_mem.sessions.raw_store import Session, messages
 from aleph_mem.sessions.summary import Digest, extract
@@ -127,6 +128,7 @@ def compress(mem: Store, session: Session, lines_path: Any, run: str | None = No
         done = _mark_compressed(mem, session, written.path, read_whole)
         return Compressed(done, written.path, written.event is not None)
     kept = hand_on(mem, digest, written.path, session.client, run)
+    promote(mem, digest, session, written.path, run)
     done = _mark_compressed(mem, session, written.path, read_whole)  # (last: all of it done)
     return Compressed(done, written.path, written.event is not None,
                       proposals=kept.proposals, kept=kept.added, clashes=kept.clashes)

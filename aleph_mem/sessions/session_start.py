@@ -91,7 +91,7 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
     left: list[str] = []
     for path in sessions:
         body = mem.shown((mem.vault.read_bytes(path) or b"").decode("utf-8", "replace"))
-        found = _sections(body)
+        found = sections(body)
         if path == sessions[0]:  # what the last session left to do, by name
             left = [f"- {o} ([[{one_line(path[:-3])}]])" for o in found.get("Outcome", [])
                     if TODO_LEFT.match(o) and "still open:" in o]
@@ -183,7 +183,7 @@ def _note_line(mem: Store, path: str, size: int = 140) -> str:
     return f"- [[{one_line(path[:-3])}]]" + (f": {one_line(first)}" if first else "")
 
 
-def _sections(body: str) -> dict[str, list[str]]:
+def sections(body: str) -> dict[str, list[str]]:
     """The list items under a session note's Decisions, Errors and Outcome headings."""
     found: dict[str, list[str]] = {}
     marks = list(SECTION.finditer(body))

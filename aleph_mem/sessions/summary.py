@@ -59,15 +59,16 @@ def extract(msgs: list[Message], session: Session) -> Digest:
     gone = rewound(msgs)
     main = [m for m in msgs if not m.sidechain and m.id not in gone]
     prompts = [m for m in main if m.role == "user" and not m.command]
-    said = next((m for m in reversed(main) if m.role == "summary"), None)
-    summary = said.text if said else ""
+    client_said = next((m for m in reversed(main) if m.role == "summary"), None)
+    summary = client_said.text if client_said else ""
     first = prompts[0].text if prompts else (summary or session.session_id)
     d = Digest(title=_title(summary or first))
     d.asked = [(one_line(m.text), m.id) for m in prompts[:MAX_ITEMS]]
     answers = [m for m in main if m.role == "assistant" and not m.tool]
     d.outcome = _what_changed(main, session)
-    if said and " ".join(summary.split()).rstrip(".?!:") != d.title:  # the title cut it
-        d.outcome.insert(0, (f"the client's summary: {one_line(summary, 2000)}", said.id))
+    if client_said and " ".join(summary.split()).rstrip(".?!:") != d.title:  # the title cut it
+        d.outcome.insert(0, (f"the client's summary: {one_line(summary, 2000)}",
+                             client_said.id))
     if answers:
         d.outcome.append((_said(answers[-1].text), answers[-1].id))
     for m in answers:

@@ -485,3 +485,38 @@ def test_the_clients_summary_is_kept_whole_when_the_title_cuts_it(vault: Path,
         short = (vault / compress_one(mem.store, SID).path).read_text()
     assert f"## Outcome\n\n- the client's summary: {long}\n" in whole
     assert "the client's summary" not in short  # its title says it all (the near miss)
+
+
+def test_a_fix_a_second_project_meets_is_promoted_person_wide(vault: Path,
+                                                              tmp_path: Path) -> None:
+    """The real heron-api session's postgres error and its fix, met again in another
+    project, reaches one person-wide note linking both sessions; the same error in the
+    same project again, and Codex's unresolved test failure, are near misses."""
+    def copy(sid: str, project: str) -> Path:
+        t = tmp_path / f"{sid}.jsonl"
+        t.write_text(CLAUDE.read_text().replace("/work/projects/heron-api",
+                                                f"/work/projects/{project}")
+                     .replace("2026-11-20T", "2026-11-22T"))
+        return t
+
+    with open_mem(vault) as mem:
+        library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
+        first = compress_one(mem.store, SID).path
+        library.ingest(mem.store, "claude-code", copy("same-1", "heron-api"), "same-1",
+                       closed=True)
+        same = compress_one(mem.store, "same-1").path
+        across = vault / "sessions" / "Across projects.md"
+        assert not across.exists()  # one project, twice: nothing learned across projects
+        r = library.ingest(mem.store, "codex", CODEX, closed=True)
+        compress_one(mem.store, r.session.session_id)
+        assert not across.exists()
+        library.ingest(mem.store, "claude-code", copy("osprey-1", "osprey"), "osprey-1",
+                       closed=True)
+        second = compress_one(mem.store, "osprey-1").path
+        text = across.read_text()
+        assert mem.log(path="sessions/Across projects.md")[0].actor == "sessions:claude-code"
+    fixes = [ln for ln in text.splitlines() if ln.startswith("- fix, ")]
+    assert len(fixes) == 1
+    assert f"met in osprey ([[{second[:-3]}]]) and heron-api" in fixes[0]
+    assert "psycopg.OperationalError" in fixes[0] and "→ Fixed:" in fixes[0]
+    assert any(f"and heron-api ([[{p[:-3]}]])" in fixes[0] for p in (first, same))
