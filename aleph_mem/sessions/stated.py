@@ -15,9 +15,9 @@ import re
 
 # the person as the subject, in the first person
 STANDING_PREFERENCE = re.compile(
-    r"\b(?:from now on|going forward|"
-    r"always use|never use|(?:please )?(?:don't|do not) ever|I (?:strongly )?prefer|"
-    r"I(?:'d| would) rather)\b", re.I)
+    r"(?:\bfrom now on\b|(?:^|[.!;:]\s*)going forward,|"
+    r"\b(?:always use|never use|(?:please )?(?:don't|do not) ever|I (?:strongly )?prefer)\b)",
+    re.I)
 STATE = re.compile(
     r"\b(?:I(?:'m| am) (?:(?:severely |mildly |very )?allergic|vegetarian|vegan|pescatarian|"
     r"pregnant|diabetic|lactose[- ]intolerant|gluten[- ]intolerant|colou?r[- ]?blind|"
@@ -40,8 +40,8 @@ STATE = re.compile(
     r"week|month|year))\b", re.I)
 QUESTION = re.compile(r"\?\s*$")
 # requests and passing moments: about this session, not the person
-MOMENT = re.compile(r"\b(?:right now|at the moment|currently looking|this session|today|"
-                    r"this morning|for now|in this (?:file|repo|project|pr)|"
+MOMENT = re.compile(r"\b(?:right now|at the moment|from now on until|currently looking|"
+                    r"this session|today|this morning|for now|in this (?:file|repo|project|pr)|"
                     r"(?:can|could|would|will) you|please (?:fix|add|make|write|run|check))\b",
                     re.I)
 MAX_CHARS = 220
@@ -53,6 +53,8 @@ def standing(sentence: str) -> str:
     if not 12 <= len(s) <= MAX_CHARS or QUESTION.search(s) or MOMENT.search(s):
         return ""
     if "`" in s or s.count("/") > 2:  # code and paths: about the work, not the person
+        return ""
+    if s[0] in "\"“”'‘«":  # a quotation: someone's words, not the person's fact
         return ""
     if STATE.search(s):
         return "state"

@@ -151,6 +151,15 @@ def test_a_tick_can_be_required(vault: Path, tmp_path: Path) -> None:
     ("The surgery means the ward is closed until spring.", ""),
     ("I promised to be more careful in the future.", ""),  # a blind reader's "wrong"
     ("We always look forward to our family camping trip.", ""),  # a habit, not a rule
+    # real people's chats with an assistant (the development half)
+    ("Excellent! im following so far good job! lets keep going forward together!", ""),
+    ("I would like a status report in every response from now on until it has been "
+     "reviewed, ok", ""),
+    ("some but i would rather see what your ideas are", ""),
+    ("“The path of least resistance is a slow quiet death I'd rather burn out than fade "
+     "away”", ""),
+    ("My goal is also to lose body fat but I believe limiting my sugar intake will help",
+     "state"),
 ])
 def test_what_counts_as_standing(sentence: str, kind: str) -> None:
     assert standing(sentence) == kind
