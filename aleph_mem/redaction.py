@@ -160,6 +160,13 @@ def secret_cookie(header: str) -> bool:
     return False
 
 
+def passphrase(text: str) -> bool:
+    """A key a person chose: a value with a digit or a sign in it, or a long one (a word
+    such as "Absent" is what a tool prints where there is none)."""
+    bare = text.strip()
+    return is_value(bare) and (len(bare) >= 10 or not bare.isalpha())
+
+
 def said_token(text: str) -> bool:
     """A token given after its name without a verb ("use the api key abc123…")."""
     return (is_value(text) and any(c.isdigit() for c in text)
@@ -337,6 +344,11 @@ STRUCTURED: tuple[Rule, ...] = (
     # `mongosh … -u admin -p PW`, `psql -U x -p …` is a port (a number: no value)
     _rule("cli-password", r"(\s-u\s*[\"']?[^\s\"']+[\"']?\s+-p\s*)(?!-)(\S+)", keep=1,
           hints=(' -u',), check=said_secret, back=0),  # `mysql -u root -p db` asks for it
+    # a Wi-Fi key: in a join-network QR string, and as Windows shows a saved profile's
+    _rule("wifi-key", r"(\bwifi:(?:[a-z]:[^;\n]*;)*?p:)((?:\\.|[^;\\\n])+)(?=;)", keep=1,
+          hints=('wifi:',), lower=True, check=is_value, back=0),
+    _rule("wifi-key", r"(\bkey content\s*:[ \t]*)(\S+)", keep=1, hints=('key content',),
+          lower=True, check=passphrase, back=0),
     # a one-time-password seed (base32): in an otpauth:// URI, handed to pyotp or oathtool
     _rule("totp-seed", r"((?:otpauth://[th]otp/[^\s?]*\?(?:[^\s#&]*&)*secret=)|"
           r"(?:pyotp\.[th]otp\(\s*[\"'])|(?:\boathtool\b[^\n]*?(?:\s-b|--base32)"

@@ -497,6 +497,8 @@ def shapes() -> list[Shape]:
         ("otpauth://totp/Acme:ops@acme.dev?secret={}&issuer=Acme&digits=6", r(32, B32)),
         ("totp = pyotp.TOTP(\"{}\")\nprint(totp.now())", r(32, B32)),
         ("  812  oathtool --totp -b {}", r(26, B32)),
+        ("Guest Wi-Fi QR: WIFI:T:WPA;S:Cafe-Staff;P:{};H:false;;", pw()),
+        ("    Security key           : Present\n    Key Content            : {}", pw()),
     )
     return out
 
@@ -507,6 +509,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "totp = pyotp.TOTP(\"base32secret3232\")  # the library's docs example",
         "totp = pyotp.TOTP(os.environ[\"OTP_SEED\"])",
         "oathtool --totp -b \"$OTP_SEED\"",
+        "WIFI:T:WPA;S:Guest;P:<password>;H:false;;",
+        "    Key Content            : Absent",
     ),
     "round-6": (
         "  password: !secret influx_password",
