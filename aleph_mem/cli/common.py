@@ -66,8 +66,21 @@ def open_memory(args: argparse.Namespace) -> Memory:
     from aleph_mem.memory import Memory
 
     mem = Memory.open(vault_root(args), setting_flags(args))
-    activity.touch(mem.vault.local_dir, "cli")
+    OPENED.append(mem)
     return mem
+
+
+OPENED: list[Memory] = []  # this command's vaults: a write there is activity (``wrote``)
+
+
+def touch_if_wrote() -> None:
+    """Refresh the idle stamp of each vault this command wrote to as the person: a write
+    is activity the dream and the sessions job wait out; a reading command (``search``,
+    ``status``, ``log``) is not, so checking never delays them."""
+    for mem in OPENED:
+        if mem.store.events.appended_by["cli"]:
+            activity.touch(mem.vault.local_dir, "cli")
+    OPENED.clear()
 
 
 def say(text: str = "", one_line: bool = False) -> None:

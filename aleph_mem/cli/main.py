@@ -20,6 +20,7 @@ from aleph_mem.cli.common import (
     printable,
     progress_printer,
     say,
+    touch_if_wrote,
 )
 from aleph_mem.cli.grammar import EMBED_IN_FOREGROUND, build_parser, command_of
 from aleph_mem.errors import AlephError, BadInput, DiskError
@@ -596,6 +597,8 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"error: {DiskError(args.command, exc)}", file=sys.stderr)
         return 1
+    finally:
+        touch_if_wrote()
 
 
 if __name__ == "__main__":

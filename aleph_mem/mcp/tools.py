@@ -10,7 +10,7 @@ import dataclasses
 import functools
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Literal, Protocol, TypeVar, cast
 
@@ -165,7 +165,7 @@ def _state(ctx: Context) -> ServerState:
 def run(ctx: Context, fn: Callable[[Memory], T]) -> T:
     state = _state(ctx)
     with state.lock:
-        activity.touch(state.mem.vault.local_dir, "mcp")
+        before = dict(state.mem.store.events.appended_by)
         try:
             result = fn(state.mem)
         except AlephError as exc:
@@ -180,7 +180,16 @@ def run(ctx: Context, fn: Callable[[Memory], T]) -> T:
             raise ToolError(f"aleph-mem could not do this ({type(exc).__name__}: {exc}); "
                             "check the arguments") from exc
         state.recall(result)
+        if active(before, state.mem.store.events.appended_by):
+            activity.touch(state.mem.vault.local_dir, "mcp")
         return result
+
+
+def active(before: dict[str, int], after: Mapping[str, int]) -> bool:
+    """Whether a call wrote as the agent (a write is activity the dream and the sessions
+    job wait out; a read, or the dream the agent ran, is not)."""
+    return any(n > before.get(who, 0) for who, n in after.items()
+               if not who.startswith("dream:") and who != "human")
 
 
 def writer(ctx: Context) -> str:

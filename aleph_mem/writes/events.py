@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -151,6 +152,7 @@ class EventLog:
         self.root = aleph_dir / "events"
         self._local = aleph_dir / "local"
         self._host: str | None = None
+        self.appended_by: Counter[str] = Counter()  # events written through it, by actor
 
     @property
     def host(self) -> str:
@@ -166,6 +168,7 @@ class EventLog:
     def append(self, event: Event) -> None:
         """Append one line and fsync (the append-only rule of jsonl.py)."""
         jsonl.append(self.file_for(event.at), event.as_json())
+        self.appended_by[event.actor] += 1
         from aleph_mem.plugins import note_changed  # plugins hear of it once it is committed
 
         note_changed(event)
@@ -182,6 +185,7 @@ class EventLog:
                 by_file.setdefault(self.file_for(event.at), []).append(event.as_json())
             for path, lines in by_file.items():
                 jsonl.append_many(path, lines)
+            self.appended_by.update(event.actor for event in part)  # (Counter: counts)
             for event in part:
                 note_changed(event)
 

@@ -83,13 +83,14 @@ _SAME = object()  # what a checked rename returns when it displaced exactly what
 
 class Writer:
     def __init__(self, vault: Vault, con: apsw.Connection, indexer: Indexer,
-                 actor: str = "cli", run: str | None = None) -> None:
+                 actor: str = "cli", run: str | None = None,
+                 events: EventLog | None = None) -> None:
         self.vault = vault
         self.con = con
         self.indexer = indexer
         self.actor = actor
         self.run = run
-        self.events = EventLog(vault.aleph_dir)
+        self.events = events or EventLog(vault.aleph_dir)  # the opener's: it counts writes
         self.objects = ObjectStore(vault.aleph_dir / "objects")
         self.pending_dir = vault.local_dir / "pending"
 
