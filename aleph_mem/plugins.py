@@ -82,26 +82,25 @@ _packages: dict[str, str] = {}  # plugin name -> "project version"
 
 
 def dream_passes() -> dict[str, Any]:
-    """Every registered dream pass by name (built-ins first; a plugin cannot replace one)."""
+    """Every registered dream pass by name (built-ins first; a plugin cannot replace one).
+    Each plugin registers into a plain list (``list.append``), so registering never calls
+    back into this module."""
     found: dict[str, Any] = {}
-
-    def register(p: Any) -> None:
-        if p.name in found:
-            log.warning("dream pass %r registered twice: the first one is kept", p.name)
-            return
-        found[p.name] = p
     for impl in manager().hook.register_dream_passes.get_hookimpls():
-        impl.function(register=register)
+        given: list[Any] = []
+        impl.function(register=given.append)
+        for p in given:
+            if p.name in found:
+                log.warning("dream pass %r registered twice: the first one is kept", p.name)
+            else:
+                found[p.name] = p
     return found
 
 
 def embedders() -> dict[str, Callable[..., Any]]:
     found: dict[str, Callable[..., Any]] = {}
-
-    def register(name: str, factory: Callable[..., Any]) -> None:
-        found.setdefault(name, factory)
     for impl in manager().hook.register_embedders.get_hookimpls():
-        impl.function(register=register)
+        impl.function(register=found.setdefault)  # the first of a name is kept
     return found
 
 

@@ -108,8 +108,8 @@ class Store:
         self.vault = vault
         self.settings = settings
         self.actor = actor
-        self.objects = ObjectStore(vault.aleph_dir / "objects")
-        self.model_slot = slot or ModelSlot()
+        self._slot = slot
+        self._objects: ObjectStore | None = None
         self._one_shot = False
         self._recovered = False
         self._open_index()
@@ -117,8 +117,7 @@ class Store:
     def _open_index(self) -> None:
         make_private(self.vault.aleph_dir)
         self.con, self.created, self.readonly = db.open_index(self.vault.index_path)
-        self.vec = VectorReader(self.con)
-        self.vec.one_shot = self._one_shot
+        self._vec: VectorReader | None = None
         self._indexer: Indexer | None = None
         self.events = EventLog(self.vault.aleph_dir)
         self.sync_events()
@@ -145,6 +144,27 @@ class Store:
         settings are never read again mid-run."""
         return type(self)(self.vault, self.settings, actor or self.actor, self.model_slot)
 
+    # made on first use: capturing a session or writing a note never needs the vectors,
+    # the model's slot or the copies of past versions
+    @property
+    def objects(self) -> ObjectStore:
+        if self._objects is None:
+            self._objects = ObjectStore(self.vault.aleph_dir / "objects")
+        return self._objects
+
+    @property
+    def model_slot(self) -> ModelSlot:
+        if self._slot is None:
+            self._slot = ModelSlot()
+        return self._slot
+
+    @property
+    def vec(self) -> VectorReader:
+        if self._vec is None:
+            self._vec = VectorReader(self.con)
+            self._vec.one_shot = self._one_shot
+        return self._vec
+
     @property
     def one_shot(self) -> bool:
         """This process searches once (a CLI search, a hook): vectors are read from the
@@ -153,7 +173,9 @@ class Store:
 
     @one_shot.setter
     def one_shot(self, value: bool) -> None:
-        self._one_shot = self.vec.one_shot = value
+        self._one_shot = value
+        if self._vec is not None:
+            self._vec.one_shot = value
 
     @property
     def vector_problem(self) -> str:
@@ -172,7 +194,8 @@ class Store:
         from aleph_mem.writes.writer import Writer
 
         self.require_writable()
-        return Writer(self.vault, self.con, self.indexer, actor or self.actor, run)
+        return Writer(self.vault, self.con, self.indexer, actor or self.actor, run,
+                      self.events)
 
     def require_writable(self) -> None:
         if self.readonly:
