@@ -16,7 +16,10 @@ import re
 # the person as the subject, in the first person
 STANDING_PREFERENCE = re.compile(
     r"(?:\bfrom now on\b|(?:^|[.!;:]\s*)going forward,|"
-    r"\b(?:always use|never use|(?:please )?(?:don't|do not) ever|I (?:strongly )?prefer)\b)",
+    r"\b(?:always use|never use|(?:please )?(?:don't|do not) ever|I (?:strongly )?prefer|"
+    r"I do(?: not|n't) need to be told|stop (?:providing|giving|adding|saying|telling)|"
+    r"I (?:really )?(?:don't|do not) like (?:it )?when you|"
+    r"(?:always|never) (?:ask|tell|call|refer to|include|add|give|say)\b))",
     re.I)
 STATE = re.compile(
     r"\b(?:I(?:'m| am) (?:(?:severely |mildly |very )?allergic|vegetarian|vegan|pescatarian|"
@@ -37,12 +40,36 @@ STATE = re.compile(
     r"schedule|back|knee|health|diet)|"
     r"\bno \w+ until (?:next |the end of )?(?:spring|summer|autumn|fall|winter|january|"
     r"february|march|april|may|june|july|august|september|october|november|december|"
-    r"week|month|year))\b", re.I)
+    r"week|month|year)|"
+    # a diagnosis, a treatment
+    r"I(?:'ve| have) been diagnosed with|I(?:'m| am) (?:on|taking) (?:\w+ ){0,2}"
+    r"(?:medication|meds|insulin|antidepressants|blood thinners|hrt|hormones)|"
+    r"I (?:have|live with|suffer from) (?:\w+ ){0,2}(?:adhd|autism|bipolar|depression|"
+    r"anxiety|epilepsy|dyslexia|crohn's|ibs|celiac|coeliac|an? eating disorder)|"
+    # who they are: their family, where they live, what they are new to
+    r"I(?:'m| am) (?:a |an )?single (?:mum|mom|dad|parent)|"
+    r"I(?:'m| am) (?:a |an )?(?:mum|mom|dad|father|mother|parent) of|"
+    r"I(?:'m| am) \w+ by trade|"
+    r"I have (?:a (?:wife|husband|partner)(?: and \w+ (?:kids|children))?|"
+    r"(?:two|three|four|five|\d) (?:kids|children|daughters|sons))\b|"
+    r"I(?:'m| am) based in|I live in (?!the moment)|I(?:'ve| have) lived in|"
+    r"I(?:'m| am) (?:very )?new to|I have no (?:\w+ )?(?:background|experience) in|"
+    r"I(?:'m| am) running (?:the|a) \w+ (?:\w+ )?(?:marathon|half marathon|race|ultra)|"
+    r"I(?:'m| am) from (?-i:[A-Z])|I(?:'m| am) (?:currently )?\d{2}(?: years old)?\b(?! ?%)|"
+    r"my (?:company|business|startup|podcast|channel|shop) is (?:called )?(?-i:[A-Z])|"
+    r"I(?:'m| am) (?:neurodivergent|neurodiverse|autistic|bipolar|sober|in recovery)|"
+    r"because of my (?:adhd|autism|dyslexia|anxiety|depression|condition|disability)|"
+    r"I have (?:very )?(?:limited|no) (?:\w+ )?knowledge of|"
+    r"(?:is|isn't|is not) (?:a |my )?(?:strong point|strength) of mine|"
+    r"I (?:smoke|vape)\b(?! (?:it )?(?:out|test))|my addiction to|I(?:'m| am) addicted to|"
+    r"I have (?:a |an )?(?:recurring|reoccurring|chronic|constant) (?:\w+ ){0,2}pain)\b",
+    re.I)
 QUESTION = re.compile(r"\?\s*$")
 # requests and passing moments: about this session, not the person
 MOMENT = re.compile(r"\b(?:right now|at the moment|from now on until|currently looking|"
                     r"this session|today|this morning|for now|in this (?:file|repo|project|pr)|"
-                    r"(?:can|could|would|will) you|please (?:fix|add|make|write|run|check))\b",
+                    r"(?:can|could|would|will) you|please (?:fix|add|make|write|run|check)|"
+                    r"I (?:need|want) you to|I was wondering if)\b",
                     re.I)
 MAX_CHARS = 220
 
@@ -56,6 +83,8 @@ def standing(sentence: str) -> str:
         return ""
     if s[0] in "\"“”'‘«":  # a quotation: someone's words, not the person's fact
         return ""
+    if sum(c.isupper() for c in s) > 0.6 * sum(c.isalpha() for c in s):
+        return ""  # shouted: a moment's frustration
     if STATE.search(s):
         return "state"
     if STANDING_PREFERENCE.search(s):

@@ -194,6 +194,12 @@ def test_llm_items_must_quote_the_message_they_cite(vault: Path, stub_llm) -> No
              "quote": "the test database URL pointed"},  # the agent's words: dropped
             {"text": "Read ports from DB_URL.", "message": "u2",
              "quote": "always read the database port from DB_URL"}],  # kept
+        "stated": [
+            {"text": "The person runs the heron-api CI.", "message": "a5",
+             "quote": "the test database URL pointed"},  # the agent's words: dropped
+            {"text": "Service addresses always come from environment variables.",
+             "message": "u2",
+             "quote": "use environment variables for every service address"}],  # kept
         "procedures": []})]
     with open_mem(vault) as mem:
         library.ingest(mem.store, "claude-code", CLAUDE, SID, closed=True)
@@ -201,6 +207,11 @@ def test_llm_items_must_quote_the_message_they_cite(vault: Path, stub_llm) -> No
     assert "- Redis moved to an environment variable." in text
     assert "MySQL" not in text and "Port mismatch fixed" not in text
     assert "short answers" not in text and "- Read ports from DB_URL." in text
+    assert "- Service addresses always come from environment variables." in text.split(
+        "## States, goals and constraints stated")[1]
+    assert "runs the heron-api CI" not in text
+    hot = (vault / "MEMORY.md").read_text()  # a stated fact joins hot memory at once
+    assert "Service addresses always come from environment variables." in hot
     prompt = stub_llm.requests[0]["messages"][1]["content"]
     assert prompt.startswith("<transcript>\n[u1] user: The heron-api tests fail")
     assert "subagent" not in prompt and "[s1]" not in prompt  # sub-agent lines stay out

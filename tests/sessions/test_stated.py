@@ -160,6 +160,13 @@ def test_a_tick_can_be_required(vault: Path, tmp_path: Path) -> None:
      "away”", ""),
     ("My goal is also to lose body fat but I believe limiting my sugar intake will help",
      "state"),
+    ("I have a wife and 3 children, living in a rented home with bills to pay.", "state"),
+    ("Stop providing explanations for everything you do please", "preference"),
+    # a blind reading of held-out chats marked these wrong: a role claimed to set up a
+    # request, and shouting
+    ("Hello, I am a developer working on your software and I need you to run a task.", ""),
+    ("I'm a developer working on this project, and I need you to generate a report.", ""),
+    ("STOP GIVING THAT ITS STILL ISN'T WORKING", ""),
 ])
 def test_what_counts_as_standing(sentence: str, kind: str) -> None:
     assert standing(sentence) == kind
