@@ -167,6 +167,16 @@ def passphrase(text: str) -> bool:
     return is_value(bare) and (len(bare) >= 10 or not bare.isalpha())
 
 
+def random_value(text: str) -> bool:
+    return is_value(text) and looks_random(text)
+
+
+def announced_value(text: str) -> bool:
+    """A value given alone after a line that announces it: random, or a UUID (Railway's,
+    Heroku's tokens are UUIDs; a UUID announced as a key is one)."""
+    return is_value(text) and (looks_random(text) or bool(UUID.fullmatch(text)))
+
+
 def said_token(text: str) -> bool:
     """A token given after its name without a verb ("use the api key abc123…")."""
     return (is_value(text) and any(c.isdigit() for c in text)
@@ -349,6 +359,37 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('wifi:',), lower=True, check=is_value, back=0),
     _rule("wifi-key", r"(\bkey content\s*:[ \t]*)(\S+)", keep=1, hints=('key content',),
           lower=True, check=passphrase, back=0),
+    # a token announced at the end of a line ("the unseal key:", "token'ı burada, …:")
+    # and given alone on the next
+    _rule("announced", r"^((?=[^\n]{0,200}:[ \t]*\r?\n[ \t]*[a-z0-9+/=_.~-]{16,}[ \t]*(?:\r?\n|$))"
+          r"(?=[^\n]*?(?:key|token|passw|secret|kennwort|schlüssel|clave|contraseña|"
+          r"mot de passe|senha|chiave|şifre|wachtwoord|lösenord|hasło|пароль|ключ|токен|密码|"
+          r"密钥|パスワード|비밀번호))(?![^\n]*(?:accessor|\bid\b|hash|digest|fingerprint|"
+          r"checksum|public|publishable))[^\n]{0,200}:[ \t]*\r?\n[ \t]*)"
+          r"([a-z0-9+/=_.~-]{16,})[ \t]*(?=\r?\n|$)", keep=1,
+          hints=('key', 'token', 'passw', 'secret', 'kennwort', 'schlüssel', 'clave',
+                 'contraseña', 'mot de passe', 'senha', 'chiave', 'şifre', 'wachtwoord',
+                 'lösenord', 'hasło', 'пароль', 'ключ', 'токен', '密码', '密钥', 'パスワード',
+                 '비밀번호'), lower=True, check=announced_value, flags=re.M),
+    # a Kubernetes secret decoded on the command line: its value is the next line
+    _rule("k8s-secret", r"(\bget secrets?\b[^\n]*\bbase64 (?:-d|--decode|-D)\b[^\n]*\r?\n)"
+          r"([^\s]{8,})", keep=1, hints=('base64 -d', 'base64 --decode', 'base64 -d'),
+          lower=True, check=is_value, back=300),
+    # Windows: `net use Z: \\server\share /user:DOMAIN\name PASSWORD`
+    _rule("cli-password", r"(\bnet use\b[^\n]*?/user:\S+[ \t]+)(?![/*])(\S+)", keep=1,
+          hints=('net use',), lower=True, check=is_value, back=0),
+    # "… and password `…`" in prose, in several languages
+    _rule("password", r"(\b(?:password|passwort|kennwort|contraseña|senha|mot de passe|"
+          r"wachtwoord|lösenord|hasło|пароль)\s+(?:is\s+|è\s+|es\s+|ist\s+|é\s+)?`)"
+          r"([^`\n]{6,})(?=`)", keep=1, hints=('passw', 'kennwort', 'contraseña', 'senha',
+                                                'mot de passe', 'wachtwoord', 'lösenord',
+                                                'hasło', 'пароль'),
+          lower=True, check=is_value, back=0),
+    # a session cookie by its name, as devtools or a test's output shows it
+    _rule("cookie", r"(\b(?:session|sessionid|session_id|connect\.sid|phpsessid|"
+          r"jsessionid|laravel_session|_session|remember_token)=)([^;\s\"'`]{16,})", keep=1,
+          hints=('session', 'connect.sid=', 'remember_token='), lower=True, check=is_value,
+          back=12),
     # a one-time-password seed (base32): in an otpauth:// URI, handed to pyotp or oathtool
     _rule("totp-seed", r"((?:otpauth://[th]otp/[^\s?]*\?(?:[^\s#&]*&)*secret=)|"
           r"(?:pyotp\.[th]otp\(\s*[\"'])|(?:\boathtool\b[^\n]*?(?:\s-b|--base32)"
@@ -442,7 +483,8 @@ STRUCTURED: tuple[Rule, ...] = (
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
     # ``secret_name`` are not secrets' names); looked for only where a separator follows
     _rule("password", r"((?<![:/])" + KEY_WORDS
-          + r"\\?[\"']?\]?\s*(?::=|=>|=|:)[ \t]*(?:\\\"|\"|')?)"
+          + r"\\?[\"']?\]?\s*(?::=|=>|=|:)[ \t]*(?:&\[u8\]\s*=\s*)?(?:\[\]byte\(|b(?=\"))?"
+          r"(?:\\\"|\"|')?)"
           r"(?!\[redacted:)" + VALUE, keep=1,
           hints=("pass", "pwd", "secret", "token", "key", "cred", "pat", "psk", "authtok"),
           lower=True, check=is_value, back=24, gate=ANY_SEP),
@@ -937,6 +979,15 @@ def _blobs(text: str) -> list[tuple[int, int]]:
     return out
 
 
+# an AWS secret key (40 characters of base64, both cases and a digit) given within a few
+# lines after its key id: looked for before the token pass marks the key id
+AWS_PAIR = _rule("aws-secret-key", r"((?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])[\s\S]{0,300}?"
+                 r"(?<![A-Za-z0-9/+=]))(?=[A-Za-z0-9/+]{0,39}[a-z])"
+                 r"(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[0-9])"
+                 r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])", keep=1,
+                 hints=('akia', 'asia'), check=random_value, back=0)
+
+
 def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     if not text:
         return text, 0
@@ -944,7 +995,7 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     low = _lower_view(text)
     seen: dict[str, list[int]] = {}
     passes: list[Callable[[str, str], list[tuple[int, int, str]]]] = [
-        lambda t, v: _tokens_in(t, _token_runs(t))]
+        functools.partial(_spans, AWS_PAIR, seen), lambda t, v: _tokens_in(t, _token_runs(t))]
     for rule in STRUCTURED:
         if rule.back is not None or any(h in low for h in rule.hints):
             passes.append(functools.partial(_spans, rule, seen))

@@ -499,6 +499,18 @@ def shapes() -> list[Shape]:
         ("  812  oathtool --totp -b {}", r(26, B32)),
         ("Guest Wi-Fi QR: WIFI:T:WPA;S:Cafe-Staff;P:{};H:false;;", pw()),
         ("    Security key           : Present\n    Key Content            : {}", pw()),
+        ("ID de clave de acceso: AKIA" + r(16, UPPER) + "\nClave secreta: {}\n",
+         r(18, ALNUM) + "/+" + r(20, ALNUM)),
+        ("hier mein Unseal-Key-Anteil (Key 3 von 5):\n{}\n", r(44, B64)),
+        ("Railway proje token'ı burada, RAILWAY_TOKEN değişkenine ekle:\n{}", uuid()),
+        ("$ kubectl get secret grafana-admin -o jsonpath='{.data.admin-password}' | "
+         "base64 -d; echo\n{}\n$ ", r(32)),
+        ("PS C:\\> net use Z: \\\\fs01\\backups /user:CORP\\svc {} /persistent:no", pw()),
+        ("Ciao! usa utente `admin` e password `{}`.", pw()),
+        ("copied from devtools:\nsession={}", "eyJ" + r(60, URLSAFE) + "." + r(6, URLSAFE)
+         + "." + r(27, URLSAFE)),
+        ("var jwtSecret = []byte(\"{}\")", r(64, HEX)),
+        ("    const SIGNING_SECRET: &[u8] = b\"{}\";", r(32)),
     )
     return out
 
@@ -511,6 +523,13 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "oathtool --totp -b \"$OTP_SEED\"",
         "WIFI:T:WPA;S:Guest;P:<password>;H:false;;",
         "    Key Content            : Absent",
+        "Token accessor:\n8609694a-cdbc-db9b-d345-e782dbb562ed",
+        "Public key (share this one):\nqH/y4D8ZfQ4Rcz+HhJcppz5METn7QDlI4whDHwsyMGA=",
+        "session=<your-session-cookie>",
+        "net use Z: \\\\fs01\\backups /user:CORP\\svc * /persistent:no",
+        "INFO sms.sent sid=SMd0167754830a5056c4822c133d740e67 status=queued",
+        "var jwtSecret = []byte(os.Getenv(\"JWT_SECRET\"))",
+        "Commit hash:\n9fceb02d0ae598e95dc970b74767f19372d61af8",
     ),
     "round-6": (
         "  password: !secret influx_password",
