@@ -167,6 +167,11 @@ def passphrase(text: str) -> bool:
     return is_value(bare) and (len(bare) >= 10 or not bare.isalpha())
 
 
+def pin_value(text: str) -> bool:
+    """A PIN, not a default or a run: not one digit repeated, not 1234 or 0000-like."""
+    return len(set(text)) > 1 and text not in ("1234", "12345", "123456", "12345678")
+
+
 def random_value(text: str) -> bool:
     return is_value(text) and looks_random(text)
 
@@ -273,7 +278,8 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"access[_-]?key|secret[_-]?key(?:[_-]?base)?|private[_-]?key|client[_-]?secret|"
              r"credentials?|creds|auth[_-]?token|session[_-]?key|signing[_-]?key|"
              r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])pass|(?<![a-z])pat|"
-             r"(?<![a-z])psk|wpa[_-]?passphrase|authtok|"
+             r"(?<![a-z])psk|wpa[_-]?passphrase|authtok|(?<![a-z])totp(?:[_-]?secret)?|"
+             r"otp[_-]?secret|mfa[_-]?secret|"
              r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|webhook|root|"
              r"admin|auth|client|service|account|storage|deploy|oauth|consumer|shared|sas|"
              r"integration|"
@@ -390,6 +396,53 @@ STRUCTURED: tuple[Rule, ...] = (
           r"jsessionid|laravel_session|_session|remember_token)=)([^;\s\"'`]{16,})", keep=1,
           hints=('session', 'connect.sid=', 'remember_token='), lower=True, check=is_value,
           back=12),
+    # an XML element named for a secret: <pre-shared-key>…</pre-shared-key>, <password>…
+    _rule("password", r"(<([a-z_:-]*(?:password|passwd|secret|pre-shared-key|preshared[_-]?key|"
+          r"psk|api[_-]?key|auth[_-]?token|access[_-]?token)[a-z_-]*)>)([^<\n]{6,})(?=</\2>)",
+          keep=1, hints=('password>', 'passwd>', 'secret>', 'key>', 'psk>', 'token>'),
+          lower=True, check=is_value, back=40),
+    # OpenWrt's `option key '…'`; Cisco's cleartext `secret 0 …`, `password 0 …`
+    _rule("password", r"(\boption\s+(?:key|password|sae_password|wpa_passphrase|auth_secret)"
+          r"\s+[\"'])([^\"'\n]+)(?=[\"'])", keep=1, hints=('option key', 'option password',
+                                                    'option sae_password',
+                                                    'option wpa_passphrase',
+                                                    'option auth_secret'),
+          lower=True, check=is_value, back=0),
+    _rule("password", r"(\b(?:secret|password)\s+0\s+)(\S+)", keep=1,
+          hints=('secret 0 ', 'password 0 '), lower=True, check=is_value, back=0),
+    # a game server's or a tool's single-dash flag: `-password "…"`, `-pass …`
+    _rule("flag", r"((?<![\w-])-(?:password|passwd|pass|pw|rcon[_-]?password)[\s=]+)"
+          r"(\"[^\"\n]+\"|'[^'\n]+'|[^\s\"'-][^\s\"']*)", keep=1,
+          hints=('-password', '-passwd', '-pass ', '-pw ', '-rcon'), lower=True,
+          check=is_value, back=0),
+    # a config line `name "value"` whose name is a password's (Source's rcon_password)
+    _rule("password", r"(?m)(^[ \t]*[\w.]*(?:password|passwd)[ \t]+)(\"[^\"\n]+\"|'[^'\n]+')",
+          keep=1, hints=('password ', 'passwd '), lower=True, check=is_value, back=40),
+    # ssh-keygen's new passphrase
+    _rule("flag", r"(\bssh-keygen\b[^\n]*?\s-N\s+)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"-]\S*)",
+          keep=1, hints=('ssh-keygen',), check=is_value, back=0),  # -N, not -n (principals)
+    # a secret piped into the tool that takes it: `printf '%s' '…' | docker secret create`
+    _rule("password", r"(\b(?:printf\s+'%s'|printf\s+\"%s\"|echo(?:\s+-n)?)\s+)"
+          r"('[^'\n]+'|\"[^\"\n]+\")(?=\s*\|\s*(?:docker|podman)\s+secret|\s*\|\s*gpg\b"
+          r"|\s*\|\s*cryptsetup|\s*\|\s*openssl)", keep=1,
+          hints=('| docker secret', '| podman secret', '| gpg', '| cryptsetup', '| openssl'),
+          lower=True, check=is_value, back=None),
+    # `cat` of a file named for a secret, its content the next line
+    _rule("password", r"(\bcat\s+(?!\S*htpasswd)\S*(?:password|passwd|secret|token|api[_-]?key|"
+          r"credential)"
+          r"\S*[ \t]*\r?\n)(?!-----)([^\s]{8,})(?=[ \t]*(?:\r?\n|$))", keep=1,
+          hints=('cat ',), lower=True, check=is_value, back=0),
+    # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
+    _rule("pin", r"((?<![A-Za-z])(?:PIN|PUK|(?i:pin-code|code pin|pin-kode|disarm code|"
+          r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
+          r"[^\n\d]{0,16}?)(\d{4,8})(?![\d.,:/-])", keep=1,
+          hints=('pin', 'puk', 'disarm code', 'door code', 'gate code', 'alarm code',
+                 'keypad code', 'पिन', '暗証番号'), check=pin_value, back=0),
+    # a KeePass XML export's password entry
+    _rule("password", r"(<key>(?:password|passwort|kennwort)</key>\s*<value[^>]*>)([^<\n]+)"
+          r"(?=</value>)", keep=1, hints=('<key>password</key>', '<key>passwort</key>',
+                                          '<key>kennwort</key>'),
+          lower=True, check=is_value, back=0),
     # a one-time-password seed (base32): in an otpauth:// URI, handed to pyotp or oathtool
     _rule("totp-seed", r"((?:otpauth://[th]otp/[^\s?]*\?(?:[^\s#&]*&)*secret=)|"
           r"(?:pyotp\.[th]otp\(\s*[\"'])|(?:\boathtool\b[^\n]*?(?:\s-b|--base32)"
@@ -471,7 +524,8 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("url-password", r"(://[^/\s:@\"'\[]*:)(?!\d+/)([^@\s\"']+)(?=@)",
           keep=1, hints=('://',), lower=True, check=is_value, back=0),
     # --password hunter2, --http-password=abc, --api-key=abc; -p 'x' is too short to trust
-    _rule("flag", r"(--[a-z-]*?(?:password|passwd|token|api-key|apikey|secret|client-secret|"
+    _rule("flag", r"(--[a-z-]*?(?:password|passwd|passphrase|token|api-key|apikey|secret|"
+          r"client-secret|"
           r"access-key|secret-key|auth-token)(?:=|\s+))(\"[^\"]+\"|'[^']+'|[^\s\"']+)",
           keep=1, hints=('--',), lower=True, check=is_value, back=0),
     # an env dump's NAME=value: the value runs to the line's end (Django keys hold "()")
@@ -486,7 +540,8 @@ STRUCTURED: tuple[Rule, ...] = (
           + r"\\?[\"']?\]?\s*(?::=|=>|=|:)[ \t]*(?:&\[u8\]\s*=\s*)?(?:\[\]byte\(|b(?=\"))?"
           r"(?:\\\"|\"|')?)"
           r"(?!\[redacted:)" + VALUE, keep=1,
-          hints=("pass", "pwd", "secret", "token", "key", "cred", "pat", "psk", "authtok"),
+          hints=("pass", "pwd", "secret", "token", "key", "cred", "pat", "psk", "authtok",
+                 "totp"),
           lower=True, check=is_value, back=24, gate=ANY_SEP),
     # a wallet's key: WIF (5…, K…, L…), a 64-byte key in base58 (Solana), where a wallet is
     # named
@@ -597,6 +652,9 @@ STRUCTURED: tuple[Rule, ...] = (
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
     _rule("password", r"((?:(?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|"
           r"pwd|passcode|mot de passe|contraseña|contrasena|senha|wachtwoord|parola|hasło|haslo|"
+          r"psk|pre-shared key|clé pré-partagée|license key|licence key|product key|"
+          r"recovery key|recovery code|backup code|chiave di ripristino|clé de récupération|"
+          r"wiederherstellungsschlüssel|אסימון|口令|ライセンスキー|復旧キー|回復キー|"
           r"sleutel|api-sleutel|schlüssel|api-schlüssel|clé api|chiave api|clave api|"
           r"пароль|api key|api token|access token|secret|token|mật khẩu|kata sandi|şifre|"
           r"şifresi|συνθηματικό|κωδικός|lösenord(?:et)?|heslo|salasana|adgangskode|passord|"
@@ -604,10 +662,11 @@ STRUCTURED: tuple[Rule, ...] = (
           r"كلمة المرور|كلمة السر|الرقم السري|رمز عبور|पासवर्ड|รหัสผ่าน|סיסמה)"
           # up to eight words to the verb: "the password admin is", "le mot de passe du compte
           # admin c'est", "הסיסמה למערכת הניהול היא"
-          r"(?:[ \t]+(?!(?:is|was|ist|est|es|c'est|är|er|je|là|هي|هو|היא|הוא|είναι|sono|era|now)"
-          r"\b)[^\W_][^\s.,;:!?—=]{0,23}){0,8}?"
+          r"(?:[ \t]+(?!(?:is|was|ist|est|es|c'est|är|er|je|là|هي|هو|היא|הוא|είναι|sono|era|now|"
+          r"ids?(?=\s*[:：])|hash|fingerprint)\b)[(\[]?[^\W_][^\s.,;:!?—=]{0,23}){0,8}?"
           r"(?:[ \t]+(?:is|was|ist|est|es|c'est|é|è|är|er|now|lautet|heißt|heisst|sono|era|هي|"
-          r"هو|là|adalah|είναι|היא|הוא|je)\b|[ \t]*(?:[:=：は是는—]|คือ))[ \t]*"
+          r"هو|là|adalah|είναι|היא|הוא|je)\b|[ \t]*(?:[:=：は是는—]|[\u0e00-\u0e7f]{0,30}?คือ))"
+          r"[ \t]*"
           r"(?:(?:now|jetzt|ab heute|heute|ora|ahora|maintenant|désormais|agora|nu|teraz|"
           r"currently|still):?[ \t]+)?)"
           r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|「[^」\n]+」|『[^』\n]+』|"
@@ -620,13 +679,21 @@ STRUCTURED: tuple[Rule, ...] = (
                          'mật khẩu', 'kata sandi', 'şifre', 'συνθηματικό', 'κωδικός', 'סיסמה',
                          'lösenord', 'heslo', 'salasana', 'adgangskode', 'passord', 'jelsz',
                          'private key', 'privkey', 'الرقم السري', 'sleutel', 'schlüssel',
-                         'clé api', 'chiave api', 'clave api'), lower=True,
+                         'clé api', 'chiave api', 'clave api', 'psk', 'pre-shared key',
+                         'clé pré-partagée', 'license key', 'licence key', 'product key',
+                         'recovery key', 'recovery code', 'backup code', 'chiave di ripristino',
+                         'clé de récupération', 'wiederherstellungsschlüssel', 'אסימון',
+                         '口令', 'ライセンスキー', '復旧キー', '回復キー'), lower=True,
           check=said_secret, back=0),
     # "use the api key abc123…": a token after its name, no verb
     _rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
-          r"secret key|token|secret)\s+)([a-z0-9_+/=.~!@#$%^&*-]{12,})(?![^\s,;.!?])",
+          r"secret key|token|secret|şifresi|şifre|parola|contraseña|senha|heslo|hasło|"
+          r"пароль|mật khẩu|kata sandi|salasana|lösenord)\s+)([a-z0-9_+/=.~!@#$%^&*-]{12,})"
+          r"(?![^\s,;.!?])",
           keep=1, hints=('password', 'passwort', 'api key', 'api token', 'access key',
-                         'secret key', 'token', 'secret'), lower=True, check=said_token, back=0),
+                         'secret key', 'token', 'secret', 'şifre', 'parola', 'contraseña',
+                         'senha', 'heslo', 'hasło', 'пароль', 'mật khẩu', 'kata sandi',
+                         'salasana', 'lösenord'), lower=True, check=said_token, back=0),
 )
 
 # a token's two parts on two lines: the end of one line, the start of the next
@@ -924,6 +991,71 @@ def _random_value(value: str) -> bool:
             and not _decodes_to_text(value))
 
 
+# a password manager's or a browser's export: a CSV header naming a password column
+CSV_SECRET_COLUMNS = frozenset({"password", "passwort", "kennwort", "login_password", "totp",
+                                "otpauth", "login_totp"})
+
+
+def _csv_fields(line: str) -> list[tuple[int, int]]:
+    """Where each field of one CSV line is (its quotes left out): (start, end)."""
+    out, i, n = [], 0, len(line)
+    while i <= n:
+        if i < n and line[i] == '"':
+            j = i + 1
+            while j < n and not (line[j] == '"' and (j + 1 >= n or line[j + 1] != '"')):
+                j += 2 if line[j] == '"' else 1
+            out.append((i + 1, j))
+            i = line.find(",", j) + 1 or n + 1
+        else:
+            j = line.find(",", i)
+            j = n if j == -1 else j
+            out.append((i, j))
+            i = j + 1
+    return out
+
+
+def _csv_headers(view: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each line that names a password column and has commas: found from
+    the column names, not by reading every line."""
+    starts: set[int] = set()
+    for word in ("password", "passwort", "kennwort", "totp", "otpauth"):
+        i = view.find(word)
+        while i != -1:
+            starts.add(view.rfind("\n", 0, i) + 1)
+            i = view.find(word, i + 1)
+    for start in sorted(starts):
+        end = view.find("\n", start)
+        end = len(view) if end == -1 else end
+        if "," in view[start:end]:
+            yield start, end
+
+
+def _csv_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
+    """The values under a CSV export's password (and TOTP) columns, row by row, to the first
+    line with another number of fields."""
+    out: list[tuple[int, int, str]] = []
+    for start, end in _csv_headers(view):
+        header = view[start:end].rstrip("\r")
+        names = [header[a:b].strip() for a, b in _csv_fields(header)]
+        cols = [i for i, name in enumerate(names) if name in CSV_SECRET_COLUMNS]
+        if not cols:
+            continue
+        pos = end + 1
+        while pos < len(text):
+            stop = text.find("\n", pos)
+            stop = len(text) if stop == -1 else stop
+            line = text[pos:stop].rstrip("\r")
+            fields = _csv_fields(line)
+            if len(fields) != len(names):
+                break
+            for c in cols:
+                a, b = fields[c]
+                if is_value(line[a:b]):
+                    out.append((pos + a, pos + b, MARK.format("password")))
+            pos = stop + 1
+    return out
+
+
 def _hex_keys(text: str, view: str) -> list[tuple[int, int, str]]:
     """A hex value kept under a key's, token's or secret's name (``"routing_key":
     "9f…"``, ``DD-APPLICATION-KEY: 27…``): a hash alone is no secret, but its name says so."""
@@ -1002,6 +1134,9 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     if depth < 2:
         passes.append(lambda t, v: _base64(t, depth))
     passes += [_literals, _hex_keys]
+    if "," in text and any(w in low for w in ("password", "passwort", "kennwort", "totp",
+                                              "otpauth")):
+        passes.append(_csv_passwords)
     if any(w in low for w in CREDENTIAL_WORDS):
         passes.append(_call_passwords)
     for find in passes:

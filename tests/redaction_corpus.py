@@ -512,6 +512,29 @@ def shapes() -> list[Shape]:
         ("var jwtSecret = []byte(\"{}\")", r(64, HEX)),
         ("    const SIGNING_SECRET: &[u8] = b\"{}\";", r(32)),
     )
+    # round 8: what a sixth blind corpus found (configs, exports, PINs, other languages)
+    out += _shapes(
+        "round-8",
+        ("name,url,username,password,note\nrouter,http://192.168.0.1/,admin,{},home\n", pw()),
+        ('"url","username","password","guid"\n"https://forum.example","kid","{}","{{a0}}"\n',
+         pw()),
+        ("<String><Key>Password</Key><Value ProtectInMemory=\"True\">{}</Value></String>", pw()),
+        ('    "totp": "{}"', r(32, B32)),
+        ("<pre-shared-key>{}</pre-shared-key>", r(40)),
+        ("\toption ssid 'Home'\n\toption key '{}'\n", pw()),
+        ("username netops privilege 15 secret 0 {}\n!", pw()),
+        ('./valheim_server.x86_64 -name "Hof" -port 2456 -password "{}" -public 0', pw()),
+        ('hostname "[DE] Arena"\nrcon_password "{}"\nsv_cheats 0', pw()),
+        ("ssh-keygen -t ed25519 -C ci -N '{}' -f ~/.ssh/deploy", pw()),
+        ("gpg --batch --pinentry-mode loopback --passphrase '{}' --decrypt backup.gpg", pw()),
+        ("$ printf '%s' '{}' | docker secret create mysql_root_pw -", pw()),
+        ("$ cat secrets/db_password.txt\n{}\n$ docker compose up", pw()),
+        ("Das Root-Passwort für den Server (fsn1-app-03) lautet {} – bitte ändern.", pw()),
+        ("น้องบี: รหัสผ่านเข้าระบบหลังบ้านคือ {} ค่ะ", pw()),
+        ("Emre: Veritabanı şifresi {} , kullanıcı adı da erp_app.", pw()),
+        ("- Clé pré-partagée (PSK) : {}\n- Groupe DH : 14", pw()),
+        ("Carte Visa pro\nCode PIN : {}\nPlafond : 3 000 €", "0184"),
+    )
     return out
 
 
@@ -530,6 +553,16 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "INFO sms.sent sid=SMd0167754830a5056c4822c133d740e67 status=queued",
         "var jwtSecret = []byte(os.Getenv(\"JWT_SECRET\"))",
         "Commit hash:\n9fceb02d0ae598e95dc970b74767f19372d61af8",
+    ),
+    "round-8": (
+        "name,url,username,password,note\nrouter,http://192.168.0.1/,admin,,no password set\n",
+        "BitLocker recovery screen:\nRecovery key ID: D96312BA\n",
+        "$ cat .htpasswd\nadmin:$2y$05$mCy0YCFYVjFzjupeLWymSZxbX/YTa1voZtqlv2KKpVmK.zP9RMYCS",
+        "GPIO pin 17 drives the relay; pin 2048 does not exist on this board",
+        "The default SIM PIN is 1234 until you change it.",
+        "username netops privilege 15 secret 9 $9$nhEmQVczB7dqsO$X.HsgL6x1il0RxkOSSvyQYwucySCTeE",
+        "    \"totp\": null,",
+        "<password-policy>strict</password-policy>",
     ),
     "round-6": (
         "  password: !secret influx_password",
