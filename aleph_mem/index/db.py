@@ -214,6 +214,22 @@ def remove_index_files(path: Path) -> None:
 
 
 @contextlib.contextmanager
+def snapshot(con: apsw.Connection) -> Iterator[apsw.Connection]:
+    """One read transaction: every read inside sees the index as it was at the first one,
+    whatever another connection (the watcher's, the daemon's) commits meanwhile. Inside a
+    transaction already, that one holds."""
+    if con.in_transaction:
+        yield con
+        return
+    con.execute("BEGIN")
+    try:
+        yield con
+    finally:
+        if con.in_transaction:
+            con.execute("COMMIT")
+
+
+@contextlib.contextmanager
 def transaction(con: apsw.Connection) -> Iterator[apsw.Connection]:
     """BEGIN IMMEDIATE ... COMMIT, rolled back on error."""
     con.execute("BEGIN IMMEDIATE")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import apsw
 
 from aleph_mem.index import ranking
+from aleph_mem.index.db import snapshot
 from aleph_mem.index.query_dates import periods
 from aleph_mem.index.ranking import ChunkScore, VectorsOf
 
@@ -282,7 +283,18 @@ def search(con: apsw.Connection, query: str, limit: int = 10,
     """Chunks ranked by BM25 (``fts``), by vector similarity (``vector``) or by both fused
     (``hybrid``; needs ``qvec``), then the scoring pipeline (ranking.py). ``group`` keeps
     the best chunk per note, ranked by a note score that also counts its other matching
-    chunks; otherwise chunks are ranked on their own score plus a share of their note's."""
+    chunks; otherwise chunks are ranked on their own score plus a share of their note's.
+    One snapshot of the index throughout: a note the watcher removes meanwhile is never half
+    found."""
+    with snapshot(con):
+        return _search(con, query, limit, filters, group, qvec, mode, fusion, explain, knn,
+                       vectors_of, now)
+
+
+def _search(con: apsw.Connection, query: str, limit: int, filters: Filters | None,
+            group: bool, qvec: np.ndarray | None, mode: str, fusion: Fusion | None,
+            explain: bool, knn: Knn | None, vectors_of: VectorsOf | None,
+            now: dt.datetime | None) -> list[Hit]:
     filters = filters or Filters()
     fusion = fusion or Fusion()
     fts = [] if mode == "vector" else chunk_candidates(

@@ -123,9 +123,12 @@ def search(mem: Store, query: str, limit: int = 5, project: str | None = None,
            wait_for_model: bool = False) -> list[chunk_index.SessionHit]:
     """Sessions matching ``query``: by words, and by meaning when a model answers (this
     process's, the daemon's, or with ``wait_for_model`` one loaded here)."""
+    from aleph_mem.index.db import snapshot
+
     sync(mem)
     qvec = query_vector(mem, query, wait_for_model) if _has_vectors(mem.con) else None
-    return chunk_index.search(mem.con, query, limit, project, qvec=qvec)
+    with snapshot(mem.con):  # one index throughout, whatever the daemon commits meanwhile
+        return chunk_index.search(mem.con, query, limit, project, qvec=qvec)
 
 
 def query_vector(mem: Store, query: str, wait: bool) -> tuple[str, np.ndarray] | None:

@@ -136,3 +136,31 @@ def test_a_questions_verb_does_not_outrank_its_subject(vault: Path) -> None:
         assert m.search("what food does my pet like", mode="fts").hits[0].path == "pets/Biscuit.md"
         assert {h.path for h in m.search("like", mode="fts").hits} == {
             "journal/0.md", "journal/1.md"}
+
+
+def test_a_search_reads_one_snapshot_while_another_connection_deletes(tmp_path) -> None:
+    """The watcher removes a note on its own connection while a search is between its
+    ranking and its hits (a full run beside a busy CPU once met this: the hit's row was
+    gone, and the search failed). Inside one snapshot the reader sees the index as it was;
+    after it, the note is gone (the near miss: no snapshot, no old row)."""
+    import apsw
+
+    from aleph_mem.index.db import snapshot
+
+    path = str(tmp_path / "i.db")
+    writer = apsw.Connection(path)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, path TEXT)")
+    writer.execute("INSERT INTO notes(path) VALUES ('a.md'), ('b.md')")
+    reader = apsw.Connection(path)
+
+    def count() -> int:
+        return reader.execute("SELECT count(*) FROM notes").fetchone()[0]
+
+    with snapshot(reader):
+        assert count() == 2
+        writer.execute("DELETE FROM notes WHERE path = 'a.md'")
+        assert count() == 2  # the same index throughout
+        with snapshot(reader):  # nested: the outer one holds
+            assert count() == 2
+    assert count() == 1 and not reader.in_transaction
