@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from aleph_mem.errors import BadInput, HotMemoryFull
-from aleph_mem.notes.facts import contradicting_short_fact
 
 if TYPE_CHECKING:  # a session's start reads the facts only: no parser, no writer
     from aleph_mem.store import Store
@@ -63,6 +62,8 @@ def _plain(fact: str) -> str:
 
 def contradicted_in(text: str, fact: str) -> list[Fact]:
     """The facts of ``MEMORY.md``'s text about the same thing with another value."""
+    from aleph_mem.notes.facts import contradicting_short_fact
+
     return [f for f in facts(text) if contradicting_short_fact(_plain(STAMP.sub("", f.text)),
                                                                _plain(fact))]
 
@@ -217,14 +218,9 @@ def by_priority(text: str, budget_chars: int) -> HotView:
 def kept_by_sessions(text: str, since: dt.date) -> list[tuple[Fact, list[Fact]]]:
     """The facts a session's note handed on since ``since`` (stamped ``agent sessions:…``),
     each with the facts of hot memory it contradicts: what the digest lists for a veto."""
-    out = []
-    for f in facts(text):
-        stamp = SESSION_STAMP.search(f.text)
-        if stamp and dt.date.fromisoformat(stamp.group(1)) >= since:
-            plain = _plain(STAMP.sub("", f.text))
-            out.append((f, [o for o in facts(text) if o.line != f.line and
-                            contradicting_short_fact(_plain(STAMP.sub("", o.text)), plain)]))
-    return out
+    return [(f, [o for o in contradicted_in(text, STAMP.sub("", f.text)) if o.line != f.line])
+            for f in facts(text) if (stamp := SESSION_STAMP.search(f.text))
+            and dt.date.fromisoformat(stamp.group(1)) >= since]
 
 
 def _word(actor: str) -> str:

@@ -71,14 +71,15 @@ def promote(mem: Store, d: Digest, session: Session, note: str,
 
 def _write(mem: Store, path: str, current: str, added: list[str], client: str,
            run: str | None) -> None:
+    from aleph_mem.notes.compose import note_bytes
     from aleph_mem.writes.writer import ANY
 
     writer = mem.writer(run=run, actor=f"sessions:{client}")
     if not current:
-        head = ("---\ntype: note\ncategory: sessions\ntags: [sessions]\n---\n"
-                "# Across projects\n\nFixes and decisions that more than one of your projects "
+        body = ("# Across projects\n\nFixes and decisions that more than one of your projects "
                 "met, each with the sessions that met it (written by aleph-mem from session "
-                "notes; edit or delete freely).\n\n")
-        writer.write(path, (head + "\n".join(added) + "\n").encode("utf-8"), None)
+                "notes; edit or delete freely).\n\n" + "\n".join(added))
+        writer.write(path, note_bytes(body, {"type": "note", "category": "sessions",
+                                             "tags": ["sessions"]}), None)
     else:
         writer.append(path, "\n".join(added), ANY, reason="across projects")

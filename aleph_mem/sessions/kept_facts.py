@@ -1,12 +1,11 @@
 """What a session's note hands on to hot memory: the standing preferences and the states,
 goals and constraints the person stated join ``MEMORY.md`` at once as agents' facts (each
-logged as the session's writer, undoable, listed in the digest for a veto, and said when it
-contradicts a fact there); other preferences, or all of them with ``hot_memory_tick`` on,
+logged as the session's writer, undoable, listed in the digest for a veto with what it
+contradicts there); other preferences, or all of them with ``hot_memory_tick`` on,
 wait as proposals for the person's tick."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from aleph_mem.clock import utc_now
@@ -21,40 +20,29 @@ AT_ONCE = 4  # facts a session may add at once; more is a session about the pers
 PROPOSED = 3
 
 
-@dataclass
-class Kept:
-    """What one session handed on: facts added, proposals raised, and the clashes met."""
-
-    added: list[str] = field(default_factory=list)
-    proposals: list[str] = field(default_factory=list)
-    clashes: list[str] = field(default_factory=list)
-
-
-def hand_on(mem: Store, d: Digest, note: str, client: str, run: str | None) -> Kept:
+def hand_on(mem: Store, d: Digest, note: str, client: str, run: str | None) -> list[str]:
+    """Add what the session stated to hot memory (or, with ``hot_memory_tick``, propose it);
+    the proposals raised."""
     at_once = [text for text, _ in d.preferences if standing(text) == "preference"]
     at_once += [text for text, _ in d.stated]
     rest = [text for text, _ in d.preferences if text not in at_once]
-    kept = Kept()
     if mem.settings.hot_memory_tick:
         rest, at_once = at_once + rest, []
     for fact in at_once[:AT_ONCE]:
-        if not _add(mem, fact, client, run, kept):
+        if not _add(mem, fact, client, run):
             rest.insert(0, fact)  # hot memory full: the person decides what goes
-    kept.proposals = propose(mem, rest[:PROPOSED], note, run)
-    return kept
+    return propose(mem, rest[:PROPOSED], note, run)
 
 
-def _add(mem: Store, fact: str, client: str, run: str | None, kept: Kept) -> bool:
+def _add(mem: Store, fact: str, client: str, run: str | None) -> bool:
+    """Whether hot memory took the fact, or says it already (a clash is listed by the
+    digest, which reads MEMORY.md); False when it is full."""
     from aleph_mem.errors import HotMemoryFull
 
     try:
-        result = hot_memory.remember(mem, fact, 3, actor=f"sessions:{client}", run=run)
+        hot_memory.remember(mem, fact, 3, actor=f"sessions:{client}", run=run)
     except HotMemoryFull:
         return False
-    if result.event is not None:
-        kept.added.append(fact)
-        if result.warning:
-            kept.clashes.append(f"{fact!r}: {result.warning}")
     return True
 
 

@@ -102,8 +102,6 @@ class Compressed:
     written: bool
     why: str = ""
     proposals: list[str] = field(default_factory=list)
-    kept: list[str] = field(default_factory=list)  # facts added to hot memory
-    clashes: list[str] = field(default_factory=list)  # ... that contradict one there
 
 
 def compress(mem: Store, session: Session, lines_path: Any, run: str | None = None,
@@ -127,11 +125,10 @@ def compress(mem: Store, session: Session, lines_path: Any, run: str | None = No
     if session.compressed_at:  # handed on once, when first written: a veto stays a veto
         done = _mark_compressed(mem, session, written.path, read_whole)
         return Compressed(done, written.path, written.event is not None)
-    kept = hand_on(mem, digest, written.path, session.client, run)
+    proposals = hand_on(mem, digest, written.path, session.client, run)
     promote(mem, digest, session, written.path, run)
     done = _mark_compressed(mem, session, written.path, read_whole)  # (last: all of it done)
-    return Compressed(done, written.path, written.event is not None,
-                      proposals=kept.proposals, kept=kept.added, clashes=kept.clashes)
+    return Compressed(done, written.path, written.event is not None, proposals=proposals)
 
 
 def _what_happened(mem: Store, msgs: list, session: Session, llm: bool) -> tuple[Digest, bool]:

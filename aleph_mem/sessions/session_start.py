@@ -101,7 +101,10 @@ def _project(mem: Store, project: str, room: int) -> list[str]:
         open_ += [e for e in found.get("Errors and fixes", []) if UNRESOLVED in e]
         proven += found.get("Procedures that worked", [])
     notes = reading.project_notes(mem.con, project, 8)
-    proven = [p + _runs(mem, project, p) for p in list(dict.fromkeys(proven))[:4]]
+    proven = list(dict.fromkeys(proven))[:4]
+    if proven:
+        runs = _runs(mem, project)
+        proven = [p + _counted(runs, p) for p in proven]
     for heading, items in (
             (f"## Project {name}: left open in the last session", left),
             (f"## Project {name}: recent decisions", [f"- {d}" for d in decided[:6]]),
@@ -128,22 +131,28 @@ RAN = re.compile(r"^- `(.+)`( \(failed\))?$", re.MULTILINE)
 COUNTED_NOTES = 60
 
 
-def _runs(mem: Store, project: str, procedure: str) -> str:
-    """How the procedure's command fared in the project's sessions (its latest 60 notes):
-    " (worked in 3 sessions, failed in 1)"; each later session that runs it moves the count.
-    Read off the notes' "Commands run", so it is as true as the notes are."""
-    cmd = COMMAND.match(procedure)
-    if not cmd:
-        return ""
-    worked = failed = 0
+def _runs(mem: Store, project: str) -> dict[str, tuple[int, int]]:
+    """Each command of the project's sessions (their latest 60 notes' "Commands run"): in
+    how many it worked, in how many it failed. Read off the notes, so it is as true as the
+    notes are; each later session that runs a command moves its count."""
+    runs: dict[str, tuple[int, int]] = {}
     for path in reading.project_session_notes(mem.con, project, COUNTED_NOTES):
         body = (mem.vault.read_bytes(path) or b"").decode("utf-8", "replace")
         ran = body.split("## Commands run", 1)[1].split("\n## ", 1)[0] if \
             "## Commands run" in body else ""
+        here: dict[str, bool] = {}  # command -> failed (its first line in this note)
         for m in RAN.finditer(ran):
-            if m.group(1) == cmd.group(1):
-                failed, worked = (failed + 1, worked) if m.group(2) else (failed, worked + 1)
-                break
+            here.setdefault(m.group(1), bool(m.group(2)))
+        for cmd, failed_here in here.items():
+            worked, failed = runs.get(cmd, (0, 0))
+            runs[cmd] = (worked, failed + 1) if failed_here else (worked + 1, failed)
+    return runs
+
+
+def _counted(runs: dict[str, tuple[int, int]], procedure: str) -> str:
+    """" (worked in 3 sessions, failed in 1)" for the procedure's command, or ""."""
+    cmd = COMMAND.match(procedure)
+    worked, failed = runs.get(cmd.group(1), (0, 0)) if cmd else (0, 0)
     if not worked and not failed:
         return ""
     return f" (worked in {worked} session{'s' * (worked != 1)}, failed in {failed})"

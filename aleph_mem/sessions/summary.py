@@ -75,11 +75,11 @@ def extract(msgs: list[Message], session: Session) -> Digest:
         d.decisions += [(one_line(s), m.id) for s in sentences(m.text)
                         if DECISION.search(s) and not SUMMARY_BLOCK.search(s)]
     for m in prompts:
-        said = sentences(m.text)
-        d.stated += [(one_line(s), m.id) for s in said if standing(s) == "state"]
-        d.preferences += [(one_line(s), m.id) for s in said
-                          if PREFERENCE.search(s) and not QUESTION_ONLY.search(s)
-                          and standing(s) != "state"]
+        for s in sentences(m.text):
+            if standing(s) == "state":
+                d.stated.append((one_line(s), m.id))
+            elif PREFERENCE.search(s) and not QUESTION_ONLY.search(s):
+                d.preferences.append((one_line(s), m.id))
     d.errors = _errors(main)
     d.commands, d.failed = _commands(main)
     d.files = list(dict.fromkeys(f for m in main if m.role == "assistant" and m.tool in (
