@@ -22,7 +22,7 @@ def complete(settings: Settings, messages: list[dict[str, str]], max_tokens: int
              timeout: float = 60.0) -> str:
     """One chat completion; raises LLMError with the provider's reason. Every message is
     redacted first: a secret in a person's note or a transcript never leaves the machine."""
-    from aleph_mem.redaction import redact
+    from aleph_mem.redaction.text import redact
 
     sent, hidden = [], 0
     for m in messages:

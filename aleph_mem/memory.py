@@ -699,7 +699,7 @@ def _no_secrets(text: str) -> tuple[str, list[str]]:
     no secret is stored, whoever writes it (docs/agents.md)."""
     import re
 
-    from aleph_mem.redaction import redact
+    from aleph_mem.redaction.text import redact
 
     out, n = redact(text)
     return out, re.findall(r"\[REDACTED:([a-z-]+)\]", out)[-n:] if n else []

@@ -19,7 +19,7 @@ def text(value: str, secrets: bool = False) -> str:
     """``value`` as a reader may see it: its secrets hidden unless ``secrets``."""
     if secrets or not value:
         return value
-    from aleph_mem.redaction import clean  # its rules compile when first needed
+    from aleph_mem.redaction.text import clean  # its rules compile when first needed
 
     return clean(value)
 
@@ -29,7 +29,7 @@ def values(value: Any, secrets: bool = False) -> Any:
     reader may see it."""
     if secrets:
         return value
-    from aleph_mem.redaction import clean
+    from aleph_mem.redaction.text import clean
 
     if isinstance(value, str):
         return clean(value)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from sessions import sentence, transcript_rows
 
-from aleph_mem.redaction import redact
+from aleph_mem.redaction.text import redact
 
 rng = random.Random(11)
 

@@ -37,6 +37,7 @@ FLOORS = [
     {"mcp", "web"},
     {"cli"},
 ]
+GROUND_FOLDERS = {"redaction"}  # the ground floor's one folder: its rules outgrew a module
 FLOOR = {room: n for n, rooms in enumerate(FLOORS) for room in rooms}
 
 # the shells reach every verb on a vault, and its values, through ``memory``; below it they
@@ -152,7 +153,7 @@ def test_faces_say_what_the_folder_holds_and_cost_nothing() -> None:
 
 def test_every_module_is_in_a_folder_but_the_front_door_and_the_ground_floor() -> None:
     loose = sorted(p.stem for p in PKG.glob("*.py") if p.stem != "__init__")
-    assert loose == sorted(FLOORS[0] | FLOORS[2] | {"memory", "store"})
+    assert loose == sorted(FLOORS[0] - GROUND_FOLDERS | FLOORS[2] | {"memory", "store"})
 
 
 def test_every_folder_is_packaged() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from redaction_corpus import NEAR_MISSES, Shape, shapes
 
-from aleph_mem.redaction import redact
+from aleph_mem.redaction.text import redact
 
 SHAPES = shapes()
 PIECE = 12

@@ -168,7 +168,7 @@ class SessionSummary:
 def summarize(settings: Settings, query: str, hits: list[chunk_index.SessionHit]) -> SessionSummary:
     from aleph_mem import llm
     from aleph_mem.recall.reflect import SYSTEM, Passage, fence, validate
-    from aleph_mem.redaction import clean
+    from aleph_mem.redaction.text import clean
 
     if not hits:
         return SessionSummary(None, [], "no session matches")

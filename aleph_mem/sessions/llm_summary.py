@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from aleph_mem import llm, logs
 from aleph_mem.errors import LLMError
-from aleph_mem.redaction import clean
+from aleph_mem.redaction.text import clean
 from aleph_mem.sessions.summary import MAX_ITEMS, Digest, one_line
 from aleph_mem.sessions.transcripts import Message
 

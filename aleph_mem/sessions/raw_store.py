@@ -25,7 +25,7 @@ from typing import Any
 
 from aleph_mem.clock import iso, utc_now
 from aleph_mem.files.atomic import write_atomic
-from aleph_mem.redaction import redact
+from aleph_mem.redaction.text import redact
 from aleph_mem.sessions.transcripts import READ_MAX, Batch, Message, read
 
 SAFE = re.compile(r"[^A-Za-z0-9._-]+")

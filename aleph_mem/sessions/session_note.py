@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from aleph_mem.notes.compose import note_bytes, note_path
-from aleph_mem.redaction import clean
+from aleph_mem.redaction.text import clean
 from aleph_mem.sessions.across_projects import promote
 from aleph_mem.sessions.kept_facts import hand_on
 from aleph_mem.sessions.raw_store import Session, messages

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import open_mem, use_stub_llm
 
-from aleph_mem.redaction import redact
+from aleph_mem.redaction.text import redact
 from aleph_mem.sessions import library
 from aleph_mem.sessions.upkeep import compress_one
 

@@ -1,0 +1,250 @@
+"""Passes that read structure rather than words: a random literal quoted in code or kept
+under a key's name, password-like arguments of a call that logs in, the password column of
+a CSV export, hex kept under a key's name, and the base64 blobs another pass decodes."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterator
+
+from aleph_mem.redaction.rules import MARK
+from aleph_mem.redaction.values import is_value
+
+BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
+
+# a string literal in code or a value in a config: a key handed to a call by position
+# (``Client("…")``, ``jwt.encode(p, "…")``) or kept under a name no rule knows (``key=…``)
+LITERAL = re.compile(r"([\"'`])(?=[^\s\"'`\\]*[A-Z])(?=[^\s\"'`\\]*[a-z])"
+                     r"(?=[^\s\"'`\\]*\d)([^\s\"'`\\]{16,200})\1")
+UNQUOTED = re.compile(r"^[ \t]*([\w.-]*(?:key|token|secret|auth))[ \t]*[=:][ \t]*"
+                      r"([^\s\"'`]{16,200})[ \t]*$", re.MULTILINE | re.IGNORECASE)
+PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
+# what the literal's own shape says is public: a publishable key, an object's id, a hash, a
+# public key, a content address, a date
+PUBLIC_SHAPE = re.compile(
+    r"(?:pk|pi|ch|cus|sub|in|evt|prod|price|acct|seti|pm|src|txn|po|card|ba|plink|file|"
+    r"cs_live|cs_test|prj|team|org|usr|user|img|phc)_|sq0idp-|pk\.|sha\d+[-:]|h1:|md5[-:]|AAAA|"
+    r"nodekey:|discokey:|mkey:|"
+    r"ssh-|ecdsa-|"
+    r"data:|did:|urn:|Qm[1-9A-HJ-NP-Za-km-z]{44}$|bafy|\d{4}-\d\d-\d\d|[\w.-]*/[\w.-]*/")
+# a name that says what it holds is an identifier, not a key
+ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|etag|sheet|doc|"
+                     r"file|path|url|uri|name|version|commit|ref|nonce|salt|iv|kid|fingerprint|"
+                     r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|sid|"
+                     r"x5t|x5c|thumbprint|application_server_key|write_key|"
+                     r"public[_-]?key|pub[_-]?key|publishable[_-]?key|websocket-key)s?\W*$",
+                     re.IGNORECASE)
+HEX_UNDER_NAME = re.compile(r"(key|token|secret)[\"']?\s*[=:]\s*[\"']?"
+                            r"([0-9a-f]{32,128})(?![\w-])")  # on the lower-cased view
+# keys that name a place in a table or a request, not a credential
+NOT_A_SECRETS_KEY = re.compile(r"(?:cache|idempotency|partition|sort|primary|foreign|lookup|"
+                               r"object|dedup|row|table|map|dict|api_version|node|disco|machine)"
+                               r"[_-]?key$",
+                               re.IGNORECASE)
+KEYS_BEFORE = re.compile(r"([\w$-]+)[\"']?\s*[:=]")
+NAME_BEFORE = re.compile(r"([\w.$-]+)[\"'\]]?\s*(?::=|=>|=|:|\()\s*$|,\s*$")
+
+
+CAMEL = re.compile(r"[A-Z][a-z]+|[a-z]+|[A-Z]+(?![a-z])|\d+")
+# a word's shape: four letters or more, a vowel, never four consonants in a row
+WORDLIKE = re.compile(r"(?i)(?=[a-z]*[aeiouy])(?![a-z]*[^aeiouy\W\d_]{4})[a-z]{4,}")
+
+
+def random_token(text: str) -> bool:
+    """A random string, not a word, a name or a version: in its longest piece between
+    punctuation, 16 characters or more of both cases and digits that change class as often
+    as a random string does (``getElementsByTagName`` and ``Qwen2.5-Coder-32B`` do not)."""
+    piece = max(PIECES.split(text), key=len)  # placeholders and published keys: is_value
+    if len(piece) < 16:
+        return False
+    words = [w for w in CAMEL.findall(piece) if not w.isdigit()]
+    if words and sum(len(w) for w in words if WORDLIKE.fullmatch(w)) >= 0.7 * sum(map(len, words)):
+        return False  # words in camel case (``Argon2PasswordHasher``), not random letters
+    cls = ["u" if c.isupper() else "l" if c.islower() else "d" if c.isdigit() else "o"
+           for c in piece]
+    if not {"u", "l", "d"} <= set(cls):
+        return False
+    return sum(a != b for a, b in zip(cls, cls[1:], strict=False)) >= 0.3 * len(piece)
+
+
+def id_name(name: str) -> bool:
+    """A name that says its value is an identifier or public (``clientId``, ``VersionId``,
+    ``PUBLIC_VAPID_KEY``): camel case read as words."""
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
+    return bool(ID_NAME.search(words)) or "public" in name.lower() or \
+        "publishable" in name.lower()
+
+
+def _decodes_to_text(value: str) -> bool:
+    """Base64 of readable text (a config, a JSON document): the base64 pass judges what it
+    says; its letters are not a random key."""
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+        return len(raw) >= 8 and raw.decode("utf-8").isprintable()
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+
+
+def literals(text: str, view: str) -> list[tuple[int, int, str]]:
+    """Random strings quoted in code (unless named as an identifier: ``doc_id = "…"``), and
+    unquoted values of a key, token or secret no other rule knows by name."""
+    out = []
+    for m in LITERAL.finditer(text):
+        value = m.group(2)
+        if (m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_$\\")
+                or not _random_value(value)):
+            continue
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if not text[line_start:m.start()].strip() and line_start:  # `KEY =⏎  "…"`
+            line_start = text.rfind("\n", 0, line_start - 1) + 1
+        before = NAME_BEFORE.search(text, line_start, m.start())
+        if before and before.group(1) and id_name(before.group(1)) or any(
+                id_name(k) for k in KEYS_BEFORE.findall(text, line_start, m.start())):
+            continue  # `doc_id = "…"`, `applicationServerKey: decode("…")`
+        out.append((m.start(2), m.end(2), MARK.format("secret")))
+    if any(w in view for w in ("key", "token", "secret", "auth")):
+        for m in UNQUOTED.finditer(text):
+            if _random_value(m.group(2)) and not id_name(m.group(1)):
+                out.append((m.start(2), m.end(2), MARK.format("secret")))
+    return out
+
+
+# a call that takes a user and a password by position: FTP_TLS(host, user, pw),
+# getConnection(url, user, pw), NetworkCredential(user, pw, domain), new PDO(dsn, user, pw),
+# mysqli_connect(…), smtp.login(user, pw)
+CREDENTIAL_WORDS = ("credential", "connect", "login", "logon", "ftp", "pdo", "smtp", "imap",
+                    "ldap")  # connection, ftp_tls, sftp: found by a word inside them
+CREDENTIAL_CALL = re.compile(r"(?:" + "|".join(CREDENTIAL_WORDS) + r")\w*\s*\(")
+STRING = re.compile(r"([\"'])((?:\\.|(?!\1)[^\\\n])*)\1")
+HOST = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?", re.IGNORECASE)
+
+
+def password_like(value: str) -> bool:
+    """A string a person chose as a password: no spaces, not a host, URL or path, with a
+    digit and a symbol or both cases (``svc_reports``, ``ftp.example.com`` are not)."""
+    if not 6 <= len(value) <= 128 or any(c.isspace() for c in value) or HOST.fullmatch(value) \
+            or not is_value(value) or not any(c.isdigit() for c in value):
+        return False
+    return any(not c.isalnum() for c in value) or (value.lower() != value != value.upper())
+
+
+def call_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
+    """Password-like strings among the arguments of a call that logs in or connects."""
+    out = []
+    for m in CREDENTIAL_CALL.finditer(view):
+        depth, end = 1, m.end()
+        for end in range(m.end(), min(len(text), m.end() + 400)):  # the call's closing paren
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        for lit in STRING.finditer(text, m.end(), end):
+            if password_like(lit.group(2)):
+                out.append((lit.start(2), lit.end(2), MARK.format("password")))
+    return out
+
+
+def _random_value(value: str) -> bool:
+    return (not PUBLIC_SHAPE.match(value) and is_value(value) and random_token(value)
+            and not _decodes_to_text(value))
+
+
+# a password manager's or a browser's export: a CSV header naming a password column
+CSV_SECRET_COLUMNS = frozenset({"password", "passwort", "kennwort", "login_password", "totp",
+                                "otpauth", "login_totp"})
+
+
+def _csv_fields(line: str) -> list[tuple[int, int]]:
+    """Where each field of one CSV line is (its quotes left out): (start, end)."""
+    out, i, n = [], 0, len(line)
+    while i <= n:
+        if i < n and line[i] == '"':
+            j = i + 1
+            while j < n and not (line[j] == '"' and (j + 1 >= n or line[j + 1] != '"')):
+                j += 2 if line[j] == '"' else 1
+            out.append((i + 1, j))
+            i = line.find(",", j) + 1 or n + 1
+        else:
+            j = line.find(",", i)
+            j = n if j == -1 else j
+            out.append((i, j))
+            i = j + 1
+    return out
+
+
+def _csv_headers(view: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each line that names a password column and has commas: found from
+    the column names, not by reading every line."""
+    starts: set[int] = set()
+    for word in ("password", "passwort", "kennwort", "totp", "otpauth"):
+        i = view.find(word)
+        while i != -1:
+            starts.add(view.rfind("\n", 0, i) + 1)
+            i = view.find(word, i + 1)
+    for start in sorted(starts):
+        end = view.find("\n", start)
+        end = len(view) if end == -1 else end
+        if "," in view[start:end]:
+            yield start, end
+
+
+def csv_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
+    """The values under a CSV export's password (and TOTP) columns, row by row, to the first
+    line with another number of fields."""
+    out: list[tuple[int, int, str]] = []
+    for start, end in _csv_headers(view):
+        header = view[start:end].rstrip("\r")
+        names = [header[a:b].strip() for a, b in _csv_fields(header)]
+        cols = [i for i, name in enumerate(names) if name in CSV_SECRET_COLUMNS]
+        if not cols:
+            continue
+        pos = end + 1
+        while pos < len(text):
+            stop = text.find("\n", pos)
+            stop = len(text) if stop == -1 else stop
+            line = text[pos:stop].rstrip("\r")
+            fields = _csv_fields(line)
+            if len(fields) != len(names):
+                break
+            for c in cols:
+                a, b = fields[c]
+                if is_value(line[a:b]):
+                    out.append((pos + a, pos + b, MARK.format("password")))
+            pos = stop + 1
+    return out
+
+
+def hex_keys(text: str, view: str) -> list[tuple[int, int, str]]:
+    """A hex value kept under a key's, token's or secret's name (``"routing_key":
+    "9f…"``, ``DD-APPLICATION-KEY: 27…``): a hash alone is no secret, but its name says so."""
+    out: list[tuple[int, int, str]] = []
+    if not any(w in view for w in ("key", "token", "secret")):
+        return out
+    for m in HEX_UNDER_NAME.finditer(view):
+        start = m.start()
+        while start and (text[start - 1].isalnum() or text[start - 1] in "_.-"):
+            start -= 1
+        name = text[start:m.end(1)]
+        if not id_name(name) and not NOT_A_SECRETS_KEY.search(name):
+            out.append((m.start(2), m.end(2), MARK.format("secret")))
+    return out
+
+
+def blobs(text: str) -> list[tuple[int, int]]:
+    """Each base64 blob, and each run of blobs wrapped at a fixed width (``base64`` prints
+    76 columns): lines of 40 characters or more, one after another, joined."""
+    found = [(m.start(), m.end()) for m in BASE64.finditer(text)]
+    out = list(found)
+    run = found[:1]
+    for prev, cur in zip(found, found[1:], strict=False):
+        if prev[1] - prev[0] >= 40 and text[prev[1]:cur[0]] in ("\n", "\r\n"):
+            run.append(cur)
+            continue
+        if len(run) > 1:
+            out.append((run[0][0], run[-1][1]))
+        run = [cur]
+    if len(run) > 1:
+        out.append((run[0][0], run[-1][1]))
+    return out
+

@@ -1,0 +1,244 @@
+"""``redact``: every text a transcript brings in, an agent or a person writes through
+aleph-mem, or a request sends to the LLM passes it before it is written to the raw store or
+a note, indexed, shown or sent. The passes run in order (an AWS key pair, the token rules,
+the structured rules where their hints appear, base64 blobs, literals, hex under a name, CSV
+exports, a login call's arguments, the codes), each on the text the one before left.
+
+Speed: token rules start with their literal prefix, and case-blind rules match a lower-cased
+view of the text with lower-case patterns, which keeps a 5 MB transcript near a second
+(benchmarks/redaction.py)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import re
+from collections.abc import Callable, Iterator
+
+from aleph_mem.redaction.rules import AWS_PAIR, MARK, STRUCTURED, TOKENS, Rule
+from aleph_mem.redaction.structure import (
+    CREDENTIAL_WORDS,
+    blobs,
+    call_passwords,
+    csv_passwords,
+    hex_keys,
+    literals,
+)
+from aleph_mem.redaction.values import PUBLISHED, looks_random
+
+# a token's two parts on two lines: the end of one line, the start of the next
+RUN = re.compile(r"[A-Za-z0-9_.$+~-]{8,}")  # a token's first part: from its prefix on
+TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.$+~-")
+# a line break inside a token: a plain or escaped one, a shell's backslash continuation, or a
+# string literal closed and opened again on the next line ("…" + "…", implicit joins)
+BREAK = re.compile(r"(?:\\?\r?\n|\\n|([\"'])[ \t]*[+.&]?[ \t]*\\?\r?\n[ \t]*[+.&]?[ \t]*\1)[ \t]*"
+                   r"(?=[A-Za-z0-9_+/=.$~-]{2})")
+TAIL = re.compile(r"[A-Za-z0-9_+/=.$~-]*")
+PREFIXES = tuple(p for rule in TOKENS for p in rule.prefixes)
+# the token rules by their prefixes' first two characters (every prefix has two or more)
+PREFIX_RULES: dict[str, list[tuple[Rule, str]]] = {}
+for _rule_ in TOKENS:
+    for _p in _rule_.prefixes:
+        PREFIX_RULES.setdefault(_p[:2], []).append((_rule_, _p))
+# a value cut by a line break: right after a character a word never ends in (``…S/``), or
+# followed by a line that is nothing but the rest of a random token
+WRAPPED = re.compile(r"\\?\r?\n[ \t]*[A-Za-z0-9+/=_-]{4,}(?=[\s)\"',;]|$)")
+REST_LINE = re.compile(r"\r?\n[ \t]*([A-Za-z0-9+/=_-]{8,})[ \t]*(?=\r?\n|$)")
+USER_PASSWORD = re.compile(r"(?=[^:]*[A-Za-z])[\w.@+\\-]{1,64}:(?!//)\S{6,}")
+
+
+def _lower_view(text: str) -> str:
+    """The text in lower case, each character where it was (a few letters, such as 'İ',
+    lower into two characters: those stay as they are)."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+
+
+def _found(view: str, hints: tuple[str, ...], seen: dict[str, list[int]]) -> list[int]:
+    """Where each hint appears in the lower-cased text, in order (each hint looked for once
+    per text: ``seen``, which the caller empties when the text changes)."""
+    at: list[int] = []
+    for hint in hints:
+        if hint not in seen:
+            found, i = [], view.find(hint)
+            while i != -1:
+                found.append(i)
+                i = view.find(hint, i + 1)
+            seen[hint] = found
+        at += seen[hint]
+    return sorted(set(at))
+
+
+def _matches(rule: Rule, text: str, view: str,
+             seen: dict[str, list[int]]) -> Iterator[re.Match[str]]:
+    """The rule's matches: over the whole text, or only where a hint is (``back``)."""
+    src = view if rule.lower else text
+    if rule.back is None:
+        yield from rule.pattern.finditer(src)
+        return
+    done = 0
+    for p in _found(view, rule.hints, seen):
+        if p < done or (rule.gate and not rule.gate.match(view, p)):
+            continue
+        for start in range(max(done, p - rule.back), p + 1):
+            m = rule.pattern.match(src, start)
+            if m and m.end() > p:
+                done = m.end()
+                yield m
+                break
+
+
+def _spans(rule: Rule, seen: dict[str, list[int]], text: str,
+           view: str) -> list[tuple[int, int, str]]:
+    """Where ``rule`` takes a secret out of ``text``: (start, end, replacement)."""
+    out = []
+    for m in _matches(rule, text, view, seen):
+        if "[REDACTED:" in text[m.start():m.end()]:
+            continue  # a mark an earlier rule left is never read as a key or a value
+        start = m.end(rule.keep) if rule.keep else m.start()
+        if rule.check and not rule.check(text[start:m.end()]):
+            continue
+        out.append((start, _wrapped_end(text, m.end()) if rule.keep else m.end(),
+                    MARK.format(rule.kind)))
+    return out
+
+
+def _wrapped_end(text: str, end: int) -> int:
+    """Where a value that may go on past a line break ends: with the next line when the
+    value stops on a connecting character, or the next line is only a random token's rest."""
+    wrapped = WRAPPED.match(text, end) if text[end - 1] in "/+-_" else None
+    if wrapped:
+        return wrapped.end()
+    rest = REST_LINE.match(text, end)
+    if rest and any(c.isdigit() for c in rest.group(1)) and looks_random(rest.group(1)):
+        return rest.end()
+    return end
+
+
+def _apply(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, int]:
+    """The text with each span replaced (a span overlapping an earlier one is dropped), and
+    how many were."""
+    parts, at, n = [], 0, 0
+    for start, end, new in sorted(spans):
+        if start < at:
+            continue
+        parts += [text[at:start], new]
+        at, n = end, n + 1
+    return "".join(parts) + text[at:], n
+
+
+def _token_runs(text: str) -> list[tuple[int, int, Rule]]:
+    """Each run of token characters that starts with a token rule's prefix: one scan of
+    the text, whatever the number of prefixes."""
+    out = []
+    for m in RUN.finditer(text):
+        start = m.start()
+        rules = PREFIX_RULES.get(text[start:start + 2])
+        if rules:
+            rule = next((r for r, p in rules if text.startswith(p, start)), None)
+            if rule:
+                out.append((start, m.end(), rule))
+    # a prefix alone at a line's end, its token on the next line (``NPM_TOKEN=npm_⏎…``)
+    at = text.find("\n")
+    while at != -1:
+        end = at - 1 if at and text[at - 1] == "\r" else at
+        end = end - 1 if end and text[end - 1] == "\\" else end
+        for rule in TOKENS if text.endswith(PREFIXES, 0, end) else ():
+            p = next((p for p in rule.prefixes if text.endswith(p, 0, end)), None)
+            if p and (end == len(p) or text[end - len(p) - 1] not in TOKEN_CHARS):
+                out.append((end - len(p), end, rule))
+                break
+        at = text.find("\n", at + 1)
+    return sorted(out)
+
+
+def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, int, str]]:
+    """The tokens, each taken out whole; a token wrapped across a line break (a terminal's
+    width, a pasted chat line) is joined with the next line's first word and taken out
+    with both its parts when the two match its rule across the break (two words, or a hash
+    wrapped in a table, start with no prefix and match none)."""
+    out = []
+    for start, end, rule in runs:
+        joined, at, stop = text[start:end], end, None
+        while (brk := BREAK.match(text, at)) is not None:  # wrapped once, or again
+            tail = TAIL.match(text, brk.end())
+            assert tail is not None  # TAIL matches the empty string too
+            whole_line = tail.end() == len(text) or text.startswith(("\n", "\r\n"), tail.end())
+            if stop is not None and not whole_line:
+                break  # a second wrap only when the line holds nothing but the token's rest
+            m = rule.pattern.match(joined + tail.group())
+            if not (m and m.end() > len(joined) and looks_random(m.group())):
+                break
+            stop = brk.end() + m.end() - len(joined)
+            if m.end() < len(joined) + len(tail.group()) or not whole_line:
+                break  # the token ends inside this line
+            joined, at = joined + tail.group(), tail.end()
+        if stop is not None:
+            out.append((start, stop, MARK.format(rule.kind)))
+            continue
+        m = rule.pattern.match(text, start)
+        if m and looks_random(m.group()) and m.group() not in PUBLISHED:
+            out.append((start, m.end(), MARK.format(rule.kind)))
+    return out
+
+
+def _base64(text: str, depth: int) -> list[tuple[int, int, str]]:
+    """A base64 blob that decodes to a credential: ``user:password``, or text the rules
+    redact (a docker config's ``auth``, a Kubernetes secret's value, a key file)."""
+    out = []
+    for start, end in blobs(text):
+        blob = "".join(text[start:end].split())
+        if blob.lower() == blob or blob.upper() == blob or blob in PUBLISHED:
+            continue
+        try:
+            raw = base64.b64decode(blob.replace("-", "+").replace("_", "/")
+                                   + "=" * (-len(blob.rstrip("=")) % 4), validate=False)
+            said = raw.decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            continue
+        if not all(c.isprintable() or c in "\n\r\t" for c in said):
+            continue
+        if USER_PASSWORD.fullmatch(said.strip()) or _redact(said, depth + 1)[1]:
+            out.append((start, end, MARK.format("base64-credential")))
+    return out
+
+
+def _redact(text: str, depth: int = 0) -> tuple[str, int]:
+    if not text:
+        return text, 0
+    count = 0
+    low = _lower_view(text)
+    seen: dict[str, list[int]] = {}
+    passes: list[Callable[[str, str], list[tuple[int, int, str]]]] = [
+        functools.partial(_spans, AWS_PAIR, seen), lambda t, v: _tokens_in(t, _token_runs(t))]
+    for rule in STRUCTURED:
+        if rule.back is not None or any(h in low for h in rule.hints):
+            passes.append(functools.partial(_spans, rule, seen))
+    if depth < 2:
+        passes.append(lambda t, v: _base64(t, depth))
+    passes += [literals, hex_keys]
+    if "," in text and any(w in low for w in ("password", "passwort", "kennwort", "totp",
+                                              "otpauth")):
+        passes.append(csv_passwords)
+    if any(w in low for w in CREDENTIAL_WORDS):
+        passes.append(call_passwords)
+    for find in passes:
+        spans = find(text, low)
+        if spans:
+            text, n = _apply(text, spans)
+            count += n
+            low = _lower_view(text)
+            seen.clear()
+    return text, count
+
+
+def redact(text: str) -> tuple[str, int]:
+    """The text with every secret replaced by ``[REDACTED:kind]``, and how many were."""
+    return _redact(text)
+
+
+def clean(text: str) -> str:
+    return redact(text)[0]

@@ -1,0 +1,151 @@
+"""What a value taken out by a rule must be to count as a secret: not a number, a
+placeholder, a variable, a lookup, a path, a URL without credentials, a secret manager's
+reference or a published example; and the checks rules hand their values to."""
+
+from __future__ import annotations
+
+import re
+
+# a value that is no secret: a number, a boolean, a placeholder, a variable, a lookup, a
+# path or a URL without credentials
+NOT_A_SECRET = re.compile(
+    r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
+    r"bytes|int|\*+|x+|\.\.\.|…|<[^>]*>|\{\{.*\}\}|\$\{?\{?[A-Za-z_][A-Za-z0-9_.]*\}?\}?|"
+    r"\$\(.*|`.*`|%\(.*|#\{.*\}|@[\w.-]+@|"
+    r"(?:vault|arn|awssm|gcpsm|azkv|keyvault|doppler|infisical|ref\+[a-z]+):\S*|ENC\[.*|"
+    r"pk\.eyJ.*|pk_(?:live|test)_\w+|tok_[A-Za-z]+|pub[0-9a-f]{32}|!vault.*|\$ANSIBLE_VAULT.*|"
+    r"1password|bitwarden|keepass(?:xc)?|lastpass|dashlane|keychain|op://.*|!secret\b.*|"
+    r"(?:window|globalthis|import\.meta\.env|app_config)\..*|"
+    r"\{[\w.-]+\}?.*|#{2,}[\w-]+#{2,}|password|passwd|pass|pwd|secret|token|key|user|username|"
+    r"[\d:+\-./TZ]+|0x[0-9a-fA-F]{40}|"  # a date, a time, a number; an account's address
+    r"(?:os\.environ|os\.getenv|process\.env|env|getenv|settings|config|secrets|"
+    r"self|args|opts|options|request|req)\b.*|[A-Za-z_][A-Za-z0-9_.]*\(.*|"
+    r"(?:~|\.{1,2})?/[\w.\-/]*|[a-z][a-z0-9+.-]*://[^@\s]*|"
+    r"\[REDACTED:[a-z-]+\])$", re.IGNORECASE)
+PLACEHOLDER_WORDS = re.compile(r"x{6,}|\*{4,}|\.\.\.|…|<|\$\{|your[_-]|example|placeholder|"
+                               r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
+                               r"replace[_-]?(?:me|with)|generate[_-]with", re.IGNORECASE)
+REPEATED = re.compile(r"(.)\1{9,}")
+
+
+def placeholder(text: str) -> bool:
+    """A documented stand-in, not a value: ``<your key>``, ``sk-xxxx…``, ``changeme``,
+    ``[MASKED]``, or a character repeated through most of it (``0000000000``; a token
+    that only starts with a run, as X's app tokens do with ``AAAA…``, is no stand-in)."""
+    return bool(PLACEHOLDER_WORDS.search(text)) or bool(
+        REPEATED.search(text) and len(set(text)) < 12)
+
+
+# a value that names a secret rather than holding one: ``"auth_token"``, ``new_password``
+A_SECRETS_NAME = re.compile(r"[a-z]+(?:[_.-][a-z]+)*")
+SECRET_WORD = re.compile(r"token|key|secret|passw|pwd|auth|cred")
+# keys published as a tool's fixed development key (Azurite's storage emulator)
+# and the examples of the HTTP authentication RFCs ("username:password", "Aladdin:open sesame")
+PUBLISHED = frozenset({
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    "dXNlcm5hbWU6cGFzc3dvcmQ=", "QWxhZGRpbjpvcGVuIHNlc2FtZQ==",
+    # jwt.io's example token (signed with "your-256-bit-secret")
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwi"
+    "aWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    # the example seed of Google Authenticator's key URI format and of pyotp's docs
+    "JBSWY3DPEHPK3PXP", "base32secret3232"})
+
+
+def names_a_secret(bare: str) -> bool:
+    return bool(A_SECRETS_NAME.fullmatch(bare) and SECRET_WORD.search(bare))
+
+
+def is_value(text: str) -> bool:
+    """A value that may be a secret: not a number, placeholder, variable, path, URL, a
+    secret manager's reference, or the name of a secret."""
+    bare = text.strip("\\\"'`").strip()
+    return (len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
+            and not names_a_secret(bare) and bare not in PUBLISHED)
+
+
+def looks_random(text: str) -> bool:
+    """A token's body, not a word or a slug: a digit, or both cases, and no placeholder."""
+    has_case = any(c.isupper() for c in text) and any(c.islower() for c in text)
+    return (has_case or any(c.isdigit() for c in text)) and not placeholder(text)
+
+
+def not_placeholder(text: str) -> bool:
+    """Not a documented example (``T00000000/B00000000/XXXXXXXX``)."""
+    return not placeholder(text)
+
+
+def said_secret(text: str) -> bool:
+    """A value a sentence gives as a password: quoted, or not a plain word (a digit, a
+    symbol, a capital inside it)."""
+    bare = text.strip("\"'`「」『』")
+    if bare != text:
+        return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
+                and not names_a_secret(bare)
+                and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
+    return is_value(bare) and (any(not c.isalpha() and c not in "-'’" for c in bare)
+                               or bare[1:] != bare[1:].lower())
+
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
+
+
+def hook_secret(segment: str) -> bool:
+    """A webhook path's last segment that is a secret: random (digits among letters of both
+    cases, or among short runs of letters), not a name like ``github-events-handler-v2``."""
+    bare = segment.replace("-", "").replace("_", "")
+    runs = re.findall(r"[a-zA-Z]+", bare)
+    mixed = bare.lower() != bare and bare.upper() != bare
+    return (len(bare) >= 16 and sum(c.isdigit() for c in bare) >= 3
+            and (mixed or max((len(r) for r in runs), default=0) <= 8)
+            and not placeholder(bare))
+
+
+# cookies that hold no credential: analytics ids, preferences, a cookie's attributes
+HARMLESS_COOKIES = re.compile(r"_ga(?:_\w+)?|_gid|_gat\w*|_fbp|_fbc|_gcl_\w+|_hj\w+|_ym\w*|"
+                              r"ajs_anonymous_id|theme|lang|locale|tz|\w*consent|"
+                              r"expires|path|domain|max-age|samesite|secure|httponly|version",
+                              re.IGNORECASE)
+
+
+def secret_cookie(header: str) -> bool:
+    """A cookie header's value holds a secret: a cookie not known to be harmless, with a
+    value that is one (``sessionid=""`` clears a cookie)."""
+    for pair in header.split(";"):
+        name, eq, value = pair.strip().partition("=")
+        if eq and not HARMLESS_COOKIES.fullmatch(name.strip()) and \
+                len(value.strip().strip('"')) >= 6 and not placeholder(value):
+            return True
+    return False
+
+
+def passphrase(text: str) -> bool:
+    """A key a person chose: a value with a digit or a sign in it, or a long one (a word
+    such as "Absent" is what a tool prints where there is none)."""
+    bare = text.strip()
+    return is_value(bare) and (len(bare) >= 10 or not bare.isalpha())
+
+
+def pin_value(text: str) -> bool:
+    """A PIN, not a default or a run: not one digit repeated, not 1234 or 0000-like."""
+    return len(set(text)) > 1 and text not in ("1234", "12345", "123456", "12345678")
+
+
+def random_value(text: str) -> bool:
+    return is_value(text) and looks_random(text)
+
+
+def announced_value(text: str) -> bool:
+    """A value given alone after a line that announces it: random, or a UUID (Railway's,
+    Heroku's tokens are UUIDs; a UUID announced as a key is one)."""
+    return is_value(text) and (looks_random(text) or bool(UUID.fullmatch(text)))
+
+
+def said_token(text: str) -> bool:
+    """A token given after its name without a verb ("use the api key abc123…")."""
+    return (is_value(text) and any(c.isdigit() for c in text)
+            and any(c.isalpha() for c in text) and looks_random(text))
+
+
+def header_value(text: str) -> bool:
+    """An ``Authorization:`` value without a scheme word is a token, not a word of prose."""
+    return is_value(text) and (len(text) >= 20 or any(not c.isalpha() for c in text))
