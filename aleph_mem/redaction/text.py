@@ -16,6 +16,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 
+from aleph_mem.redaction.codes import DECLARED, declared_public, named_codes, shaped_codes
 from aleph_mem.redaction.rules import AWS_PAIR, MARK, STRUCTURED, TOKENS, Rule
 from aleph_mem.redaction.structure import (
     CREDENTIAL_WORDS,
@@ -219,20 +220,31 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
             passes.append(functools.partial(_spans, rule, seen))
     if depth < 2:
         passes.append(lambda t, v: _base64(t, depth))
-    passes += [literals, hex_keys]
+    passes += [literals, hex_keys, shaped_codes]
     if "," in text and any(w in low for w in ("password", "passwort", "kennwort", "totp",
                                               "otpauth")):
         passes.append(csv_passwords)
     if any(w in low for w in CREDENTIAL_WORDS):
         passes.append(call_passwords)
+    passes.append(named_codes)
+    public = DECLARED.search(low) is not None
     for find in passes:
         spans = find(text, low)
+        if spans and public:
+            spans = _undeclared(spans, declared_public(low))
         if spans:
             text, n = _apply(text, spans)
             count += n
             low = _lower_view(text)
             seen.clear()
     return text, count
+
+
+def _undeclared(spans: list[tuple[int, int, str]],
+                public: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """The spans outside what a comment declares public (a private key never is)."""
+    return [s for s in spans if s[2] == MARK.format("private-key")
+            or not any(a <= s[0] < b for a, b in public)]
 
 
 def redact(text: str) -> tuple[str, int]:

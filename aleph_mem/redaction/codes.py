@@ -1,0 +1,184 @@
+"""Codes people keep without a key's name beside them: recovery and license keys, backup
+codes, one-time-password seeds, PINs and door codes, found by a shape no public identifier
+has (a product key's five groups of five, BitLocker's eight groups of six digits, a base32
+seed as an authenticator app shows it) or by the words that announce them in a note, in
+some twenty languages. And the other side: a comment that declares the values under it
+public (a publishable key, a documented example), which keeps them."""
+
+from __future__ import annotations
+
+import re
+
+from aleph_mem.redaction.rules import MARK
+from aleph_mem.redaction.values import placeholder
+
+# shapes no identifier has: a product key (five groups of five), a recovery key of groups of
+# four (Apple's seven, a vendor's serial after a short prefix), BitLocker's recovery key
+PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}(?![\w-])")
+GROUPS_OF_FOUR = re.compile(r"(?<![\w-])[A-Z0-9]{2,6}(?:-[A-Z0-9]{4}){4,}(?![\w-])")
+BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
+# a one-time-password seed in base32: one run, or groups of four as authenticator apps show it
+BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Z2-7]{16,128}={0,6}(?![A-Za-z0-9+/=_-])")
+BASE32_GROUPS = re.compile(r"(?<![\w-])(?:[a-z2-7]{4}[ -]){5,15}[a-z2-7]{4}(?![\w-])|"
+                           r"(?<![\w-])(?:[A-Z2-7]{4}[ -]){5,15}[A-Z2-7]{4}(?![\w-])")
+SEED_WORDS = re.compile(r"2fa|mfa|totp|otp|two-factor|2-step|authenticator|seed|secret|"
+                        r"シークレット|секрет|geheim|secreto|segreto|sekret|密钥|비밀",
+                        re.IGNORECASE)
+
+# the words that announce a code, and the code itself: grouped, a run of digits, or a
+# token with letters and digits
+CODE_WORDS = (
+    "recovery code", "recovery key", "backup code", "license key", "licence key",
+    "product key", "activation key", "activation code", "registration key", "serial key",
+    "unlock code", "door code", "gate code", "keypad", "door lock",
+    "alarm code", "safe code", "lock code",
+    "código de recuperación", "código de respaldo", "clave de licencia", "clave de producto",
+    "código de activación", "clé de récupération", "code de secours", "clé de licence",
+    "clé de produit", "code de récupération", "wiederherstellungsschlüssel",
+    "wiederherstellungscode", "backup-code", "lizenzschlüssel", "produktschlüssel",
+    "chiave di ripristino", "codici di backup", "codice di backup", "chiave di licenza",
+    "codice di recupero", "código de backup", "chave de recuperação", "chave de licença",
+    "herstelcode", "herstelsleutel", "licentiesleutel", "återställningskod", "licensnyckel",
+    "kod odzyskiwania", "klucz licencyjny", "kod zapasowy", "kurtarma kodu", "yedek kod",
+    "lisans anahtarı", "mã dự phòng", "mã khôi phục", "khóa bản quyền",
+    "ключ восстановления", "код восстановления", "резервный код", "лицензионный ключ",
+    "ключ активации", "ключ продукта",
+    "恢复密钥", "恢复代码", "备用码", "备份码", "许可证密钥", "激活码", "序列号", "产品密钥",
+    "復旧キー", "回復キー", "リカバリーキー", "バックアップコード", "ライセンスキー",
+    "プロダクトキー", "シリアル番号", "暗証番号",
+    "복구 키", "복구 코드", "백업 코드", "라이선스 키", "제품 키", "도어락", "비밀번호",
+    "مفتاح الترخيص", "مفتاح الاسترداد", "رمز الاسترداد", "رمز احتياطي",
+    "קוד שחזור", "מפתח שחזור", "מפתח רישיון", "קוד גיבוי",
+)
+CODE_WORD = re.compile("|".join(re.escape(w) for w in sorted(CODE_WORDS, key=len, reverse=True)))
+CODE = re.compile(r"(?<![\w#./-])(?:[A-Za-z0-9]{4,6}(?:[- ][A-Za-z0-9]{4,6}){1,8}|"
+                  r"[A-Za-z0-9]{6,40})(?![\w./@-])")
+NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|format|policy|"
+                         r"count|expires?|version|ticket|order|invoice|serial)\b|#")
+# what stands between a code's word and the code: a few words on the same line, or the end
+# of that line and the code alone on the next
+BETWEEN = 80
+
+
+def _seed(run: str, view: str, start: int) -> bool:
+    """A base32 run that is a seed: digits among its letters (a word in capitals has none),
+    not the alphabet written out; a short one only where its line speaks of a second factor."""
+    letters = sum(c.isalpha() for c in run)
+    digits = sum(c.isdigit() for c in run)
+    if digits < 2 or letters < 8 or "ABCDEFGH" in run.upper() or placeholder(run):
+        return False
+    if len(run.rstrip("=")) >= 26 and digits >= 3:
+        return True
+    line_start = view.rfind("\n", 0, max(0, view.rfind("\n", 0, start)))
+    return bool(SEED_WORDS.search(view, max(0, line_start), start))
+
+
+def _grouped(code: str) -> bool:
+    """A key of groups: letters and digits both, and not a handful of characters repeated."""
+    bare = code.replace("-", "")
+    return (any(c.isdigit() for c in bare) and any(c.isalpha() for c in bare)
+            and len(set(bare)) >= 8 and not placeholder(code))
+
+
+def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
+    """Codes by a shape no identifier has: product and recovery keys, BitLocker's, seeds."""
+    out = []
+    for m in PRODUCT_KEY.finditer(text):
+        if _grouped(m.group()):
+            out.append((m.start(), m.end(), MARK.format("license-key")))
+    for m in GROUPS_OF_FOUR.finditer(text):
+        if _grouped(m.group()) and sum(c.isalpha() for c in m.group()) >= 6:
+            out.append((m.start(), m.end(), MARK.format("recovery-key")))
+    for m in BITLOCKER.finditer(text):
+        out.append((m.start(), m.end(), MARK.format("recovery-key")))
+    for m in BASE32_RUN.finditer(text):
+        if _seed(m.group(), view, m.start()):
+            out.append((m.start(), m.end(), MARK.format("totp-seed")))
+    for m in BASE32_GROUPS.finditer(text):
+        if _seed(re.sub(r"[ -]", "", m.group()), view, m.start()):
+            out.append((m.start(), m.end(), MARK.format("totp-seed")))
+    return out
+
+
+def _code(value: str) -> bool:
+    """A code, not a word, a count or a date: digits in it (a PIN is four to eight of them,
+    not a run like 1234), and letters only beside digits."""
+    bare = value.replace("-", "").replace(" ", "")
+    digits = sum(c.isdigit() for c in bare)
+    if digits == 0 or placeholder(value) or re.fullmatch(r"(?:19|20)\d\d", bare):
+        return False
+    if bare.isdigit():
+        return 4 <= len(bare) <= 40 and len(set(bare)) > 2 and bare not in (
+            "1234", "12345", "123456", "12345678")
+    return len(bare) >= 6 and digits >= 2
+
+
+def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
+    """A code given after the words that announce it ("recovery codes: 905df-0828d", "mã
+    dự phòng …: niic-s4f3", "비밀번호 861213"), on its line or alone on the next."""
+    out = []
+    for w in CODE_WORD.finditer(view):
+        word = w.group()
+        after = view[w.end():w.end() + 2]
+        if word.isascii() and (w.start() and view[w.start() - 1].isalnum() or after[:1].isalpha()
+                               and not (after[0] == "s" and not after[1:].isalpha())):
+            continue  # inside a word ("keypads" no, "recovery codes" yes)
+        line_end = view.find("\n", w.end())
+        line_end = len(view) if line_end == -1 else line_end
+        stop = min(line_end, w.end() + BETWEEN)
+        next_end = view.find("\n", line_end + 1) if line_end < len(view) else -1
+        places = [(w.end(), stop)]
+        if not view[w.end():line_end].strip(" \t:：.-—–()（）") or view[w.end():line_end] \
+                .rstrip().endswith((":", "：")):
+            places.append((line_end + 1, len(view) if next_end == -1 else next_end))
+        for start, end in places:
+            for m in CODE.finditer(text, start, end):
+                if NOT_THE_CODE.search(view, w.end(), m.start()):
+                    break  # "recovery key ID: …", "license key length …"
+                if _code(m.group()):
+                    out.append((m.start(), m.end(), MARK.format("code")))
+                    break
+            else:
+                continue
+            break
+    return out
+
+
+# a comment that says the values under it (or beside it) are public: a publishable key, a
+# documented example, an identifier shipped to the browser; not one that says "never"
+COMMENT = re.compile(r"^[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)|[ \t](?:#|//)[ \t]", re.M)
+DECLARED = re.compile(
+    r"\b(?:is|are)\s+(?:a\s+)?public\b|public\s+(?:by design|identifiers?|client identifier|"
+    r"sdk key|key[,;:)]|digest)|designed to be public|safe to (?:ship|commit|publish)|"
+    r"fine to ship|meant for the browser|ships? (?:in|inside|with) the (?:client|browser|"
+    r"bundle|apk|app|binary)|publishable|documented (?:test |example )?(?:key|token|value)|"
+    r"(?:docs?|documentation|api reference)\b[^\n]{0,40}\b(?:sample|example)|"
+    r"(?:sample|example) (?:key|token|value|request|format)|not a secret|obviously fake|"
+    r"fake credentials|dummy (?:key|token|password|credentials)|test fixture")
+DENIED = re.compile(r"\b(?:never|not public|don't|do not|must not|server[- ]side only|"
+                    r"keep (?:it |this )?secret|private key|secret key (?:below|here))")
+
+
+def declared_public(view: str) -> list[tuple[int, int]]:
+    """Where values are declared public: from such a comment to the first blank line (at
+    most a dozen lines), or the rest of the line a trailing comment ends."""
+    out = []
+    for m in DECLARED.finditer(view):
+        line_start = view.rfind("\n", 0, m.start()) + 1
+        line_end = view.find("\n", m.end())
+        line_end = len(view) if line_end == -1 else line_end
+        comment = COMMENT.search(view, line_start, m.start())
+        if not comment or DENIED.search(view, line_start, line_end):
+            continue
+        if view[line_start:comment.start()].strip():  # a trailing comment: its own line
+            out.append((line_start, line_end))
+            continue
+        end, lines = line_end, 0
+        while end < len(view) and lines < 12:
+            nxt = view.find("\n", end + 1)
+            nxt = len(view) if nxt == -1 else nxt
+            if not view[end + 1:nxt].strip():
+                break
+            end, lines = nxt, lines + 1
+        out.append((line_start, end))
+    return out
