@@ -54,7 +54,7 @@ CODE_WORD = re.compile("|".join(re.escape(w) for w in sorted(CODE_WORDS, key=len
 CODE = re.compile(r"(?<![\w#./-])(?:[A-Za-z0-9]{4,6}(?:[- ][A-Za-z0-9]{4,6}){1,8}|"
                   r"[A-Za-z0-9]{6,40})(?![\w./@-])")
 NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|format|policy|"
-                         r"count|expires?|version|ticket|order|invoice|serial)\b|#")
+                         r"count|expires?|version|ticket|order|invoice|serial)\b")
 # what stands between a code's word and the code: a few words on the same line, or the end
 # of that line and the code alone on the next
 BETWEEN = 80
@@ -154,7 +154,8 @@ DECLARED = re.compile(
     r"bundle|apk|app|binary)|publishable|documented (?:test |example )?(?:key|token|value)|"
     r"(?:docs?|documentation|api reference)\b[^\n]{0,40}\b(?:sample|example)|"
     r"(?:sample|example) (?:key|token|value|request|format)|not a secret|obviously fake|"
-    r"fake credentials|dummy (?:key|token|password|credentials)|test fixture")
+    r"fake credentials|dummy (?:key|token|password|credentials)|test fixture|"
+    r"published (?:in|by) [^\n]{0,30}(?:docs|documentation)|\bgvlk\b|kms client setup key")
 DENIED = re.compile(r"\b(?:never|not public|don't|do not|must not|server[- ]side only|"
                     r"keep (?:it |this )?secret|private key|secret key (?:below|here))")
 

@@ -292,7 +292,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
     _rule("pin", r"((?<![A-Za-z])(?:PIN|PUK|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
-          r"[^\n\d]{0,16}?)(\d{4,8})(?![\d.,:/-])", keep=1,
+          r"[^\n\d]{0,16}?)(\d{4,8})(?!\d|[.,:/-]\d)", keep=1,
           hints=('pin', 'puk', 'disarm code', 'door code', 'gate code', 'alarm code',
                  'keypad code', 'पिन', '暗証番号'), check=pin_value, back=0),
     # a KeePass XML export's password entry
@@ -520,7 +520,8 @@ STRUCTURED: tuple[Rule, ...] = (
           # up to eight words to the verb: "the password admin is", "le mot de passe du compte
           # admin c'est", "הסיסמה למערכת הניהול היא"
           r"(?:[ \t]+(?!(?:is|was|ist|est|es|c'est|är|er|je|là|هي|هو|היא|הוא|είναι|sono|era|now|"
-          r"ids?(?=\s*[:：])|hash|fingerprint)\b)[(\[]?[^\W_][^\s.,;:!?—=]{0,23}){0,8}?"
+          r"ids?(?=\s*[:：])|hash|fingerprint|scopes?|type|expir\w*|lifetime|"
+          r"length|format|policy|rotation|prefix|endpoint|usage)\b)[(\[]?[^\W_][^\s.,;:!?—=]{0,23}){0,8}?"
           r"(?:[ \t]+(?:is|was|ist|est|es|c'est|é|è|är|er|now|lautet|heißt|heisst|sono|era|هي|"
           r"هو|là|adalah|είναι|היא|הוא|je)\b|[ \t]*(?:[:=：は是는—]|[\u0e00-\u0e7f]{0,30}?คือ))"
           r"[ \t]*"
@@ -545,7 +546,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # "use the api key abc123…": a token after its name, no verb
     _rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
           r"secret key|token|secret|şifresi|şifre|parola|contraseña|senha|heslo|hasło|"
-          r"пароль|mật khẩu|kata sandi|salasana|lösenord)\s+)([a-z0-9_+/=.~!@#$%^&*-]{12,})"
+          r"пароль|mật khẩu|kata sandi|salasana|lösenord)[ \t]+)([a-z0-9_+/=.~!@#$%^&*-]{12,})"
           r"(?![^\s,;.!?])",
           keep=1, hints=('password', 'passwort', 'api key', 'api token', 'access key',
                          'secret key', 'token', 'secret', 'şifre', 'parola', 'contraseña',

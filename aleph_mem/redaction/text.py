@@ -45,7 +45,7 @@ for _rule_ in TOKENS:
 # a value cut by a line break: right after a character a word never ends in (``…S/``), or
 # followed by a line that is nothing but the rest of a random token
 WRAPPED = re.compile(r"\\?\r?\n[ \t]*[A-Za-z0-9+/=_-]{4,}(?=[\s)\"',;]|$)")
-REST_LINE = re.compile(r"\r?\n[ \t]*([A-Za-z0-9+/=_-]{8,})[ \t]*(?=\r?\n|$)")
+REST_LINE = re.compile(r"\r?\n[ \t]*([A-Za-z0-9+/_-]{8,}={0,2})[ \t]*(?=\r?\n|$)")
 USER_PASSWORD = re.compile(r"(?=[^:]*[A-Za-z])[\w.@+\\-]{1,64}:(?!//)\S{6,}")
 
 

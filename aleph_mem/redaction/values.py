@@ -21,8 +21,16 @@ NOT_A_SECRET = re.compile(
     r"(?:os\.environ|os\.getenv|process\.env|env|getenv|settings|config|secrets|"
     r"self|args|opts|options|request|req)\b.*|[A-Za-z_][A-Za-z0-9_.]*\(.*|"
     r"(?:~|\.{1,2})?/[\w.\-/]*|[a-z][a-z0-9+.-]*://[^@\s]*|"
-    r"\[REDACTED:[a-z-]+\])$", re.IGNORECASE)
-PLACEHOLDER_WORDS = re.compile(r"x{6,}|\*{4,}|\.\.\.|…|<|\$\{|your[_-]|example|placeholder|"
+    r"\[REDACTED:[a-z-]+\]|"
+    # a reference to where the secret lives: Azure's Key Vault, a vault path ("kv/data/app:
+    # password"), a credential's name and file (systemd's ``name:/path``, ``%d/name``)
+    r"@Microsoft\.KeyVault\(.*|[a-z][a-z_.-]*(?:/[a-z_.-]+){2,}:[a-z_.-]+|"
+    r"[\w.-]+:(?:~|\.{1,2})?/[\w.\-/%]*|%[a-zA-Z]/\S*|"
+    # an encrypted value (Bitwarden's cipher string), a public browser key (New Relic's),
+    # what a tool prints in place of one ("(protected)", "(typed, not echoed)")
+    r"\d\.[A-Za-z0-9+/=]{16,}\|[A-Za-z0-9+/=|]+|NRJS-[0-9a-f]+|\([a-z][a-z ,]*\)?)$",
+    re.IGNORECASE)
+PLACEHOLDER_WORDS = re.compile(r"x{6,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|<|\$\{|your[_-]|example|placeholder|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
                                r"replace[_-]?(?:me|with)|generate[_-]with", re.IGNORECASE)
 REPEATED = re.compile(r"(.)\1{9,}")
