@@ -149,7 +149,7 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
 COMMENT = re.compile(r"^[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)|[ \t](?:#|//)[ \t]", re.M)
 DECLARED = re.compile(
     r"\b(?:is|are)\s+(?:a\s+)?public\b|public\s+(?:by design|identifiers?|client identifier|"
-    r"sdk key|key[,;:)]|digest)|designed to be public|safe to (?:ship|commit|publish)|"
+    r"sdk key|key[,;:)]|digest)|designed to be public|safe to (?:ship|commit|publish|expose)|search-only|"
     r"fine to ship|meant for the browser|ships? (?:in|inside|with) the (?:client|browser|"
     r"bundle|apk|app|binary)|publishable|documented (?:test |example )?(?:key|token|value)|"
     r"(?:docs?|documentation|api reference)\b[^\n]{0,40}\b(?:sample|example)|"

@@ -286,9 +286,35 @@ STRUCTURED: tuple[Rule, ...] = (
           lower=True, check=is_value, back=None),
     # `cat` of a file named for a secret, its content the next line
     _rule("password", r"(\bcat\s+(?!\S*htpasswd)\S*(?:password|passwd|secret|token|api[_-]?key|"
-          r"credential)"
+          r"credential|(?<![a-z])pass(?![a-z])|_pass\b)"
           r"\S*[ \t]*\r?\n)(?!-----)([^\s]{8,})(?=[ \t]*(?:\r?\n|$))", keep=1,
           hints=('cat ',), lower=True, check=is_value, back=0),
+    # a key file shown: its key the long random word on the next line (``ed25519 a_x …``)
+    _rule("private-key", r"(\bcat\s+\S*\.key[ \t]*\r?\n(?:[^\n]*?[ \t])?)"
+          r"([a-z0-9+/=_-]{32,})(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('cat ',), lower=True,
+          check=looks_random, back=0),
+    # XML that names a secret in an attribute and holds it in another or in its text:
+    # ``<env name="DB_PASSWORD" value="…"/>``, ``<string name="client_secret">…</string>``
+    _rule("password", r"(<[\w:.-]+\s+(?:[\w:-]+=\"[^\"\n]*\"\s+)*?(?:name|key)=\"[^\"\n]*"
+          r"(?:password|passwd|secret|token|api[_-]?key|apikey|private[_-]?key)[^\"\n]*\"\s+"
+          r"value=\")([^\"\n]+)(?=\")", keep=1, hints=('value="',), lower=True, check=is_value,
+          back=200),
+    _rule("password", r"(<string\s+name=\"[^\"\n]*(?:password|passwd|secret|token|api[_-]?key|"
+          r"apikey)[^\"\n]*\"[^>\n]*>)([^<\n]+)(?=</string>)", keep=1, hints=('<string',),
+          lower=True, check=is_value, back=0),
+    # Nix: a secret written into the store or a file under /etc
+    _rule("password", r"(writetext\s+\"[^\"\n]*(?:pass|secret|token|key)[^\"\n]*\"\s+\")"
+          r"([^\"\n]+)(?=\")", keep=1, hints=('writetext',), lower=True, check=is_value, back=0),
+    _rule("password", r"(\.\"[^\"\n]*(?:password|passwd|secret|token)[^\"\n]*\"\.text\s*=\s*\")"
+          r"([^\"\n]+)(?=\")", keep=1, hints=('.text',), lower=True, check=is_value, back=80),
+    # keys handed to a tool by position: openssl's -K (and -k), a game server's login
+    # token, Algolia's admin key after its application id
+    _rule("cli-password", r"(\bopenssl\b[^\n]*?\s-k\s+)(?!pass:)(\S+)", keep=1,
+          hints=('openssl',), lower=True, check=is_value, back=0),
+    _rule("api-key", r"(\+sv_setsteamaccount\s+)([0-9a-f]{32})", keep=1,
+          hints=('sv_setsteamaccount',), lower=True, back=1),
+    _rule("api-key", r"(algoliasearch\(\s*[\"'][a-z0-9]{10}[\"']\s*,\s*[\"'])([0-9a-f]{32})"
+          r"(?=[\"'])", keep=1, hints=('algoliasearch(',), lower=True, back=0),
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
     _rule("pin", r"((?<![A-Za-z])(?:PIN|PUK|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"

@@ -29,6 +29,8 @@ PUBLIC_SHAPE = re.compile(
     r"nodekey:|discokey:|mkey:|"
     r"ssh-|ecdsa-|"
     r"data:|did:|urn:|Qm[1-9A-HJ-NP-Za-km-z]{44}$|bafy|\d{4}-\d\d-\d\d|[\w.-]*/[\w.-]*/")
+# a key in padded base64 (Cosmos DB's, a storage account's): its slashes make no path
+PADDED_BASE64 = re.compile(r"[A-Za-z0-9+/]{38,}={1,2}")
 # a name that says what it holds is an identifier, not a key
 ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|etag|sheet|doc|"
                      r"file|path|url|uri|name|version|commit|ref|nonce|salt|iv|kid|fingerprint|"
@@ -146,7 +148,8 @@ def call_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
 
 
 def _random_value(value: str) -> bool:
-    return (not PUBLIC_SHAPE.match(value) and is_value(value) and random_token(value)
+    return ((PADDED_BASE64.fullmatch(value) or not PUBLIC_SHAPE.match(value))
+            and is_value(value) and random_token(value)
             and not _decodes_to_text(value))
 
 

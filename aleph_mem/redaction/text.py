@@ -26,7 +26,7 @@ from aleph_mem.redaction.structure import (
     hex_keys,
     literals,
 )
-from aleph_mem.redaction.values import PUBLISHED, looks_random
+from aleph_mem.redaction.values import PUBLISHED, looks_random, public_token
 
 # a token's two parts on two lines: the end of one line, the start of the next
 RUN = re.compile(r"[A-Za-z0-9_.$+~-]{8,}")  # a token's first part: from its prefix on
@@ -178,10 +178,11 @@ def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, 
                 break  # the token ends inside this line
             joined, at = joined + tail.group(), tail.end()
         if stop is not None:
-            out.append((start, stop, MARK.format(rule.kind)))
+            if not public_token(BREAK.sub("", text[start:stop]), text):
+                out.append((start, stop, MARK.format(rule.kind)))
             continue
         m = rule.pattern.match(text, start)
-        if m and looks_random(m.group()) and m.group() not in PUBLISHED:
+        if m and looks_random(m.group()) and not public_token(m.group(), text):
             out.append((start, m.end(), MARK.format(rule.kind)))
     return out
 

@@ -4,6 +4,9 @@ reference or a published example; and the checks rules hand their values to."""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import re
 
 # a value that is no secret: a number, a boolean, a placeholder, a variable, a lookup, a
@@ -24,7 +27,7 @@ NOT_A_SECRET = re.compile(
     r"\[REDACTED:[a-z-]+\]|"
     # a reference to where the secret lives: Azure's Key Vault, a vault path ("kv/data/app:
     # password"), a credential's name and file (systemd's ``name:/path``, ``%d/name``)
-    r"@Microsoft\.KeyVault\(.*|[a-z][a-z_.-]*(?:/[a-z_.-]+){2,}:[a-z_.-]+|"
+    r"@Microsoft\.KeyVault\(.*|[a-z][a-z_.-]*(?:/[a-z_.-]+){2,}:[a-z_.-]+['\")]*|"
     r"[\w.-]+:(?:~|\.{1,2})?/[\w.\-/%]*|%[a-zA-Z]/\S*|"
     # an encrypted value (Bitwarden's cipher string), a public browser key (New Relic's),
     # what a tool prints in place of one ("(protected)", "(typed, not echoed)")
@@ -56,7 +59,9 @@ PUBLISHED = frozenset({
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwi"
     "aWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
     # the example seed of Google Authenticator's key URI format and of pyotp's docs
-    "JBSWY3DPEHPK3PXP", "base32secret3232"})
+    "JBSWY3DPEHPK3PXP", "base32secret3232",
+    # Stripe's API reference's test keys
+    "sk_test_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_BQokikJOvBiI2HlWgH4olfQ2"})
 
 
 def names_a_secret(bare: str) -> bool:
@@ -157,3 +162,25 @@ def said_token(text: str) -> bool:
 def header_value(text: str) -> bool:
     """An ``Authorization:`` value without a scheme word is a token, not a word of prose."""
     return is_value(text) and (len(text) >= 20 or any(not c.isalpha() for c in text))
+
+
+FIREBASE = ("firebase", "google-services", "googleservice-info")
+
+
+def public_token(token: str, text: str) -> bool:
+    """A token its provider publishes for clients: a published example, Supabase's anon key
+    (a JWT whose role is ``anon``), a Google API key in a Firebase app's config (Firebase
+    documents it as an identifier, not a secret)."""
+    if token in PUBLISHED:
+        return True
+    if token.startswith("AIza"):
+        low = text.lower()
+        return any(w in low for w in FIREBASE)
+    if token.startswith("eyJ") and token.count(".") == 2:
+        body = token.split(".")[1]
+        try:
+            claims = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            return False
+        return isinstance(claims, dict) and claims.get("role") == "anon"
+    return False
