@@ -57,7 +57,7 @@ NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|
                          r"count|expires?|version|ticket|order|invoice|serial)\b")
 # what stands between a code's word and the code: a few words on the same line, or the end
 # of that line and the code alone on the next
-BETWEEN = 80
+BETWEEN = 100
 
 
 def _seed(run: str, view: str, start: int) -> bool:
@@ -160,10 +160,14 @@ DENIED = re.compile(r"\b(?:never|not public|don't|do not|must not|server[- ]side
                     r"keep (?:it |this )?secret|private key|secret key (?:below|here))")
 
 
+SEALED = re.compile(r"^([ \t]*)encrypteddata:[ \t]*\n((?:\1[ \t]+[^\n]*(?:\n|$))+)", re.M)
+
+
 def declared_public(view: str) -> list[tuple[int, int]]:
     """Where values are declared public: from such a comment to the first blank line (at
-    most a dozen lines), or the rest of the line a trailing comment ends."""
-    out = []
+    most a dozen lines), or the rest of the line a trailing comment ends; and a
+    SealedSecret's encrypted data, which only the cluster can open."""
+    out = [(m.start(2), m.end(2)) for m in SEALED.finditer(view)] if "sealedsecret" in view else []
     for m in DECLARED.finditer(view):
         line_start = view.rfind("\n", 0, m.start()) + 1
         line_end = view.find("\n", m.end())

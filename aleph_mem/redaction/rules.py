@@ -137,7 +137,7 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])pass|(?<![a-z])pat|"
              r"(?<![a-z])psk|wpa[_-]?passphrase|authtok|(?<![a-z])totp(?:[_-]?secret)?|"
              r"otp[_-]?secret|mfa[_-]?secret|"
-             r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|webhook|root|"
+             r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|licence|webhook|root|network|"
              r"admin|auth|client|service|account|storage|deploy|oauth|consumer|shared|sas|"
              r"integration|"
              r"db|database|dek|kek|wrapping|data)[_-]?key)")
@@ -315,6 +315,20 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('sv_setsteamaccount',), lower=True, back=1),
     _rule("api-key", r"(algoliasearch\(\s*[\"'][a-z0-9]{10}[\"']\s*,\s*[\"'])([0-9a-f]{32})"
           r"(?=[\"'])", keep=1, hints=('algoliasearch(',), lower=True, back=0),
+    # a license block (Sublime Text's), a key given as a list of bytes under its name
+    _rule("license-key", r"(-{3,} ?begin license ?-{3,}\s*\n)[\s\S]*?(?=-{3,} ?end license)",
+          keep=1, hints=('begin license',), lower=True, back=8),
+    _rule("password", r"((?:key|secret)[\"']?\s*[:=]\s*)\[(?:\s*\d{1,3}\s*,){7,}\s*\d{1,3}\s*\]",
+          keep=1, hints=('key', 'secret'), lower=True, back=12),
+    # a link that carries its own credential: a password reset's or an invite's token
+    _rule("signed-url", r"(/(?:reset|password[-_]reset|reset[-_]password|confirm|verify|"
+          r"activate|invite|magic[-_]?link)/(?:[a-z0-9_-]+/)?)([0-9a-z]{1,13}-[0-9a-f]{20,}|"
+          r"[a-z0-9_-]{24,})", keep=1, hints=('/reset', '/password', '/confirm', '/verify',
+                                              '/activate', '/invite', '/magic'),
+          lower=True, check=looks_random, back=0),
+    _rule("signed-url", r"([?&](?:token|reset_token|access_token|invite_token|auth_token|api_key|"
+          r"apikey)=)([a-z0-9%._~+/-]{16,})", keep=1, hints=('token=', 'api_key=', 'apikey='),
+          lower=True, check=looks_random, back=16),
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
     _rule("pin", r"((?<![A-Za-z])(?:PIN|PUK|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
@@ -539,6 +553,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"recovery key|recovery code|backup code|chiave di ripristino|clé de récupération|"
           r"wiederherstellungsschlüssel|אסימון|口令|ライセンスキー|復旧キー|回復キー|"
           r"sleutel|api-sleutel|schlüssel|api-schlüssel|clé api|chiave api|clave api|"
+          r"парольная фраза|кодовая фраза|"
           r"пароль|api key|api token|access token|secret|token|mật khẩu|kata sandi|şifre|"
           r"şifresi|συνθηματικό|κωδικός|lösenord(?:et)?|heslo|salasana|adgangskode|passord|"
           r"jelszó|jelszava|private key|secret key|privkey)|パスワード|密码|密碼|비밀번호|"
@@ -561,6 +576,7 @@ STRUCTURED: tuple[Rule, ...] = (
                          '密码', '密碼', '비밀번호', 'api key', 'api token', 'access token',
                          'secret', 'token', 'كلمة', 'رمز عبور', 'पासवर्ड', 'รหัสผ่าน',
                          'mật khẩu', 'kata sandi', 'şifre', 'συνθηματικό', 'κωδικός', 'סיסמה',
+                         'парольная фраза', 'кодовая фраза',
                          'lösenord', 'heslo', 'salasana', 'adgangskode', 'passord', 'jelsz',
                          'private key', 'privkey', 'الرقم السري', 'sleutel', 'schlüssel',
                          'clé api', 'chiave api', 'clave api', 'psk', 'pre-shared key',
@@ -572,7 +588,10 @@ STRUCTURED: tuple[Rule, ...] = (
     # "use the api key abc123…": a token after its name, no verb
     _rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
           r"secret key|token|secret|şifresi|şifre|parola|contraseña|senha|heslo|hasło|"
-          r"пароль|mật khẩu|kata sandi|salasana|lösenord)[ \t]+)([a-z0-9_+/=.~!@#$%^&*-]{12,})"
+          r"пароль|mật khẩu|kata sandi|salasana|lösenord)(?:[ \t]+(?:temporal|temporaria|temporária|"
+          r"provisoria|provisória|provisoire|temporaire|temporary|temp|new|nueva|nuevo|nova|"
+          r"nouveau|nouvelle|neue|neues|initial|inicial|default|временный|новый))?[ \t]+)"
+          r"([a-z0-9_+/=.~!@#$%^&*-]{12,})"
           r"(?![^\s,;.!?])",
           keep=1, hints=('password', 'passwort', 'api key', 'api token', 'access key',
                          'secret key', 'token', 'secret', 'şifre', 'parola', 'contraseña',

@@ -44,8 +44,9 @@ for _rule_ in TOKENS:
         PREFIX_RULES.setdefault(_p[:2], []).append((_rule_, _p))
 # a value cut by a line break: right after a character a word never ends in (``…S/``), or
 # followed by a line that is nothing but the rest of a random token
-WRAPPED = re.compile(r"\\?\r?\n[ \t]*[A-Za-z0-9+/=_-]{4,}(?=[\s)\"',;]|$)")
+WRAPPED = re.compile(r"\\?\r?\n[ \t]*[A-Za-z0-9+/=_.-]{4,}(?=[\s)\"',;]|$)")
 REST_LINE = re.compile(r"\r?\n[ \t]*([A-Za-z0-9+/_-]{8,}={0,2})[ \t]*(?=\r?\n|$)")
+REST_OF_WRAP = re.compile(r"\r?\n[ \t]*([A-Za-z0-9+/_.-]{8,}={0,2})[ \t]*(?=\r?\n|$)")
 USER_PASSWORD = re.compile(r"(?=[^:]*[A-Za-z])[\w.@+\\-]{1,64}:(?!//)\S{6,}")
 
 
@@ -110,12 +111,16 @@ def _spans(rule: Rule, seen: dict[str, list[int]], text: str,
 def _wrapped_end(text: str, end: int) -> int:
     """Where a value that may go on past a line break ends: with the next line when the
     value stops on a connecting character, or the next line is only a random token's rest."""
-    wrapped = WRAPPED.match(text, end) if text[end - 1] in "/+-_" else None
+    wrapped = WRAPPED.match(text, end) if text[end - 1] in "/+-_\\" else None
     if wrapped:
         return wrapped.end()
-    rest = REST_LINE.match(text, end)
-    if rest and any(c.isdigit() for c in rest.group(1)) and looks_random(rest.group(1)):
-        return rest.end()
+    width, line = end - (text.rfind("\n", 0, end) + 1), REST_LINE
+    while (rest := line.match(text, end)) and any(c.isdigit() for c in rest.group(1)) \
+            and looks_random(rest.group(1)):
+        end = rest.end()  # wrapped at a fixed width: each full line the rest of the value
+        if len(rest.group(1)) < min(width, 40):
+            break
+        width, line = len(rest.group(0).lstrip("\r\n")), REST_OF_WRAP
     return end
 
 
@@ -228,7 +233,7 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     if any(w in low for w in CREDENTIAL_WORDS):
         passes.append(call_passwords)
     passes.append(named_codes)
-    public = DECLARED.search(low) is not None
+    public = DECLARED.search(low) is not None or "sealedsecret" in low
     for find in passes:
         spans = find(text, low)
         if spans and public:
