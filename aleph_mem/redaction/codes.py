@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from aleph_mem.redaction.rules import MARK
-from aleph_mem.redaction.values import placeholder
+from aleph_mem.redaction.values import PUBLISHED, placeholder
 
 # shapes no identifier has: a product key (five groups of five), a recovery key of groups of
 # four (Apple's seven, a vendor's serial after a short prefix), BitLocker's recovery key
@@ -31,7 +31,7 @@ CODE_WORDS = (
     "recovery code", "recovery key", "backup code", "license key", "licence key",
     "product key", "activation key", "activation code", "registration key", "serial key",
     "unlock code", "door code", "gate code", "keypad", "door lock",
-    "alarm code", "safe code", "lock code",
+    "alarm code", "safe code", "lock code", "set the code to", "the code is", "combination",
     "código de recuperación", "código de respaldo", "clave de licencia", "clave de producto",
     "código de activación", "clé de récupération", "code de secours", "clé de licence",
     "clé de produit", "code de récupération", "wiederherstellungsschlüssel",
@@ -65,7 +65,8 @@ def _seed(run: str, view: str, start: int) -> bool:
     not the alphabet written out; a short one only where its line speaks of a second factor."""
     letters = sum(c.isalpha() for c in run)
     digits = sum(c.isdigit() for c in run)
-    if digits < 2 or letters < 8 or "ABCDEFGH" in run.upper() or placeholder(run):
+    if digits < 2 or letters < 8 or "ABCDEFGH" in run.upper() or placeholder(run) \
+            or run in PUBLISHED:
         return False
     if len(run.rstrip("=")) >= 26 and digits >= 3:
         return True
@@ -132,14 +133,25 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
                 .rstrip().endswith((":", "：")):
             places.append((line_end + 1, len(view) if next_end == -1 else next_end))
         for start, end in places:
-            for m in CODE.finditer(text, start, end):
-                if NOT_THE_CODE.search(view, w.end(), m.start()):
-                    break  # "recovery key ID: …", "license key length …"
-                if _code(m.group()):
-                    out.append((m.start(), m.end(), MARK.format("code")))
-                    break
-            else:
-                continue
+            taken = _codes_at(text, view, w.end(), start, end)
+            out += taken
+            if taken:
+                break
+    return out
+
+
+def _codes_at(text: str, view: str, word_end: int, start: int,
+              end: int) -> list[tuple[int, int, str]]:
+    """The first code between ``start`` and ``end``, and the codes listed right after it
+    ("backup codes: 11269-67763 26811-22244 …")."""
+    out: list[tuple[int, int, str]] = []
+    for m in CODE.finditer(text, start, end):
+        if out and text[out[-1][1]:m.start()].strip(" \t,;") or \
+                not out and NOT_THE_CODE.search(view, word_end, m.start()):
+            break  # "recovery key ID: …", "license key length …"; the list has ended
+        if _code(m.group()):
+            out.append((m.start(), m.end(), MARK.format("code")))
+        elif out:
             break
     return out
 

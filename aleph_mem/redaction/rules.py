@@ -107,7 +107,7 @@ TOKENS: tuple[Rule, ...] = (
             ("ops_eyJ", r"[A-Za-z0-9_=-]{100,}"), ("pul-", r"[a-f0-9]{40}")),
     _tokens("chat-token", ("SK", r"[0-9a-f]{32}\b"), ("syt_", r"[A-Za-z0-9_]{20,}")),
     _tokens("api-key", ("ntn_", r"[A-Za-z0-9]{40,}"), ("secret_", r"[A-Za-z0-9]{43}\b"),
-            ("NRAK-", r"[A-Z0-9]{27}\b"), ("sntrys_", r"[A-Za-z0-9+/=_]{40,}"),
+            ("NRAK-", r"[A-Z0-9]{27}\b"), ("sntrys_", r"[A-Za-z0-9+/=_-]{40,}"),
             ("sntryu_", r"[a-f0-9]{64}"), ("lin_api_", r"[A-Za-z0-9]{40}"),
             ("PMAK-", r"[a-f0-9]{24}-[a-f0-9]{34}"), ("figd_", B + "{40,}"),
             ("CFPAT-", B + "{43}"), ("sbp_", r"[a-f0-9]{40}"),
@@ -128,7 +128,8 @@ TOKENS: tuple[Rule, ...] = (
         "xprv", "tprv", "yprv", "zprv", "uprv", "vprv"))),
     _tokens("private-key", ("AGE-SECRET-KEY-1", r"[0-9A-Z]{58}")),
     _tokens("sendgrid-key", ("SG.", B + r"{16,}\." + B + "{16,}")),
-    _tokens("jwt", ("eyJ", B + r"{8,}\.eyJ" + B + r"{8,}\." + B + "{8,}")),
+    _tokens("jwt", ("eyJ", B + r"{8,}\.(?:eyJ" + B + r"{8,}\." + B + "{8,}|"  # a JWS; a JWE
+                    r"(?:" + B + r"{16,})?\." + B + r"{8,}\." + B + r"{16,}\." + B + "{8,})")),
 )
 
 KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?key|apikey|"
@@ -136,7 +137,7 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"credentials?|creds|auth[_-]?token|session[_-]?key|signing[_-]?key|"
              r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])pass|(?<![a-z])pat|"
              r"(?<![a-z])psk|wpa[_-]?passphrase|authtok|(?<![a-z])totp(?:[_-]?secret)?|"
-             r"otp[_-]?secret|mfa[_-]?secret|"
+             r"otp[_-]?secret|mfa[_-]?secret|(?<![a-z])_auth(?=\s*=)|"
              r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|licence|webhook|root|network|"
              r"admin|auth|client|service|account|storage|deploy|oauth|consumer|shared|sas|"
              r"integration|"
@@ -329,8 +330,23 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("signed-url", r"([?&](?:token|reset_token|access_token|invite_token|auth_token|api_key|"
           r"apikey)=)([a-z0-9%._~+/-]{16,})", keep=1, hints=('token=', 'api_key=', 'apikey='),
           lower=True, check=looks_random, back=16),
+    # a key in a config of `Name value` lines (GeoIP.conf's LicenseKey)
+    _rule("password", r"(?m)(^[ \t]*[a-z_]*(?:licensekey|license_key|licencekey|apikey|api_key|"
+          r"secretkey|secret_key|accesstoken|access_token|authtoken|auth_token)[ \t]+)(\S+)[ \t]*$",
+          keep=1, hints=('licensekey', 'license_key', 'licencekey', 'apikey', 'api_key',
+                         'secretkey', 'secret_key', 'accesstoken', 'access_token', 'authtoken',
+                         'auth_token'), lower=True, check=said_token, back=30),
+    # "changed the router admin pass to …": a password set to a value
+    _rule("password", r"(\b(?:changed|set|reset|updated?)\s+(?:[^\s.,;:]+\s+){0,4}?"
+          r"(?:password|passwort|pass|passphrase|pin|code|passcode)\s+to\s+)"
+          r"(\"[^\"\n]+\"|'[^'\n]+'|[^\s,;]*[^\s,;.!?])", keep=1,
+          hints=('changed', 'set', 'reset', 'update'), lower=True, check=said_secret, back=0),
+    # pass(1), the standard Unix password manager: a password is the first line it shows
+    _rule("password", r"(\b(?:go)?pass\s+(?:show\s+)?(?!-)[\w.@/-]+[ \t]*\r?\n)(\S+)"
+          r"(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('pass show', 'gopass'), lower=True,
+          check=is_value, back=6),
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
-    _rule("pin", r"((?<![A-Za-z])(?:PIN|PUK|(?i:pin-code|code pin|pin-kode|disarm code|"
+    _rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
           r"[^\n\d]{0,16}?)(\d{4,8})(?!\d|[.,:/-]\d)", keep=1,
           hints=('pin', 'puk', 'disarm code', 'door code', 'gate code', 'alarm code',
@@ -434,11 +450,12 @@ STRUCTURED: tuple[Rule, ...] = (
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
     # ``secret_name`` are not secrets' names); looked for only where a separator follows
     _rule("password", r"((?<![:/])" + KEY_WORDS
-          + r"\\?[\"']?\]?\s*(?::=|=>|=|:)[ \t]*(?:&\[u8\]\s*=\s*)?(?:\[\]byte\(|b(?=\"))?"
+          + r"\\?[\"']?\]?\s*(?::=|=>|=|:)[ \t]*(?:&\[u8\]\s*=\s*|&(?:'static\s+)?str\s*=\s*|"
+          r"(?:string|str|bytes)\s*=\s*)?(?:\[\]byte\(|b(?=\"))?"
           r"(?:\\\"|\"|')?)"
           r"(?!\[redacted:)" + VALUE, keep=1,
           hints=("pass", "pwd", "secret", "token", "key", "cred", "pat", "psk", "authtok",
-                 "totp"),
+                 "totp", "_auth"),
           lower=True, check=is_value, back=24, gate=ANY_SEP),
     # a wallet's key: WIF (5…, K…, L…), a 64-byte key in base58 (Solana), where a wallet is
     # named
@@ -562,9 +579,10 @@ STRUCTURED: tuple[Rule, ...] = (
           # admin c'est", "הסיסמה למערכת הניהול היא"
           r"(?:[ \t]+(?!(?:is|was|ist|est|es|c'est|är|er|je|là|هي|هو|היא|הוא|είναι|sono|era|now|"
           r"ids?(?=\s*[:：])|hash|fingerprint|scopes?|type|expir\w*|lifetime|"
-          r"length|format|policy|rotation|prefix|endpoint|usage)\b)[(\[]?[^\W_][^\s.,;:!?—=]{0,23}){0,8}?"
+          r"length|format|policy|rotation|prefix|endpoint|usage)\b)[(\[]?[^\W_]"
+          r"(?:[^\s.,;:!?—=]|\.(?=\w)){0,23}){0,8}?"
           r"(?:[ \t]+(?:is|was|ist|est|es|c'est|é|è|är|er|now|lautet|heißt|heisst|sono|era|هي|"
-          r"هو|là|adalah|είναι|היא|הוא|je)\b|[ \t]*(?:[:=：は是는—]|[\u0e00-\u0e7f]{0,30}?คือ))"
+          r"هو|là|adalah|είναι|היא|הוא|je)\b[ \t]*[:：]?|[ \t]*(?:[:=：は是는—]|[\u0e00-\u0e7f]{0,30}?คือ))"
           r"[ \t]*"
           r"(?:(?:now|jetzt|ab heute|heute|ora|ahora|maintenant|désormais|agora|nu|teraz|"
           r"currently|still):?[ \t]+)?)"

@@ -177,6 +177,10 @@ def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, 
                 break  # a second wrap only when the line holds nothing but the token's rest
             m = rule.pattern.match(joined + tail.group())
             if not (m and m.end() > len(joined) and looks_random(m.group())):
+                if stop is None and whole_line and len(tail.group()) >= 40 and \
+                        len(joined) >= 40 and len(joined) < 8000:
+                    joined, at = joined + tail.group(), tail.end()
+                    continue  # wrapped at a fixed width: whole only after more lines
                 break
             stop = brk.end() + m.end() - len(joined)
             if m.end() < len(joined) + len(tail.group()) or not whole_line:
