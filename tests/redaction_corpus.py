@@ -535,10 +535,118 @@ def shapes() -> list[Shape]:
         ("- Clé pré-partagée (PSK) : {}\n- Groupe DH : 14", pw()),
         ("Carte Visa pro\nCode PIN : {}\nPlafond : 3 000 €", "0184"),
     )
+    # round 9: what the fifth, sixth and seventh blind corpora found (codes without a key's
+    # name, configs, links, wraps, other languages)
+    out += _shapes(
+        "round-9",
+        ("slmgr /ipk {}\nslmgr /ato", "-".join(r(5, UPPER) for _ in range(4)) + "-TPB86"),
+        ("{}\n(printed, in the drawer)", "JT" + "-".join(r(4, UPPER) for _ in range(7))[2:]),
+        ("    Numerical Password:\n      ID: {05904780-A207-4A36-A919-006A706CA836}\n"
+         "      Password:\n        {}", "-".join(r(6, "0123456789") for _ in range(8))),
+        ("$ aws iam create-virtual-mfa-device --virtual-mfa-device-name ops --outfile "
+         "/dev/stdout --bootstrap-method Base32StringSeed\n{}{", "PWQ3" + r(60, B32)),
+        ("2FA-Schlüssel, manuell eingeben:\n{}\n(zeitbasiert)",
+         " ".join(r(3, B32.lower()) + "4" for _ in range(8))),
+        ("locked out — using one of my recovery codes: {}\n(will regenerate the set)",
+         r(5, HEX) + "-" + r(4, HEX) + "7"),
+        ("Bạn ơi, mã dự phòng Discord của tài khoản bot nhé: {}", "ni" + r(2, "abc") + "-s4f3"),
+        ("Google backup code for ops@acme.example — one-time use: {}", "8287 4363"),
+        ("엄마: 현관 도어락 비밀번호 {} 야. 번호 누르고 * 눌러", "861213"),
+        ("Proton backup codes: 11269-67763 26811-22244 60828-24517 47539-22799 {}",
+         "00027-28194"),
+        ('<env name="SPRING_DATASOURCE_PASSWORD" value="{}" />', pw()),
+        ('    <string name="oauth_client_secret">{}</string>', r(40, URLSAFE)),
+        ('config.adminpassFile = "${pkgs.writeText "adminpass" "{}"}";', pw()),
+        ('environment.etc."restic/password".text = "{}";', "harbor-raven94-otter-hazel"),
+        ("$ cat /data/matrix.signing.key\ned25519 a_rN4E {}", r(43)),
+        ("openssl enc -aes-256-cbc -d -in db.enc -out db.sql -K {} -iv 00ff", r(64, HEX)),
+        ("./srcds_run -game csgo +sv_setsteamaccount {} -port 27015", r(32, "0123456789ABCDEF")),
+        ('const client = algoliasearch("BXYG42AJYV", "{}");', r(32, HEX)),
+        ('var client = new CosmosClient(\n    "https://x.documents.azure.com:443/",\n    "{}");',
+         r(37) + "/" + r(35) + "/" + r(12) + "=="),
+        ("----- BEGIN LICENSE -----\nLumen Apps GmbH\n{}\n------ END LICENSE ------",
+         r(8, "0123456789ABCDEF") + " " + r(8, "0123456789ABCDEF")),
+        ("advanced:\n  network_key: {}",
+         "[" + ", ".join(str(rng.randrange(256)) for _ in range(16)) + "]"),
+        ("https://shop.example/accounts/reset/MTI4NDc/{}/", "3msmy3-" + r(32, HEX)),
+        ("https://app.example/invite?token={}&team=7", r(32, URLSAFE)),
+        ("le puse la contraseña temporal {} ; tiene que cambiarla", pw()),
+        ("Ключ ~/.ssh/deploy, парольная фраза: {}", "orbit-lynx91-juniper-otter"),
+        ('  "intelephense.licenceKey": "{}",', r(15, UPPER)),
+        ("Name: __Secure-next-auth.session-token\nValue: {}",
+         "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0.." + r(16, URLSAFE) + "." + r(120, URLSAFE)
+         + "." + r(22, URLSAFE)),
+        ('const PARTNER_HMAC_SECRET: &str = "{}";', r(64, HEX)),
+        ("registry=https://nexus.corp.local/\n_auth={}\nalways-auth=true",
+         r(22) + "=="),
+        ("# /etc/GeoIP.conf\nAccountID 641191\nLicenseKey {}\nEditionIDs GeoLite2-City",
+         r(6) + "_" + r(33)),
+        ("finally changed the router admin pass to {}. write it on the card", pw()),
+        ("$ pass show work/vpn\n{}\nuser: mlindqvist", r(22)),
+        ("SIM card (mum's phone): PUK1 {}, keep with the contract", "68011088"),
+        ("Hotel safe in room 512 — I set the code to {}", "340459"),
+        ("Пароль от почты на mail.ru: {} — потом поменяю.", pw()),
+        ("كلمة المرور الجديدة لحساب البنك هي: {} لا تشاركها مع أحد.", pw()),
+        ("YubiKey — PIV PIN changed from default, new PIN {}, PUK stays in the safe.",
+         "21463940"),
+    )
+    jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
+           + r(80, URLSAFE) + "." + r(120, URLSAFE))
+    out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
+        jwt[i:i + 80] for i in range(0, len(jwt), 80)) + "\n$ ", jwt))
+    out.append(Shape("round-9", "// never ship the admin key to the client; it is not public\n"
+                     "ADMIN_KEY=" + (key := r(29)), key))
+    out.append(Shape("round-9", 'db:\n  password: "dojwF4zPHp3Rj8\\\n    +ne7743E4V2.PT"\n',
+                     "dojwF4zPHp3Rj8+ne7743E4V2.PT"))
+    out.append(Shape("round-9", "access_token: " + "\n".join(
+        jwt[i:i + 80] for i in range(0, len(jwt), 80)) + "\n$ ", jwt))
     return out
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-9": (
+        "Syncthing device ID: MFZWI3D-BONSGYC-YLTMRWG-C43ENR5-QXGZDMM-FZWI3DP-BONSGYY-LTMRWAD",
+        "Recovery key ID: F141593D-BCCE-4ECA-80DC-54EE7F6B487C",
+        "event 01HF8Z3K5V2Q9X7W4Y6T1R0M3N stored",
+        "base32 alphabet: ABCDEFGHIJKLMNOPQRSTUVWXYZ234567",
+        "YubiKey 5C (serial 21045873), firmware 5.4.3",
+        "zip code 94107; exit code 137; the code is 2000 lines long",
+        "recovery codes: regenerate them in Settings → Password and authentication",
+        'totp = pyotp.TOTP("JBSWY3DPEHPK3PXP")   # example secret from the pyotp README',
+        "// Search-only API key: safe to expose in the frontend\n"
+        "const searchClient = algoliasearch('MB32OJKXZM', '797b3ebd53c44d9d6a0a2e1539e31a7d');",
+        'const firebaseConfig = {\n  apiKey: "AIzaVsXr1gFSlFrVIvr1y2yrUZy5tv6PCyaQUaf",\n'
+        '  authDomain: "acme-chat.firebaseapp.com",\n};',
+        "NEXT_PUBLIC_SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9."
+        "eyJpc3MiOiJzdXBhYmFzZSIsInJvbGUiOiJhbm9uIn0.SIflKNGKLQvQkiANtO7GmuDzy0bQ1Vq4UFHziWF4LXQ",
+        "[Service]\nLoadCredential=tls-key:/etc/ssl/private/app.key\n"
+        "Environment=PASSWORD_FILE=%d/db-password\n"
+        "Environment=INSTANCE_ID=f9e0c11f-194d-4764-801b-3b5c046ecebc",
+        "$ systemd-creds encrypt --name=db-password - /etc/credstore/db-password\n"
+        "Password: (typed, not echoed)",
+        "ユーザーが入力したパスワード：●●●●●●●●（非表示）",
+        '"encKeyValidation_DO_NOT_EDIT": "2.8ROPOw2Uzi5MQVPjmNfhgQ==|6InigfsilAmi00fmBYGBgvDA0bh+'
+        'GsYEEkOf22ju9WgAcXw/ikzjHo/b26BwEwj4|6pvTLtpCVWsPe0bOy1kUj3p/PSO+N6fAz5HsYgxCNNU=",',
+        '"DbPassword": "@Microsoft.KeyVault(SecretUri=https://kv-acme.vault.azure.net/secrets/'
+        'DbPassword/)",',
+        "kind: SealedSecret\nspec:\n  encryptedData:\n    password: AgBy8hCi"
+        "gdOKm2gGT/ei+lTXN/1lHpyZbUckF6M1YsT4aWQDZIA73HLcRuOEOL2vfrUs29SWwR57aCJcvIEyFQd/lZVa\n",
+        'licenseKey: "NRJS-804534c6666801fa86c", applicationID: "395974367"',
+        "  - Token: gho_************************************\n"
+        "  - Token scopes: 'gist', 'read:org', 'repo', 'workflow'",
+        "sample (jwt.io): eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIi\n"
+        "wibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6\n"
+        "yJV_adQssw5c",
+        "REM KMS client setup key (GVLK) for Windows Pro, published in Microsoft's docs:\n"
+        "slmgr /ipk W269N-WFGWX-YVC9B-4J6C9-T83GX",
+        "app_db_password: \"{{ lookup('community.hashi_vault.hashi_vault', "
+        "'secret=kv/data/app/db:password') }}\"",
+        "curl https://api.stripe.com/v1/charges -u sk_test_4eC39HqLyjWDarjtT1zdp7dc:",
+        "# publishable key (client-side), split for line length\nSTRIPE_PUBLISHABLE_KEY = (\n"
+        '    "pk_live_51QMAukBfOaQqSU79iIrGOQ5RLi03kzfZpUlFpYjvt"\n'
+        '    "rVvUE1wXp8qlwVXAZlNgJp0Y1DEkXRf102JoJlCUhlSfrhGY2sQJF1qjg"\n)',
+        "Ticket #58213 – order 2024-0318, invoice 20240318",
+    ),
     "round-7": (
         "otpauth://totp/Example:alice@google.com?secret=JBSWY3DPEHPK3PXP&issuer=Example",
         "totp = pyotp.TOTP(\"base32secret3232\")  # the library's docs example",

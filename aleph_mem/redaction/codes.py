@@ -106,8 +106,9 @@ def _code(value: str) -> bool:
     not a run like 1234), and letters only beside digits."""
     bare = value.replace("-", "").replace(" ", "")
     digits = sum(c.isdigit() for c in bare)
-    if digits == 0 or placeholder(value) or re.fullmatch(r"(?:19|20)\d\d", bare):
-        return False
+    if digits == 0 or placeholder(value) or re.fullmatch(r"(?:19|20)\d\d", bare) or \
+            any(not any(c.isdigit() for c in group) for group in value.split(" ")):
+        return False  # a year; "2000 lines": groups apart are a code only with digits in each
     if bare.isdigit():
         return 4 <= len(bare) <= 40 and len(set(bare)) > 2 and bare not in (
             "1234", "12345", "123456", "12345678")
@@ -161,7 +162,8 @@ def _codes_at(text: str, view: str, word_end: int, start: int,
 COMMENT = re.compile(r"^[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)|[ \t](?:#|//)[ \t]", re.M)
 DECLARED = re.compile(
     r"\b(?:is|are)\s+(?:a\s+)?public\b|public\s+(?:by design|identifiers?|client identifier|"
-    r"sdk key|key[,;:)]|digest)|designed to be public|safe to (?:ship|commit|publish|expose)|search-only|"
+    r"sdk key|key[,;:)]|digest)|designed to be public|safe to (?:ship|commit|publish|expose)|"
+    r"search-only|"
     r"fine to ship|meant for the browser|ships? (?:in|inside|with) the (?:client|browser|"
     r"bundle|apk|app|binary)|publishable|documented (?:test |example )?(?:key|token|value)|"
     r"(?:docs?|documentation|api reference)\b[^\n]{0,40}\b(?:sample|example)|"
@@ -172,14 +174,20 @@ DENIED = re.compile(r"\b(?:never|not public|don't|do not|must not|server[- ]side
                     r"keep (?:it |this )?secret|private key|secret key (?:below|here))")
 
 
+FIREBASE = ("firebase", "google-services", "googleservice-info")
+PUBLIC_WORDS = ("sealedsecret", *FIREBASE)  # what makes declared_public worth a look
+GOOGLE_KEY = re.compile(r"aiza[0-9a-z_-]{35}")
 SEALED = re.compile(r"^([ \t]*)encrypteddata:[ \t]*\n((?:\1[ \t]+[^\n]*(?:\n|$))+)", re.M)
 
 
 def declared_public(view: str) -> list[tuple[int, int]]:
     """Where values are declared public: from such a comment to the first blank line (at
     most a dozen lines), or the rest of the line a trailing comment ends; and a
-    SealedSecret's encrypted data, which only the cluster can open."""
+    SealedSecret's encrypted data, which only the cluster can open; a Google API key in a
+    Firebase app's config."""
     out = [(m.start(2), m.end(2)) for m in SEALED.finditer(view)] if "sealedsecret" in view else []
+    if any(w in view for w in FIREBASE):  # Firebase documents its API key as an identifier
+        out += [(m.start(), m.end()) for m in GOOGLE_KEY.finditer(view)]
     for m in DECLARED.finditer(view):
         line_start = view.rfind("\n", 0, m.start()) + 1
         line_end = view.find("\n", m.end())

@@ -16,7 +16,13 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 
-from aleph_mem.redaction.codes import DECLARED, declared_public, named_codes, shaped_codes
+from aleph_mem.redaction.codes import (
+    DECLARED,
+    PUBLIC_WORDS,
+    declared_public,
+    named_codes,
+    shaped_codes,
+)
 from aleph_mem.redaction.rules import AWS_PAIR, MARK, STRUCTURED, TOKENS, Rule
 from aleph_mem.redaction.structure import (
     CREDENTIAL_WORDS,
@@ -187,11 +193,11 @@ def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, 
                 break  # the token ends inside this line
             joined, at = joined + tail.group(), tail.end()
         if stop is not None:
-            if not public_token(BREAK.sub("", text[start:stop]), text):
+            if not public_token(BREAK.sub("", text[start:stop])):
                 out.append((start, stop, MARK.format(rule.kind)))
             continue
         m = rule.pattern.match(text, start)
-        if m and looks_random(m.group()) and not public_token(m.group(), text):
+        if m and looks_random(m.group()) and not public_token(m.group()):
             out.append((start, m.end(), MARK.format(rule.kind)))
     return out
 
@@ -237,7 +243,7 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     if any(w in low for w in CREDENTIAL_WORDS):
         passes.append(call_passwords)
     passes.append(named_codes)
-    public = DECLARED.search(low) is not None or "sealedsecret" in low
+    public = DECLARED.search(low) is not None or any(w in low for w in PUBLIC_WORDS)
     for find in passes:
         spans = find(text, low)
         if spans and public:

@@ -33,7 +33,8 @@ NOT_A_SECRET = re.compile(
     # what a tool prints in place of one ("(protected)", "(typed, not echoed)")
     r"\d\.[A-Za-z0-9+/=]{16,}\|[A-Za-z0-9+/=|]+|NRJS-[0-9a-f]+|\([a-z][a-z ,]*\)?)$",
     re.IGNORECASE)
-PLACEHOLDER_WORDS = re.compile(r"x{6,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|<|\$\{|your[_-]|example|placeholder|"
+PLACEHOLDER_WORDS = re.compile(r"x{6,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|<|\$\{|your[_-]|example|"
+                               r"placeholder|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
                                r"replace[_-]?(?:me|with)|generate[_-]with", re.IGNORECASE)
 REPEATED = re.compile(r"(.)\1{9,}")
@@ -164,18 +165,11 @@ def header_value(text: str) -> bool:
     return is_value(text) and (len(text) >= 20 or any(not c.isalpha() for c in text))
 
 
-FIREBASE = ("firebase", "google-services", "googleservice-info")
-
-
-def public_token(token: str, text: str) -> bool:
+def public_token(token: str) -> bool:
     """A token its provider publishes for clients: a published example, Supabase's anon key
-    (a JWT whose role is ``anon``), a Google API key in a Firebase app's config (Firebase
-    documents it as an identifier, not a secret)."""
+    (a JWT whose role is ``anon``)."""
     if token in PUBLISHED:
         return True
-    if token.startswith("AIza"):
-        low = text.lower()
-        return any(w in low for w in FIREBASE)
     if token.startswith("eyJ") and token.count(".") == 2:
         body = token.split(".")[1]
         try:
