@@ -8,6 +8,7 @@ public (a publishable key, a documented example), which keeps them."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from aleph_mem.redaction.rules import MARK
 from aleph_mem.redaction.values import PUBLISHED, placeholder
@@ -21,6 +22,9 @@ BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
 BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Z2-7]{16,128}={0,6}(?![A-Za-z0-9+/=_-])")
 BASE32_GROUPS = re.compile(r"(?<![\w-])(?:[a-z2-7]{4}[ -]){5,15}[a-z2-7]{4}(?![\w-])|"
                            r"(?<![\w-])(?:[A-Z2-7]{4}[ -]){5,15}[A-Z2-7]{4}(?![\w-])")
+GROUP_SIGN = re.compile(r"-[A-Z0-9]{4,6}-")  # what every grouped key has: a literal first
+SEED_HINTS = ("2fa", "mfa", "otp", "two-factor", "2-step", "authenticator", "seed", "secret",
+              "シークレット", "секрет", "geheim", "segreto", "sekret", "密钥", "비밀")
 SEED_WORDS = re.compile(r"2fa|mfa|totp|otp|two-factor|2-step|authenticator|seed|secret|"
                         r"シークレット|секрет|geheim|secreto|segreto|sekret|密钥|비밀",
                         re.IGNORECASE)
@@ -68,7 +72,7 @@ def _seed(run: str, view: str, start: int) -> bool:
     if digits < 2 or letters < 8 or "ABCDEFGH" in run.upper() or placeholder(run) \
             or run in PUBLISHED:
         return False
-    if len(run.rstrip("=")) >= 26 and digits >= 3:
+    if len(run.rstrip("=")) >= 26 and digits >= 3 and run.isupper():
         return True
     line_start = view.rfind("\n", 0, max(0, view.rfind("\n", 0, start)))
     return bool(SEED_WORDS.search(view, max(0, line_start), start))
@@ -81,24 +85,62 @@ def _grouped(code: str) -> bool:
             and len(set(bare)) >= 8 and not placeholder(code))
 
 
+def _words_around(text: str, hits: Iterator[int], lines: int = 0) -> Iterator[tuple[int, int]]:
+    """(start, end) of the word around each hit (``lines``: and of that many lines after
+    it), each place once: the shapes are looked for only where their cheap sign is."""
+    done = -1
+    for p in hits:
+        if p < done:
+            continue
+        start = max(text.rfind(c, 0, p) for c in " \t\n") + 1
+        end = p
+        for _ in range(lines + 1):
+            end = text.find("\n", end + 1)
+            if end == -1:
+                end = len(text)
+                break
+        if not lines:
+            ends = [i for i in (text.find(c, p) for c in " \t\n") if i != -1]
+            end = min(ends, default=len(text))
+        done = end
+        yield start, end
+
+
 def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
-    """Codes by a shape no identifier has: product and recovery keys, BitLocker's, seeds."""
+    """Codes by a shape no identifier has: product and recovery keys, BitLocker's, seeds;
+    each looked for only where its sign is (a dash between groups, a line about a second
+    factor), which keeps a 5 MB transcript's cost in string searches."""
     out = []
-    for m in PRODUCT_KEY.finditer(text):
-        if _grouped(m.group()):
-            out.append((m.start(), m.end(), MARK.format("license-key")))
-    for m in GROUPS_OF_FOUR.finditer(text):
-        if _grouped(m.group()) and sum(c.isalpha() for c in m.group()) >= 6:
+    for start, end in _words_around(text, (m.start() for m in GROUP_SIGN.finditer(text))):
+        for m in PRODUCT_KEY.finditer(text, start, end):
+            if _grouped(m.group()):
+                out.append((m.start(), m.end(), MARK.format("license-key")))
+        for m in GROUPS_OF_FOUR.finditer(text, start, end):
+            if _grouped(m.group()) and sum(c.isalpha() for c in m.group()) >= 6:
+                out.append((m.start(), m.end(), MARK.format("recovery-key")))
+        for m in BITLOCKER.finditer(text, start, end):
             out.append((m.start(), m.end(), MARK.format("recovery-key")))
-    for m in BITLOCKER.finditer(text):
-        out.append((m.start(), m.end(), MARK.format("recovery-key")))
     for m in BASE32_RUN.finditer(text):
         if _seed(m.group(), view, m.start()):
             out.append((m.start(), m.end(), MARK.format("totp-seed")))
-    for m in BASE32_GROUPS.finditer(text):
-        if _seed(re.sub(r"[ -]", "", m.group()), view, m.start()):
-            out.append((m.start(), m.end(), MARK.format("totp-seed")))
+    seen = set()
+    for start, end in _words_around(view, _hits(view, SEED_HINTS), lines=2):
+        for m in BASE32_GROUPS.finditer(text, start, end):
+            if m.start() not in seen and _seed(re.sub(r"[ -]", "", m.group()), view, m.start()):
+                seen.add(m.start())
+                out.append((m.start(), m.end(), MARK.format("totp-seed")))
     return out
+
+
+def _hits(view: str, words: tuple[str, ...]) -> Iterator[int]:
+    """Where each of the words is in the text, in order (str.find: no regex over it)."""
+    found = []
+    for w in words:
+        i = view.find(w)
+        while i != -1:
+            found.append(i)
+            i = view.find(w, i + 1)
+    return iter(sorted(found))
 
 
 def _code(value: str) -> bool:
@@ -119,7 +161,7 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
     """A code given after the words that announce it ("recovery codes: 905df-0828d", "mã
     dự phòng …: niic-s4f3", "비밀번호 861213"), on its line or alone on the next."""
     out = []
-    for w in CODE_WORD.finditer(view):
+    for w in _code_words(view):
         word = w.group()
         after = view[w.end():w.end() + 2]
         if word.isascii() and (w.start() and view[w.start() - 1].isalnum() or after[:1].isalpha()
@@ -141,6 +183,15 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
     return out
 
 
+def _code_words(view: str) -> Iterator[re.Match[str]]:
+    """Each code word in the text: found by str.find, checked by the regex where found."""
+    done = -1
+    for p in _hits(view, CODE_WORDS):
+        if p >= done and (m := CODE_WORD.match(view, p)):
+            done = m.end()
+            yield m
+
+
 def _codes_at(text: str, view: str, word_end: int, start: int,
               end: int) -> list[tuple[int, int, str]]:
     """The first code between ``start`` and ``end``, and the codes listed right after it
@@ -159,6 +210,7 @@ def _codes_at(text: str, view: str, word_end: int, start: int,
 
 # a comment that says the values under it (or beside it) are public: a publishable key, a
 # documented example, an identifier shipped to the browser; not one that says "never"
+COMMENT_START = re.compile(r"[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)")
 COMMENT = re.compile(r"^[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)|[ \t](?:#|//)[ \t]", re.M)
 DECLARED = re.compile(
     r"\b(?:is|are)\s+(?:a\s+)?public\b|public\s+(?:by design|identifiers?|client identifier|"
@@ -170,6 +222,10 @@ DECLARED = re.compile(
     r"(?:sample|example) (?:key|token|value|request|format)|not a secret|obviously fake|"
     r"fake credentials|dummy (?:key|token|password|credentials)|test fixture|"
     r"published (?:in|by) [^\n]{0,30}(?:docs|documentation)|\bgvlk\b|kms client setup key")
+DECLARED_HINTS = ("public", "publishable", "safe to ", "fine to ship", "meant for the browser",
+                  "ship", "documented", "docs", "documentation", "api reference", "sample",
+                  "example", "not a secret", "fake", "dummy", "fixture", "published", "gvlk",
+                  "kms client", "search-only")
 DENIED = re.compile(r"\b(?:never|not public|don't|do not|must not|server[- ]side only|"
                     r"keep (?:it |this )?secret|private key|secret key (?:below|here))")
 
@@ -188,7 +244,21 @@ def declared_public(view: str) -> list[tuple[int, int]]:
     out = [(m.start(2), m.end(2)) for m in SEALED.finditer(view)] if "sealedsecret" in view else []
     if any(w in view for w in FIREBASE):  # Firebase documents its API key as an identifier
         out += [(m.start(), m.end()) for m in GOOGLE_KEY.finditer(view)]
-    for m in DECLARED.finditer(view):
+    read: set[int] = set()
+    for hit in _hits(view, DECLARED_HINTS):
+        line_start = view.rfind("\n", 0, hit) + 1
+        if line_start in read and hit - line_start < 200:
+            continue  # one look at a short line; a long one (a JSON row) near each hit
+        read.add(line_start)
+        before = view[max(line_start, hit - 200):hit]
+        if not (COMMENT_START.match(view, line_start) or " # " in before or " // " in before
+                or "\t# " in before):
+            continue  # no comment before the word: nothing is declared (a string search)
+        line_end = view.find("\n", hit)
+        line_end = len(view) if line_end == -1 else line_end
+        m = DECLARED.search(view, max(line_start, hit - 60), min(line_end, hit + 80))
+        if m is None:
+            continue
         line_start = view.rfind("\n", 0, m.start()) + 1
         line_end = view.find("\n", m.end())
         line_end = len(view) if line_end == -1 else line_end

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from aleph_mem.redaction.codes import (
-    DECLARED,
+    DECLARED_HINTS,
     PUBLIC_WORDS,
     declared_public,
     named_codes,
@@ -130,16 +130,27 @@ def _wrapped_end(text: str, end: int) -> int:
     return end
 
 
-def _apply(text: str, spans: list[tuple[int, int, str]]) -> tuple[str, int]:
+def _apply(text: str, spans: list[tuple[int, int, str]]
+           ) -> tuple[str, list[tuple[int, int, str]]]:
     """The text with each span replaced (a span overlapping an earlier one is dropped), and
-    how many were."""
-    parts, at, n = [], 0, 0
+    the spans that were."""
+    parts, at, done = [], 0, []
     for start, end, new in sorted(spans):
         if start < at:
             continue
         parts += [text[at:start], new]
-        at, n = end, n + 1
-    return "".join(parts) + text[at:], n
+        at = end
+        done.append((start, end, new))
+    return "".join(parts) + text[at:], done
+
+
+def _moved(regions: list[tuple[int, int]], done: list[tuple[int, int, str]]
+           ) -> list[tuple[int, int]]:
+    """Where regions of the text are after ``done`` replaced spans in it (each boundary
+    moves by what was replaced before it)."""
+    def at(pos: int) -> int:
+        return pos + sum(len(new) - (end - start) for start, end, new in done if end <= pos)
+    return [(at(a), at(b)) for a, b in regions]
 
 
 def _token_runs(text: str) -> list[tuple[int, int, Rule]]:
@@ -243,14 +254,17 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     if any(w in low for w in CREDENTIAL_WORDS):
         passes.append(call_passwords)
     passes.append(named_codes)
-    public = DECLARED.search(low) is not None or any(w in low for w in PUBLIC_WORDS)
+    # what comments declare public: found once, moved along as passes replace spans
+    public = declared_public(low) if any(w in low for w in DECLARED_HINTS + PUBLIC_WORDS) \
+        else []
     for find in passes:
         spans = find(text, low)
         if spans and public:
-            spans = _undeclared(spans, declared_public(low))
+            spans = _undeclared(spans, public)
         if spans:
-            text, n = _apply(text, spans)
-            count += n
+            text, done = _apply(text, spans)
+            count += len(done)
+            public = _moved(public, done) if public else public
             low = _lower_view(text)
             seen.clear()
     return text, count
