@@ -590,6 +590,37 @@ def shapes() -> list[Shape]:
         ("YubiKey — PIV PIN changed from default, new PIN {}, PUK stays in the safe.",
          "21463940"),
     )
+    # round 10: what the seventh corpus's held-out half leaked when it was run once
+    words = ("blanket victory advice badge wolf connect version airport tray tourist auction "
+             "afraid video bar alert tiger cricket argue cute crazy become apart awkward add")
+    session = "IQoJb3JpZ2luX2Vj" + r(59, ALNUM) + "/" + r(300, ALNUM) + "=="
+    out += _shapes(
+        "round-10",
+        ("- old secret key, DEACTIVATE after moving billing alarms: {}\n- support plan: basic",
+         r(20) + "+" + r(19)),
+        ("$ wg genkey | tee privatekey | wg pubkey > publickey\n$ cat privatekey\n{}",
+         r(43) + "="),
+        ('var dataKey, _ = hex.DecodeString("{}")', r(64, HEX)),
+        ("Google account 2SV — \"Can't scan it?\" setup key:\n{}\n(time based)",
+         " ".join(r(3, B32.lower()) + "7" for _ in range(8))),
+        ("Lisbon flat: keybox on the left of the door, code {}. Wi-Fi on the fridge.", "9473"),
+        ("Garagentor Tiefgarage: *{}# am Tastenfeld, dann 3 Sekunden warten.", "1881"),
+        ("$ bundle config --global gems.contribsys.com {}\n$ bundle install",
+         r(8, HEX) + ":" + r(8, HEX)),
+        ("Streaming\n- Netflix: jess@example.com / pw {}\n- Disney+: ask Tom", pw()),
+        ("Compte de maman : identifiant 2 68 07 75 114 082, mot de passe {}", pw()),
+        ("set -gx ALGOLIA_APP_ID Z9SIDBZVCG\nset -gx ALGOLIA_ADMIN_KEY {}", r(32, HEX)),
+        ("$ vault kv get -field=password secret/prod/billing-db\n{}", r(20)),
+        ('$ op item get "AWS root" --fields label=password --reveal\n{}', pw()),
+        ('$ security find-generic-password -wa "Home"\n{}', r(15)),
+        ("Hier ist die Wiederherstellungsphrase für das Hardware-Wallet, bitte sicher "
+         "aufbewahren:\n{}", words),
+        ("Gäste-WLAN: Fernweh-Gast / Schlüssel {} (steht auf dem Kühlschrank)",
+         "Fernweh" + r(4, "0123456789") + "!"),
+    )
+    out.append(Shape("round-10", "session token I used was\n" + "\n".join(
+        session[i:i + 76] for i in range(0, len(session), 76)) + "\n(expires 12:00 UTC)",
+        session))
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -604,6 +635,19 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-10": (
+        "$ vault kv get -field=password secret/prod/db\nError: permission denied",
+        '$ security find-generic-password -wa "Home"\nsecurity: SecKeychainSearchCopyNext: '
+        "The specified item could not be found in the keychain.",
+        "set -gx ALGOLIA_APP_ID Z9SIDBZVCG",
+        "$ wg pubkey < privatekey > publickey\n$ cat publickey\n"
+        "qH/y4D8ZfQ4Rcz+HhJcppz5METn7QDlI4whDHwsyMGA=",
+        "$ bundle config set --local path vendor/bundle",
+        "Seed phrase: write the 24 words on the steel plate, never type them anywhere",
+        "pw reset link sent to jess@example.com, expires in 30 minutes",
+        "keybox on the left of the door; the host texts the code on arrival",
+        "var nonce, _ = hex.DecodeString(\"000102030405060708090a0b\")",
+    ),
     "round-9": (
         "Syncthing device ID: MFZWI3D-BONSGYC-YLTMRWG-C43ENR5-QXGZDMM-FZWI3DP-BONSGYY-LTMRWAD",
         "Recovery key ID: F141593D-BCCE-4ECA-80DC-54EE7F6B487C",

@@ -24,8 +24,10 @@ BASE32_GROUPS = re.compile(r"(?<![\w-])(?:[a-z2-7]{4}[ -]){5,15}[a-z2-7]{4}(?![\
                            r"(?<![\w-])(?:[A-Z2-7]{4}[ -]){5,15}[A-Z2-7]{4}(?![\w-])")
 GROUP_SIGN = re.compile(r"-[A-Z0-9]{4,6}-")  # what every grouped key has: a literal first
 SEED_HINTS = ("2fa", "mfa", "otp", "two-factor", "2-step", "authenticator", "seed", "secret",
+              "2sv", "setup key", "two-step",
               "シークレット", "секрет", "geheim", "segreto", "sekret", "密钥", "비밀")
-SEED_WORDS = re.compile(r"2fa|mfa|totp|otp|two-factor|2-step|authenticator|seed|secret|"
+SEED_WORDS = re.compile(r"2fa|mfa|totp|otp|two-factor|2-step|authenticator|seed|secret|2sv|"
+                        r"setup key|two-step|"
                         r"シークレット|секрет|geheim|secreto|segreto|sekret|密钥|비밀",
                         re.IGNORECASE)
 
@@ -36,6 +38,9 @@ CODE_WORDS = (
     "product key", "activation key", "activation code", "registration key", "serial key",
     "unlock code", "door code", "gate code", "keypad", "door lock",
     "alarm code", "safe code", "lock code", "set the code to", "the code is", "combination",
+    "keybox", "key box", "lockbox", "key safe", "digicode", "tastenfeld", "türcode",
+    "torcode", "garagentor", "garage door", "garage code", "portail", "portão",
+    "código de la puerta", "código del portal", "código do portão",
     "código de recuperación", "código de respaldo", "clave de licencia", "clave de producto",
     "código de activación", "clé de récupération", "code de secours", "clé de licence",
     "clé de produit", "code de récupération", "wiederherstellungsschlüssel",
@@ -55,8 +60,9 @@ CODE_WORDS = (
     "קוד שחזור", "מפתח שחזור", "מפתח רישיון", "קוד גיבוי",
 )
 CODE_WORD = re.compile("|".join(re.escape(w) for w in sorted(CODE_WORDS, key=len, reverse=True)))
-CODE = re.compile(r"(?<![\w#./-])(?:[A-Za-z0-9]{4,6}(?:[- ][A-Za-z0-9]{4,6}){1,8}|"
-                  r"[A-Za-z0-9]{6,40})(?![\w./@-])")
+CODE = re.compile(r"(?<![\w#./-])(?:[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,8}|"
+                  r"(?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}(?: (?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}){1,8}|"
+                  r"[A-Za-z0-9]{6,40}|\d{4,5})(?![\w@-]|[./]\w)")
 NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|format|policy|"
                          r"count|expires?|version|ticket|order|invoice|serial)\b")
 # what stands between a code's word and the code: a few words on the same line, or the end
@@ -152,7 +158,7 @@ def _code(value: str) -> bool:
             any(not any(c.isdigit() for c in group) for group in value.split(" ")):
         return False  # a year; "2000 lines": groups apart are a code only with digits in each
     if bare.isdigit():
-        return 4 <= len(bare) <= 40 and len(set(bare)) > 2 and bare not in (
+        return 4 <= len(bare) <= 40 and len(set(bare)) > 1 and bare not in (
             "1234", "12345", "123456", "12345678")
     return len(bare) >= 6 and digits >= 2
 

@@ -287,7 +287,7 @@ STRUCTURED: tuple[Rule, ...] = (
           lower=True, check=is_value, back=None),
     # `cat` of a file named for a secret, its content the next line
     _rule("password", r"(\bcat\s+(?!\S*htpasswd)\S*(?:password|passwd|secret|token|api[_-]?key|"
-          r"credential|(?<![a-z])pass(?![a-z])|_pass\b)"
+          r"credential|(?<![a-z])pass(?![a-z])|_pass\b|private)"
           r"\S*[ \t]*\r?\n)(?!-----)([^\s]{8,})(?=[ \t]*(?:\r?\n|$))", keep=1,
           hints=('cat ',), lower=True, check=is_value, back=0),
     # a key file shown: its key the long random word on the next line (``ed25519 a_x …``)
@@ -345,6 +345,29 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("password", r"(\b(?:go)?pass\s+(?:show\s+)?(?!-)[\w.@/-]+[ \t]*\r?\n)(\S+)"
           r"(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('pass show', 'gopass'), lower=True,
           check=is_value, back=6),
+    # a key decoded from hex or base64 into a variable named for a key (Go, Python, JS)
+    _rule("password", r"(\b[a-z_]*(?:key|secret)[a-z_]*(?:\s*,\s*_)?\s*:?=\s*[a-z_.]*"
+          r"(?:decode|fromhex|from_hex|unhexlify|decodestring)\w*\(\s*b?[\"'])"
+          r"([0-9a-f]{32,}|[a-z0-9+/]{32,}={0,2})(?=[\"'])", keep=1,
+          hints=('decode', 'fromhex', 'from_hex', 'unhexlify'), lower=True, back=80),
+    # a gem host's credentials for bundler; fish's and csh's exports
+    _rule("cli-password", r"(\bbundle\s+config\s+(?:set\s+)?(?:--\w+\s+)*[\w-]+(?:\.[\w-]+)+"
+          r"\s+)(\S+)", keep=1, hints=('bundle config',), lower=True, check=is_value, back=0),
+    _rule("password", r"(\b(?:set\s+-[gxul]+|setenv)\s+[a-z0-9_]*(?:key|secret|token|password|"
+          r"passwd|auth)[a-z0-9_]*\s+)(\"[^\"\n]+\"|'[^'\n]+'|\S+)", keep=1,
+          hints=('set -', 'setenv'), lower=True, check=is_value, back=0),
+    # a command that prints a stored secret: the line it prints
+    _rule("password", r"(\b(?:vault\s+(?:kv\s+get|read)\b[^\n]*-field[= ]\S+|"
+          r"op\s+(?:item\s+get\b[^\n]*--reveal|read\s+\S+)|"
+          r"security\s+find-(?:generic|internet)-password\b[^\n]*\s-w\w*|"
+          r"aws\s+secretsmanager\s+get-secret-value\b[^\n]*--output\s+text|"
+          r"gcloud\s+secrets\s+versions\s+access\b|doppler\s+secrets\s+get\b[^\n]*--plain|"
+          r"bw\s+get\s+password\b|az\s+keyvault\s+secret\s+show\b[^\n]*(?:-o|--output)\s+tsv)"
+          r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1,
+          hints=('vault kv get', 'vault read', 'op item get', 'op read', 'find-generic-password',
+                 'find-internet-password', 'get-secret-value', 'secrets versions access',
+                 'doppler secrets get', 'bw get password', 'keyvault secret show'),
+          lower=True, check=is_value, back=20),
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
     _rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
@@ -469,9 +492,15 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('privkey', 'private key', 'phantom', 'keypair', 'secret key', 'export'),
           check=looks_random),
     # a seed phrase: twelve to twenty-four words after its name
-    _rule("seed-phrase", r"((?:seed|recovery|secret|backup|mnemonic)(?: phrase| words)?"
-          r"[^\n:=]{0,20}?(?:[:=]|\bis\b)\s*[\"']?)((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})",
-          keep=1, hints=('seed', 'recovery', 'mnemonic', 'secret phrase', 'backup phrase'),
+    _rule("seed-phrase", r"((?:seed|recovery|secret|backup|mnemonic|wiederherstellungsphrase|"
+          r"phrase de récupération|frase de recuperación|frase semente|frase di recupero|"
+          r"мнемоническая фраза|сид-фраза|助记词|シードフレーズ|복구 구문)(?: phrase| words)?"
+          r"[^\n:=]{0,80}?(?:[:=]|\bis\b)\s*[\"']?)((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})",
+          keep=1, hints=('seed', 'recovery', 'mnemonic', 'secret phrase', 'backup phrase',
+                         'wiederherstellungsphrase', 'phrase de récupération',
+                         'frase de recuperación', 'frase semente', 'frase di recupero',
+                         'мнемоническая фраза', 'сид-фраза', '助记词', 'シードフレーズ',
+                         '복구 구문'),
           lower=True, back=0,  # a test vector repeats its words ("abandon … about")
           check=lambda v: len(set(v.split())) > len(v.split()) // 3),
     # session cookies: `curl -b 'sessionid=…'`, `document.cookie = "session=…"`, PHPSESSID=…
@@ -580,7 +609,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"(?:[ \t]+(?!(?:is|was|ist|est|es|c'est|är|er|je|là|هي|هو|היא|הוא|είναι|sono|era|now|"
           r"ids?(?=\s*[:：])|hash|fingerprint|scopes?|type|expir\w*|lifetime|"
           r"length|format|policy|rotation|prefix|endpoint|usage)\b)[(\[]?[^\W_]"
-          r"(?:[^\s.,;:!?—=]|\.(?=\w)){0,23}){0,8}?"
+          r"(?:[^\s.,;:!?—=]|\.(?=\w)){0,23},?){0,8}?"
           r"(?:[ \t]+(?:is|was|ist|est|es|c'est|é|è|är|er|now|lautet|heißt|heisst|sono|era|هي|"
           r"هو|là|adalah|είναι|היא|הוא|je)\b[ \t]*[:：]?|"
           r"[ \t]*(?:[:=：は是는—]|[\u0e00-\u0e7f]{0,30}?คือ))"
@@ -607,7 +636,8 @@ STRUCTURED: tuple[Rule, ...] = (
     # "use the api key abc123…": a token after its name, no verb
     _rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
           r"secret key|token|secret|şifresi|şifre|parola|contraseña|senha|heslo|hasło|"
-          r"пароль|mật khẩu|kata sandi|salasana|lösenord)"
+          r"пароль|mật khẩu|kata sandi|salasana|lösenord|pw|pwd|pass|mot de passe|kennwort|"
+          r"wachtwoord|clave|schlüssel|clé|chiave|passord|adgangskode|salasana)"
           r"(?:[ \t]+(?:temporal|temporaria|temporária|"
           r"provisoria|provisória|provisoire|temporaire|temporary|temp|new|nueva|nuevo|nova|"
           r"nouveau|nouvelle|neue|neues|initial|inicial|default|временный|новый))?[ \t]+)"
@@ -616,7 +646,9 @@ STRUCTURED: tuple[Rule, ...] = (
           keep=1, hints=('password', 'passwort', 'api key', 'api token', 'access key',
                          'secret key', 'token', 'secret', 'şifre', 'parola', 'contraseña',
                          'senha', 'heslo', 'hasło', 'пароль', 'mật khẩu', 'kata sandi',
-                         'salasana', 'lösenord'), lower=True, check=said_token, back=0),
+                         'salasana', 'lösenord', 'pw', 'pass', 'mot de passe', 'kennwort',
+                         'wachtwoord', 'clave', 'schlüssel', 'clé', 'chiave', 'passord',
+                         'adgangskode'), lower=True, check=said_token, back=0),
 )
 
 # an AWS secret key (40 characters of base64, both cases and a digit) given within a few

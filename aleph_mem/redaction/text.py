@@ -185,6 +185,8 @@ def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, 
     wrapped in a table, start with no prefix and match none)."""
     out = []
     for start, end, rule in runs:
+        first = rule.pattern.match(text, start)  # the token's first line may hold a '/'
+        end = max(end, first.end()) if first else end
         joined, at, stop = text[start:end], end, None
         while (brk := BREAK.match(text, at)) is not None:  # wrapped once, or again
             tail = TAIL.match(text, brk.end())
