@@ -77,3 +77,16 @@ def test_a_mark_is_never_read_as_a_key_or_a_value() -> None:
     for shape in SHAPES:
         out, _ = redact(shape.text)
         assert not broken.search(out), out
+
+
+def test_every_shape_in_one_text_loses_every_secret() -> None:
+    """One long text holding every shape: passes that change the text early must not lose
+    track of where later rules look (the hints found once are moved, not searched again)."""
+    text = "\n\n".join(s.text for s in SHAPES)
+    out, n = redact(text)
+    # a piece is leaked when the output holds it more often than the words around the
+    # secrets do ("access_token" opens a Braintree token and names keys elsewhere)
+    around = "\n\n".join(s.text.replace(s.secret, "\0") for s in SHAPES)
+    assert [s.secret for s in SHAPES
+            if any(out.count(p) > around.count(p) for p in pieces(s.secret))] == []
+    assert n >= len(SHAPES)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import bisect
 import functools
 import re
 from collections.abc import Callable, Iterator
@@ -245,7 +246,7 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     passes: list[Callable[[str, str], list[tuple[int, int, str]]]] = [
         functools.partial(_spans, AWS_PAIR, seen), lambda t, v: _tokens_in(t, _token_runs(t))]
     for rule in STRUCTURED:
-        if rule.back is not None or any(h in low for h in rule.hints):
+        if not rule.hints or any(h in low for h in rule.hints):  # a hint is where it may be
             passes.append(functools.partial(_spans, rule, seen))
     if depth < 2:
         passes.append(lambda t, v: _base64(t, depth))
@@ -268,8 +269,26 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
             count += len(done)
             public = _moved(public, done) if public else public
             low = _lower_view(text)
-            seen.clear()
+            _move_hints(seen, done)
     return text, count
+
+
+def _move_hints(seen: dict[str, list[int]], done: list[tuple[int, int, str]]) -> None:
+    """Where each hint found so far is after ``done`` replaced spans: a hint inside a
+    replaced span is gone (a mark is never read again), the others move by what was
+    replaced before them, so a 5 MB text is searched for each hint once, not once a pass."""
+    starts = [a for a, _, _ in done]
+    cum = [0]
+    for a, b, new in done:
+        cum.append(cum[-1] + len(new) - (b - a))
+    for hint, found in seen.items():
+        moved = []
+        for p in found:
+            i = bisect.bisect_right(starts, p) - 1
+            if i >= 0 and p < done[i][1]:
+                continue  # inside a replaced span
+            moved.append(p + cum[i + 1])
+        seen[hint] = moved
 
 
 def _undeclared(spans: list[tuple[int, int, str]],
