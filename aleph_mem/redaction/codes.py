@@ -39,7 +39,11 @@ CODE_WORDS = (
     "unlock code", "door code", "gate code", "keypad", "door lock",
     "alarm code", "safe code", "lock code", "set the code to", "the code is", "combination",
     "keybox", "key box", "lockbox", "key safe", "digicode", "tastenfeld", "türcode",
-    "torcode", "garagentor", "garage door", "garage code", "portail", "portão",
+    "torcode", "combo", "netzwerkschlüssel", "wlan-schlüssel", "wlan-passwort", "wifi password",
+    "wi-fi password", "network key", "clé wifi", "clé wi-fi", "clave wifi", "contraseña wifi",
+    "senha wifi", "steam key", "steamキー", "cd key", "cd-key", "game key", "redeem code",
+    "einlösecode", "código de canje", "geheim halten", "keep it secret", "keep secret", "mullvad",
+    "الرقم السري", "garagentor", "garage door", "garage code", "portail", "portão",
     "código de la puerta", "código del portal", "código do portão",
     "código de recuperación", "código de respaldo", "clave de licencia", "clave de producto",
     "código de activación", "clé de récupération", "code de secours", "clé de licence",
@@ -52,9 +56,9 @@ CODE_WORDS = (
     "lisans anahtarı", "mã dự phòng", "mã khôi phục", "khóa bản quyền",
     "ключ восстановления", "код восстановления", "резервный код", "лицензионный ключ",
     "ключ активации", "ключ продукта",
-    "恢复密钥", "恢复代码", "备用码", "备份码", "许可证密钥", "激活码", "序列号", "产品密钥",
+    "恢复密钥", "恢复代码", "备用码", "备份码", "许可证密钥", "激活码", "产品密钥",
     "復旧キー", "回復キー", "リカバリーキー", "バックアップコード", "ライセンスキー",
-    "プロダクトキー", "シリアル番号", "暗証番号",
+    "プロダクトキー", "暗証番号",
     "복구 키", "복구 코드", "백업 코드", "라이선스 키", "제품 키", "도어락", "비밀번호",
     "مفتاح الترخيص", "مفتاح الاسترداد", "رمز الاسترداد", "رمز احتياطي",
     "קוד שחזור", "מפתח שחזור", "מפתח רישיון", "קוד גיבוי",
@@ -62,7 +66,7 @@ CODE_WORDS = (
 CODE_WORD = re.compile("|".join(re.escape(w) for w in sorted(CODE_WORDS, key=len, reverse=True)))
 CODE = re.compile(r"(?<![\w#./-])(?:[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,8}|"
                   r"(?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}(?: (?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}){1,8}|"
-                  r"[A-Za-z0-9]{6,40}|\d{4,5})(?![\w@-]|[./]\w)")
+                  r"[A-Za-z0-9]{6,40}|[A-Za-z]?\d{4,5}[A-Za-z]?)(?![\w@-]|[./]\w)")
 NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|format|policy|"
                          r"count|expires?|version|ticket|order|invoice|serial)\b")
 # what stands between a code's word and the code: a few words on the same line, or the end
@@ -76,8 +80,8 @@ def _seed(run: str, view: str, start: int) -> bool:
     letters = sum(c.isalpha() for c in run)
     digits = sum(c.isdigit() for c in run)
     if digits < 2 or letters < 8 or "ABCDEFGH" in run.upper() or placeholder(run) \
-            or run in PUBLISHED:
-        return False
+            or run in PUBLISHED or len(run) == 56 and run[0] in "NACOUXPV":
+        return False  # a NATS public nkey (a seed begins with S)
     if len(run.rstrip("=")) >= 26 and digits >= 3 and run.isupper():
         return True
     line_start = view.rfind("\n", 0, max(0, view.rfind("\n", 0, start)))
@@ -160,7 +164,8 @@ def _code(value: str) -> bool:
     if bare.isdigit():
         return 4 <= len(bare) <= 40 and len(set(bare)) > 1 and bare not in (
             "1234", "12345", "123456", "12345678")
-    return len(bare) >= 6 and digits >= 2
+    return len(bare) >= 6 and (digits >= 2 or len(bare) >= 8) or \
+        bool(re.fullmatch(r"[A-Za-z]\d{4,5}|\d{4,5}[A-Za-z]", bare))
 
 
 def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
@@ -222,7 +227,7 @@ DECLARED = re.compile(
     r"\b(?:is|are)\s+(?:a\s+)?public\b|public\s+(?:by design|identifiers?|client identifier|"
     r"sdk key|key[,;:)]|digest)|designed to be public|safe to (?:ship|commit|publish|expose)|"
     r"search-only|"
-    r"fine to ship|meant for the browser|ships? (?:in|inside|with) the (?:client|browser|"
+    r"fine to ship|meant for the browser|shipped to every (?:browser|client)|by design|ships? (?:in|inside|with) the (?:client|browser|"
     r"bundle|apk|app|binary)|publishable|documented (?:test |example )?(?:key|token|value)|"
     r"(?:docs?|documentation|api reference)\b[^\n]{0,40}\b(?:sample|example)|"
     r"(?:sample|example) (?:key|token|value|request|format)|not a secret|obviously fake|"

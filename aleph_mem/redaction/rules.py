@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 from aleph_mem.redaction.values import (
     PUBLISHED,
+    label_word,
+    pem_body,
+    words_passphrase,
     UUID,
     announced_value,
     header_value,
@@ -150,7 +153,7 @@ ANY_SEP = re.compile(r"[a-z0-9_.-]{0,24}\\?[\"']?\]?\s*(?::=|=>|=|:)")
 STRUCTURED: tuple[Rule, ...] = (
     _rule("private-key", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
           r"(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,\\-]*)",
-          flags=re.DOTALL, hints=('private key',), check=not_placeholder),
+          flags=re.DOTALL, hints=('private key',), check=pem_body),
     # the tail of a key whose BEGIN line was cut off (a clipped tool output)
     _rule("private-key", r"(?:[A-Za-z0-9+/=]{24,}(?:\\n|\s)+)+[A-Za-z0-9+/=]*(?:\\n|\s)*"
           r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", hints=('private key',)),
@@ -288,7 +291,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # `cat` of a file named for a secret, its content the next line
     _rule("password", r"(\bcat\s+(?!\S*htpasswd)\S*(?:password|passwd|secret|token|api[_-]?key|"
           r"credential|(?<![a-z])pass(?![a-z])|_pass\b|private)"
-          r"\S*[ \t]*\r?\n)(?!-----)([^\s]{8,})(?=[ \t]*(?:\r?\n|$))", keep=1,
+          r"\S*(?:[ \t]+[^\s|;&]+)*[ \t]*\r?\n)(?!-----)([^\s]{8,})(?=[ \t]*(?:\r?\n|$))", keep=1,
           hints=('cat ',), lower=True, check=is_value, back=0),
     # a key file shown: its key the long random word on the next line (``ed25519 a_x …``)
     _rule("private-key", r"(\bcat\s+\S*\.key[ \t]*\r?\n(?:[^\n]*?[ \t])?)"
@@ -361,17 +364,49 @@ STRUCTURED: tuple[Rule, ...] = (
           r"op\s+(?:item\s+get\b[^\n]*--reveal|read\s+\S+)|"
           r"security\s+find-(?:generic|internet)-password\b[^\n]*\s-w\w*|"
           r"aws\s+secretsmanager\s+get-secret-value\b[^\n]*--output\s+text|"
-          r"gcloud\s+secrets\s+versions\s+access\b|doppler\s+secrets\s+get\b[^\n]*--plain|"
+          r"gcloud\s+secrets\s+versions\s+access\b|"
+          r"aws\s+configure\s+get\s+\S*(?:secret|token|password)\S*|doppler\s+secrets\s+get\b[^\n]*--plain|"
           r"bw\s+get\s+password\b|az\s+keyvault\s+secret\s+show\b[^\n]*(?:-o|--output)\s+tsv)"
           r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1,
           hints=('vault kv get', 'vault read', 'op item get', 'op read', 'find-generic-password',
                  'find-internet-password', 'get-secret-value', 'secrets versions access',
-                 'doppler secrets get', 'bw get password', 'keyvault secret show'),
+                 'doppler secrets get', 'bw get password', 'keyvault secret show',
+                 'configure get'),
           lower=True, check=is_value, back=20),
+    # a Fernet key handed to Fernet; an IFTTT webhook's key
+    _rule("encryption-key", r"(fernet\(\s*b?[\"'])([a-z0-9_-]{43}=)", keep=1, hints=('fernet(',),
+          lower=True, back=0),
+    _rule("webhook", r"(maker\.ifttt\.com/trigger/[^/\s]+/(?:json/)?with/key/)([a-z0-9_-]{16,})",
+          keep=1, hints=('maker.ifttt.com',), lower=True, back=0),
+    # a label ending a line with the secret after its colon, a single word of any kind
+    # ("Telefon-Banking Kennwort (…): Blaubeerkuchen", "Family safe word: tangerine-otter")
+    _rule("password", r"(?m)((?<![\w-])(?:password|passwort|kennwort|mot de passe|mdp|contraseña|"
+          r"senha|wachtwoord|lösenord|hasło|heslo|parola|safe word|code word|codeword|"
+          r"palabra clave|mot de code|kodewort|codewort|losungswort|passphrase|"
+          r"passwort für|пароль|кодовое слово|合言葉|暗号|密码|口令|비밀번호)"
+          r"(?![\w-])[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*)([^\s:：,;\"'`|]{4,40})[ \t]*$", keep=1,
+          hints=('passw', 'kennwort', 'mot de passe', 'mdp', 'contraseña', 'senha',
+                 'wachtwoord', 'lösenord', 'hasło', 'heslo', 'parola', 'safe word', 'code word',
+                 'codeword', 'palabra clave', 'mot de code', 'kodewort', 'codewort',
+                 'losungswort', 'passphrase', 'пароль', 'кодовое слово', '合言葉', '暗号',
+                 '密码', '口令', '비밀번호'), lower=True, check=label_word, back=0),
+    # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
+    # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
+    _rule("password", r"(?m)((?<![\w-])(?:passphrase|passwort|kennwort|password|口令|парольная фраза|"
+          r"phrase secrète|frase de contraseña)(?![\w-])[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*)"
+          r"((?:[^\s:：\"'`;]+[ \t]+){2,7}[^\s:：\"'`;]+)[ \t]*$", keep=1,
+          hints=('passphrase', 'passwort', 'kennwort', 'password', '口令', 'парольная фраза',
+                 'phrase secrète', 'frase de contraseña'), lower=True, check=words_passphrase,
+          back=0),
+    # 密码 Lx2024@hz!: a password after its CJK word, without a colon
+    _rule("password", r"((?:密码|密碼|口令|パスワード|비밀번호)[ \t]*)"
+          r"([a-z0-9!@#$%^&*_+=.~-]{6,40})(?![a-z0-9!@#$%^&*_+=.~-])", keep=1,
+          hints=('密码', '密碼', '口令', 'パスワード', '비밀번호'), lower=True, check=said_secret,
+          back=0),
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
     _rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
-          r"[^\n\d]{0,16}?)(\d{4,8})(?!\d|[.,:/-]\d)", keep=1,
+          r"[^\n\d.;]{0,40}?)(\d{4,8})(?!\d|[.,:/-]\d)", keep=1,
           hints=('pin', 'puk', 'disarm code', 'door code', 'gate code', 'alarm code',
                  'keypad code', 'पिन', '暗証番号'), check=pin_value, back=0),
     # a KeePass XML export's password entry
@@ -594,7 +629,8 @@ STRUCTURED: tuple[Rule, ...] = (
           check=said_secret, back=0),
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
     _rule("password", r"((?:(?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|"
-          r"pwd|passcode|mot de passe|contraseña|contrasena|senha|wachtwoord|parola|hasło|haslo|"
+          r"pwd|passcode|mot de passe|mdp|contraseña|contrasena|senha|wachtwoord|parola|"
+          r"parolası|hasło|haslo|huvudlösenord|masterpasswort|hauptpasswort|"
           r"psk|pre-shared key|clé pré-partagée|license key|licence key|product key|"
           r"recovery key|recovery code|backup code|chiave di ripristino|clé de récupération|"
           r"wiederherstellungsschlüssel|אסימון|口令|ライセンスキー|復旧キー|回復キー|"
@@ -615,8 +651,8 @@ STRUCTURED: tuple[Rule, ...] = (
           r"[ \t]*(?:[:=：は是는—]|[\u0e00-\u0e7f]{0,30}?คือ))"
           r"[ \t]*"
           r"(?:(?:now|jetzt|ab heute|heute|ora|ahora|maintenant|désormais|agora|nu|teraz|"
-          r"currently|still):?[ \t]+)?)"
-          r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|「[^」\n]+」|『[^』\n]+』|"
+          r"currently|still|toujours|encore|immer noch|todavía|ainda|sempre):?[ \t]+)?)"
+          r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|「[^」\n]+」|『[^』\n]+』|«[^»\n]+»|"
           r"[^\s,;\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]*"
           r"[^\s,;.!?\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef])",
           keep=1, hints=('pass', 'kennwort', 'pw', 'mot de passe', 'contrase', 'senha',
@@ -631,7 +667,8 @@ STRUCTURED: tuple[Rule, ...] = (
                          'clé pré-partagée', 'license key', 'licence key', 'product key',
                          'recovery key', 'recovery code', 'backup code', 'chiave di ripristino',
                          'clé de récupération', 'wiederherstellungsschlüssel', 'אסימון',
-                         '口令', 'ライセンスキー', '復旧キー', '回復キー'), lower=True,
+                         '口令', 'ライセンスキー', '復旧キー', '回復キー', 'mdp', 'parolası',
+                         'huvudlösenord', 'masterpasswort', 'hauptpasswort'), lower=True,
           check=said_secret, back=0),
     # "use the api key abc123…": a token after its name, no verb
     _rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"

@@ -36,7 +36,8 @@ NOT_A_SECRET = re.compile(
 PLACEHOLDER_WORDS = re.compile(r"x{6,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|<|\$\{|your[_-]|example|"
                                r"placeholder|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
-                               r"replace[_-]?(?:me|with)|generate[_-]with", re.IGNORECASE)
+                               r"replace[_-]?(?:me|with)|generate[_-]with|^generate$",
+                               re.IGNORECASE)
 REPEATED = re.compile(r"(.)\1{9,}")
 
 
@@ -97,7 +98,49 @@ def said_secret(text: str) -> bool:
                 and not names_a_secret(bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
     return is_value(bare) and (any(not c.isalpha() and c not in "-'’" for c in bare)
-                               or bare[1:] != bare[1:].lower())
+                               or bare[1:] != bare[1:].lower() or app_password(bare))
+
+
+def app_password(text: str) -> bool:
+    """An app password as Google and Microsoft give them: sixteen lower-case letters."""
+    return bool(re.fullmatch(r"[a-z]{16}|(?:[a-z]{4} ){3}[a-z]{4}", text))
+
+
+# what follows a password's label and is no password: a state, a rule, an absence
+NOT_A_PASSWORD = frozenset("""required optional none empty expired forgotten changed reset unchanged
+unknown hidden masked protected same default standard unset set disabled enabled missing invalid
+incorrect wrong vergessen geändert abgelaufen leer keins keine aucun aucune vide oublié oublie
+expiré ninguna ninguno vacío vacía olvidada caducada nenhuma vazia esquecida nessuna vuota
+scaduta dimenticata saknas tomt glömt brak puste zapomniane нет пусто см siehe see below
+above later tbd todo n/a""".split())
+
+
+def label_word(text: str) -> bool:
+    """A password given alone after its label's colon: any word but a state or an absence
+    ("Kennwort: Blaubeerkuchen" is one, "Password: required" and "Passwort: vergessen" not)."""
+    bare = text.strip("\"'`«»")
+    return is_value(bare) and bare.lower() not in NOT_A_PASSWORD and \
+        not bare.lower().startswith(("http", "www.", "(")) and not bare.endswith(("…", "..."))
+
+
+STOP_WORDS = frozenset("""the a an at be is are must least characters chars long and or of to for
+with from in on min max minimum maximum required letters digits numbers symbols one two three
+mindestens zeichen und oder mit ein eine der die das au moins caractères et ou de la le les un une
+des mínimo caracteres y o el los las con al menos almeno caratteri il lo e di""".split())
+
+
+def words_passphrase(text: str) -> bool:
+    """A passphrase of words after its label: a digit or a sign among them, and none of the
+    little words a sentence about a password has ("at least 12 characters")."""
+    words = text.split()
+    return any(c.isdigit() for c in text) and not text.startswith(("(", "[", "<")) and \
+        not any(w.lower().strip(".,;:!?()") in STOP_WORDS for w in words) and \
+        all(len(w) <= 24 for w in words) and not placeholder(text)
+
+
+def pem_body(text: str) -> bool:
+    """A private key block with a key in it, not a sentence naming its BEGIN and END lines."""
+    return not_placeholder(text) and bool(re.search(r"[A-Za-z0-9+/]{16}", text))
 
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
