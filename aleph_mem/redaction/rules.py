@@ -12,22 +12,22 @@ from dataclasses import dataclass
 
 from aleph_mem.redaction.values import (
     PUBLISHED,
-    label_word,
-    pem_body,
-    words_passphrase,
     UUID,
     announced_value,
     header_value,
     hook_secret,
     is_value,
+    label_word,
     looks_random,
     not_placeholder,
     passphrase,
+    pem_body,
     pin_value,
     random_value,
     said_secret,
     said_token,
     secret_cookie,
+    words_passphrase,
 )
 
 MARK = "[REDACTED:{}]"
@@ -380,7 +380,7 @@ STRUCTURED: tuple[Rule, ...] = (
           keep=1, hints=('maker.ifttt.com',), lower=True, back=0),
     # a label ending a line with the secret after its colon, a single word of any kind
     # ("Telefon-Banking Kennwort (…): Blaubeerkuchen", "Family safe word: tangerine-otter")
-    _rule("password", r"(?m)((?<![\w-])(?:password|passwort|kennwort|mot de passe|mdp|contraseña|"
+    _rule("password", r"(?m)((?<!\w)(?:password|passwort|kennwort|mot de passe|mdp|contraseña|"
           r"senha|wachtwoord|lösenord|hasło|heslo|parola|safe word|code word|codeword|"
           r"palabra clave|mot de code|kodewort|codewort|losungswort|passphrase|"
           r"passwort für|пароль|кодовое слово|合言葉|暗号|密码|口令|비밀번호)"
@@ -392,8 +392,9 @@ STRUCTURED: tuple[Rule, ...] = (
                  '密码', '口令', '비밀번호'), lower=True, check=label_word, back=0),
     # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
     # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
-    _rule("password", r"(?m)((?<![\w-])(?:passphrase|passwort|kennwort|password|口令|парольная фраза|"
-          r"phrase secrète|frase de contraseña)(?![\w-])[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*)"
+    _rule("password", r"(?m)((?<!\w)(?:passphrase|passwort|kennwort|password|口令|"
+          r"парольная фраза|phrase secrète|frase de contraseña)(?![\w-])"
+          r"[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*)"
           r"((?:[^\s:：\"'`;]+[ \t]+){2,7}[^\s:：\"'`;]+)[ \t]*$", keep=1,
           hints=('passphrase', 'passwort', 'kennwort', 'password', '口令', 'парольная фраза',
                  'phrase secrète', 'frase de contraseña'), lower=True, check=words_passphrase,
@@ -406,7 +407,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
     _rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
-          r"[^\n\d.;]{0,40}?)(\d{4,8})(?!\d|[.,:/-]\d)", keep=1,
+          r"[^\n\d.;]{0,60}?)(\d{4,8})(?!\d|[.,:/-]\d)", keep=1,
           hints=('pin', 'puk', 'disarm code', 'door code', 'gate code', 'alarm code',
                  'keypad code', 'पिन', '暗証番号'), check=pin_value, back=0),
     # a KeePass XML export's password entry
