@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from aleph_mem.redaction.rules import MARK
-from aleph_mem.redaction.values import is_value
+from aleph_mem.redaction.values import is_value, placeholder
 
 BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
 
@@ -251,3 +251,109 @@ def blobs(text: str) -> list[tuple[int, int]]:
         out.append((run[0][0], run[-1][1]))
     return out
 
+
+
+# a Markdown table whose header names a secret's column: the cells under it, row by row
+TABLE_SECRET = re.compile(r"passw|kennwort|mot de passe|mdp|contraseña|senha|wachtwoord|"
+                          r"lösenord|hasło|heslo|пароль|密码|パスワード|비밀번호|\bpin\b|passcode|"
+                          r"secret|token|api key|licen[cs]e|lizenz|product key|serial key|"
+                          r"\bkey\b|schlüssel|\bcode\b|seed")
+NOT_A_SECRET_COLUMN = re.compile(r"\bid\b|hint|policy|length|expir|name|hash|fingerprint|"
+                                 r"public|rotat|owner|where|location|stored|vault|manager|scope")
+SOFTWARE = re.compile(r"software|program|app\b|product|licen[cs]e|lizenz")
+SEPARATOR = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _cells(line: str) -> list[tuple[int, int]]:
+    """(start, end) of each cell of a Markdown table row, its padding left out."""
+    out: list[tuple[int, int]] = []
+    at = line.find("|") + 1 if line.lstrip().startswith("|") else 0
+    while at <= len(line):
+        end = line.find("|", at)
+        end = len(line) if end == -1 else end
+        cell = line[at:end]
+        a = at + len(cell) - len(cell.lstrip())
+        b = end - (len(cell) - len(cell.rstrip()))
+        if end < len(line) or cell.strip():
+            out.append((a, max(a, b)))
+        at = end + 1
+    return out
+
+
+def table_value(cell: str) -> bool:
+    """A cell that holds a secret: one word (a password has no spaces; an app password's
+    four groups aside), not a placeholder, a parenthesis or a reference."""
+    bare = cell.strip("`*_ ")
+    if len(bare) < 4 or placeholder(bare) or bare.startswith(("(", "[", "<", "http", "op://")):
+        return False
+    if " " in bare and not re.fullmatch(r"(?:[a-z]{4} ){3}[a-z]{4}|(?:\d{4} ){2,}\d{4}", bare):
+        return False
+    return any(c.isdigit() for c in bare) or not bare.isalpha() or bare[1:] != bare[1:].lower()
+
+
+def table_secrets(text: str, view: str) -> list[tuple[int, int, str]]:
+    """The cells under a Markdown table's password, PIN, key or license column."""
+    out: list[tuple[int, int, str]] = []
+    for sep in SEPARATOR_LINE.finditer(text):
+        head_start = text.rfind("\n", 0, max(0, sep.start() - 1)) + 1
+        if sep.start() == 0 or "|" not in text[head_start:sep.start()]:
+            continue
+        out += _table_at(text, view, head_start, sep.start() - 1, sep.end())
+    return out
+
+
+SEPARATOR_LINE = re.compile(r"(?m)^\|?[ \t]*:?-{3,}:?[ \t]*\|[-:| \t]*$")
+
+
+def _table_at(text: str, view: str, head_start: int, head_end: int,
+              rows_start: int) -> list[tuple[int, int, str]]:
+    """The secret cells of one table: its header line, then its rows after the separator
+    (to the first line that is no row)."""
+    out: list[tuple[int, int, str]] = []
+    header = view[head_start:head_end]
+    software = bool(SOFTWARE.search(header))
+    cols = [k for k, (a, b) in enumerate(_cells(header))
+            if (TABLE_SECRET.search(header[a:b]) or software and "serial" in header[a:b])
+            and not NOT_A_SECRET_COLUMN.search(header[a:b])]
+    at = rows_start + 1
+    while cols and at < len(text):
+        end = text.find("\n", at)
+        end = len(text) if end == -1 else end
+        row = text[at:end]
+        if "|" not in row:
+            break
+        cells = _cells(row)
+        for k in cols:
+            if k < len(cells) and table_value(row[cells[k][0]:cells[k][1]]):
+                out.append((at + cells[k][0], at + cells[k][1], MARK.format("password")))
+        at = end + 1
+    return out
+
+
+# hex that decodes to text: a key written as hex to keep it out of sight (`xxd -r -p`)
+HEX_TEXT = re.compile(r"(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}){16,128}(?![0-9a-fA-F])")
+
+
+def hex_text(text: str, view: str) -> list[tuple[int, int, str]]:
+    """Hex whose bytes are a printable random token (a hash's bytes are not printable)."""
+    out = []
+    for m in HEX_TEXT.finditer(text):
+        raw = bytes.fromhex(m.group())
+        if all(32 < b < 127 for b in raw) and random_token(raw.decode("ascii")):
+            out.append((m.start(), m.end(), MARK.format("hex-credential")))
+    return out
+
+
+# a browser's password export row without its header (Chrome: name,url,username,password)
+EXPORT_ROW = re.compile(r"(?m)^([^,\n]*,\"?https?://[^,\s\"]*\"?,\"?[^,\"\n]*\"?,\"?)([^,\"\n]+)"
+                        r"(?=\"?(?:,|$))")
+
+
+def export_rows(text: str, view: str) -> list[tuple[int, int, str]]:
+    return [(m.start(2), m.end(2), MARK.format("password")) for m in EXPORT_ROW.finditer(text)
+            if password_like(m.group(2)) or said_export(m.group(2))]
+
+
+def said_export(value: str) -> bool:
+    """A password in an export row: any value but a note's words."""
+    return is_value(value) and " " not in value.strip()

@@ -30,8 +30,11 @@ from aleph_mem.redaction.structure import (
     blobs,
     call_passwords,
     csv_passwords,
+    export_rows,
     hex_keys,
+    hex_text,
     literals,
+    table_secrets,
 )
 from aleph_mem.redaction.values import PUBLISHED, looks_random, public_token
 
@@ -257,6 +260,12 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     if any(w in low for w in CREDENTIAL_WORDS):
         passes.append(call_passwords)
     passes.append(named_codes)
+    if "|" in text and "---" in text:
+        passes.append(table_secrets)
+    if ",http" in low or ',"http' in low:
+        passes.append(export_rows)
+    if any(w in low for w in ("xxd", "fromhex", "unhexlify", "hex2bin", "hex -d")):
+        passes.append(hex_text)
     # what comments declare public: found once, moved along as passes replace spans
     public = declared_public(low) if any(w in low for w in DECLARED_HINTS + PUBLIC_WORDS) \
         else []

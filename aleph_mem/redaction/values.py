@@ -33,8 +33,8 @@ NOT_A_SECRET = re.compile(
     # what a tool prints in place of one ("(protected)", "(typed, not echoed)")
     r"\d\.[A-Za-z0-9+/=]{16,}\|[A-Za-z0-9+/=|]+|NRJS-[0-9a-f]+|\([a-z][a-z ,]*\)?)$",
     re.IGNORECASE)
-PLACEHOLDER_WORDS = re.compile(r"x{6,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|<|\$\{|your[_-]|example|"
-                               r"placeholder|"
+PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|<|"
+                               r"\$\{|your[_-]|example|placeholder|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
                                r"replace[_-]?(?:me|with)|generate[_-]with|^generate$",
                                re.IGNORECASE)
