@@ -621,6 +621,41 @@ def shapes() -> list[Shape]:
     out.append(Shape("round-10", "session token I used was\n" + "\n".join(
         session[i:i + 76] for i in range(0, len(session), 76)) + "\n(expires 12:00 UTC)",
         session))
+    # round 11: what the eighth corpus's development half found
+    out += _shapes(
+        "round-11",
+        ("Le mdp du compte Canal+ c'est toujours « {} », ne le partage pas", "Pastèque_du_Sud9"),
+        ("account gmail\nhost smtp.gmail.com\nuser h.b@gmail.com\npassword {}\n",
+         r(16, string.ascii_lowercase)),
+        ("Пароль застосунку для пошти Outlook (обліковий запис Microsoft): {} — вставити",
+         r(16, string.ascii_lowercase)),
+        ("SSID: FRITZ!Box 7590 ZK\nWLAN-Netzwerkschlüssel: {}",
+         " ".join(r(4, "0123456789") for _ in range(5))),
+        ("Appart de Lyon\nDigicode portail : {}\nPuis interphone", "B4729"),
+        ("- [ ] bikes + lock (combo {})\n- [ ] helmets", "0739"),
+        ("Mã dự phòng Discord của em: {} — anh đăng nhập giúp em", "mlnxxm7z"),
+        ("Huvudlösenord för KeePass-databasen (familjen.kdbx): {}", "Blåbär-Skog-Fjäll-2024"),
+        ("淘宝 账号 wang_lei88 密码 {}，记得改掉", "Lx2024@hz!"),
+        ("$ aws configure get aws_secret_access_key --profile prod\n{}", r(40, B64)),
+        ("GPG-Passphrase (Schlüssel 0x9C4E2A71B3D05F18): {}", "Leuchtturm Ebbe Flut 1987"),
+        ("Sertifika özel anahtarının parolası (nginx açılışta soruyor): {}", "Anahtar!Kapı_73"),
+        ("$ cat privatekey publickey\n{}\nWF/lOPzeFOYu7JSGhEAZyIZoDml7LFHQo0Nx8A/f6Z8=",
+         r(43) + "="),
+        ('f = Fernet(b"{}")', r(43, URLSAFE) + "="),
+        ("[21:14] kaito: 余ってたSteamキーあげる → {} (Hades)",
+         "-".join(r(4, string.ascii_uppercase) + "7" for _ in range(3))),
+        ("curl -X POST https://maker.ifttt.com/trigger/door/with/key/{}", r(22, URLSAFE)),
+        ("PIN dispositivo per l'app della banca (Intesa Sanpaolo): {}", "481593"),
+        ("Telefon-Banking Kennwort (wird bei jedem Anruf abgefragt): {}", "Blaubeerkuchen"),
+        ("Family safe word (if someone calls claiming to be one of us): {}", "tangerine-otter"),
+        ("| Gerät | IP | Admin | Passwort |\n|---|---|---|---|\n| DS920+ | 192.168.178.20 | "
+         "lena | {} |", pw()),
+        ("| Software | Version | Serial | Installed on |\n|---|---|---|---|\n"
+         "| Photoshop CS6 | 13.0.1 | {} | old iMac |",
+         "-".join(r(4, "0123456789") for _ in range(6))),
+        ("Chrome export, the router's row:\n192.168.1.1,http://192.168.1.1/,admin,{},", pw()),
+        ("echo {} | xxd -r -p   # the weather API key", r(32).encode().hex()),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -635,6 +670,25 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-11": (
+        "Paste your private key into the `SSH_PRIVATE_KEY` secret. It must start with "
+        "`-----BEGIN OPENSSH PRIVATE KEY-----` and end with `-----END OPENSSH PRIVATE KEY-----`.",
+        "ALTER ROLE report_ro WITH PASSWORD :'new_password' VALID UNTIL '2024-12-31';",
+        "$ systemd-creds encrypt --name=db - /etc/credstore/db\nPassword: (typed, not echoed)",
+        "Password: required\nPasswort: vergessen\nKennwort: siehe KeePass",
+        "Password: must be at least 12 characters long",
+        "amqp://USER:PASSWORD@HOST:5672/VHOST",
+        '{ nkey: "UCNSU4F4HHXZYISQI5THIR3MP2IOAFXP3UBLW2MBKAFOLIUWMPGIW5KV" }',
+        "advanced:\n  network_key: GENERATE\n  pan_id: GENERATE",
+        "路由器型号：TP-Link AX3000，序列号 22215H1003741，固件 1.1.6",
+        "| App | Serial | Seats |\n|---|---|---|\n| Affinity Photo 2 | XXXX-XXXX-XXXX-XXXX | 1 |\n"
+        "| Little Snitch 6 | (see email) | 1 |",
+        "| Service | Password hint | Where |\n|---|---|---|\n| Bank | dog's name + 1987 | KeePass |",
+        "| Device | Serial | Room |\n|---|---|---|\n| Router | 22215H1003741 | hall |",
+        "$ sha256sum app.tar.gz | xxd -r -p | base64\n"
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        "Le mdp du compte est dans le gestionnaire, ne le partage pas",
+    ),
     "round-10": (
         "$ vault kv get -field=password secret/prod/db\nError: permission denied",
         '$ security find-generic-password -wa "Home"\nsecurity: SecKeychainSearchCopyNext: '
