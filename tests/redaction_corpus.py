@@ -656,6 +656,43 @@ def shapes() -> list[Shape]:
         ("Chrome export, the router's row:\n192.168.1.1,http://192.168.1.1/,admin,{},", pw()),
         ("echo {} | xxd -r -p   # the weather API key", r(32).encode().hex()),
     )
+    # round 12: what the eighth corpus's held-out half leaked when it was run once
+    words24 = ("approve noise usual quick subject rather\necho patient shine dance sorry elbow\n"
+               "cross void aerobic holiday service consider\n"
+               "actor swamp east letter notice alcohol")
+    out += _shapes(
+        "round-12",
+        ("### Steam\nLogin: darkpine_88\nPasswort:\n    {}\nSteam Guard: App", pw()),
+        ("Normales Passwort geht nicht wegen 2FA → App-Passwort erstellt:\n{}\n(Name: Laptop)",
+         " ".join(r(4, string.ascii_lowercase) for _ in range(4))),
+        ('    s.login("reports@acme-labs.io", "{}")', r(16, LOWER)),
+        ("- Schlüsselbox neben der Haustür, Code {}\n- Mülltonnen: Mittwoch", "3958"),
+        ("la caja fuerte la dejé con el código {} (el pasaporte está dentro)", "6081"),
+        ("הקוד של הכספת בארון בחדר השינה: {} — לא לשכוח", "471592"),
+        ("Binance 2FA setup key (also on paper in the safe): {}",
+         " ".join(r(3, B32) + "7" for _ in range(4))),
+        ("GitHub recovery codes (downloaded 2024-02-03):\n```\n{}\n```",
+         r(5, HEX) + "-" + r(4, HEX) + "9"),
+        ('{{"content":"name,url,username,password\\nmeine-aok,https://meine.aok.de/,b.s,{}\\n"}}',
+         pw()),
+        ("Chiave API Brevo, creata per il gestionale: {}",
+         "xkeysib-" + r(64, HEX) + "-" + r(16)),
+        ("Hasło do RabbitMQ na stagingu (user: sklep): {}", pw()),
+        ("Passphrase für ~/.ssh/id_ed25519 (Arbeitslaptop): {}", "Mauersegler 7 Dachrinne"),
+        ("$ sudo cat /etc/openvpn/client/auth.txt\nvpn-mkrueger\n{}", pw()),
+        ("Ο κωδικός για το VPN της δουλειάς (χρήστης: gpapadopoulos) είναι {}",
+         "Ελιά_Θάλασσα!58"),
+        ("Ledger Nano X – recovery sheet copied (24 words):\n```\n{}\n```", words24),
+        ("Key bản quyền Kaspersky Standard (3 thiết bị): {}",
+         "-".join(r(4, UPPER) + "6" for _ in range(4))),
+        ('{{"db": {{"host": "db.internal", "user": "report", "password": "{}"}}}}',
+         'q\\"W7\\\\zP#4mLx'),
+        ("Mailbox-PIN (Vodafone, Abfrage über 5500): {}", "3306"),
+        ("Sicherheitsfrage bei der Telekom („Name Ihres ersten Haustiers“) – Zufallswort "
+         "statt echter Antwort: {}", "Quarkbrötchen17"),
+        ("秘密の質問（母の旧姓）の答え：{}（本当の旧姓ではない）", "ゆずポン酢"),
+        ("UPI पिन (SBI खाता): {}", "999244"),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -670,6 +707,19 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-12": (
+        "Rete Wi-Fi: Casa-Olmo-Ospiti\nPassword: chiedere a Giulia (la cambia ogni mese)",
+        "Beispiel-JWT aus der Doku (jwt.io), nur zum Testen des Parsers:\n"
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwi"
+        "aWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSFMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+        "Generic KMS client setup key for Windows 10/11 Pro (from Microsoft's public GVLK "
+        "table): W269N-WFGWX-YVC9B-4J6C9-T83GX",
+        "Mailbox-PIN: über die 5500 abfragen, die PIN steht im Vertrag",
+        "GitHub recovery codes (downloaded 2024-02-03):\nstored in 1Password, vault Private",
+        "codice postale 20121 e codice fiscale nel modulo",
+        "Sicherheitsfrage: siehe KeePass",
+        "name,url,username,password\nmeine-aok,https://meine.aok.de/,b.s,\n",
+    ),
     "round-11": (
         "Paste your private key into the `SSH_PRIVATE_KEY` secret. It must start with "
         "`-----BEGIN OPENSSH PRIVATE KEY-----` and end with `-----END OPENSSH PRIVATE KEY-----`.",
@@ -683,7 +733,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "路由器型号：TP-Link AX3000，序列号 22215H1003741，固件 1.1.6",
         "| App | Serial | Seats |\n|---|---|---|\n| Affinity Photo 2 | XXXX-XXXX-XXXX-XXXX | 1 |\n"
         "| Little Snitch 6 | (see email) | 1 |",
-        "| Service | Password hint | Where |\n|---|---|---|\n| Bank | dog's name + 1987 | KeePass |",
+        "| Service | Password hint | Where |\n|---|---|---|\n"
+        "| Bank | dog's name + 1987 | KeePass |",
         "| Device | Serial | Room |\n|---|---|---|\n| Router | 22215H1003741 | hall |",
         "$ sha256sum app.tar.gz | xxd -r -p | base64\n"
         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",

@@ -15,13 +15,13 @@ from aleph_mem.redaction.values import PUBLISHED, placeholder
 
 # shapes no identifier has: a product key (five groups of five), a recovery key of groups of
 # four (Apple's seven, a vendor's serial after a short prefix), BitLocker's recovery key
-PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}(?![\w-])")
+PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{5}(?:-[A-Z0-9]{5}){3,4}(?![\w-])")
 GROUPS_OF_FOUR = re.compile(r"(?<![\w-])[A-Z0-9]{2,6}(?:-[A-Z0-9]{4}){4,}(?![\w-])")
 BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
 # a one-time-password seed in base32: one run, or groups of four as authenticator apps show it
 BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Z2-7]{16,128}={0,6}(?![A-Za-z0-9+/=_-])")
-BASE32_GROUPS = re.compile(r"(?<![\w-])(?:[a-z2-7]{4}[ -]){5,15}[a-z2-7]{4}(?![\w-])|"
-                           r"(?<![\w-])(?:[A-Z2-7]{4}[ -]){5,15}[A-Z2-7]{4}(?![\w-])")
+BASE32_GROUPS = re.compile(r"(?<![\w-])(?:[a-z2-7]{4}[ -]){3,15}[a-z2-7]{4}(?![\w-])|"
+                           r"(?<![\w-])(?:[A-Z2-7]{4}[ -]){3,15}[A-Z2-7]{4}(?![\w-])")
 GROUP_SIGN = re.compile(r"-[A-Z0-9]{4,6}-")  # what every grouped key has: a literal first
 SEED_HINTS = ("2fa", "mfa", "otp", "two-factor", "2-step", "authenticator", "seed", "secret",
               "2sv", "setup key", "two-step",
@@ -43,7 +43,9 @@ CODE_WORDS = (
     "wi-fi password", "network key", "clé wifi", "clé wi-fi", "clave wifi", "contraseña wifi",
     "senha wifi", "steam key", "steamキー", "cd key", "cd-key", "game key", "redeem code",
     "einlösecode", "código de canje", "geheim halten", "keep it secret", "keep secret", "mullvad",
-    "الرقم السري", "garagentor", "garage door", "garage code", "portail", "portão",
+    "الرقم السري", "garagentor", "schlüsselbox", "schlüsselsafe", "caja fuerte", "cassaforte",
+    "coffre-fort", "tresor", "כספת", "金庫", "保险箱", "금고", "сейф", "bản quyền", "garage door",
+    "garage code", "portail", "portão",
     "código de la puerta", "código del portal", "código do portão",
     "código de recuperación", "código de respaldo", "clave de licencia", "clave de producto",
     "código de activación", "clé de récupération", "code de secours", "clé de licence",
@@ -69,6 +71,8 @@ CODE = re.compile(r"(?<![\w#./-])(?:[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,8}|"
                   r"[A-Za-z0-9]{6,40}|[A-Za-z]?\d{4,5}[A-Za-z]?)(?![\w@-]|[./]\w)")
 NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|format|policy|"
                          r"count|expires?|version|ticket|order|invoice|serial)\b")
+# a word in a code's letters ("1Password"): a code of one digit has none ("mlnxxm7z")
+WORD = re.compile(r"(?i)(?=[a-z]*[aeiouy])(?![a-z]*[^aeiouy\W\d_]{4})[a-z]{4,}")
 # what stands between a code's word and the code: a few words on the same line, or the end
 # of that line and the code alone on the next
 BETWEEN = 100
@@ -164,7 +168,8 @@ def _code(value: str) -> bool:
     if bare.isdigit():
         return 4 <= len(bare) <= 40 and len(set(bare)) > 1 and bare not in (
             "1234", "12345", "123456", "12345678")
-    return len(bare) >= 6 and (digits >= 2 or len(bare) >= 8) or \
+    letters = re.sub(r"[^A-Za-z]", "", bare)
+    return len(bare) >= 6 and (digits >= 2 or len(bare) >= 8 and not WORD.fullmatch(letters)) or \
         bool(re.fullmatch(r"[A-Za-z]\d{4,5}|\d{4,5}[A-Za-z]", bare))
 
 
@@ -183,14 +188,36 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
         stop = min(line_end, w.end() + BETWEEN)
         next_end = view.find("\n", line_end + 1) if line_end < len(view) else -1
         places = [(w.end(), stop)]
-        if not view[w.end():line_end].strip(" \t:：.-—–()（）") or view[w.end():line_end] \
-                .rstrip().endswith((":", "：")):
+        announced = not view[w.end():line_end].strip(" \t:：.-—–()（）") or \
+            view[w.end():line_end].rstrip().endswith((":", "："))
+        if announced:
             places.append((line_end + 1, len(view) if next_end == -1 else next_end))
+        taken = []
         for start, end in places:
             taken = _codes_at(text, view, w.end(), start, end)
-            out += taken
             if taken:
                 break
+        out += taken
+        if announced and (not taken or taken[-1][0] > line_end):
+            out += _listed(text, line_end + 1)
+    return out
+
+
+LISTED = re.compile(r"[ \t]*(?:[-*]|\d+[.)])?[ \t]*([A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,12}){0,3})"
+                    r"[ \t]*(?:\r?\n|$)")
+
+
+def _listed(text: str, at: int) -> list[tuple[int, int, str]]:
+    """Codes listed one a line after the line that announces them (a fence line skipped),
+    to the first line that is no code: "GitHub recovery codes:⏎```⏎7b481-dfc25⏎…"."""
+    out: list[tuple[int, int, str]] = []
+    if text.startswith("```", at):
+        at = text.find("\n", at) + 1 or len(text)
+    while len(out) < 32 and (m := LISTED.match(text, at)) and m.end() > at:
+        if not _code(m.group(1)):
+            break
+        out.append((m.start(1), m.end(1), MARK.format("code")))
+        at = m.end()
     return out
 
 
@@ -221,6 +248,7 @@ def _codes_at(text: str, view: str, word_end: int, start: int,
 
 # a comment that says the values under it (or beside it) are public: a publishable key, a
 # documented example, an identifier shipped to the browser; not one that says "never"
+PUBLIC_LINE = re.compile(r"\bgvlk\b|kms client setup key")
 COMMENT_START = re.compile(r"[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)")
 COMMENT = re.compile(r"^[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)|[ \t](?:#|//)[ \t]", re.M)
 DECLARED = re.compile(
@@ -256,6 +284,11 @@ def declared_public(view: str) -> list[tuple[int, int]]:
     out = [(m.start(2), m.end(2)) for m in SEALED.finditer(view)] if "sealedsecret" in view else []
     if any(w in view for w in FIREBASE):  # Firebase documents its API key as an identifier
         out += [(m.start(), m.end()) for m in GOOGLE_KEY.finditer(view)]
+    for said in PUBLIC_LINE.finditer(view):  # "Microsoft's public GVLK table: …", any line
+        line_start = view.rfind("\n", 0, said.start()) + 1
+        line_end = view.find("\n", said.end())
+        next_end = view.find("\n", line_end + 1) if line_end != -1 else -1
+        out.append((line_start, len(view) if next_end == -1 else next_end))
     read: set[int] = set()
     for hit in _hits(view, DECLARED_HINTS):
         line_start = view.rfind("\n", 0, hit) + 1

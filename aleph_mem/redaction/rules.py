@@ -131,6 +131,8 @@ TOKENS: tuple[Rule, ...] = (
         "xprv", "tprv", "yprv", "zprv", "uprv", "vprv"))),
     _tokens("private-key", ("AGE-SECRET-KEY-1", r"[0-9A-Z]{58}")),
     _tokens("sendgrid-key", ("SG.", B + r"{16,}\." + B + "{16,}")),
+    _tokens("api-key", ("xkeysib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}"),
+            ("xsmtpsib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}")),
     _tokens("jwt", ("eyJ", B + r"{8,}\.(?:eyJ" + B + r"{8,}\." + B + "{8,}|"  # a JWS; a JWE
                     r"(?:" + B + r"{16,})?\." + B + r"{8,}\." + B + r"{16,}\." + B + "{8,})")),
 )
@@ -145,7 +147,7 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"admin|auth|client|service|account|storage|deploy|oauth|consumer|shared|sas|"
              r"integration|"
              r"db|database|dek|kek|wrapping|data)[_-]?key)")
-VALUE = (r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")[^\"\n]*(?=\")|"
+VALUE = (r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")(?:[^\"\\\n]|\\.)*(?=\")|"
          r"(?<=')[^'\n]*(?=')|[^\s,;}\])]+)")
 
 ANY_SEP = re.compile(r"[a-z0-9_.-]{0,24}\\?[\"']?\]?\s*(?::=|=>|=|:)")
@@ -384,7 +386,8 @@ STRUCTURED: tuple[Rule, ...] = (
           r"senha|wachtwoord|lösenord|hasło|heslo|parola|safe word|code word|codeword|"
           r"palabra clave|mot de code|kodewort|codewort|losungswort|passphrase|"
           r"passwort für|пароль|кодовое слово|合言葉|暗号|密码|口令|비밀번호)"
-          r"(?![\w-])[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*)([^\s:：,;\"'`|]{4,40})[ \t]*$", keep=1,
+          r"(?![\w-])[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
+          r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s:：,;\"'`|]{4,40})[ \t]*$", keep=1,
           hints=('passw', 'kennwort', 'mot de passe', 'mdp', 'contraseña', 'senha',
                  'wachtwoord', 'lösenord', 'hasło', 'heslo', 'parola', 'safe word', 'code word',
                  'codeword', 'palabra clave', 'mot de code', 'kodewort', 'codewort',
@@ -394,7 +397,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
     _rule("password", r"(?m)((?<!\w)(?:passphrase|passwort|kennwort|password|口令|"
           r"парольная фраза|phrase secrète|frase de contraseña)(?![\w-])"
-          r"[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*)"
+          r"[^\n:：@=<>{}\"'`|]{0,60}[:：][ \t]*)"
           r"((?:[^\s:：\"'`;]+[ \t]+){2,7}[^\s:：\"'`;]+)[ \t]*$", keep=1,
           hints=('passphrase', 'passwort', 'kennwort', 'password', '口令', 'парольная фраза',
                  'phrase secrète', 'frase de contraseña'), lower=True, check=words_passphrase,
@@ -404,12 +407,30 @@ STRUCTURED: tuple[Rule, ...] = (
           r"([a-z0-9!@#$%^&*_+=.~-]{6,40})(?![a-z0-9!@#$%^&*_+=.~-])", keep=1,
           hints=('密码', '密碼', '口令', 'パスワード', '비밀번호'), lower=True, check=said_secret,
           back=0),
+    # OpenVPN's auth-user-pass file shown: its second line is the password
+    _rule("password", r"(\bcat\s+\S*(?:auth[\w.-]*\.txt|auth-user-pass|\.netrc\b)[ \t]*\r?\n"
+          r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('cat ',), lower=True,
+          check=is_value, back=0),
+    # the answer to a security question (a random word in place of a mother's maiden name)
+    _rule("password", r"((?:sicherheitsfrage|security question|question secrète|"
+          r"pregunta de seguridad|domanda di sicurezza|pergunta de segurança|秘密の質問|密保问题|"
+          r"보안 질문|секретный вопрос)[^\n]*[:：][ \t]*(?:j'ai mis |i used |i put |habe ich |"
+          r"puse |ho messo )?)([^\s（(:：]{3,40})", keep=1,
+          hints=('sicherheitsfrage', 'security question', 'question secrète',
+                 'pregunta de seguridad', 'domanda di sicurezza', 'pergunta de segurança',
+                 '秘密の質問', '密保问题', '보안 질문', 'секретный вопрос'), lower=True,
+          check=label_word, back=0),
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
     _rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
-          r"[^\n\d.;]{0,60}?)(\d{4,8})(?!\d|[.,:/-]\d)", keep=1,
+          r"(?:(?!über|via\b|call|anruf|nummer|number|tel\b|hotline|ending|endet)[^\n\d.;(]){0,60}?)"
+          r"(\d{4,8})(?!\d|[.,:/-]\d)", keep=1,
           hints=('pin', 'puk', 'disarm code', 'door code', 'gate code', 'alarm code',
                  'keypad code', 'पिन', '暗証番号'), check=pin_value, back=0),
+    # …and after its label's colon, whatever stands between ("UPI पिन (SBI खाता): 999244")
+    _rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode)|पिन|暗証番号)"
+          r"(?![A-Za-z])[^\n:：]{0,60}[:：][ \t]*)(\d{4,8})(?![\d.,:/-])", keep=1,
+          hints=('pin', 'puk', 'पिन', '暗証番号'), check=pin_value, back=0),
     # a KeePass XML export's password entry
     _rule("password", r"(<key>(?:password|passwort|kennwort)</key>\s*<value[^>]*>)([^<\n]+)"
           r"(?=</value>)", keep=1, hints=('<key>password</key>', '<key>passwort</key>',
@@ -512,7 +533,9 @@ STRUCTURED: tuple[Rule, ...] = (
           + r"\\?[\"']?\]?\s*(?::=|=>|=|:)[ \t]*(?:&\[u8\]\s*=\s*|&(?:'static\s+)?str\s*=\s*|"
           r"(?:string|str|bytes)\s*=\s*)?(?:\[\]byte\(|b(?=\"))?"
           r"(?:\\\"|\"|')?)"
-          r"(?!\[redacted:)" + VALUE, keep=1,
+          # unquoted, three words in a row are a sentence ("Password: chiedere a Giulia")
+          r"(?!\[redacted:)(?:(?<=[\"'])|(?![^\W\d_]+[ \t]+[^\W\d_]+[ \t]+[^\W\d_]))"
+          + VALUE, keep=1,
           hints=("pass", "pwd", "secret", "token", "key", "cred", "pat", "psk", "authtok",
                  "totp", "_auth"),
           lower=True, check=is_value, back=24, gate=ANY_SEP),
@@ -530,13 +553,16 @@ STRUCTURED: tuple[Rule, ...] = (
     # a seed phrase: twelve to twenty-four words after its name
     _rule("seed-phrase", r"((?:seed|recovery|secret|backup|mnemonic|wiederherstellungsphrase|"
           r"phrase de récupération|frase de recuperación|frase semente|frase di recupero|"
-          r"мнемоническая фраза|сид-фраза|助记词|シードフレーズ|복구 구문)(?: phrase| words)?"
-          r"[^\n:=]{0,80}?(?:[:=]|\bis\b)\s*[\"']?)((?:[a-z]{3,8}[ \t]+){11,23}[a-z]{3,8})",
+          r"мнемоническая фраза|сид-фраза|助记词|シードフレーズ|복구 구문|frase semilla|semilla|"
+          r"recovery sheet)(?: phrase| words)?"
+          r"[^\n:=]{0,80}?(?:[:=]|\bis\b)\s*[\"']?(?:```\w*\s*)?)"
+          r"((?:[a-zñáéíóúü]{3,8}(?:[ \t]+|[ \t]*\r?\n(?:```[ \t]*\r?\n)?[ \t]*)){11,23}"
+          r"[a-zñáéíóúü]{3,8})",
           keep=1, hints=('seed', 'recovery', 'mnemonic', 'secret phrase', 'backup phrase',
                          'wiederherstellungsphrase', 'phrase de récupération',
                          'frase de recuperación', 'frase semente', 'frase di recupero',
                          'мнемоническая фраза', 'сид-фраза', '助记词', 'シードフレーズ',
-                         '복구 구문'),
+                         '복구 구문', 'semilla', 'recovery sheet'),
           lower=True, back=0,  # a test vector repeats its words ("abandon … about")
           check=lambda v: len(set(v.split())) > len(v.split()) // 3),
     # session cookies: `curl -b 'sessionid=…'`, `document.cookie = "session=…"`, PHPSESSID=…
@@ -643,7 +669,10 @@ STRUCTURED: tuple[Rule, ...] = (
           r"كلمة المرور|كلمة السر|الرقم السري|رمز عبور|पासवर्ड|รหัสผ่าน|סיסמה)"
           # up to eight words to the verb: "the password admin is", "le mot de passe du compte
           # admin c'est", "הסיסמה למערכת הניהול היא"
-          r"(?:[ \t]+(?!(?:is|was|ist|est|es|c'est|är|er|je|là|هي|هو|היא|הוא|είναι|sono|era|now|"
+          r"(?:[ \t]+\([^()\n]{0,40}\)|"
+          r"[ \t]+(?!(?:is|was|ist|est|es|c'est|är|er|je|là|هي|هو|היא|הוא|είναι|sono|era|now|"
+          r"user|username|login|benutzer|utilisateur|usuario|utente|użytkownik|χρήστης|"
+          r"пользователь|логин|kullanıcı|"
           r"ids?(?=\s*[:：])|hash|fingerprint|scopes?|type|expir\w*|lifetime|"
           r"length|format|policy|rotation|prefix|endpoint|usage)\b)[(\[]?[^\W_]"
           r"(?:[^\s.,;:!?—=]|\.(?=\w)){0,23},?){0,8}?"

@@ -141,9 +141,11 @@ def call_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
             depth += {"(": 1, ")": -1}.get(text[end], 0)
             if depth == 0:
                 break
-        for lit in STRING.finditer(text, m.end(), end):
-            if password_like(lit.group(2)):
-                out.append((lit.start(2), lit.end(2), MARK.format("password")))
+        strings = list(STRING.finditer(text, m.end(), end))
+        for k, lit in enumerate(strings):
+            if password_like(lit.group(2)) or k == 1 and m.group().startswith("login") \
+                    and "@" in strings[0].group(2) and is_value(lit.group(2)):
+                out.append((lit.start(2), lit.end(2), MARK.format("password")))  # login(user, pw)
     return out
 
 
@@ -345,8 +347,8 @@ def hex_text(text: str, view: str) -> list[tuple[int, int, str]]:
 
 
 # a browser's password export row without its header (Chrome: name,url,username,password)
-EXPORT_ROW = re.compile(r"(?m)^([^,\n]*,\"?https?://[^,\s\"]*\"?,\"?[^,\"\n]*\"?,\"?)([^,\"\n]+)"
-                        r"(?=\"?(?:,|$))")
+EXPORT_ROW = re.compile(r"(?m)(?:^|(?<=\\n))([^,\n\\]*,\"?https?://[^,\s\"]*\"?,\"?[^,\"\n]*\"?,\"?)"
+                        r"([^,\"\n\\]+)(?=\"?(?:,|$)|\\n)")
 
 
 def export_rows(text: str, view: str) -> list[tuple[int, int, str]]:
