@@ -693,6 +693,32 @@ def shapes() -> list[Shape]:
         ("秘密の質問（母の旧姓）の答え：{}（本当の旧姓ではない）", "ゆずポン酢"),
         ("UPI पिन (SBI खाता): {}", "999244"),
     )
+    # round 13: what the ninth corpus's development half found
+    words12 = "alley blouse brief canvas crisp click crowd biology code coffee alarm art"
+    out += _shapes(
+        "round-13",
+        ("Nyaralás előtti teendők\n- széf kombináció: {}\n- locsolás: Kati", "10-35-23"),
+        ("Proton — återställning\nåterställningsfras (12 ord):\n{}\nSkriven för hand", words12),
+        ("QRコードを読み取れない場合は、認証アプリに次のキーを入力してください:\n{}\n時間ベース",
+         " ".join(r(3, B32) + "5" for _ in range(8))),
+        ('client = Postmark::ApiClient.new("{}")', uuid()),
+        ("skopeo copy --dest-creds 'acme+pusher:{}' docker://a docker://b", r(64, UPPER)),
+        (".github.com\tTRUE\t/\tTRUE\t1767225600\tlogged_in\tyes\n"
+         "github.com\tFALSE\t/\tTRUE\t1751328000\tuser_session\t{}", r(48)),
+        ('  headers: {{ cookie: "d={}; d-s=1712345678" }},', "xoxd-" + r(60) + "%2BG3E%3D%3D"),
+        ('acl {{\n  tokens {{\n    default = "{}"\n  }}\n}}', uuid()),
+        ("[19:31] Mikko: mikä se KeePassin pääsalasana olikaan?\n[19:33] Laura: {}\n", pw()),
+        ("[23:10] Артём: вот токен бота для сервера\n[23:10] Артём: {}",
+         "OTc5MzQzOTAyODYzNTk3MjEw." + r(6, URLSAFE) + "." + r(38, URLSAFE)),
+        ("Halifax phone banking\nmemorable word: {}\n(they ask for 2 characters)",
+         "marmaladeteapot44"),
+        ("Banco — preguntas de seguridad\nPregunta: ¿ciudad de nacimiento de tu padre?\n"
+         "Respuesta: {}", "Pd2-lince-Cuenca"),
+        ("ネット銀行メモ\n秘密の質問：初めて飼ったペットの名前は？\n答え：{}", "ひまわり938いぬ"),
+        ("Zoom-Meeting beitreten\nMeeting-ID: 845 2931 0042\nKenncode: {}", "0K8i9B"),
+        ("| Host | iDRAC IP | User | Pass | Notes |\n|------|------|------|------|------|\n"
+         "| pve-01 | 10.0.9.11 | root | {} | R730 |", pw()),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -707,6 +733,18 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-13": (
+        "    Authorization: AWS4-HMAC-SHA256\n"
+        "      Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1",
+        '{"command":"curl -s --header \\"PRIVATE-TOKEN: $GITLAB_TOKEN\\" \\"https://gl/api\\""}',
+        "AUTH0_CLIENT_ID='PslAbb8OEayAR4rAvAbeJJpsqqt82iVL'\nAUTH0_AUDIENCE='https://api.x.de'",
+        "  data:\n    - secretKey: PAPERLESS_API_TOKEN\n      remoteRef: { key: secret/data/p }",
+        "    val API_KEY: String = BuildConfig.OWM_API_KEY",
+        ".github.com\tTRUE\t/\tTRUE\t1767225600\t_octo\tGH1.1.6668548611.7679026954",
+        "秘密の質問：初めて飼ったペットの名前は？\n答え：（メモしない）",
+        "Pregunta: ¿ciudad de nacimiento?\nRespuesta: ver KeePass",
+        "[19:31] Mikko: what was the wifi password?\n[19:33] Laura: ask Tom",
+    ),
     "round-12": (
         "Rete Wi-Fi: Casa-Olmo-Ospiti\nPassword: chiedere a Giulia (la cambia ogni mese)",
         "Beispiel-JWT aus der Doku (jwt.io), nur zum Testen des Parsers:\n"

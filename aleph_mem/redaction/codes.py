@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from aleph_mem.redaction.rules import MARK
-from aleph_mem.redaction.values import PUBLISHED, placeholder
+from aleph_mem.redaction.values import PUBLISHED, label_word, placeholder
 
 # shapes no identifier has: a product key (five groups of five), a recovery key of groups of
 # four (Apple's seven, a vendor's serial after a short prefix), BitLocker's recovery key
@@ -24,9 +24,11 @@ BASE32_GROUPS = re.compile(r"(?<![\w-])(?:[a-z2-7]{4}[ -]){3,15}[a-z2-7]{4}(?![\
                            r"(?<![\w-])(?:[A-Z2-7]{4}[ -]){3,15}[A-Z2-7]{4}(?![\w-])")
 GROUP_SIGN = re.compile(r"-[A-Z0-9]{4,6}-")  # what every grouped key has: a literal first
 SEED_HINTS = ("2fa", "mfa", "otp", "two-factor", "2-step", "authenticator", "seed", "secret",
-              "2sv", "setup key", "two-step",
+              "2sv", "setup key", "two-step", "認証", "二段階", "2段階", "验证器", "身份验证",
+              "인증",
               "シークレット", "секрет", "geheim", "segreto", "sekret", "密钥", "비밀")
 SEED_WORDS = re.compile(r"2fa|mfa|totp|otp|two-factor|2-step|authenticator|seed|secret|2sv|"
+                        r"認証|二段階|2段階|验证器|身份验证|인증|"
                         r"setup key|two-step|"
                         r"シークレット|секрет|geheim|secreto|segreto|sekret|密钥|비밀",
                         re.IGNORECASE)
@@ -44,7 +46,8 @@ CODE_WORDS = (
     "senha wifi", "steam key", "steamキー", "cd key", "cd-key", "game key", "redeem code",
     "einlösecode", "código de canje", "geheim halten", "keep it secret", "keep secret", "mullvad",
     "الرقم السري", "garagentor", "schlüsselbox", "schlüsselsafe", "caja fuerte", "cassaforte",
-    "coffre-fort", "tresor", "כספת", "金庫", "保险箱", "금고", "сейф", "bản quyền", "garage door",
+    "coffre-fort", "tresor", "széf", "kombináció", "kombination", "combinaison",
+    "combinación", "כספת", "金庫", "保险箱", "금고", "сейф", "bản quyền", "garage door",
     "garage code", "portail", "portão",
     "código de la puerta", "código del portal", "código do portão",
     "código de recuperación", "código de respaldo", "clave de licencia", "clave de producto",
@@ -68,7 +71,8 @@ CODE_WORDS = (
 CODE_WORD = re.compile("|".join(re.escape(w) for w in sorted(CODE_WORDS, key=len, reverse=True)))
 CODE = re.compile(r"(?<![\w#./-])(?:[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,8}|"
                   r"(?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}(?: (?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}){1,8}|"
-                  r"[A-Za-z0-9]{6,40}|[A-Za-z]?\d{4,5}[A-Za-z]?)(?![\w@-]|[./]\w)")
+                  r"[A-Za-z0-9]{6,40}|[A-Za-z]?\d{4,5}[A-Za-z]?|\d{1,2}(?:-\d{1,2}){2,3})"
+                  r"(?![\w@-]|[./]\w)")
 NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|format|policy|"
                          r"count|expires?|version|ticket|order|invoice|serial)\b")
 # a word in a code's letters ("1Password"): a code of one digit has none ("mlnxxm7z")
@@ -104,8 +108,8 @@ def _words_around(text: str, hits: Iterator[int], lines: int = 0) -> Iterator[tu
     it), each place once: the shapes are looked for only where their cheap sign is."""
     done = -1
     for p in hits:
-        if p < done:
-            continue
+        if p < done and not lines:
+            continue  # a word's window once; a line window from each hit (its lines differ)
         start = max(text.rfind(c, 0, p) for c in " \t\n") + 1
         end = p
         for _ in range(lines + 1):
@@ -321,4 +325,28 @@ def declared_public(view: str) -> list[tuple[int, int]]:
                 break
             end, lines = nxt, lines + 1
         out.append((line_start, end))
+    return out
+
+
+# the answer to a security question, on its own line under the question
+ANSWER = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]*)?(?:respuesta|answer|antwort|réponse|risposta|"
+                    r"resposta|答え|答案|回答|ответ|답변?|odpowiedź|svar|antwoord)[ \t]*[:：][ \t]*"
+                    r"([^\s（(]{3,40})[ \t]*(?=[（(\n]|$)")
+QUESTION = re.compile(r"seguridad|security question|sicherheitsfrage|question secrète|sécurité|"
+                      r"sicurezza|segurança|秘密の質問|密保|安全问题|보안 질문|секретн|"
+                      r"pytanie|säkerhetsfråga|beveiligingsvraag|memorable")
+ANSWER_HINTS = ("respuesta", "answer", "antwort", "réponse", "risposta", "resposta", "答え",
+                "答案", "回答", "ответ", "답", "odpowiedź", "svar", "antwoord")
+
+
+def security_answers(text: str, view: str) -> list[tuple[int, int, str]]:
+    """An answer given under a security question ("Pregunta: …⏎Respuesta: Pd2-lince-Cuenca"):
+    the questions' words within a few lines above it."""
+    if not any(h in view for h in ANSWER_HINTS):
+        return []
+    out = []
+    for m in ANSWER.finditer(view):
+        if QUESTION.search(view, max(0, m.start() - 300), m.start()) and \
+                label_word(text[m.start(1):m.end(1)]):
+            out.append((m.start(1), m.end(1), MARK.format("password")))
     return out

@@ -84,6 +84,7 @@ TOKENS: tuple[Rule, ...] = (
             ("hf_", r"[A-Za-z0-9]{30,}\b")),
     _tokens("slack-token", *((p, r"[A-Za-z0-9.-]{10,}") for p in (
         "xoxb-", "xoxp-", "xoxa-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.", "xapp-"))),
+    _tokens("slack-token", ("xoxd-", r"[A-Za-z0-9%._-]{40,}")),
     _tokens("stripe-key", *((p, r"[A-Za-z0-9]{16,}") for p in (
         "sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"))),
     _tokens("payment-token", ("sq0atp-", B + "{22,}"), ("sq0csp-", B + "{40,}"),
@@ -176,7 +177,8 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("chat-token", r"(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}", hints=(':aa',), back=10),
     _rule("chat-token", r"(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\."
           r"[A-Za-z0-9_-]{27,40}",
-          hints=('discord', 'bot_token', 'bot token', 'client.run', 'bot.run', 'bot.start')),
+          hints=('discord', 'bot_token', 'bot token', 'client.run', 'bot.run', 'bot.start',
+                 'token', 'токен')),
     _rule("secret-manager-token", r"(?<![a-z0-9])[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,}",
           hints=('.atlasv1.',), lower=True, back=14),
     _rule("secret-manager-token", r"(?<![\w.])0\.[0-9a-f-]{36}\.[A-Za-z0-9]{30}:"
@@ -189,7 +191,7 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('.webhook.office.com',), lower=True),
     _rule("sentry-dsn", r"(https?://[0-9a-f]{32}:)[0-9a-f]{32}(?=@[^\s/]*sentry)", keep=1,
           hints=('sentry',), lower=True),
-    _rule("cookie", r"((?:^|(?<=[\s\"']))(?:set-)?cookie\s*:\s*)(?=[^\s=;,]+=)[^\n\"']{8,}",
+    _rule("cookie", r"((?:^|(?<=[\s\"']))(?:set-)?cookie\s*:\s*[\"']?)(?=[^\s=;,]+=)[^\n\"']{8,}",
           keep=1, hints=('cookie',), lower=True, back=4, check=lambda v: secret_cookie(v)),
     # curl -u user:pw, --user user:pw: the user stays
     _rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:)[^\s\"']+", keep=1,
@@ -384,7 +386,9 @@ STRUCTURED: tuple[Rule, ...] = (
     # ("Telefon-Banking Kennwort (…): Blaubeerkuchen", "Family safe word: tangerine-otter")
     _rule("password", r"(?m)((?<!\w)(?:password|passwort|kennwort|mot de passe|mdp|contraseña|"
           r"senha|wachtwoord|lösenord|hasło|heslo|parola|safe word|code word|codeword|"
-          r"palabra clave|mot de code|kodewort|codewort|losungswort|passphrase|"
+          r"palabra clave|mot de code|kodewort|codewort|losungswort|passphrase|memorable word|"
+          r"memorable information|passcode|kenncode|código de acceso|codice d'accesso|"
+          r"toegangscode|パスコード|"
           r"passwort für|пароль|кодовое слово|合言葉|暗号|密码|口令|비밀번호)"
           r"(?![\w-])[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
           r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s:：,;\"'`|]{4,40})[ \t]*$", keep=1,
@@ -392,6 +396,8 @@ STRUCTURED: tuple[Rule, ...] = (
                  'wachtwoord', 'lösenord', 'hasło', 'heslo', 'parola', 'safe word', 'code word',
                  'codeword', 'palabra clave', 'mot de code', 'kodewort', 'codewort',
                  'losungswort', 'passphrase', 'пароль', 'кодовое слово', '合言葉', '暗号',
+                 'memorable word', 'memorable information', 'passcode', 'kenncode',
+                 'código de acceso', "codice d'accesso", 'toegangscode', 'パスコード',
                  '密码', '口令', '비밀번호'), lower=True, check=label_word, back=0),
     # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
     # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
@@ -415,11 +421,31 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("password", r"((?:sicherheitsfrage|security question|question secrète|"
           r"pregunta de seguridad|domanda di sicurezza|pergunta de segurança|秘密の質問|密保问题|"
           r"보안 질문|секретный вопрос)[^\n]*[:：][ \t]*(?:j'ai mis |i used |i put |habe ich |"
-          r"puse |ho messo )?)([^\s（(:：]{3,40})", keep=1,
+          r"puse |ho messo )?)([^\s（(:：?？]{3,40})(?=[\s（(]|$)", keep=1,
           hints=('sicherheitsfrage', 'security question', 'question secrète',
                  'pregunta de seguridad', 'domanda di sicurezza', 'pergunta de segurança',
                  '秘密の質問', '密保问题', '보안 질문', 'секретный вопрос'), lower=True,
           check=label_word, back=0),
+    # a server token that is a UUID, handed to an API client (Postmark's)
+    _rule("api-key", r"((?:apiclient|serverclient|accountclient)(?:\.new|::new)?\(\s*[\"'])"
+          r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=[\"'])", keep=1,
+          hints=('apiclient', 'serverclient', 'accountclient'), lower=True, back=0),
+    # registry credentials on a CLI (skopeo, crane), Consul's ACL tokens, a cookie file's line
+    _rule("cli-password", r"(--(?:dest-|src-)?creds[= ]+[\"']?[^:\s\"']+:)([^\s\"'\\]+)", keep=1,
+          hints=('creds',), lower=True, check=is_value, back=12),
+    _rule("password", r"(\btokens\s*\{[^}]*?\b(?:default|agent|master|initial_management|"
+          r"agent_recovery|replication)\s*=\s*\")([0-9a-f-]{36})(?=\")", keep=1,
+          hints=('tokens',), lower=True, back=0),
+    _rule("cookie", r"(?m)(^\S+\t(?:true|false)\t\S+\t(?:true|false)\t\d+\t"
+          r"(?!_ga|_gid|_fbp|theme|lang|locale|logged_in|dotcom_user|tz\t)\S+\t)(\S{16,})$",
+          keep=1, hints=('\ttrue\t', '\tfalse\t'), lower=True,
+          check=lambda v: is_value(v) and sum(c.isalpha() for c in v) >= 6, back=200),
+    # a lone token answering a chat message that asks for a password
+    _rule("password", r"(?m)(^[^\n]*(?:password|passwort|salasana|пароль|mot de passe|contraseña|"
+          r"senha|wachtwoord|lösenord|hasło|heslo|parola|密码|パスワード|비밀번호)[^\n]*[?？][ \t]*"
+          r"\r?\n"
+          r"\[?[\d:]{4,8}\]?[^\n:]{0,40}:[ \t]+)(\S+)[ \t]*$", keep=1,
+          hints=('?',), lower=True, check=said_secret, back=400),
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
     _rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
@@ -523,7 +549,8 @@ STRUCTURED: tuple[Rule, ...] = (
           keep=1, hints=('--',), lower=True, check=is_value, back=0),
     # an env dump's NAME=value: the value runs to the line's end (Django keys hold "()")
     _rule("password", r"(?m)(^[ \t]*(?:export[ \t]+)?[A-Z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|"
-          r"API_KEY|APIKEY|PRIVATE_KEY|AUTH)[A-Z0-9_]*=)(\S+)$", keep=1,
+          r"API_KEY|APIKEY|PRIVATE_KEY|AUTH)[A-Z0-9_]*(?<!_ID)(?<!_URL)(?<!_URI)(?<!_DOMAIN)"
+          r"(?<!_AUDIENCE)(?<!_SCOPE)(?<!_ISSUER)(?<!_HOST)(?<!_USER)(?<!_NAME)=)(\S+)$", keep=1,
           hints=('secret', 'passw', 'token', 'api_key', 'apikey', 'private_key', 'auth'),
           check=is_value),
     # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
@@ -554,7 +581,8 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("seed-phrase", r"((?:seed|recovery|secret|backup|mnemonic|wiederherstellungsphrase|"
           r"phrase de récupération|frase de recuperación|frase semente|frase di recupero|"
           r"мнемоническая фраза|сид-фраза|助记词|シードフレーズ|복구 구문|frase semilla|semilla|"
-          r"recovery sheet)(?: phrase| words)?"
+          r"recovery sheet|återställningsfras|herstelzin|frase de recuperação|"
+          r"фраза восстановления)(?: phrase| words)?"
           r"[^\n:=]{0,80}?(?:[:=]|\bis\b)\s*[\"']?(?:```\w*\s*)?)"
           r"((?:[a-zñáéíóúü]{3,8}(?:[ \t]+|[ \t]*\r?\n(?:```[ \t]*\r?\n)?[ \t]*)){11,23}"
           r"[a-zñáéíóúü]{3,8})",
@@ -562,7 +590,8 @@ STRUCTURED: tuple[Rule, ...] = (
                          'wiederherstellungsphrase', 'phrase de récupération',
                          'frase de recuperación', 'frase semente', 'frase di recupero',
                          'мнемоническая фраза', 'сид-фраза', '助记词', 'シードフレーズ',
-                         '복구 구문', 'semilla', 'recovery sheet'),
+                         '복구 구문', 'semilla', 'recovery sheet', 'återställningsfras',
+                         'herstelzin', 'frase de recuperação', 'фраза восстановления'),
           lower=True, back=0,  # a test vector repeats its words ("abandon … about")
           check=lambda v: len(set(v.split())) > len(v.split()) // 3),
     # session cookies: `curl -b 'sessionid=…'`, `document.cookie = "session=…"`, PHPSESSID=…

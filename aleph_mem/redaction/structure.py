@@ -259,7 +259,7 @@ def blobs(text: str) -> list[tuple[int, int]]:
 TABLE_SECRET = re.compile(r"passw|kennwort|mot de passe|mdp|contraseña|senha|wachtwoord|"
                           r"lösenord|hasło|heslo|пароль|密码|パスワード|비밀번호|\bpin\b|passcode|"
                           r"secret|token|api key|licen[cs]e|lizenz|product key|serial key|"
-                          r"\bkey\b|schlüssel|\bcode\b|seed")
+                          r"\bkey\b|schlüssel|\bcode\b|seed|\bpass\b|\bpwd\b|\bpw\b")
 NOT_A_SECRET_COLUMN = re.compile(r"\bid\b|hint|policy|length|expir|name|hash|fingerprint|"
                                  r"public|rotat|owner|where|location|stored|vault|manager|scope")
 SOFTWARE = re.compile(r"software|program|app\b|product|licen[cs]e|lizenz")

@@ -22,6 +22,7 @@ from aleph_mem.redaction.codes import (
     PUBLIC_WORDS,
     declared_public,
     named_codes,
+    security_answers,
     shaped_codes,
 )
 from aleph_mem.redaction.rules import AWS_PAIR, MARK, STRUCTURED, TOKENS, Rule
@@ -259,7 +260,7 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
         passes.append(csv_passwords)
     if any(w in low for w in CREDENTIAL_WORDS):
         passes.append(call_passwords)
-    passes.append(named_codes)
+    passes += [named_codes, security_answers]
     if "|" in text and "---" in text:
         passes.append(table_secrets)
     if ",http" in low or ',"http' in low:

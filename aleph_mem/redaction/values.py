@@ -31,7 +31,9 @@ NOT_A_SECRET = re.compile(
     r"[\w.-]+:(?:~|\.{1,2})?/[\w.\-/%]*|%[a-zA-Z]/\S*|"
     # an encrypted value (Bitwarden's cipher string), a public browser key (New Relic's),
     # what a tool prints in place of one ("(protected)", "(typed, not echoed)")
-    r"\d\.[A-Za-z0-9+/=]{16,}\|[A-Za-z0-9+/=|]+|NRJS-[0-9a-f]+|\([a-z][a-z ,]*\)?)$",
+    r"\d\.[A-Za-z0-9+/=]{16,}\|[A-Za-z0-9+/=|]+|NRJS-[0-9a-f]+|\([a-z][a-z ,]*\)?|"
+    # a signing algorithm's name, a constant read from elsewhere (BuildConfig.OWM_API_KEY)
+    r"aws4-hmac-sha256|(?-i:(?:[A-Za-z_]\w*\.)+[A-Z][A-Z0-9_]+))$",
     re.IGNORECASE)
 PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|<|"
                                r"\$\{|your[_-]|example|placeholder|"
@@ -67,7 +69,10 @@ PUBLISHED = frozenset({
 
 
 def names_a_secret(bare: str) -> bool:
-    return bool(A_SECRETS_NAME.fullmatch(bare) and SECRET_WORD.search(bare))
+    """A secret's name: ``auth_token``, and in capitals ``PAPERLESS_API_TOKEN``."""
+    low = bare.lower() if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", bare) else bare
+    return bool(A_SECRETS_NAME.fullmatch(re.sub(r"\d", "", low)) if low != bare else
+                A_SECRETS_NAME.fullmatch(bare)) and bool(SECRET_WORD.search(low))
 
 
 def is_value(text: str) -> bool:
@@ -92,7 +97,7 @@ def not_placeholder(text: str) -> bool:
 def said_secret(text: str) -> bool:
     """A value a sentence gives as a password: quoted, or not a plain word (a digit, a
     symbol, a capital inside it)."""
-    bare = text.strip("\"'`「」『』")
+    bare = text.strip("\"'`「」『』\\")
     if bare != text:
         return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
                 and not names_a_secret(bare)
