@@ -744,6 +744,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "秘密の質問：初めて飼ったペットの名前は？\n答え：（メモしない）",
         "Pregunta: ¿ciudad de nacimiento?\nRespuesta: ver KeePass",
         "[19:31] Mikko: what was the wifi password?\n[19:33] Laura: ask Tom",
+        '{"content":"can you fill in the security question form for me?"},'
+        '"uuid":"f39037ba-a1dd-426f-8f2d-c8d5cace6c1d","sessionId":"54bec246-738e-45ae-8cc8-17c28e647c4e"}',
     ),
     "round-12": (
         "Rete Wi-Fi: Casa-Olmo-Ospiti\nPassword: chiedere a Giulia (la cambia ogni mese)",

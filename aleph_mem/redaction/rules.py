@@ -420,8 +420,8 @@ STRUCTURED: tuple[Rule, ...] = (
     # the answer to a security question (a random word in place of a mother's maiden name)
     _rule("password", r"((?:sicherheitsfrage|security question|question secrète|"
           r"pregunta de seguridad|domanda di sicurezza|pergunta de segurança|秘密の質問|密保问题|"
-          r"보안 질문|секретный вопрос)[^\n]*[:：][ \t]*(?:j'ai mis |i used |i put |habe ich |"
-          r"puse |ho messo )?)([^\s（(:：?？]{3,40})(?=[\s（(]|$)", keep=1,
+          r"보안 질문|секретный вопрос)[^\n:：]{0,120}[:：][ \t]*(?:j'ai mis |i used |i put |"
+          r"habe ich |puse |ho messo )?)([^\s（(:：?？\"'{}]{3,40})(?=[\s（(]|$)", keep=1,
           hints=('sicherheitsfrage', 'security question', 'question secrète',
                  'pregunta de seguridad', 'domanda di sicurezza', 'pergunta de segurança',
                  '秘密の質問', '密保问题', '보안 질문', 'секретный вопрос'), lower=True,
