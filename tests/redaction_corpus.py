@@ -734,6 +734,16 @@ def shapes() -> list[Shape]:
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
     "round-13": (
+        # what real public vaults showed the round's rules taking (written anew, same shapes)
+        "Product ID:                00330-80012-44910-AA517",
+        'echo ("current token is :" . generateRandomString(32)." \\n");',
+        "[*] /input/Pass Safe_1.4.2_mirror.example.apk!classes.dex",
+        "          password: await bcrypt.hash(newPassword, 10),",
+        "If you lost your recovery codes, email "
+        "[us](mailto:help@example.org?subject=I%20lost%20my%202FA)",
+        "דוגמה: `file:.jpg` או `file:202209` בכספת",
+        "a powerful combination. It ([Location 2541](https://readwise.io/to_kindle?location=2541))",
+        "* Password : (null)",
         "| Model | Tokens | Cost |\n|---|---|---|\n| gpt-4o | 512,664 | 91.5% |",
         "| Key | Action |\n|---|---|\n| Ctrl+K | insert link |\n| Cmd+Shift+P | palette |",
         "| Package | License | Version |\n|---|---|---|\n| requests | Apache-2.0 | 2.32.3 |",

@@ -39,7 +39,8 @@ CODE_WORDS = (
     "recovery code", "recovery key", "backup code", "license key", "licence key",
     "product key", "activation key", "activation code", "registration key", "serial key",
     "unlock code", "door code", "gate code", "keypad", "door lock",
-    "alarm code", "safe code", "lock code", "set the code to", "the code is", "combination",
+    "alarm code", "safe code", "lock code", "set the code to", "the code is",
+    "lock combination", "safe combination", "combination lock", "zahlenschloss",
     "keybox", "key box", "lockbox", "key safe", "digicode", "tastenfeld", "türcode",
     "torcode", "combo", "netzwerkschlüssel", "wlan-schlüssel", "wlan-passwort", "wifi password",
     "wi-fi password", "network key", "clé wifi", "clé wi-fi", "clave wifi", "contraseña wifi",
@@ -47,7 +48,8 @@ CODE_WORDS = (
     "einlösecode", "código de canje", "geheim halten", "keep it secret", "keep secret", "mullvad",
     "الرقم السري", "garagentor", "schlüsselbox", "schlüsselsafe", "caja fuerte", "cassaforte",
     "coffre-fort", "tresor", "széf", "kombináció", "kombination", "combinaison",
-    "combinación", "כספת", "金庫", "保险箱", "금고", "сейф", "bản quyền", "garage door",
+    "combinación", "הקוד של הכספת", "קוד הכספת", "金庫", "保险箱", "금고", "сейф", "bản quyền",
+    "garage door",
     "garage code", "portail", "portão",
     "código de la puerta", "código del portal", "código do portão",
     "código de recuperación", "código de respaldo", "clave de licencia", "clave de producto",
@@ -69,7 +71,7 @@ CODE_WORDS = (
     "קוד שחזור", "מפתח שחזור", "מפתח רישיון", "קוד גיבוי",
 )
 CODE_WORD = re.compile("|".join(re.escape(w) for w in sorted(CODE_WORDS, key=len, reverse=True)))
-CODE = re.compile(r"(?<![\w#./-])(?:[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,8}|"
+CODE = re.compile(r"(?<![\w#./%=?&:-])(?:[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,8}|"
                   r"(?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}(?: (?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}){1,8}|"
                   r"[A-Za-z0-9]{6,40}|[A-Za-z]?\d{4,5}[A-Za-z]?|\d{1,2}(?:-\d{1,2}){2,3})"
                   r"(?![\w@-]|[./]\w)")
@@ -131,7 +133,9 @@ def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
     out = []
     for start, end in _words_around(text, (m.start() for m in GROUP_SIGN.finditer(text))):
         for m in PRODUCT_KEY.finditer(text, start, end):
-            if _grouped(m.group()):
+            groups = m.group().split("-")  # four groups only with letters in three of them
+            if _grouped(m.group()) and (len(groups) == 5 or sum(
+                    any(c.isalpha() for c in g) for g in groups) >= 3):
                 out.append((m.start(), m.end(), MARK.format("license-key")))
         for m in GROUPS_OF_FOUR.finditer(text, start, end):
             if _grouped(m.group()) and sum(c.isalpha() for c in m.group()) >= 6:

@@ -632,9 +632,9 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("cli-password", r"(\s/p:[\"']?)([^\s\"']+)", keep=1, hints=('/p:',), check=is_value,
           back=1),
     # msmtp, .netrc: `password VALUE` on a line (a Google app password is four words)
-    _rule("password", r"(?m)(^[ \t]*(?:password|passwd|passphrase)[ \t]+)"
+    _rule("password", r"(?m)(^[ \t]*(?i:password|passwd|passphrase|pass)[ \t]+)"
           r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s=:]\S*)[ \t]*$", keep=1,
-          hints=('password', 'passwd', 'passphrase'), check=said_secret, back=16),
+          hints=('pass',), check=said_secret, back=16),
     # a user and a password joined in one string (`CURLOPT_USERPWD, "admin:…"`)
     _rule("password", r"((?:userpwd|userpass|user_pass|basic_auth)\W{1,6}[\"'][^:\"'\s]+:)"
           r"([^\"'\s]+)(?=[\"'])", keep=1, hints=('userpwd', 'userpass', 'user_pass', 'basic_auth'),
@@ -732,7 +732,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # "use the api key abc123…": a token after its name, no verb
     _rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
           r"secret key|token|secret|şifresi|şifre|parola|contraseña|senha|heslo|hasło|"
-          r"пароль|mật khẩu|kata sandi|salasana|lösenord|pw|pwd|pass|mot de passe|kennwort|"
+          r"пароль|mật khẩu|kata sandi|salasana|lösenord|pw|pwd|mot de passe|kennwort|"
           r"wachtwoord|clave|schlüssel|clé|chiave|passord|adgangskode|salasana)"
           r"(?:[ \t]+(?:temporal|temporaria|temporária|"
           r"provisoria|provisória|provisoire|temporaire|temporary|temp|new|nueva|nuevo|nova|"
@@ -742,7 +742,7 @@ STRUCTURED: tuple[Rule, ...] = (
           keep=1, hints=('password', 'passwort', 'api key', 'api token', 'access key',
                          'secret key', 'token', 'secret', 'şifre', 'parola', 'contraseña',
                          'senha', 'heslo', 'hasło', 'пароль', 'mật khẩu', 'kata sandi',
-                         'salasana', 'lösenord', 'pw', 'pass', 'mot de passe', 'kennwort',
+                         'salasana', 'lösenord', 'pw', 'mot de passe', 'kennwort',
                          'wachtwoord', 'clave', 'schlüssel', 'clé', 'chiave', 'passord',
                          'adgangskode'), lower=True, check=said_token, back=0),
 )

@@ -100,10 +100,18 @@ def said_secret(text: str) -> bool:
     bare = text.strip("\"'`「」『』\\")
     if bare != text:
         return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
-                and not names_a_secret(bare)
+                and not names_a_secret(bare) and not CODE_TEXT.search(bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
     return is_value(bare) and (any(not c.isalpha() and c not in "-'’" for c in bare)
                                or bare[1:] != bare[1:].lower() or app_password(bare))
+
+
+# code, not a value: a call, a string joined to another ('" . f(32) . "')
+CODE_TEXT = re.compile(r"\w\(|\s\.\s|\s\+\s")
+# a file's name ("Pass Safe_1.2.12_apkcombo.com.apk!classes.dex")
+FILE_NAME = re.compile(r"\.(?:apk|dex|jar|exe|dll|so|zip|tar|gz|py|js|ts|md|txt|json|ya?ml|xml|"
+                       r"html?|png|jpe?g|pdf|csv|log|sh|rb|go|rs|java|kt|swift|php|c|h)(?:!|$|\W)",
+                       re.IGNORECASE)
 
 
 def app_password(text: str) -> bool:
@@ -142,6 +150,7 @@ def words_passphrase(text: str) -> bool:
     little words a sentence about a password has ("at least 12 characters")."""
     words = text.split()
     return any(c.isdigit() for c in text) and not text.startswith(("(", "[", "<")) and \
+        not re.search(r"[().=;{}]", text) and \
         not any(w.lower().strip(".,;:!?()") in STOP_WORDS for w in words) and \
         all(len(w) <= 24 for w in words) and not placeholder(text)
 
@@ -207,7 +216,7 @@ def announced_value(text: str) -> bool:
 
 def said_token(text: str) -> bool:
     """A token given after its name without a verb ("use the api key abc123…")."""
-    return (is_value(text) and any(c.isdigit() for c in text)
+    return (is_value(text) and any(c.isdigit() for c in text) and not FILE_NAME.search(text)
             and any(c.isalpha() for c in text) and looks_random(text))
 
 
