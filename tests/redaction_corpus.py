@@ -719,6 +719,31 @@ def shapes() -> list[Shape]:
         ("| Host | iDRAC IP | User | Pass | Notes |\n|------|------|------|------|------|\n"
          "| pve-01 | 10.0.9.11 | root | {} | R730 |", pw()),
     )
+    # round 14: what the ninth corpus's held-out half leaked when it was run once
+    out += _shapes(
+        "round-14",
+        ("Zugänge (Zettel abgetippt)\nGMX Mail: oma@gmx.de\nKw: {}\nHandy: Kundennr. 4417", pw()),
+        ("Alarm code for her house is {} (then press the tick).", "8 3 8 0"),
+        ("Chata — pokyny pro hosty\n- kód od garáže: {}#\n- dřevo je v kůlně", "9385"),
+        ("github-recovery-codes.txt\n\n{}\n" + r(5, HEX) + "-" + r(5, HEX) + "\n\nPut these",
+         r(5, HEX) + "-" + r(4, HEX) + "1"),
+        ("1Password Emergency Kit\nSECRET  KEY   {}", "A3-" + r(6, UPPER) + "-" + "-".join(
+            r(5, UPPER) for _ in range(5))),
+        ("I still have one backup code: {} — can you walk me through using it?", "bjfbxxti"),
+        ("[21:14] Javi: te paso la clave privada de la cartera de MetaMask\n[21:14] Javi: {}\n",
+         r(64, HEX)),
+        ("- PAT do Azure DevOps (expira em 90 dias): {}",
+         r(48, "abcdefghijklmnopqrstuvwxyz234567") + "2345"),
+        ("Harbor — muistiinpanot\nrobottitili: robot$ci+builder\nsalaisuus: {}\nvanhenee", r(32)),
+        ('s.cookies.set("laravel_session", "{}", domain="portal.example.de")', "eyJpdiI6" + r(80)),
+        ('    .header("Authorization", "Token {}")', r(40, HEX)),
+        ('{{"command":"cat config/master.key"}}\n{{"type":"tool_result","content":"{}"}}',
+         r(32, HEX)),
+        ("printf '%s' '{}' > ~/.vault_pass && chmod 600 ~/.vault_pass", pw()),
+        ("Nationwide security questions (answers are random on purpose)\nQ: first pet?\nA: {}",
+         "dpse-marmot-575"),
+        ("Sicherheitsfrage: Name Ihrer Grundschule?\nAntwort: {}", "lumen morgen wolke 33"),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -733,6 +758,16 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-14": (
+        "set-cookie: ab_variant=checkout_v2; Path=/; Max-Age=604800",
+        "1Password Secret Key format: `A3-XXXXXX-XXXXXX-XXXXX-XXXXX-XXXXX-XXXXX`.",
+        "KW 12: Urlaub\nKw: siehe KeePass",
+        "The alarm panel beeps for 30 s, then 2 4 6 8 are the zones",
+        "I still have one backup code: somewhere in my drawer",
+        "[21:14] Javi: te paso la clave privada mañana\n[21:14] Javi: vale, gracias por todo!",
+        "Q: what is the security question for?\nA: it protects the account reset",
+        "api_key=\"test-api-key\",\n        db_password=\"not-a-real-password\",",
+    ),
     "round-13": (
         # what real public vaults showed the round's rules taking (written anew, same shapes)
         "Product ID:                00330-80012-44910-AA517",

@@ -11,12 +11,19 @@ import re
 from collections.abc import Iterator
 
 from aleph_mem.redaction.rules import MARK
-from aleph_mem.redaction.values import PUBLISHED, label_word, placeholder
+from aleph_mem.redaction.values import (
+    NOT_A_PASSWORD,
+    PUBLISHED,
+    label_word,
+    placeholder,
+    words_passphrase,
+)
 
 # shapes no identifier has: a product key (five groups of five), a recovery key of groups of
 # four (Apple's seven, a vendor's serial after a short prefix), BitLocker's recovery key
 PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{5}(?:-[A-Z0-9]{5}){3,4}(?![\w-])")
 GROUPS_OF_FOUR = re.compile(r"(?<![\w-])[A-Z0-9]{2,6}(?:-[A-Z0-9]{4}){4,}(?![\w-])")
+ONEPASSWORD_KEY = re.compile(r"(?<![\w-])A3-[A-Z0-9]{6}(?:-[A-Z0-9]{5,6}){5}(?![\w-])")
 BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
 # a one-time-password seed in base32: one run, or groups of four as authenticator apps show it
 BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Z2-7]{16,128}={0,6}(?![A-Za-z0-9+/=_-])")
@@ -36,7 +43,8 @@ SEED_WORDS = re.compile(r"2fa|mfa|totp|otp|two-factor|2-step|authenticator|seed|
 # the words that announce a code, and the code itself: grouped, a run of digits, or a
 # token with letters and digits
 CODE_WORDS = (
-    "recovery code", "recovery key", "backup code", "license key", "licence key",
+    "recovery code", "recovery key", "backup code", "recovery-code", "recovery_code",
+    "kód od", "kód k", "kód na", "kód do", "kod do", "license key", "licence key",
     "product key", "activation key", "activation code", "registration key", "serial key",
     "unlock code", "door code", "gate code", "keypad", "door lock",
     "alarm code", "safe code", "lock code", "set the code to", "the code is",
@@ -71,7 +79,8 @@ CODE_WORDS = (
     "קוד שחזור", "מפתח שחזור", "מפתח רישיון", "קוד גיבוי",
 )
 CODE_WORD = re.compile("|".join(re.escape(w) for w in sorted(CODE_WORDS, key=len, reverse=True)))
-CODE = re.compile(r"(?<![\w#./%=?&:-])(?:[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,8}|"
+CODE = re.compile(r"(?<![\w#./%=?&:-])(?:\d(?: \d){3,7}(?![ \t]*\d)|"
+                  r"[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,8}|"
                   r"(?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}(?: (?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}){1,8}|"
                   r"[A-Za-z0-9]{6,40}|[A-Za-z]?\d{4,5}[A-Za-z]?|\d{1,2}(?:-\d{1,2}){2,3})"
                   r"(?![\w@-]|[./]\w)")
@@ -142,6 +151,9 @@ def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
                 out.append((m.start(), m.end(), MARK.format("recovery-key")))
         for m in BITLOCKER.finditer(text, start, end):
             out.append((m.start(), m.end(), MARK.format("recovery-key")))
+        for m in ONEPASSWORD_KEY.finditer(text, start, end):
+            if _grouped(m.group()):
+                out.append((m.start(), m.end(), MARK.format("recovery-key")))
     for m in BASE32_RUN.finditer(text):
         if _seed(m.group(), view, m.start()):
             out.append((m.start(), m.end(), MARK.format("totp-seed")))
@@ -196,8 +208,8 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
         stop = min(line_end, w.end() + BETWEEN)
         next_end = view.find("\n", line_end + 1) if line_end < len(view) else -1
         places = [(w.end(), stop)]
-        announced = not view[w.end():line_end].strip(" \t:：.-—–()（）") or \
-            view[w.end():line_end].rstrip().endswith((":", "："))
+        rest = re.sub(r"^s?[._-]?(?:txt|md|csv|pdf)$", "", view[w.end():line_end].strip())
+        announced = not rest.strip(" \t:：.-—–()（）") or rest.rstrip().endswith((":", "："))
         if announced:
             places.append((line_end + 1, len(view) if next_end == -1 else next_end))
         taken = []
@@ -219,6 +231,8 @@ def _listed(text: str, at: int) -> list[tuple[int, int, str]]:
     """Codes listed one a line after the line that announces them (a fence line skipped),
     to the first line that is no code: "GitHub recovery codes:⏎```⏎7b481-dfc25⏎…"."""
     out: list[tuple[int, int, str]] = []
+    if text.startswith("\n", at) or text.startswith("\r\n", at):
+        at = text.find("\n", at) + 1  # one blank line between
     if text.startswith("```", at):
         at = text.find("\n", at) + 1 or len(text)
     while len(out) < 32 and (m := LISTED.match(text, at)) and m.end() > at:
@@ -241,8 +255,14 @@ def _code_words(view: str) -> Iterator[re.Match[str]]:
 def _codes_at(text: str, view: str, word_end: int, start: int,
               end: int) -> list[tuple[int, int, str]]:
     """The first code between ``start`` and ``end``, and the codes listed right after it
-    ("backup codes: 11269-67763 26811-22244 …")."""
+    ("backup codes: 11269-67763 26811-22244 …"); after a colon, a code of letters only when
+    it is no word ("backup code: bjfbxxti")."""
     out: list[tuple[int, int, str]] = []
+    labelled = re.match(r"s?[ \t]*[:：][ \t]*([a-z]{6,12})(?![\w-])", view[word_end:word_end + 20])
+    if labelled and not WORD.fullmatch(labelled.group(1)) and \
+            labelled.group(1) not in NOT_A_PASSWORD:
+        at = word_end + labelled.start(1)
+        return [(at, at + len(labelled.group(1)), MARK.format("code"))]
     for m in CODE.finditer(text, start, end):
         if out and text[out[-1][1]:m.start()].strip(" \t,;") or \
                 not out and NOT_THE_CODE.search(view, word_end, m.start()):
@@ -334,8 +354,9 @@ def declared_public(view: str) -> list[tuple[int, int]]:
 
 # the answer to a security question, on its own line under the question
 ANSWER = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]*)?(?:respuesta|answer|antwort|réponse|risposta|"
-                    r"resposta|答え|答案|回答|ответ|답변?|odpowiedź|svar|antwoord)[ \t]*[:：][ \t]*"
-                    r"([^\s（(]{3,40})[ \t]*(?=[（(\n]|$)")
+                    r"resposta|答え|答案|回答|ответ|답변?|odpowiedź|svar|antwoord|a)"
+                    r"[ \t]*[:：][ \t]*"
+                    r"([^\s（(]{3,40}(?:[ \t]+[^\s（(]{1,24}){0,5})[ \t]*(?=[（(\n]|$)")
 QUESTION = re.compile(r"seguridad|security question|sicherheitsfrage|question secrète|sécurité|"
                       r"sicurezza|segurança|秘密の質問|密保|安全问题|보안 질문|секретн|"
                       r"pytanie|säkerhetsfråga|beveiligingsvraag|memorable")
@@ -350,7 +371,8 @@ def security_answers(text: str, view: str) -> list[tuple[int, int, str]]:
         return []
     out = []
     for m in ANSWER.finditer(view):
+        answer = text[m.start(1):m.end(1)]
         if QUESTION.search(view, max(0, m.start() - 300), m.start()) and \
-                label_word(text[m.start(1):m.end(1)]):
+                (label_word(answer) if " " not in answer else words_passphrase(answer)):
             out.append((m.start(1), m.end(1), MARK.format("password")))
     return out

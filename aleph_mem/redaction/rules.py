@@ -388,7 +388,8 @@ STRUCTURED: tuple[Rule, ...] = (
           r"senha|wachtwoord|lösenord|hasło|heslo|parola|safe word|code word|codeword|"
           r"palabra clave|mot de code|kodewort|codewort|losungswort|passphrase|memorable word|"
           r"memorable information|passcode|kenncode|código de acceso|codice d'accesso|"
-          r"toegangscode|パスコード|"
+          r"toegangscode|パスコード|salaisuus|salasana|hemlighet|geheimnis|secreto|"
+          r"segreto|sekret|секрет|"
           r"passwort für|пароль|кодовое слово|合言葉|暗号|密码|口令|비밀번호)"
           r"(?![\w-])[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
           r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s:：,;\"'`|]{4,40})[ \t]*$", keep=1,
@@ -398,6 +399,8 @@ STRUCTURED: tuple[Rule, ...] = (
                  'losungswort', 'passphrase', 'пароль', 'кодовое слово', '合言葉', '暗号',
                  'memorable word', 'memorable information', 'passcode', 'kenncode',
                  'código de acceso', "codice d'accesso", 'toegangscode', 'パスコード',
+                 'salaisuus', 'salasana', 'hemlighet', 'geheimnis', 'secreto', 'segreto',
+                 'sekret', 'секрет',
                  '密码', '口令', '비밀번호'), lower=True, check=label_word, back=0),
     # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
     # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
@@ -413,6 +416,26 @@ STRUCTURED: tuple[Rule, ...] = (
           r"([a-z0-9!@#$%^&*_+=.~-]{6,40})(?![a-z0-9!@#$%^&*_+=.~-])", keep=1,
           hints=('密码', '密碼', '口令', 'パスワード', '비밀번호'), lower=True, check=said_secret,
           back=0),
+    # a short label at a line's start: "Kw: …", "PW: …", "pwd = …"
+    _rule("password", r"(?m)(^[ \t]*(?:[-*][ \t]*)?(?:kw|pw|pwd)[ \t]*[:=][ \t]*)(\S+)[ \t]*$",
+          keep=1, hints=('kw', 'pw'), lower=True, check=said_secret, back=8),
+    # Azure DevOps' personal access tokens (52 characters of lower-case base32)
+    _rule("api-key", r"(?<![a-z0-9])[a-z2-7]{52}(?![a-z0-9])", hints=('azure', 'devops', 'pat'),
+          lower=True, check=lambda v: sum(c.isdigit() for c in v) >= 4),
+    # Rails' master key shown by a tool in a transcript; a secret written to a file
+    _rule("password", r"(master\.key[\s\S]{0,600}?\"content\":\s*\")([0-9a-f]{32})(?=\")", keep=1,
+          hints=('master.key',), lower=True, back=0),
+    _rule("password", r"(\b(?:printf\s+'%s'\s+|printf\s+\"%s\"\s+|echo\s+(?:-n\s+)?))"
+          r"('[^'\n]{6,}'|\"[^\"\n]{6,}\")(?=\s*>\s*\S*(?:pass|secret|token|key|cred))", keep=1,
+          hints=('printf', 'echo'), lower=True, check=is_value, back=0),
+    # a cookie set in code: `s.cookies.set("laravel_session", "…")`
+    _rule("cookie", r"(cookies\.set\(\s*[\"'][\w.-]+[\"']\s*,\s*[\"'])([^\"'\s]{16,})(?=[\"'])",
+          keep=1, hints=('cookies.set(',), lower=True, check=is_value, back=0),
+    # a chat message that announces a key, and the next message that is only the key
+    _rule("password", r"(?m)(^\[?[\d:]{4,8}\]?[^\n:]{0,40}:[^\n]*(?:clave|key|token|password|"
+          r"passwort|пароль|токен|secret|contraseña|chave|senha|mot de passe|clé|schlüssel|"
+          r"秘密|密钥|키)[^\n]*\r?\n\[?[\d:]{4,8}\]?[^\n:]{0,40}:[ \t]+)(\S{16,})[ \t]*$", keep=1,
+          hints=(':',), lower=True, check=announced_value, back=300),
     # OpenVPN's auth-user-pass file shown: its second line is the password
     _rule("password", r"(\bcat\s+\S*(?:auth[\w.-]*\.txt|auth-user-pass|\.netrc\b)[ \t]*\r?\n"
           r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('cat ',), lower=True,
@@ -530,7 +553,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # "Authorization: Bearer abc…", "-H 'X-Auth-Token: abc…'", "PRIVATE-TOKEN: abc…"
     _rule("auth-header", r"((?:authorization|x-api-key|api-key|x-auth-token|private-token|"
           r"x-vault-token|x-access-token|x-shopify-access-token|x-goog-api-key|"
-          r"ocp-apim-subscription-key)[\"']?\s*[:=]\s*[\"']?"
+          r"ocp-apim-subscription-key)(?:[\"']?\s*[:=]\s*[\"']?|[\"'],[ \t]*[\"'])"
           r"(?:(?:bearer|basic|token|digest|bot|sso-key|ssws|apikey|key|splunk|pat|oauth|"
           r"hmac|mac|flyv1)\s+(?=[^\s\"',;]{6}))?)"
           r"([^\s\"',;]{6,})", keep=1,

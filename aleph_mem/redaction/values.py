@@ -186,9 +186,11 @@ def secret_cookie(header: str) -> bool:
     value that is one (``sessionid=""`` clears a cookie)."""
     for pair in header.split(";"):
         name, eq, value = pair.strip().partition("=")
+        bare = value.strip().strip('"')
+        named = bool(re.search(r"sess|auth|token|sid|jwt|remember|login", name, re.IGNORECASE))
         if eq and not HARMLESS_COOKIES.fullmatch(name.strip()) and \
-                len(value.strip().strip('"')) >= 6 and not placeholder(value):
-            return True
+                len(bare) >= (6 if named else 16) and not placeholder(value):
+            return True  # an unknown cookie counts when long ("ab_variant=checkout_v2" not)
     return False
 
 
