@@ -102,8 +102,9 @@ def said_secret(text: str) -> bool:
         return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
                 and not names_a_secret(bare) and not CODE_TEXT.search(bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
-    return is_value(bare) and (any(not c.isalpha() and c not in "-'’" for c in bare)
-                               or bare[1:] != bare[1:].lower() or app_password(bare))
+    return is_value(bare) and not bare.endswith((":", "：")) and (
+        any(not c.isalpha() and c not in "-'’" for c in bare)
+        or bare[1:] != bare[1:].lower() or app_password(bare))
 
 
 # code, not a value: a call, a string joined to another ('" . f(32) . "')
