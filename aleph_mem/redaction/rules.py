@@ -420,8 +420,9 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("password", r"(?m)(^[ \t]*(?:[-*][ \t]*)?(?:kw|pw|pwd)[ \t]*[:=][ \t]*)(\S+)[ \t]*$",
           keep=1, hints=('kw', 'pw'), lower=True, check=said_secret, back=8),
     # Azure DevOps' personal access tokens (52 characters of lower-case base32)
-    _rule("api-key", r"(?<![a-z0-9])[a-z2-7]{52}(?![a-z0-9])", hints=('azure', 'devops', 'pat'),
-          lower=True, check=lambda v: sum(c.isdigit() for c in v) >= 4),
+    _rule("api-key", r"(?<![a-z0-9+/=_-])[a-z2-7]{52}(?![a-z0-9+/=_-])",
+          hints=('azure', 'devops', 'visualstudio'), lower=True,
+          check=lambda v: v.islower() and sum(c.isdigit() for c in v) >= 4),
     # Rails' master key shown by a tool in a transcript; a secret written to a file
     _rule("password", r"(master\.key[\s\S]{0,600}?\"content\":\s*\")([0-9a-f]{32})(?=\")", keep=1,
           hints=('master.key',), lower=True, back=0),
@@ -435,7 +436,7 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("password", r"(?m)(^\[?[\d:]{4,8}\]?[^\n:]{0,40}:[^\n]*(?:clave|key|token|password|"
           r"passwort|пароль|токен|secret|contraseña|chave|senha|mot de passe|clé|schlüssel|"
           r"秘密|密钥|키)[^\n]*\r?\n\[?[\d:]{4,8}\]?[^\n:]{0,40}:[ \t]+)(\S{16,})[ \t]*$", keep=1,
-          hints=(':',), lower=True, check=announced_value, back=300),
+          lower=True, check=announced_value),  # anchored at a line's start: one scan
     # OpenVPN's auth-user-pass file shown: its second line is the password
     _rule("password", r"(\bcat\s+\S*(?:auth[\w.-]*\.txt|auth-user-pass|\.netrc\b)[ \t]*\r?\n"
           r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('cat ',), lower=True,
@@ -468,7 +469,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"senha|wachtwoord|lösenord|hasło|heslo|parola|密码|パスワード|비밀번호)[^\n]*[?？][ \t]*"
           r"\r?\n"
           r"\[?[\d:]{4,8}\]?[^\n:]{0,40}:[ \t]+)(\S+)[ \t]*$", keep=1,
-          hints=('?',), lower=True, check=said_secret, back=400),
+          lower=True, check=said_secret),  # anchored at a line's start: one scan
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
     _rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"

@@ -344,11 +344,20 @@ HEX_TEXT = re.compile(r"(?<![0-9a-fA-F])(?:[0-9a-fA-F]{2}){16,128}(?![0-9a-fA-F]
 def hex_text(text: str, view: str) -> list[tuple[int, int, str]]:
     """Hex whose bytes are a printable random token (a hash's bytes are not printable)."""
     out = []
-    for m in HEX_TEXT.finditer(text):
-        raw = bytes.fromhex(m.group())
-        if all(32 < b < 127 for b in raw) and random_token(raw.decode("ascii")):
-            out.append((m.start(), m.end(), MARK.format("hex-credential")))
-    return out
+    for hint in HEX_HINTS:  # only on the lines around a command that turns hex to text
+        at = view.find(hint)
+        while at != -1:
+            start = view.rfind("\n", 0, max(0, view.rfind("\n", 0, at))) + 1
+            end = view.find("\n", view.find("\n", at) + 1)
+            for m in HEX_TEXT.finditer(text, start, len(text) if end == -1 else end):
+                raw = bytes.fromhex(m.group())
+                if all(32 < b < 127 for b in raw) and random_token(raw.decode("ascii")):
+                    out.append((m.start(), m.end(), MARK.format("hex-credential")))
+            at = view.find(hint, at + 1)
+    return sorted(set(out))
+
+
+HEX_HINTS = ("xxd", "fromhex", "unhexlify", "hex2bin", "hex -d")
 
 
 # a browser's password export row without its header (Chrome: name,url,username,password)

@@ -39,6 +39,8 @@ from aleph_mem.redaction.structure import (
 )
 from aleph_mem.redaction.values import PUBLISHED, looks_random, public_token
 
+ALL_HINTS = tuple(sorted({h for rule in STRUCTURED for h in rule.hints}))
+RULE_HINTS = [(rule, frozenset(rule.hints)) for rule in STRUCTURED]
 # a token's two parts on two lines: the end of one line, the start of the next
 RUN = re.compile(r"[A-Za-z0-9_.$+~-]{8,}")  # a token's first part: from its prefix on
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.$+~-")
@@ -249,8 +251,9 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     seen: dict[str, list[int]] = {}
     passes: list[Callable[[str, str], list[tuple[int, int, str]]]] = [
         functools.partial(_spans, AWS_PAIR, seen), lambda t, v: _tokens_in(t, _token_runs(t))]
-    for rule in STRUCTURED:
-        if not rule.hints or any(h in low for h in rule.hints):  # a hint is where it may be
+    present = {h for h in ALL_HINTS if h in low}  # each hint looked for once, whatever shares it
+    for rule, hints in RULE_HINTS:
+        if not hints or not hints.isdisjoint(present):  # a rule runs where one of its hints is
             passes.append(functools.partial(_spans, rule, seen))
     if depth < 2:
         passes.append(lambda t, v: _base64(t, depth))
