@@ -744,6 +744,35 @@ def shapes() -> list[Shape]:
          "dpse-marmot-575"),
         ("Sicherheitsfrage: Name Ihrer Grundschule?\nAntwort: {}", "lumen morgen wolke 33"),
     )
+    # round 15: what the tenth corpus's development half found
+    out += _shapes(
+        "round-15",
+        ("## Streaming & Co.\n- Netflix: familie.berger@posteo.de / {}\n- Disney+: gleiche Mail",
+         pw()),
+        ("Routern (Telia Wifi-router)\nAdminlösenord: {}\nBytt från standardlösenordet",
+         "Girasol-Lantern-88"),
+        ("自宅Wi-Fi\nSSID: aterm-7c2f1a-g\n暗号化キー: {}\n※ 来客用", r(13, HEX)),
+        ("GitHub recovery codes – status 2024-09-02\nnext unused code: {}",
+         r(4, HEX) + "a-" + r(4, HEX) + "6"),
+        ("# /etc/postfix/sasl_passwd\n[email-smtp.eu-west-1.amazonaws.com]:587 "
+         "AKIAUSPX5MERZUR7QVAB:{}", r(20) + "+" + r(23)),
+        ("Сід-фраза від гаманця Trust Wallet:\n{}",
+         "able access cream cereal audit basket clip combine cereal bike account clerk"),
+        ("IntelliJ IDEA Ultimate – activation code:\n{}",
+         r(10, UPPER) + "-eyJsaWNlbnNlSWQiOiJON" + r(60) + "-" + r(40)),
+        ('{{"content": "{{\\"username\\": \\"lab\\", \\"key\\": \\"{}\\"}}"}}', r(32, HEX)),
+        ("# ~/.cdsapirc\nurl: https://cds.climate.copernicus.eu/api/v2\nkey: {}",
+         "537265:" + uuid()),
+        ('{{"content": "[{{\\"name\\": \\"Luftreiniger\\", \\"key\\": \\"{}\\"}}]"}}',
+         "J$1=:OYyayv]V-#Q"),
+        ("TPV del banco:\ncontraseña de comercio para devoluciones: {}", "816535"),
+        ("AD-Konto angelegt\nInitialpasswort: {} (Änderung bei erster Anmeldung erzwungen)",
+         pw()),
+        ("LUKS-Passphrase für /dev/sdb (externe Platte):\n{}",
+         "aspect cloth auction allow cinnamon"),
+        ("Panel Plesk: https://panel.example.es:8443 – usuario admin, contraseña {}",
+         "Jaguar_8789"),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -758,6 +787,25 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-15": (
+        '<add key="ClearTextPassword" value="%AZDO_FEED_PAT%" />',
+        "PUBLIC KEY: fca13866eddd1bfa1eb6e6bd4f21ae268392a2f8a1eed433febcc51b0baa7605",
+        "Set-Cookie: PHPSESSID=deleted; expires=Thu, 01-Jan-1970 00:00:01 GMT; Max-Age=0",
+        "[user]\n    name = Miguel\n    signingkey = 4CCB40840E4A684D",
+        "Idempotency-Key: f3b8deb2-220d-4c1c-b7bd-24f5b805f860",
+        # what real public vaults showed (written anew, same shapes)
+        "workflow voz `zYcHHa8jWXB6dY5i` ya tiene un AI Agent",
+        "| Voice Process | `KVk45rJARQk0EKaF` | Procesar audio |",
+        '   Str = Str + "EYAcgBvAG0AQgBhAHMAZQA2ADQAUwB0AHIAaQBuAGcAKAAnAEg"',
+        "    jData = { 'username': userName, 'password': userPwd }",
+        "    password = data['password']",
+        "passwd = File.open '/etc/passwd'",
+        "pat = sys.argv[1]; results = []",
+        '    "credentials": "include",',
+        "leaks an access token to the attacker[#](https://example.org/posts/x#victim)",
+        "    privateKey: PrivateKey",
+        "Reescrito `client.ts` a v2 (`Authorization: Bearer`, paginación cursor)",
+    ),
     "round-14": (
         "y la combinación de las doce medidas con la suma exacta (3748).",
         "Password reset:\n- the link expires after 30 minutes",

@@ -24,6 +24,8 @@ from aleph_mem.redaction.values import (
 PRODUCT_KEY = re.compile(r"(?<![\w-])[A-Z0-9]{5}(?:-[A-Z0-9]{5}){3,4}(?![\w-])")
 GROUPS_OF_FOUR = re.compile(r"(?<![\w-])[A-Z0-9]{2,6}(?:-[A-Z0-9]{4}){4,}(?![\w-])")
 ONEPASSWORD_KEY = re.compile(r"(?<![\w-])A3-[A-Z0-9]{6}(?:-[A-Z0-9]{5,6}){5}(?![\w-])")
+GITHUB_CODE = re.compile(r"(?<![\w-])(?=[0-9a-f]{0,4}[a-f])(?=[0-9a-f]{0,4}\d)[0-9a-f]{5}-"
+                         r"[0-9a-f]{5}(?![\w-])")
 BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
 # a one-time-password seed in base32: one run, or groups of four as authenticator apps show it
 BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Z2-7]{16,128}={0,6}(?![A-Za-z0-9+/=_-])")
@@ -153,6 +155,9 @@ def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
         for m in ONEPASSWORD_KEY.finditer(text, start, end):
             if _grouped(m.group()):
                 out.append((m.start(), m.end(), MARK.format("recovery-key")))
+    if "recovery" in view or "backup code" in view:  # GitHub's recovery codes, by shape
+        for m in GITHUB_CODE.finditer(view):
+            out.append((m.start(), m.end(), MARK.format("code")))
     for m in BASE32_RUN.finditer(text):
         if _seed(m.group(), view, m.start()):
             out.append((m.start(), m.end(), MARK.format("totp-seed")))

@@ -21,6 +21,7 @@ from aleph_mem.redaction.values import (
     looks_random,
     not_placeholder,
     passphrase,
+    password_like,
     pem_body,
     pin_value,
     random_value,
@@ -384,29 +385,34 @@ STRUCTURED: tuple[Rule, ...] = (
           keep=1, hints=('maker.ifttt.com',), lower=True, back=0),
     # a label ending a line with the secret after its colon, a single word of any kind
     # ("Telefon-Banking Kennwort (…): Blaubeerkuchen", "Family safe word: tangerine-otter")
-    _rule("password", r"(?m)((?<!\w)(?:password|passwort|kennwort|mot de passe|mdp|contraseña|"
+    _rule("password", r"(?m)((?<!\w)(?:[a-zäöüåæø-]{0,20}?(?:passwort|kennwort|lösenord|"
+          r"wachtwoord|passord|adgangskode)|password|passwort|kennwort|mot de passe|mdp|contraseña|"
           r"senha|wachtwoord|lösenord|hasło|heslo|parola|safe word|code word|codeword|"
           r"palabra clave|mot de code|kodewort|codewort|losungswort|passphrase|memorable word|"
           r"memorable information|passcode|kenncode|código de acceso|codice d'accesso|"
           r"toegangscode|パスコード|salaisuus|salasana|hemlighet|geheimnis|secreto|"
           r"segreto|sekret|секрет|"
-          r"passwort für|пароль|кодовое слово|合言葉|暗号|密码|口令|비밀번호)"
+          r"passwort für|пароль|кодовое слово|合言葉|暗号化キー|暗号キー|ネットワークキー|"
+          r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호)"
           r"(?![\w-])[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
-          r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s:：,;\"'`|]{4,40})[ \t]*$", keep=1,
+          r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s:：,;\"'`|]{4,40})[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$",
+          keep=1,
           hints=('passw', 'kennwort', 'mot de passe', 'mdp', 'contraseña', 'senha',
                  'wachtwoord', 'lösenord', 'hasło', 'heslo', 'parola', 'safe word', 'code word',
                  'codeword', 'palabra clave', 'mot de code', 'kodewort', 'codewort',
                  'losungswort', 'passphrase', 'пароль', 'кодовое слово', '合言葉', '暗号',
+                 '暗号化キー', '暗号キー', 'ネットワークキー', 'パスフレーズ', '无线密码',
+                 'lösenord', 'passord', 'adgangskode',
                  'memorable word', 'memorable information', 'passcode', 'kenncode',
                  'código de acceso', "codice d'accesso", 'toegangscode', 'パスコード',
                  'salaisuus', 'salasana', 'hemlighet', 'geheimnis', 'secreto', 'segreto',
                  'sekret', 'секрет',
-                 '密码', '口令', '비밀번호'), lower=True, check=label_word, back=0),
+                 '密码', '口令', '비밀번호'), lower=True, check=label_word, back=20),
     # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
     # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
     _rule("password", r"(?m)((?<!\w)(?:passphrase|passwort|kennwort|password|口令|"
           r"парольная фраза|phrase secrète|frase de contraseña)(?![\w-])"
-          r"[^\n:：@=<>{}\"'`|]{0,60}[:：][ \t]*)"
+          r"[^\n:：@=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
           r"((?:[^\s:：\"'`;]+[ \t]+){2,7}[^\s:：\"'`;]+)[ \t]*$", keep=1,
           hints=('passphrase', 'passwort', 'kennwort', 'password', '口令', 'парольная фраза',
                  'phrase secrète', 'frase de contraseña'), lower=True, check=words_passphrase,
@@ -419,6 +425,18 @@ STRUCTURED: tuple[Rule, ...] = (
     # a short label at a line's start: "Kw: …", "PW: …", "pwd = …"
     _rule("password", r"(?m)(^[ \t]*(?:[-*][ \t]*)?(?:kw|pw|pwd)[ \t]*[:=][ \t]*)(\S+)[ \t]*$",
           keep=1, hints=('kw', 'pw'), lower=True, check=said_secret, back=8),
+    # "jane@example.com / pw": an account and its password on one line of a list
+    _rule("password", r"(?m)([\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]+/[ \t]+)(\S+)[ \t]*$", keep=1,
+          hints=('@',), lower=True, check=said_secret, back=64),
+    # postfix's sasl_passwd: a host, then user:password
+    _rule("password", r"(?m)(^\[?[\w.-]+\]?(?::\d+)?[ \t]+[^:\s]+:)(\S+)$", keep=1,
+          hints=('sasl_passwd',), lower=True, check=is_value),
+    # a local key in a JSON tool result (Tuya's), a JetBrains activation code
+    _rule("password", r"(\\?\"(?:key|local_key|localkey)\\?\"\s*:\s*\\?\")((?:[^\"\\\n]|\\.)+?)"
+          r"(?=\\?\")", keep=1, hints=('key',), lower=True,
+          check=lambda v: len(v) >= 12 and password_like(v.replace("\\", "")), back=4),
+    _rule("license-key", r"(?<![\w-])[a-z0-9]{10}-eyj[a-z0-9+/=]{40,}(?:-[a-z0-9+/=]{20,})*",
+          hints=('-eyj',), lower=True, back=12),
     # Azure DevOps' personal access tokens (52 characters of lower-case base32)
     _rule("api-key", r"(?<![a-z0-9+/=_-])[a-z2-7]{52}(?![a-z0-9+/=_-])",
           hints=('azure', 'devops', 'visualstudio'), lower=True,
@@ -606,7 +624,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"phrase de récupération|frase de recuperación|frase semente|frase di recupero|"
           r"мнемоническая фраза|сид-фраза|助记词|シードフレーズ|복구 구문|frase semilla|semilla|"
           r"recovery sheet|återställningsfras|herstelzin|frase de recuperação|"
-          r"фраза восстановления)(?: phrase| words)?"
+          r"фраза восстановления|сід-фраза|мнемонічна фраза)(?: phrase| words)?"
           r"[^\n:=]{0,80}?(?:[:=]|\bis\b)\s*[\"']?(?:```\w*\s*)?)"
           r"((?:[a-zñáéíóúü]{3,8}(?:[ \t]+|[ \t]*\r?\n(?:```[ \t]*\r?\n)?[ \t]*)){11,23}"
           r"[a-zñáéíóúü]{3,8})",
@@ -615,7 +633,8 @@ STRUCTURED: tuple[Rule, ...] = (
                          'frase de recuperación', 'frase semente', 'frase di recupero',
                          'мнемоническая фраза', 'сид-фраза', '助记词', 'シードフレーズ',
                          '복구 구문', 'semilla', 'recovery sheet', 'återställningsfras',
-                         'herstelzin', 'frase de recuperação', 'фраза восстановления'),
+                         'herstelzin', 'frase de recuperação', 'фраза восстановления',
+                         'сід-фраза', 'мнемонічна фраза'),
           lower=True, back=0,  # a test vector repeats its words ("abandon … about")
           check=lambda v: len(set(v.split())) > len(v.split()) // 3),
     # session cookies: `curl -b 'sessionid=…'`, `document.cookie = "session=…"`, PHPSESSID=…
@@ -761,7 +780,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"(?:[ \t]+(?:temporal|temporaria|temporária|"
           r"provisoria|provisória|provisoire|temporaire|temporary|temp|new|nueva|nuevo|nova|"
           r"nouveau|nouvelle|neue|neues|initial|inicial|default|временный|новый))?[ \t]+)"
-          r"([a-z0-9_+/=.~!@#$%^&*-]{12,})"
+          r"([a-z0-9_+/=.~!@#$%^&*-]{10,})"
           r"(?![^\s,;.!?])",
           keep=1, hints=('password', 'passwort', 'api key', 'api token', 'access key',
                          'secret key', 'token', 'secret', 'şifre', 'parola', 'contraseña',
@@ -776,6 +795,6 @@ STRUCTURED: tuple[Rule, ...] = (
 AWS_PAIR = _rule("aws-secret-key", r"((?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])[\s\S]{0,300}?"
                  r"(?<![A-Za-z0-9/+=]))(?=[A-Za-z0-9/+]{0,39}[a-z])"
                  r"(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[0-9])"
-                 r"([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])", keep=1,
+                 r"([A-Za-z0-9/+]{40}(?:[A-Za-z0-9/+]{4})?)(?![A-Za-z0-9/+=])", keep=1,
                  hints=('akia', 'asia'), check=random_value, back=0)
 

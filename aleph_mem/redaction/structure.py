@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from aleph_mem.redaction.rules import MARK
-from aleph_mem.redaction.values import is_value, placeholder
+from aleph_mem.redaction.values import is_value, password_like, placeholder
 
 BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
 
@@ -20,6 +20,7 @@ LITERAL = re.compile(r"([\"'`])(?=[^\s\"'`\\]*[A-Z])(?=[^\s\"'`\\]*[a-z])"
                      r"(?=[^\s\"'`\\]*\d)([^\s\"'`\\]{16,200})\1")
 UNQUOTED = re.compile(r"^[ \t]*([\w.-]*(?:key|token|secret|auth))[ \t]*[=:][ \t]*"
                       r"([^\s\"'`]{16,200})[ \t]*$", re.MULTILINE | re.IGNORECASE)
+UUID_IN = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
 # what the literal's own shape says is public: a publishable key, an object's id, a hash, a
 # public key, a content address, a date
@@ -38,7 +39,7 @@ ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|
                      r"x5t|x5c|thumbprint|application_server_key|write_key|"
                      r"public[_-]?key|pub[_-]?key|publishable[_-]?key|websocket-key)s?\W*$",
                      re.IGNORECASE)
-HEX_UNDER_NAME = re.compile(r"(key|token|secret)[\"']?\s*[=:]\s*[\"']?"
+HEX_UNDER_NAME = re.compile(r"(key|token|secret)\\?[\"']?\s*[=:]\s*\\?[\"']?"
                             r"([0-9a-f]{32,128})(?![\w-])")  # on the lower-cased view
 # keys that name a place in a table or a request, not a credential
 NOT_A_SECRETS_KEY = re.compile(r"(?:cache|idempotency|partition|sort|primary|foreign|lookup|"
@@ -80,13 +81,30 @@ def id_name(name: str) -> bool:
 
 
 def _decodes_to_text(value: str) -> bool:
-    """Base64 of readable text (a config, a JSON document): the base64 pass judges what it
+    """Base64 of readable text (a config, a JSON document, a script in UTF-16 as PowerShell's
+    -EncodedCommand takes it, or a piece of one cut anywhere): the base64 pass judges what it
     says; its letters are not a random key."""
     try:
         raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
-        return len(raw) >= 8 and raw.decode("utf-8").isprintable()
+        if len(raw) >= 8 and raw.decode("utf-8").isprintable():
+            return True
     except (binascii.Error, UnicodeDecodeError, ValueError):
+        pass
+    if not re.fullmatch(r"[A-Za-z0-9+/]{16,}=*", value) or "A" not in value:
         return False
+    for skip in range(4):  # a piece of a longer string: its first characters may belong before
+        piece = value[skip:].rstrip("=")
+        piece = piece[:len(piece) // 4 * 4]
+        try:
+            raw = base64.b64decode(piece, validate=True)
+        except (binascii.Error, ValueError):
+            continue
+        for start in (0, 1):
+            said = raw[start:][:(len(raw) - start) // 2 * 2].decode("utf-16-le", "replace")
+            if len(said) >= 8 and sum(" " <= c <= "~" or c in "\r\n\t" for c in said) >= \
+                    0.9 * len(said):
+                return True  # UTF-16 of a script: almost all of it plain ASCII
+    return False
 
 
 def literals(text: str, view: str) -> list[tuple[int, int, str]]:
@@ -105,10 +123,14 @@ def literals(text: str, view: str) -> list[tuple[int, int, str]]:
         if before and before.group(1) and id_name(before.group(1)) or any(
                 id_name(k) for k in KEYS_BEFORE.findall(text, line_start, m.start())):
             continue  # `doc_id = "…"`, `applicationServerKey: decode("…")`
+        if m.group(1) == "`" and not (before and before.group(1)):
+            continue  # Markdown's inline code in prose holds ids (a workflow's, a file's)
         out.append((m.start(2), m.end(2), MARK.format("secret")))
     if any(w in view for w in ("key", "token", "secret", "auth")):
         for m in UNQUOTED.finditer(text):
-            if _random_value(m.group(2)) and not id_name(m.group(1)):
+            if (_random_value(m.group(2)) or re.fullmatch(r"\d+:" + UUID_IN.pattern, m.group(2),
+                                                            re.I)) and \
+                    not id_name(m.group(1)):  # "uid:uuid" under a key's name (".cdsapirc")
                 out.append((m.start(2), m.end(2), MARK.format("secret")))
     return out
 
@@ -120,18 +142,6 @@ CREDENTIAL_WORDS = ("credential", "connect", "login", "logon", "ftp", "pdo", "sm
                     "ldap")  # connection, ftp_tls, sftp: found by a word inside them
 CREDENTIAL_CALL = re.compile(r"(?:" + "|".join(CREDENTIAL_WORDS) + r")\w*\s*\(")
 STRING = re.compile(r"([\"'])((?:\\.|(?!\1)[^\\\n])*)\1")
-HOST = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?", re.IGNORECASE)
-
-
-def password_like(value: str) -> bool:
-    """A string a person chose as a password: no spaces, not a host, URL or path, with a
-    digit and a symbol or both cases (``svc_reports``, ``ftp.example.com`` are not)."""
-    if not 6 <= len(value) <= 128 or any(c.isspace() for c in value) or HOST.fullmatch(value) \
-            or not is_value(value) or not any(c.isdigit() for c in value):
-        return False
-    return any(not c.isalnum() for c in value) or (value.lower() != value != value.upper())
-
-
 def call_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
     """Password-like strings among the arguments of a call that logs in or connects."""
     out = []
@@ -231,7 +241,8 @@ def hex_keys(text: str, view: str) -> list[tuple[int, int, str]]:
         while start and (text[start - 1].isalnum() or text[start - 1] in "_.-"):
             start -= 1
         name = text[start:m.end(1)]
-        if not id_name(name) and not NOT_A_SECRETS_KEY.search(name):
+        if not id_name(name) and not NOT_A_SECRETS_KEY.search(name) and \
+                "public" not in view[max(0, start - 12):start]:  # "PUBLIC KEY: …"
             out.append((m.start(2), m.end(2), MARK.format("secret")))
     return out
 

@@ -33,7 +33,13 @@ NOT_A_SECRET = re.compile(
     # what a tool prints in place of one ("(protected)", "(typed, not echoed)")
     r"\d\.[A-Za-z0-9+/=]{16,}\|[A-Za-z0-9+/=|]+|NRJS-[0-9a-f]+|\([a-z][a-z ,]*\)?|"
     # a signing algorithm's name, a constant read from elsewhere (BuildConfig.OWM_API_KEY)
-    r"aws4-hmac-sha256|(?-i:(?:[A-Za-z_]\w*\.)+[A-Z][A-Z0-9_]+))$",
+    r"aws4-hmac-sha256|(?-i:(?:[A-Za-z_]\w*\.)+[A-Z][A-Z0-9_]+)|%[A-Za-z_][A-Za-z0-9_]*%|"
+    # a key's id or fingerprint in capitals (gitconfig's signingkey = 4CCB40840E4A684D)
+    r"(?-i:[0-9A-F]{8}|[0-9A-F]{16}|[0-9A-F]{40})|"
+    # code, not a value: a subscript, a method, a fetch option, a scheme alone, a URL's rest
+    r"[A-Za-z_][\w.]*\[.*|(?-i:[A-Z][a-z]+\.[a-z_]+)|(?:sys|os|self|this|config|settings|env|"
+    r"process|app|request|req|ctx|context|data|params|args)\.[\w.]+|include|omit|same-origin|"
+    r"bearer|//\S*)$",
     re.IGNORECASE)
 PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|<|"
                                r"\$\{|your[_-]|example|placeholder|"
@@ -69,7 +75,10 @@ PUBLISHED = frozenset({
 
 
 def names_a_secret(bare: str) -> bool:
-    """A secret's name: ``auth_token``, and in capitals ``PAPERLESS_API_TOKEN``."""
+    """A secret's name: ``auth_token``, in capitals ``PAPERLESS_API_TOKEN``, in camel case
+    ``userPwd``, ``PrivateKey`` (a variable or a type in code, not a value)."""
+    if re.fullmatch(r"[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+", bare):
+        bare = re.sub(r"(?<!^)([A-Z])", r"_\1", bare).lower()
     low = bare.lower() if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", bare) else bare
     return bool(A_SECRETS_NAME.fullmatch(re.sub(r"\d", "", low)) if low != bare else
                 A_SECRETS_NAME.fullmatch(bare)) and bool(SECRET_WORD.search(low))
@@ -133,6 +142,9 @@ def label_word(text: str) -> bool:
     """A password given alone after its label's colon: any word but a state or an absence
     ("Kennwort: Blaubeerkuchen" is one, "Password: required" and "Passwort: vergessen" not)."""
     bare = text.strip("\"'`«»").strip()
+    if bare.isdigit():  # "contraseña de comercio: 816535": digits after a password's label
+        return 4 <= len(bare) <= 12 and len(set(bare)) > 1 and bare not in (
+            "1234", "12345", "123456", "12345678")
     long_enough = len(bare) >= 6 or not bare.isascii() and len(bare) >= 3  # "ゆずポン酢"
     return long_enough and not NOT_A_SECRET.match(bare) and not placeholder(bare) and \
         not names_a_secret(bare) and bare not in PUBLISHED and \
@@ -150,7 +162,10 @@ def words_passphrase(text: str) -> bool:
     """A passphrase of words after its label: a digit or a sign among them, and none of the
     little words a sentence about a password has ("at least 12 characters")."""
     words = text.split()
-    return any(c.isdigit() for c in text) and not text.startswith(("(", "[", "<")) and \
+    if not any(c.isdigit() for c in text):  # diceware: four words or more, none a little one
+        return len(words) >= 4 and all(re.fullmatch(r"[a-z]{3,10}", w) for w in words) and \
+            not any(w in STOP_WORDS or w in NOT_A_PASSWORD for w in words)
+    return not text.startswith(("(", "[", "<")) and \
         not re.search(r"[().=;{}]", text) and \
         not any(w.lower().strip(".,;:!?()") in STOP_WORDS for w in words) and \
         all(len(w) <= 24 for w in words) and not placeholder(text)
@@ -189,7 +204,8 @@ def secret_cookie(header: str) -> bool:
         name, eq, value = pair.strip().partition("=")
         bare = value.strip().strip('"')
         named = bool(re.search(r"sess|auth|token|sid|jwt|remember|login", name, re.IGNORECASE))
-        if eq and not HARMLESS_COOKIES.fullmatch(name.strip()) and \
+        if eq and not HARMLESS_COOKIES.fullmatch(name.strip()) and bare.lower() not in (
+                "deleted", "null", "none", "expired", "invalid") and \
                 len(bare) >= (6 if named else 16) and not placeholder(value):
             return True  # an unknown cookie counts when long ("ab_variant=checkout_v2" not)
     return False
@@ -245,3 +261,15 @@ def public_token(token: str) -> bool:
             return False
         return isinstance(claims, dict) and (claims.get("role") == "anon" or claims == JWT_IO)
     return False
+
+
+HOST = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d+)?", re.IGNORECASE)
+
+
+def password_like(value: str) -> bool:
+    """A string a person chose as a password: no spaces, not a host, URL or path, with a
+    digit and a symbol or both cases (``svc_reports``, ``ftp.example.com`` are not)."""
+    if not 6 <= len(value) <= 128 or any(c.isspace() for c in value) or HOST.fullmatch(value) \
+            or not is_value(value) or not any(c.isdigit() for c in value):
+        return False
+    return any(not c.isalnum() for c in value) or (value.lower() != value != value.upper())
