@@ -777,6 +777,8 @@ def shapes() -> list[Shape]:
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
         jwt[i:i + 80] for i in range(0, len(jwt), 80)) + "\n$ ", jwt))
+    out.append(Shape("round-15", 'curl -d "reg_name=pwned&reg_password=pwned123&reg_email='
+                     'pwned@mail.com" http://target', "pwned123"))
     out.append(Shape("round-9", "// never ship the admin key to the client; it is not public\n"
                      "ADMIN_KEY=" + (key := r(29)), key))
     out.append(Shape("round-9", 'db:\n  password: "dojwF4zPHp3Rj8\\\n    +ne7743E4V2.PT"\n',
@@ -788,6 +790,21 @@ def shapes() -> list[Shape]:
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
     "round-15": (
+        "## Workflow n8n (`O80k1QzfSkJUgzkD`)",
+        '*La credencial no existía*: `Credential with ID "R9aMmpO1jdJ8XPJP" does not exist`.',
+        '$pass = "\' OR \'1\'=\'1\'";',
+        "report-uri /csp-report?token=filler; script-src-elem 'none'",
+        "      new_user = User(username=username, password=password)",
+        "Password is [bcrypt](https://www.example.org/online-tools/bcrypt-hash-generator) hashed",
+        "smbclient -U '%' -N \\\\<IP>\\<SHARE> # null session",
+        "ldapsearch -x -H ldap://ad -D admin -w ******** -b uid=claude,ou=people,dc=example,dc=net",
+        "function fetchDocuments(apiUrl: string, token: string) {",
+        '    "token": {"$ne": null},',
+        "mimikatz # token::elevate",
+        "[^GITHUB_TOKEN]: [Investigating Impact of exposed GITHUB_TOKEN](../Readwise/x.md)",
+        "Token คือสตริงยาวของตัวเลขและตัวอักษร โดยทั่วไปจะเริ่มต้นด้วย `pat`",
+        "(500 en token inválido/revocado: `ErrorScreen` server llamaba `buttonClassName`)",
+        "SSH: `root@185.47.13.170 -p 5251` (clave id_ed25519 ya autorizada)",
         '<add key="ClearTextPassword" value="%AZDO_FEED_PAT%" />',
         "PUBLIC KEY: fca13866eddd1bfa1eb6e6bd4f21ae268392a2f8a1eed433febcc51b0baa7605",
         "Set-Cookie: PHPSESSID=deleted; expires=Thu, 01-Jan-1970 00:00:01 GMT; Max-Age=0",

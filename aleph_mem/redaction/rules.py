@@ -150,7 +150,7 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"integration|"
              r"db|database|dek|kek|wrapping|data)[_-]?key)")
 VALUE = (r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")(?:[^\"\\\n]|\\.)*(?=\")|"
-         r"(?<=')[^'\n]*(?=')|[^\s,;}\])]+)")
+         r"(?<=')[^'\n]*(?=')|(?:[^\s,;}\])&]|&(?![\w.]+=))+)")  # a form's next field ends it
 
 ANY_SEP = re.compile(r"[a-z0-9_.-]{0,24}\\?[\"']?\]?\s*(?::=|=>|=|:)")
 
@@ -213,9 +213,10 @@ STRUCTURED: tuple[Rule, ...] = (
     _rule("cli-password", r"(-(?:store|key|srcstore|deststore|srckey|destkey)pass\s+)(\S+)",
           keep=1, hints=('-store', '-key', '-src', '-dest'), back=0),
     _rule("cli-password", r"(\bsqlcmd\b[^\n]*?\s-P\s*)(\S+)", keep=1, hints=('sqlcmd',), back=0),
-    _rule("cli-password", r"(\bldap\w+\b[^\n]*?\s-w\s+)(\S+)", keep=1, hints=('ldap',), back=0),
+    _rule("cli-password", r"(\bldap\w+\b[^\n]*?\s-w\s+)(\S+)", keep=1, hints=('ldap',),
+          check=is_value, back=0),
     _rule("cli-password", r"((?:\s-U\s*|--user[= ])[^\s%/]+%)(\S+)", keep=1,
-          hints=(' -u', '--user'), back=0),
+          hints=(' -u', '--user'), check=is_value, back=0),
     _rule("cli-password", r"(\b(?:zip|unzip)\b[^\n]*?\s-P\s*|\b(?:7z|7za|rar|unrar)\b[^\n]*?"
           r"\s-p)(?!-)(\S+)", keep=1, hints=('zip', 'unzip', '7z', 'rar', 'unrar'),
           check=is_value, back=0),
@@ -244,8 +245,9 @@ STRUCTURED: tuple[Rule, ...] = (
                  'lösenord', 'hasło', 'пароль', 'ключ', 'токен', '密码', '密钥', 'パスワード',
                  '비밀번호'), lower=True, check=announced_value, flags=re.M),
     # a Kubernetes secret decoded on the command line: its value is the next line
-    _rule("k8s-secret", r"(\bget secrets?\b[^\n]*\bbase64 (?:-d|--decode|-D)\b[^\n]*\r?\n)"
-          r"([^\s]{8,})", keep=1, hints=('base64 -d', 'base64 --decode', 'base64 -d'),
+    _rule("k8s-secret", r"(\bget secrets?\b[^\n]*\bbase64 (?:-d|--decode|-D)\b[^\n]*\r?\n"
+          r"(?:[^\n]*?\"content\":\s*\")?)([^\s\"]{8,})", keep=1,  # or a transcript's result
+          hints=('base64 -d', 'base64 --decode', 'base64 -d'),
           lower=True, check=is_value, back=300),
     # Windows: `net use Z: \\server\share /user:DOMAIN\name PASSWORD`
     _rule("cli-password", r"(\bnet use\b[^\n]*?/user:\S+[ \t]+)(?![/*])(\S+)", keep=1,
@@ -599,7 +601,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
     # ``secret_name`` are not secrets' names); looked for only where a separator follows
     _rule("password", r"((?<![:/])" + KEY_WORDS
-          + r"\\?[\"']?\]?\s*(?::=|=>|=|:)[ \t]*(?:&\[u8\]\s*=\s*|&(?:'static\s+)?str\s*=\s*|"
+          + r"\\?[\"']?\]?\s*(?::=|=>|=|:(?!:))[ \t]*(?:&\[u8\]\s*=\s*|&(?:'static\s+)?str\s*=\s*|"
           r"(?:string|str|bytes)\s*=\s*)?(?:\[\]byte\(|b(?=\"))?"
           r"(?:\\\"|\"|')?)"
           # unquoted, three words in a row are a sentence ("Password: chiedere a Giulia")
@@ -639,7 +641,8 @@ STRUCTURED: tuple[Rule, ...] = (
           check=lambda v: len(set(v.split())) > len(v.split()) // 3),
     # session cookies: `curl -b 'sessionid=…'`, `document.cookie = "session=…"`, PHPSESSID=…
     _rule("cookie", r"((?:\s-b|--cookie)[\s=]+[\"']?[\w.-]+=)([^\s;\"']{16,})", keep=1,
-          hints=(' -b', '--cookie'), check=is_value, back=0),
+          hints=(' -b', '--cookie'),  # ldapsearch's -b is a base DN, not a cookie
+          check=lambda v: is_value(v) and not re.search(r"\b(?:dc|ou|cn|o)=", v), back=0),
     _rule("cookie", r"(document\.cookie\s*=\s*[\"'`][\w.-]+=)([^;\"'`\s]{16,})", keep=1,
           hints=('document.cookie',), lower=True, check=is_value, back=0),
     _rule("cookie", r"((?<![a-z0-9_])(?:phpsessid|jsessionid|sessionid|session_id|connect\.sid|"

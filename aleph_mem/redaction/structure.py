@@ -20,6 +20,7 @@ LITERAL = re.compile(r"([\"'`])(?=[^\s\"'`\\]*[A-Z])(?=[^\s\"'`\\]*[a-z])"
                      r"(?=[^\s\"'`\\]*\d)([^\s\"'`\\]{16,200})\1")
 UNQUOTED = re.compile(r"^[ \t]*([\w.-]*(?:key|token|secret|auth))[ \t]*[=:][ \t]*"
                       r"([^\s\"'`]{16,200})[ \t]*$", re.MULTILINE | re.IGNORECASE)
+ID_WORD_BEFORE = re.compile(r"(?i)\b(?:id|ids|workflow|element|file|doc|uuid|guid)\s*[(:]?\s*$")
 UUID_IN = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
 # what the literal's own shape says is public: a publishable key, an object's id, a hash, a
@@ -123,8 +124,11 @@ def literals(text: str, view: str) -> list[tuple[int, int, str]]:
         if before and before.group(1) and id_name(before.group(1)) or any(
                 id_name(k) for k in KEYS_BEFORE.findall(text, line_start, m.start())):
             continue  # `doc_id = "…"`, `applicationServerKey: decode("…")`
-        if m.group(1) == "`" and not (before and before.group(1)):
+        if m.group(1) == "`" and not (before and before.group(1) and re.search(
+                r"[\w$\]]\s*(?::=|=>|=|:)\s*$|\w\($", text[line_start:m.start()])):
             continue  # Markdown's inline code in prose holds ids (a workflow's, a file's)
+        if ID_WORD_BEFORE.search(text, max(line_start, m.start() - 24), m.start()):
+            continue  # 'Credential with ID "R9aMmpO1jdJ8XPJP"
         out.append((m.start(2), m.end(2), MARK.format("secret")))
     if any(w in view for w in ("key", "token", "secret", "auth")):
         for m in UNQUOTED.finditer(text):

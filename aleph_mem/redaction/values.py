@@ -39,7 +39,8 @@ NOT_A_SECRET = re.compile(
     # code, not a value: a subscript, a method, a fetch option, a scheme alone, a URL's rest
     r"[A-Za-z_][\w.]*\[.*|(?-i:[A-Z][a-z]+\.[a-z_]+)|(?:sys|os|self|this|config|settings|env|"
     r"process|app|request|req|ctx|context|data|params|args)\.[\w.]+|include|omit|same-origin|"
-    r"bearer|//\S*)$",
+    r"bearer|//\S*|filler|dummy|foo|bar|baz|qux|\[.*|\{.*|"
+    r".*'\s*or\s.*|.*\bor\s+'?\d+'?\s*=.*)$",
     re.IGNORECASE)
 PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|<|"
                                r"\$\{|your[_-]|example|placeholder|"
@@ -89,7 +90,8 @@ def is_value(text: str) -> bool:
     secret manager's reference, or the name of a secret."""
     bare = text.strip("\\\"'`").strip()
     return (len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
-            and not names_a_secret(bare) and bare not in PUBLISHED)
+            and not names_a_secret(bare) and bare not in PUBLISHED
+            and not re.search(r"\s\.\s*\$|\$\w+\s*\.\s", bare))  # PHP: '" .$pass. "'
 
 
 def looks_random(text: str) -> bool:
@@ -110,7 +112,11 @@ def said_secret(text: str) -> bool:
     if bare != text:
         return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
                 and not names_a_secret(bare) and not CODE_TEXT.search(bare)
+                and not re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+", bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
+    bare = bare.strip("()[]{}:")  # "string)", ":elevate": a word in code's punctuation
+    if not bare.isascii() and not any(c.isdigit() or c in "!@#$%^&*_+=.?" for c in bare):
+        return False  # a word in another script ("Token คือสตริงยาว…") is prose
     return is_value(bare) and not bare.endswith((":", "：")) and (
         any(not c.isalpha() and c not in "-'’" for c in bare)
         or bare[1:] != bare[1:].lower() or app_password(bare))
@@ -236,6 +242,7 @@ def announced_value(text: str) -> bool:
 def said_token(text: str) -> bool:
     """A token given after its name without a verb ("use the api key abc123…")."""
     return (is_value(text) and any(c.isdigit() for c in text) and not FILE_NAME.search(text)
+            and not re.fullmatch(r"id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?", text)
             and any(c.isalpha() for c in text) and looks_random(text))
 
 
