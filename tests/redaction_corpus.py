@@ -790,6 +790,8 @@ def shapes() -> list[Shape]:
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
     "round-15": (
+        "Un access token JWT es **stateless**: válido hasta `exp` sin tocar BD.",
+        "> \tString parola = in.next();",
         "## Workflow n8n (`O80k1QzfSkJUgzkD`)",
         '*La credencial no existía*: `Credential with ID "R9aMmpO1jdJ8XPJP" does not exist`.',
         '$pass = "\' OR \'1\'=\'1\'";',

@@ -114,7 +114,10 @@ def said_secret(text: str) -> bool:
                 and not names_a_secret(bare) and not CODE_TEXT.search(bare)
                 and not re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+", bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
-    bare = bare.strip("()[]{}:")  # "string)", ":elevate": a word in code's punctuation
+    bare = bare.strip(":*_")  # ":elevate", "**stateless**": a word in punctuation or emphasis
+    for opening, closing in ("()", "[]", "{}"):  # "string)": a bracket without its pair
+        if closing in bare and opening not in bare or opening in bare and closing not in bare:
+            bare = bare.strip(opening + closing)
     if not bare.isascii() and not any(c.isdigit() or c in "!@#$%^&*_+=.?" for c in bare):
         return False  # a word in another script ("Token คือสตริงยาว…") is prose
     return is_value(bare) and not bare.endswith((":", "：")) and (
