@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from aleph_mem.redaction.rules import MARK
+from aleph_mem.redaction.rule import MARK
 from aleph_mem.redaction.values import (
     NOT_A_PASSWORD,
     PUBLISHED,

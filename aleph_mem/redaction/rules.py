@@ -5,11 +5,10 @@ CLI flag, a sentence that says "my password is …"). A rule runs only where one
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 
+from aleph_mem.redaction.announced import ANNOUNCED
+from aleph_mem.redaction.rule import Rule, rule, token_rule
 from aleph_mem.redaction.values import (
     PUBLISHED,
     UUID,
@@ -17,101 +16,62 @@ from aleph_mem.redaction.values import (
     header_value,
     hook_secret,
     is_value,
-    label_word,
     looks_random,
     not_placeholder,
     passphrase,
-    password_like,
     pem_body,
     pin_value,
     random_value,
     said_secret,
     said_token,
     secret_cookie,
-    words_passphrase,
 )
-
-MARK = "[REDACTED:{}]"
-
-
-@dataclass(frozen=True)
-class Rule:
-    kind: str
-    source: str  # the pattern, compiled when the rule is first tried (``pattern``)
-    keep: int = 0  # the pattern group kept in front of the mark (a key name, a scheme)
-    hints: tuple[str, ...] = ()  # lower-case text one of which a match must hold
-    check: Callable[[str], bool] | None = None  # the taken-out text must pass, or stays
-    lower: bool = False  # matched on the lower-cased text (the pattern is in lower case)
-    back: int | None = None  # a match starts at most this far before a hint (None: anywhere)
-    gate: re.Pattern[str] | None = None  # must match where the hint is, or the rule is not tried
-    prefixes: tuple[str, ...] = ()  # a token's literal prefixes (the token rules)
-    flags: int = 0
-
-    @functools.cached_property
-    def pattern(self) -> re.Pattern[str]:
-        """Compiled on first use: a text holding none of a rule's hints never pays for it,
-        so a search that shows a few snippets does not compile some sixty patterns."""
-        return re.compile(self.source, self.flags)
-
-
-def _rule(kind: str, pattern: str, keep: int = 0, flags: int = 0, hints: tuple[str, ...] = (),
-          check: Callable[[str], bool] | None = None, lower: bool = False,
-          back: int | None = None, gate: re.Pattern[str] | None = None) -> Rule:
-    return Rule(kind, pattern, keep, hints, check, lower, back, gate, flags=flags)
-
-
-def _tokens(kind: str, *shapes: tuple[str, str]) -> Rule:
-    """Tokens by their literal prefix and body: ``(prefix, body pattern)``. The prefix comes
-    first in the pattern (a fast literal search) and must not follow a word character."""
-    parts = [re.escape(p) + f"(?<![A-Za-z0-9_]{re.escape(p)})" + body for p, body in shapes]
-    return Rule(kind, "|".join(f"(?:{p})" for p in parts), check=looks_random,
-                prefixes=tuple(p for p, _ in shapes))
-
 
 B = r"[A-Za-z0-9_-]"  # a URL-safe token character
 TOKENS: tuple[Rule, ...] = (
-    _tokens("aws-key-id", *((p, r"[A-Z0-9]{16}\b") for p in (
+    token_rule("aws-key-id", *((p, r"[A-Z0-9]{16}\b") for p in (
         "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"))),
-    _tokens("aws-session-token", ("IQoJb3JpZ2lu", r"[A-Za-z0-9+/=]{40,}"),
+    token_rule("aws-session-token", ("IQoJb3JpZ2lu", r"[A-Za-z0-9+/=]{40,}"),
             ("FwoGZXIvYXdz", r"[A-Za-z0-9+/=]{40,}")),
-    _tokens("github-token", *((p, r"[A-Za-z0-9]{30,}") for p in (
+    token_rule("github-token", *((p, r"[A-Za-z0-9]{30,}") for p in (
         "ghp_", "gho_", "ghu_", "ghs_", "ghr_")), ("github_pat_", r"[A-Za-z0-9_]{22,}")),
-    _tokens("gitlab-token", *((p, B + "{20,}") for p in (
+    token_rule("gitlab-token", *((p, B + "{20,}") for p in (
         "glpat-", "glrt-", "gldt-", "glptt-", "glcbt-", "glft-", "glsoat-", "glimt-",
         "gloas-", "glffct-", "glagent-", "GR1348941"))),
-    _tokens("llm-key", ("sk-", r"(?:ant-[a-z0-9]+-|proj-|svcacct-|admin-|or-v1-)?" + B + "{20,}"),
+    token_rule("llm-key",
+               ("sk-", r"(?:ant-[a-z0-9]+-|proj-|svcacct-|admin-|or-v1-)?" + B + "{20,}"),
             ("gsk_", r"[A-Za-z0-9]{40,}"), ("xai-", r"[A-Za-z0-9]{60,}"),
             ("r8_", r"[A-Za-z0-9]{30,}"), ("pplx-", r"[A-Za-z0-9]{40,}"),
             ("hf_", r"[A-Za-z0-9]{30,}\b")),
-    _tokens("slack-token", *((p, r"[A-Za-z0-9.-]{10,}") for p in (
+    token_rule("slack-token", *((p, r"[A-Za-z0-9.-]{10,}") for p in (
         "xoxb-", "xoxp-", "xoxa-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.", "xapp-"))),
-    _tokens("slack-token", ("xoxd-", r"[A-Za-z0-9%._-]{40,}")),
-    _tokens("stripe-key", *((p, r"[A-Za-z0-9]{16,}") for p in (
+    token_rule("slack-token", ("xoxd-", r"[A-Za-z0-9%._-]{40,}")),
+    token_rule("stripe-key", *((p, r"[A-Za-z0-9]{16,}") for p in (
         "sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"))),
-    _tokens("payment-token", ("sq0atp-", B + "{22,}"), ("sq0csp-", B + "{40,}"),
+    token_rule("payment-token", ("sq0atp-", B + "{22,}"), ("sq0csp-", B + "{40,}"),
             ("EAAA", B + "{60,}"), ("access_token$production$", r"[0-9a-z]{16}\$[0-9a-f]{32}"),
             ("access_token$sandbox$", r"[0-9a-z]{16}\$[0-9a-f]{32}"),
             *((p, r"[a-fA-F0-9]{32}") for p in ("shpat_", "shpss_", "shpca_", "shppa_")),
             ("access-production-", r"[0-9a-f-]{36}"), ("access-development-", r"[0-9a-f-]{36}"),
             ("rzp_live_", r"[A-Za-z0-9]{14}"), ("rzp_test_", r"[A-Za-z0-9]{14}"),
             ("pdl_live_", r"[A-Za-z0-9_]{30,}"), ("pdl_sdbx_", r"[A-Za-z0-9_]{30,}")),
-    _tokens("registry-token", ("npm_", r"[A-Za-z0-9]{36}\b"), ("pypi-AgE", B + "{50,}"),
+    token_rule("registry-token", ("npm_", r"[A-Za-z0-9]{36}\b"), ("pypi-AgE", B + "{50,}"),
             ("rubygems_", r"[a-f0-9]{48}"), ("oy2", r"[a-z0-9]{43}\b"),
             ("dckr_pat_", B + "{20,}"), ("cio", r"[A-Za-z0-9]{32}\b"),
             ("AKCp", r"[A-Za-z0-9]{60,}"), ("CLOJARS_", r"[a-z0-9]{60}"),
             ("cmVmdGtuOjAx", r"[A-Za-z0-9]{40,}")),
-    _tokens("ci-token", ("ATBB", r"[A-Za-z0-9_=.-]{28,}"), ("ATATT3", r"[A-Za-z0-9_=.-]{100,}"),
+    token_rule("ci-token", ("ATBB", r"[A-Za-z0-9_=.-]{28,}"), ("ATATT3", r"[A-Za-z0-9_=.-]{100,}"),
             ("bkua_", r"[a-f0-9]{40}"), ("CCIPAT_", r"[A-Za-z0-9_]{40,}")),
-    _tokens("cloud-token", ("ya29.", B + "{20,}"), ("GOCSPX-", B + "{20,}"),
+    token_rule("cloud-token", ("ya29.", B + "{20,}"), ("GOCSPX-", B + "{20,}"),
             ("AIza", B + "{35}"),
             *((p, r"[a-f0-9]{64}") for p in ("dop_v1_", "doo_v1_", "dor_v1_")),
             ("HRKU-", B + "{40,}"), ("LTAI", r"[A-Za-z0-9]{20}\b")),
-    _tokens("secret-manager-token", *((p, B + "{24,}") for p in ("hvs.", "hvb.", "hvr.")),
+    token_rule("secret-manager-token", *((p, B + "{24,}") for p in ("hvs.", "hvb.", "hvr.")),
             *((p, r"[A-Za-z0-9._-]{40,}") for p in (
                 "dp.st.", "dp.pt.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit.")),
             ("ops_eyJ", r"[A-Za-z0-9_=-]{100,}"), ("pul-", r"[a-f0-9]{40}")),
-    _tokens("chat-token", ("SK", r"[0-9a-f]{32}\b"), ("syt_", r"[A-Za-z0-9_]{20,}")),
-    _tokens("api-key", ("ntn_", r"[A-Za-z0-9]{40,}"), ("secret_", r"[A-Za-z0-9]{43}\b"),
+    token_rule("chat-token", ("SK", r"[0-9a-f]{32}\b"), ("syt_", r"[A-Za-z0-9_]{20,}")),
+    token_rule("api-key", ("ntn_", r"[A-Za-z0-9]{40,}"), ("secret_", r"[A-Za-z0-9]{43}\b"),
             ("NRAK-", r"[A-Z0-9]{27}\b"), ("sntrys_", r"[A-Za-z0-9+/=_-]{40,}"),
             ("sntryu_", r"[a-f0-9]{64}"), ("lin_api_", r"[A-Za-z0-9]{40}"),
             ("PMAK-", r"[a-f0-9]{24}-[a-f0-9]{34}"), ("figd_", B + "{40,}"),
@@ -129,13 +89,13 @@ TOKENS: tuple[Rule, ...] = (
             ("hcaik_", r"[a-z0-9]{40,}"), ("hcxik_", r"[a-z0-9]{40,}"),
             ("NNSXS.", r"[A-Z0-9]{30,45}\.[A-Z0-9]{60,70}"), ("live_", r"[A-Za-z0-9]{30}\b"),
             *((p, r"[A-Z2-7]{55}") for p in ("SUA", "SAA", "SOA"))),
-    _tokens("private-key", *((p, "[1-9A-HJ-NP-Za-km-z]{100,}") for p in (
+    token_rule("private-key", *((p, "[1-9A-HJ-NP-Za-km-z]{100,}") for p in (
         "xprv", "tprv", "yprv", "zprv", "uprv", "vprv"))),
-    _tokens("private-key", ("AGE-SECRET-KEY-1", r"[0-9A-Z]{58}")),
-    _tokens("sendgrid-key", ("SG.", B + r"{16,}\." + B + "{16,}")),
-    _tokens("api-key", ("xkeysib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}"),
+    token_rule("private-key", ("AGE-SECRET-KEY-1", r"[0-9A-Z]{58}")),
+    token_rule("sendgrid-key", ("SG.", B + r"{16,}\." + B + "{16,}")),
+    token_rule("api-key", ("xkeysib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}"),
             ("xsmtpsib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}")),
-    _tokens("jwt", ("eyJ", B + r"{8,}\.(?:eyJ" + B + r"{8,}\." + B + "{8,}|"  # a JWS; a JWE
+    token_rule("jwt", ("eyJ", B + r"{8,}\.(?:eyJ" + B + r"{8,}\." + B + "{8,}|"  # a JWS; a JWE
                     r"(?:" + B + r"{16,})?\." + B + r"{8,}\." + B + r"{16,}\." + B + "{8,})")),
 )
 
@@ -155,86 +115,86 @@ VALUE = (r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")(?:[^\"\\\n]|\\.)*(?=
 ANY_SEP = re.compile(r"[a-z0-9_.-]{0,24}\\?[\"']?\]?\s*(?::=|=>|=|:)")
 
 STRUCTURED: tuple[Rule, ...] = (
-    _rule("private-key", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+    rule("private-key", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
           r"(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,\\-]*)",
           flags=re.DOTALL, hints=('private key',), check=pem_body),
     # the tail of a key whose BEGIN line was cut off (a clipped tool output)
-    _rule("private-key", r"(?:[A-Za-z0-9+/=]{24,}(?:\\n|\s)+)+[A-Za-z0-9+/=]*(?:\\n|\s)*"
+    rule("private-key", r"(?:[A-Za-z0-9+/=]{24,}(?:\\n|\s)+)+[A-Za-z0-9+/=]*(?:\\n|\s)*"
           r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", hints=('private key',)),
-    _rule("private-key", r"(private-lines:\s*\d+\s*\n)(?:[a-z0-9+/=]+\n?)+", keep=1,
+    rule("private-key", r"(private-lines:\s*\d+\s*\n)(?:[a-z0-9+/=]+\n?)+", keep=1,
           hints=('private-lines',), lower=True, back=0),
-    _rule("private-key", r"(untrusted comment: [^\n]*secret key\s*\n)[a-z0-9+/=]{40,}", keep=1,
+    rule("private-key", r"(untrusted comment: [^\n]*secret key\s*\n)[a-z0-9+/=]{40,}", keep=1,
           hints=('untrusted comment:',), lower=True, back=0),
-    _rule("private-key", r"(\"(?:d|p|q|dp|dq|qi|k)\"\s*:\s*\")[a-z0-9_-]{20,}", keep=1,
+    rule("private-key", r"(\"(?:d|p|q|dp|dq|qi|k)\"\s*:\s*\")[a-z0-9_-]{20,}", keep=1,
           hints=('"kty"',), lower=True),
-    _rule("azure-key", r"((?:accountkey|sharedaccesskey)=)[a-z0-9+/=]{20,}", keep=1,
+    rule("azure-key", r"((?:accountkey|sharedaccesskey)=)[a-z0-9+/=]{20,}", keep=1,
           hints=('accountkey=', 'sharedaccesskey='), lower=True, back=0,
           check=lambda v: v not in PUBLISHED),
-    _rule("azure-key", r"(?<![a-z0-9_~.])[a-z0-9_~.]{3}\dq~[a-z0-9_~.-]{31,34}", hints=('q~',),
+    rule("azure-key", r"(?<![a-z0-9_~.])[a-z0-9_~.]{3}\dq~[a-z0-9_~.-]{31,34}", hints=('q~',),
           lower=True, back=4),
-    _rule("signed-url", r"([?&](?:sig|code)=)[a-z0-9%+/=_-]{20,}", keep=1,
+    rule("signed-url", r"([?&](?:sig|code)=)[a-z0-9%+/=_-]{20,}", keep=1,
           hints=('sig=', 'code='), lower=True, back=1),
-    _rule("cloud-token", r"1//0[A-Za-z0-9_-]{40,}", hints=('1//0',), back=0),
-    _rule("chat-token", r"(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}", hints=(':aa',), back=10),
-    _rule("chat-token", r"(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\."
+    rule("cloud-token", r"1//0[A-Za-z0-9_-]{40,}", hints=('1//0',), back=0),
+    rule("chat-token", r"(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}", hints=(':aa',), back=10),
+    rule("chat-token", r"(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\."
           r"[A-Za-z0-9_-]{27,40}",
           hints=('discord', 'bot_token', 'bot token', 'client.run', 'bot.run', 'bot.start',
                  'token', 'токен')),
-    _rule("secret-manager-token", r"(?<![a-z0-9])[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,}",
+    rule("secret-manager-token", r"(?<![a-z0-9])[a-z0-9]{14}\.atlasv1\.[a-z0-9_=-]{60,}",
           hints=('.atlasv1.',), lower=True, back=14),
-    _rule("secret-manager-token", r"(?<![\w.])0\.[0-9a-f-]{36}\.[A-Za-z0-9]{30}:"
+    rule("secret-manager-token", r"(?<![\w.])0\.[0-9a-f-]{36}\.[A-Za-z0-9]{30}:"
           r"[A-Za-z0-9+/]{20,}=*", hints=('0.',), back=0),
-    _rule("webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
+    rule("webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
           r"\d+/[a-z0-9_-]+", hints=('/api/webhooks/',), lower=True),
-    _rule("webhook", r"https://hooks\.slack\.com/(?:services|workflows)/[a-z0-9/_-]+",
+    rule("webhook", r"https://hooks\.slack\.com/(?:services|workflows)/[a-z0-9/_-]+",
           hints=('hooks.slack.com',), lower=True, back=8, check=not_placeholder),
-    _rule("webhook", r"https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[^\s\"'<>]+",
+    rule("webhook", r"https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[^\s\"'<>]+",
           hints=('.webhook.office.com',), lower=True),
-    _rule("sentry-dsn", r"(https?://[0-9a-f]{32}:)[0-9a-f]{32}(?=@[^\s/]*sentry)", keep=1,
+    rule("sentry-dsn", r"(https?://[0-9a-f]{32}:)[0-9a-f]{32}(?=@[^\s/]*sentry)", keep=1,
           hints=('sentry',), lower=True),
-    _rule("cookie", r"((?:^|(?<=[\s\"']))(?:set-)?cookie\s*:\s*[\"']?)(?=[^\s=;,]+=)[^\n\"']{8,}",
+    rule("cookie", r"((?:^|(?<=[\s\"']))(?:set-)?cookie\s*:\s*[\"']?)(?=[^\s=;,]+=)[^\n\"']{8,}",
           keep=1, hints=('cookie',), lower=True, back=4, check=lambda v: secret_cookie(v)),
     # curl -u user:pw, --user user:pw: the user stays
-    _rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:)[^\s\"']+", keep=1,
+    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:)[^\s\"']+", keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
-    _rule("cli-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
+    rule("cli-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
           hints=('mysql',), back=0),
-    _rule("cli-password", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',), back=0),
-    _rule("cli-password", r"(\blogin\b[^\n]*?\s(?:-p|--password)(?:\s+|=))(?!-)(\S+)", keep=1,
+    rule("cli-password", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',), back=0),
+    rule("cli-password", r"(\blogin\b[^\n]*?\s(?:-p|--password)(?:\s+|=))(?!-)(\S+)", keep=1,
           hints=('login',), check=is_value, back=0),
-    _rule("cli-password", r"(\bconfigure\s+set\s+[\w.-]*(?:secret|token|password|key)[\w.-]*"
+    rule("cli-password", r"(\bconfigure\s+set\s+[\w.-]*(?:secret|token|password|key)[\w.-]*"
           r"\s+)(\S+)", keep=1, hints=('configure',), lower=True, check=is_value, back=0),
-    _rule("cli-password", r"(\bhtpasswd(?=[^\n]*\s-\w*b)(?:\s+-\w+)*\s+\S+\s+\S+\s+)(\S+)",
+    rule("cli-password", r"(\bhtpasswd(?=[^\n]*\s-\w*b)(?:\s+-\w+)*\s+\S+\s+\S+\s+)(\S+)",
           keep=1, hints=('htpasswd',), back=0),
-    _rule("cli-password", r"(\bredis-cli\b[^\n]*?\s-a\s+)(\S+)", keep=1, hints=('redis-cli',),
+    rule("cli-password", r"(\bredis-cli\b[^\n]*?\s-a\s+)(\S+)", keep=1, hints=('redis-cli',),
           back=0),
-    _rule("cli-password", r"((?:-pass(?:in|out)?|-passwd|-k)\s+pass:)(\S+)", keep=1,
+    rule("cli-password", r"((?:-pass(?:in|out)?|-passwd|-k)\s+pass:)(\S+)", keep=1,
           hints=('-pass', '-k'), back=0),
-    _rule("cli-password", r"(-(?:store|key|srcstore|deststore|srckey|destkey)pass\s+)(\S+)",
+    rule("cli-password", r"(-(?:store|key|srcstore|deststore|srckey|destkey)pass\s+)(\S+)",
           keep=1, hints=('-store', '-key', '-src', '-dest'), back=0),
-    _rule("cli-password", r"(\bsqlcmd\b[^\n]*?\s-P\s*)(\S+)", keep=1, hints=('sqlcmd',), back=0),
-    _rule("cli-password", r"(\bldap\w+\b[^\n]*?\s-w\s+)(\S+)", keep=1, hints=('ldap',),
+    rule("cli-password", r"(\bsqlcmd\b[^\n]*?\s-P\s*)(\S+)", keep=1, hints=('sqlcmd',), back=0),
+    rule("cli-password", r"(\bldap\w+\b[^\n]*?\s-w\s+)(\S+)", keep=1, hints=('ldap',),
           check=is_value, back=0),
-    _rule("cli-password", r"((?:\s-U\s*|--user[= ])[^\s%/]+%)(\S+)", keep=1,
+    rule("cli-password", r"((?:\s-U\s*|--user[= ])[^\s%/]+%)(\S+)", keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
-    _rule("cli-password", r"(\b(?:zip|unzip)\b[^\n]*?\s-P\s*|\b(?:7z|7za|rar|unrar)\b[^\n]*?"
+    rule("cli-password", r"(\b(?:zip|unzip)\b[^\n]*?\s-P\s*|\b(?:7z|7za|rar|unrar)\b[^\n]*?"
           r"\s-p)(?!-)(\S+)", keep=1, hints=('zip', 'unzip', '7z', 'rar', 'unrar'),
           check=is_value, back=0),
-    _rule("cli-password", r"(\bsecret\s+set\s+\S+\s+(?:-b|--body)[\s=]+)(\S+)", keep=1,
+    rule("cli-password", r"(\bsecret\s+set\s+\S+\s+(?:-b|--body)[\s=]+)(\S+)", keep=1,
           hints=('secret set',), check=is_value, back=0),
-    _rule("cli-password", r"(\b(?:requirepass|masterauth)\s+)(\"[^\"\n]*\"|\S+)", keep=1,
+    rule("cli-password", r"(\b(?:requirepass|masterauth)\s+)(\"[^\"\n]*\"|\S+)", keep=1,
           hints=('requirepass', 'masterauth'), lower=True, check=is_value, back=0),
     # `mongosh … -u admin -p PW`, `psql -U x -p …` is a port (a number: no value)
-    _rule("cli-password", r"(\s-u\s*[\"']?[^\s\"']+[\"']?\s+-p\s*)(?!-)(\S+)", keep=1,
+    rule("cli-password", r"(\s-u\s*[\"']?[^\s\"']+[\"']?\s+-p\s*)(?!-)(\S+)", keep=1,
           hints=(' -u',), check=said_secret, back=0),  # `mysql -u root -p db` asks for it
     # a Wi-Fi key: in a join-network QR string, and as Windows shows a saved profile's
-    _rule("wifi-key", r"(\bwifi:(?:[a-z]:[^;\n]*;)*?p:)((?:\\.|[^;\\\n])+)(?=;)", keep=1,
+    rule("wifi-key", r"(\bwifi:(?:[a-z]:[^;\n]*;)*?p:)((?:\\.|[^;\\\n])+)(?=;)", keep=1,
           hints=('wifi:',), lower=True, check=is_value, back=0),
-    _rule("wifi-key", r"(\bkey content\s*:[ \t]*)(\S+)", keep=1, hints=('key content',),
+    rule("wifi-key", r"(\bkey content\s*:[ \t]*)(\S+)", keep=1, hints=('key content',),
           lower=True, check=passphrase, back=0),
     # a token announced at the end of a line ("the unseal key:", "token'ı burada, …:")
     # and given alone on the next
-    _rule("announced", r"^((?=[^\n]{0,200}:[ \t]*\r?\n[ \t]*[a-z0-9+/=_.~-]{16,}[ \t]*(?:\r?\n|$))"
+    rule("announced", r"^((?=[^\n]{0,200}:[ \t]*\r?\n[ \t]*[a-z0-9+/=_.~-]{16,}[ \t]*(?:\r?\n|$))"
           r"(?=[^\n]*?(?:key|token|passw|secret|kennwort|schlüssel|clave|contraseña|"
           r"mot de passe|senha|chiave|şifre|wachtwoord|lösenord|hasło|пароль|ключ|токен|密码|"
           r"密钥|パスワード|비밀번호))(?![^\n]*(?:accessor|\bid\b|hash|digest|fingerprint|"
@@ -245,334 +205,145 @@ STRUCTURED: tuple[Rule, ...] = (
                  'lösenord', 'hasło', 'пароль', 'ключ', 'токен', '密码', '密钥', 'パスワード',
                  '비밀번호'), lower=True, check=announced_value, flags=re.M),
     # a Kubernetes secret decoded on the command line: its value is the next line
-    _rule("k8s-secret", r"(\bget secrets?\b[^\n]*\bbase64 (?:-d|--decode|-D)\b[^\n]*\r?\n"
+    rule("k8s-secret", r"(\bget secrets?\b[^\n]*\bbase64 (?:-d|--decode|-D)\b[^\n]*\r?\n"
           r"(?:[^\n]*?\"content\":\s*\")?)([^\s\"]{8,})", keep=1,  # or a transcript's result
           hints=('base64 -d', 'base64 --decode', 'base64 -d'),
           lower=True, check=is_value, back=300),
     # Windows: `net use Z: \\server\share /user:DOMAIN\name PASSWORD`
-    _rule("cli-password", r"(\bnet use\b[^\n]*?/user:\S+[ \t]+)(?![/*])(\S+)", keep=1,
+    rule("cli-password", r"(\bnet use\b[^\n]*?/user:\S+[ \t]+)(?![/*])(\S+)", keep=1,
           hints=('net use',), lower=True, check=is_value, back=0),
     # "… and password `…`" in prose, in several languages
-    _rule("password", r"(\b(?:password|passwort|kennwort|contraseña|senha|mot de passe|"
+    rule("password", r"(\b(?:password|passwort|kennwort|contraseña|senha|mot de passe|"
           r"wachtwoord|lösenord|hasło|пароль)\s+(?:is\s+|è\s+|es\s+|ist\s+|é\s+)?`)"
           r"([^`\n]{6,})(?=`)", keep=1, hints=('passw', 'kennwort', 'contraseña', 'senha',
                                                 'mot de passe', 'wachtwoord', 'lösenord',
                                                 'hasło', 'пароль'),
           lower=True, check=is_value, back=0),
     # a session cookie by its name, as devtools or a test's output shows it
-    _rule("cookie", r"(\b(?:session|sessionid|session_id|connect\.sid|phpsessid|"
+    rule("cookie", r"(\b(?:session|sessionid|session_id|connect\.sid|phpsessid|"
           r"jsessionid|laravel_session|_session|remember_token)=)([^;\s\"'`]{16,})", keep=1,
           hints=('session', 'connect.sid=', 'remember_token='), lower=True, check=is_value,
           back=12),
     # an XML element named for a secret: <pre-shared-key>…</pre-shared-key>, <password>…
-    _rule("password", r"(<([a-z_:-]*(?:password|passwd|secret|pre-shared-key|preshared[_-]?key|"
+    rule("password", r"(<([a-z_:-]*(?:password|passwd|secret|pre-shared-key|preshared[_-]?key|"
           r"psk|api[_-]?key|auth[_-]?token|access[_-]?token)[a-z_-]*)>)([^<\n]{6,})(?=</\2>)",
           keep=1, hints=('password>', 'passwd>', 'secret>', 'key>', 'psk>', 'token>'),
           lower=True, check=is_value, back=40),
     # OpenWrt's `option key '…'`; Cisco's cleartext `secret 0 …`, `password 0 …`
-    _rule("password", r"(\boption\s+(?:key|password|sae_password|wpa_passphrase|auth_secret)"
+    rule("password", r"(\boption\s+(?:key|password|sae_password|wpa_passphrase|auth_secret)"
           r"\s+[\"'])([^\"'\n]+)(?=[\"'])", keep=1, hints=('option key', 'option password',
                                                     'option sae_password',
                                                     'option wpa_passphrase',
                                                     'option auth_secret'),
           lower=True, check=is_value, back=0),
-    _rule("password", r"(\b(?:secret|password)\s+0\s+)(\S+)", keep=1,
+    rule("password", r"(\b(?:secret|password)\s+0\s+)(\S+)", keep=1,
           hints=('secret 0 ', 'password 0 '), lower=True, check=is_value, back=0),
     # a game server's or a tool's single-dash flag: `-password "…"`, `-pass …`
-    _rule("flag", r"((?<![\w-])-(?:password|passwd|pass|pw|rcon[_-]?password)[\s=]+)"
+    rule("flag", r"((?<![\w-])-(?:password|passwd|pass|pw|rcon[_-]?password)[\s=]+)"
           r"(\"[^\"\n]+\"|'[^'\n]+'|[^\s\"'-][^\s\"']*)", keep=1,
           hints=('-password', '-passwd', '-pass ', '-pw ', '-rcon'), lower=True,
           check=is_value, back=0),
     # a config line `name "value"` whose name is a password's (Source's rcon_password)
-    _rule("password", r"(?m)(^[ \t]*[\w.]*(?:password|passwd)[ \t]+)(\"[^\"\n]+\"|'[^'\n]+')",
+    rule("password", r"(?m)(^[ \t]*[\w.]*(?:password|passwd)[ \t]+)(\"[^\"\n]+\"|'[^'\n]+')",
           keep=1, hints=('password ', 'passwd '), lower=True, check=is_value, back=40),
     # ssh-keygen's new passphrase
-    _rule("flag", r"(\bssh-keygen\b[^\n]*?\s-N\s+)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"-]\S*)",
+    rule("flag", r"(\bssh-keygen\b[^\n]*?\s-N\s+)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"-]\S*)",
           keep=1, hints=('ssh-keygen',), check=is_value, back=0),  # -N, not -n (principals)
     # a secret piped into the tool that takes it: `printf '%s' '…' | docker secret create`
-    _rule("password", r"(\b(?:printf\s+'%s'|printf\s+\"%s\"|echo(?:\s+-n)?)\s+)"
+    rule("password", r"(\b(?:printf\s+'%s'|printf\s+\"%s\"|echo(?:\s+-n)?)\s+)"
           r"('[^'\n]+'|\"[^\"\n]+\")(?=\s*\|\s*(?:docker|podman)\s+secret|\s*\|\s*gpg\b"
           r"|\s*\|\s*cryptsetup|\s*\|\s*openssl)", keep=1,
           hints=('| docker secret', '| podman secret', '| gpg', '| cryptsetup', '| openssl'),
           lower=True, check=is_value, back=None),
     # `cat` of a file named for a secret, its content the next line
-    _rule("password", r"(\bcat\s+(?!\S*htpasswd)\S*(?:password|passwd|secret|token|api[_-]?key|"
+    rule("password", r"(\bcat\s+(?!\S*htpasswd)\S*(?:password|passwd|secret|token|api[_-]?key|"
           r"credential|(?<![a-z])pass(?![a-z])|_pass\b|private)"
           r"\S*(?:[ \t]+[^\s|;&]+)*[ \t]*\r?\n)(?!-----)([^\s]{8,})(?=[ \t]*(?:\r?\n|$))", keep=1,
           hints=('cat ',), lower=True, check=is_value, back=0),
-    # a key file shown: its key the long random word on the next line (``ed25519 a_x …``)
-    _rule("private-key", r"(\bcat\s+\S*\.key[ \t]*\r?\n(?:[^\n]*?[ \t])?)"
-          r"([a-z0-9+/=_-]{32,})(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('cat ',), lower=True,
-          check=looks_random, back=0),
-    # XML that names a secret in an attribute and holds it in another or in its text:
-    # ``<env name="DB_PASSWORD" value="…"/>``, ``<string name="client_secret">…</string>``
-    _rule("password", r"(<[\w:.-]+\s+(?:[\w:-]+=\"[^\"\n]*\"\s+)*?(?:name|key)=\"[^\"\n]*"
-          r"(?:password|passwd|secret|token|api[_-]?key|apikey|private[_-]?key)[^\"\n]*\"\s+"
-          r"value=\")([^\"\n]+)(?=\")", keep=1, hints=('value="',), lower=True, check=is_value,
-          back=200),
-    _rule("password", r"(<string\s+name=\"[^\"\n]*(?:password|passwd|secret|token|api[_-]?key|"
-          r"apikey)[^\"\n]*\"[^>\n]*>)([^<\n]+)(?=</string>)", keep=1, hints=('<string',),
-          lower=True, check=is_value, back=0),
-    # Nix: a secret written into the store or a file under /etc
-    _rule("password", r"(writetext\s+\"[^\"\n]*(?:pass|secret|token|key)[^\"\n]*\"\s+\")"
-          r"([^\"\n]+)(?=\")", keep=1, hints=('writetext',), lower=True, check=is_value, back=0),
-    _rule("password", r"(\.\"[^\"\n]*(?:password|passwd|secret|token)[^\"\n]*\"\.text\s*=\s*\")"
-          r"([^\"\n]+)(?=\")", keep=1, hints=('.text',), lower=True, check=is_value, back=80),
-    # keys handed to a tool by position: openssl's -K (and -k), a game server's login
-    # token, Algolia's admin key after its application id
-    _rule("cli-password", r"(\bopenssl\b[^\n]*?\s-k\s+)(?!pass:)(\S+)", keep=1,
-          hints=('openssl',), lower=True, check=is_value, back=0),
-    _rule("api-key", r"(\+sv_setsteamaccount\s+)([0-9a-f]{32})", keep=1,
-          hints=('sv_setsteamaccount',), lower=True, back=1),
-    _rule("api-key", r"(algoliasearch\(\s*[\"'][a-z0-9]{10}[\"']\s*,\s*[\"'])([0-9a-f]{32})"
-          r"(?=[\"'])", keep=1, hints=('algoliasearch(',), lower=True, back=0),
-    # a license block (Sublime Text's), a key given as a list of bytes under its name
-    _rule("license-key", r"(-{3,} ?begin license ?-{3,}\s*\n)[\s\S]*?(?=-{3,} ?end license)",
-          keep=1, hints=('begin license',), lower=True, back=8),
-    _rule("password", r"((?:key|secret)[\"']?\s*[:=]\s*)\[(?:\s*\d{1,3}\s*,){7,}\s*\d{1,3}\s*\]",
-          keep=1, hints=('key', 'secret'), lower=True, back=12),
-    # a link that carries its own credential: a password reset's or an invite's token
-    _rule("signed-url", r"(/(?:reset|password[-_]reset|reset[-_]password|confirm|verify|"
-          r"activate|invite|magic[-_]?link)/(?:[a-z0-9_-]+/)?)([0-9a-z]{1,13}-[0-9a-f]{20,}|"
-          r"[a-z0-9_-]{24,})", keep=1, hints=('/reset', '/password', '/confirm', '/verify',
-                                              '/activate', '/invite', '/magic'),
-          lower=True, check=looks_random, back=0),
-    _rule("signed-url", r"([?&](?:token|reset_token|access_token|invite_token|auth_token|api_key|"
-          r"apikey)=)([a-z0-9%._~+/-]{16,})", keep=1, hints=('token=', 'api_key=', 'apikey='),
-          lower=True, check=looks_random, back=16),
-    # a key in a config of `Name value` lines (GeoIP.conf's LicenseKey)
-    _rule("password", r"(?m)(^[ \t]*[a-z_]*(?:licensekey|license_key|licencekey|apikey|api_key|"
-          r"secretkey|secret_key|accesstoken|access_token|authtoken|auth_token)[ \t]+)(\S+)[ \t]*$",
-          keep=1, hints=('licensekey', 'license_key', 'licencekey', 'apikey', 'api_key',
-                         'secretkey', 'secret_key', 'accesstoken', 'access_token', 'authtoken',
-                         'auth_token'), lower=True, check=said_token, back=30),
-    # "changed the router admin pass to …": a password set to a value
-    _rule("password", r"(\b(?:changed|set|reset|updated?)\s+(?:[^\s.,;:]+\s+){0,4}?"
-          r"(?:password|passwort|pass|passphrase|pin|code|passcode)\s+to\s+)"
-          r"(\"[^\"\n]+\"|'[^'\n]+'|[^\s,;]*[^\s,;.!?])", keep=1,
-          hints=('changed', 'set', 'reset', 'update'), lower=True, check=said_secret, back=0),
-    # pass(1), the standard Unix password manager: a password is the first line it shows
-    _rule("password", r"(\b(?:go)?pass\s+(?:show\s+)?(?!-)[\w.@/-]+[ \t]*\r?\n)(\S+)"
-          r"(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('pass show', 'gopass'), lower=True,
-          check=is_value, back=6),
-    # a key decoded from hex or base64 into a variable named for a key (Go, Python, JS)
-    _rule("password", r"(\b[a-z_]*(?:key|secret)[a-z_]*(?:\s*,\s*_)?\s*:?=\s*[a-z_.]*"
-          r"(?:decode|fromhex|from_hex|unhexlify|decodestring)\w*\(\s*b?[\"'])"
-          r"([0-9a-f]{32,}|[a-z0-9+/]{32,}={0,2})(?=[\"'])", keep=1,
-          hints=('decode', 'fromhex', 'from_hex', 'unhexlify'), lower=True, back=80),
-    # a gem host's credentials for bundler; fish's and csh's exports
-    _rule("cli-password", r"(\bbundle\s+config\s+(?:set\s+)?(?:--\w+\s+)*[\w-]+(?:\.[\w-]+)+"
-          r"\s+)(\S+)", keep=1, hints=('bundle config',), lower=True, check=is_value, back=0),
-    _rule("password", r"(\b(?:set\s+-[gxul]+|setenv)\s+[a-z0-9_]*(?:key|secret|token|password|"
-          r"passwd|auth)[a-z0-9_]*\s+)(\"[^\"\n]+\"|'[^'\n]+'|\S+)", keep=1,
-          hints=('set -', 'setenv'), lower=True, check=is_value, back=0),
-    # a command that prints a stored secret: the line it prints
-    _rule("password", r"(\b(?:vault\s+(?:kv\s+get|read)\b[^\n]*-field[= ]\S+|"
-          r"op\s+(?:item\s+get\b[^\n]*--reveal|read\s+\S+)|"
-          r"security\s+find-(?:generic|internet)-password\b[^\n]*\s-w\w*|"
-          r"aws\s+secretsmanager\s+get-secret-value\b[^\n]*--output\s+text|"
-          r"gcloud\s+secrets\s+versions\s+access\b|"
-          r"aws\s+configure\s+get\s+\S*(?:secret|token|password)\S*|doppler\s+secrets\s+get\b[^\n]*--plain|"
-          r"bw\s+get\s+password\b|az\s+keyvault\s+secret\s+show\b[^\n]*(?:-o|--output)\s+tsv)"
-          r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1,
-          hints=('vault kv get', 'vault read', 'op item get', 'op read', 'find-generic-password',
-                 'find-internet-password', 'get-secret-value', 'secrets versions access',
-                 'doppler secrets get', 'bw get password', 'keyvault secret show',
-                 'configure get'),
-          lower=True, check=is_value, back=20),
-    # a Fernet key handed to Fernet; an IFTTT webhook's key
-    _rule("encryption-key", r"(fernet\(\s*b?[\"'])([a-z0-9_-]{43}=)", keep=1, hints=('fernet(',),
-          lower=True, back=0),
-    _rule("webhook", r"(maker\.ifttt\.com/trigger/[^/\s]+/(?:json/)?with/key/)([a-z0-9_-]{16,})",
-          keep=1, hints=('maker.ifttt.com',), lower=True, back=0),
-    # a label ending a line with the secret after its colon, a single word of any kind
-    # ("Telefon-Banking Kennwort (…): Blaubeerkuchen", "Family safe word: tangerine-otter")
-    _rule("password", r"(?m)((?<!\w)(?:[a-zäöüåæø-]{0,20}?(?:passwort|kennwort|lösenord|"
-          r"wachtwoord|passord|adgangskode)|password|passwort|kennwort|mot de passe|mdp|contraseña|"
-          r"senha|wachtwoord|lösenord|hasło|heslo|parola|safe word|code word|codeword|"
-          r"palabra clave|mot de code|kodewort|codewort|losungswort|passphrase|memorable word|"
-          r"memorable information|passcode|kenncode|código de acceso|codice d'accesso|"
-          r"toegangscode|パスコード|salaisuus|salasana|hemlighet|geheimnis|secreto|"
-          r"segreto|sekret|секрет|"
-          r"passwort für|пароль|кодовое слово|合言葉|暗号化キー|暗号キー|ネットワークキー|"
-          r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호)"
-          r"(?![\w-])[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
-          r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s:：,;\"'`|]{4,40})[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$",
-          keep=1,
-          hints=('passw', 'kennwort', 'mot de passe', 'mdp', 'contraseña', 'senha',
-                 'wachtwoord', 'lösenord', 'hasło', 'heslo', 'parola', 'safe word', 'code word',
-                 'codeword', 'palabra clave', 'mot de code', 'kodewort', 'codewort',
-                 'losungswort', 'passphrase', 'пароль', 'кодовое слово', '合言葉', '暗号',
-                 '暗号化キー', '暗号キー', 'ネットワークキー', 'パスフレーズ', '无线密码',
-                 'lösenord', 'passord', 'adgangskode',
-                 'memorable word', 'memorable information', 'passcode', 'kenncode',
-                 'código de acceso', "codice d'accesso", 'toegangscode', 'パスコード',
-                 'salaisuus', 'salasana', 'hemlighet', 'geheimnis', 'secreto', 'segreto',
-                 'sekret', 'секрет',
-                 '密码', '口令', '비밀번호'), lower=True, check=label_word, back=20),
-    # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
-    # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
-    _rule("password", r"(?m)((?<!\w)(?:passphrase|passwort|kennwort|password|口令|"
-          r"парольная фраза|phrase secrète|frase de contraseña)(?![\w-])"
-          r"[^\n:：@=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
-          r"((?:[^\s:：\"'`;]+[ \t]+){2,7}[^\s:：\"'`;]+)[ \t]*$", keep=1,
-          hints=('passphrase', 'passwort', 'kennwort', 'password', '口令', 'парольная фраза',
-                 'phrase secrète', 'frase de contraseña'), lower=True, check=words_passphrase,
-          back=0),
-    # 密码 Lx2024@hz!: a password after its CJK word, without a colon
-    _rule("password", r"((?:密码|密碼|口令|パスワード|비밀번호)[ \t]*)"
-          r"([a-z0-9!@#$%^&*_+=.~-]{6,40})(?![a-z0-9!@#$%^&*_+=.~-])", keep=1,
-          hints=('密码', '密碼', '口令', 'パスワード', '비밀번호'), lower=True, check=said_secret,
-          back=0),
-    # a short label at a line's start: "Kw: …", "PW: …", "pwd = …"
-    _rule("password", r"(?m)(^[ \t]*(?:[-*][ \t]*)?(?:kw|pw|pwd)[ \t]*[:=][ \t]*)(\S+)[ \t]*$",
-          keep=1, hints=('kw', 'pw'), lower=True, check=said_secret, back=8),
-    # "jane@example.com / pw": an account and its password on one line of a list
-    _rule("password", r"(?m)([\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]+/[ \t]+)(\S+)[ \t]*$", keep=1,
-          hints=('@',), lower=True, check=said_secret, back=64),
-    # postfix's sasl_passwd: a host, then user:password
-    _rule("password", r"(?m)(^\[?[\w.-]+\]?(?::\d+)?[ \t]+[^:\s]+:)(\S+)$", keep=1,
-          hints=('sasl_passwd',), lower=True, check=is_value),
-    # a local key in a JSON tool result (Tuya's), a JetBrains activation code
-    _rule("password", r"(\\?\"(?:key|local_key|localkey)\\?\"\s*:\s*\\?\")((?:[^\"\\\n]|\\.)+?)"
-          r"(?=\\?\")", keep=1, hints=('key',), lower=True,
-          check=lambda v: len(v) >= 12 and password_like(v.replace("\\", "")), back=4),
-    _rule("license-key", r"(?<![\w-])[a-z0-9]{10}-eyj[a-z0-9+/=]{40,}(?:-[a-z0-9+/=]{20,})*",
-          hints=('-eyj',), lower=True, back=12),
-    # Azure DevOps' personal access tokens (52 characters of lower-case base32)
-    _rule("api-key", r"(?<![a-z0-9+/=_-])[a-z2-7]{52}(?![a-z0-9+/=_-])",
-          hints=('azure', 'devops', 'visualstudio'), lower=True,
-          check=lambda v: v.islower() and sum(c.isdigit() for c in v) >= 4),
-    # Rails' master key shown by a tool in a transcript; a secret written to a file
-    _rule("password", r"(master\.key[\s\S]{0,600}?\"content\":\s*\")([0-9a-f]{32})(?=\")", keep=1,
-          hints=('master.key',), lower=True, back=0),
-    _rule("password", r"(\b(?:printf\s+'%s'\s+|printf\s+\"%s\"\s+|echo\s+(?:-n\s+)?))"
-          r"('[^'\n]{6,}'|\"[^\"\n]{6,}\")(?=\s*>\s*\S*(?:pass|secret|token|key|cred))", keep=1,
-          hints=('printf', 'echo'), lower=True, check=is_value, back=0),
-    # a cookie set in code: `s.cookies.set("laravel_session", "…")`
-    _rule("cookie", r"(cookies\.set\(\s*[\"'][\w.-]+[\"']\s*,\s*[\"'])([^\"'\s]{16,})(?=[\"'])",
-          keep=1, hints=('cookies.set(',), lower=True, check=is_value, back=0),
-    # a chat message that announces a key, and the next message that is only the key
-    _rule("password", r"(?m)(^\[?[\d:]{4,8}\]?[^\n:]{0,40}:[^\n]*(?:clave|key|token|password|"
-          r"passwort|пароль|токен|secret|contraseña|chave|senha|mot de passe|clé|schlüssel|"
-          r"秘密|密钥|키)[^\n]*\r?\n\[?[\d:]{4,8}\]?[^\n:]{0,40}:[ \t]+)(\S{16,})[ \t]*$", keep=1,
-          lower=True, check=announced_value),  # anchored at a line's start: one scan
-    # OpenVPN's auth-user-pass file shown: its second line is the password
-    _rule("password", r"(\bcat\s+\S*(?:auth[\w.-]*\.txt|auth-user-pass|\.netrc\b)[ \t]*\r?\n"
-          r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('cat ',), lower=True,
-          check=is_value, back=0),
-    # the answer to a security question (a random word in place of a mother's maiden name)
-    _rule("password", r"((?:sicherheitsfrage|security question|question secrète|"
-          r"pregunta de seguridad|domanda di sicurezza|pergunta de segurança|秘密の質問|密保问题|"
-          r"보안 질문|секретный вопрос)[^\n:：]{0,120}[:：][ \t]*(?:j'ai mis |i used |i put |"
-          r"habe ich |puse |ho messo )?)([^\s（(:：?？\"'{}]{3,40})(?=[\s（(]|$)", keep=1,
-          hints=('sicherheitsfrage', 'security question', 'question secrète',
-                 'pregunta de seguridad', 'domanda di sicurezza', 'pergunta de segurança',
-                 '秘密の質問', '密保问题', '보안 질문', 'секретный вопрос'), lower=True,
-          check=label_word, back=0),
-    # a server token that is a UUID, handed to an API client (Postmark's)
-    _rule("api-key", r"((?:apiclient|serverclient|accountclient)(?:\.new|::new)?\(\s*[\"'])"
-          r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=[\"'])", keep=1,
-          hints=('apiclient', 'serverclient', 'accountclient'), lower=True, back=0),
-    # registry credentials on a CLI (skopeo, crane), Consul's ACL tokens, a cookie file's line
-    _rule("cli-password", r"(--(?:dest-|src-)?creds[= ]+[\"']?[^:\s\"']+:)([^\s\"'\\]+)", keep=1,
-          hints=('creds',), lower=True, check=is_value, back=12),
-    _rule("password", r"(\btokens\s*\{[^}]*?\b(?:default|agent|master|initial_management|"
-          r"agent_recovery|replication)\s*=\s*\")([0-9a-f-]{36})(?=\")", keep=1,
-          hints=('tokens',), lower=True, back=0),
-    _rule("cookie", r"(?m)(^\S+\t(?:true|false)\t\S+\t(?:true|false)\t\d+\t"
-          r"(?!_ga|_gid|_fbp|theme|lang|locale|logged_in|dotcom_user|tz\t)\S+\t)(\S{16,})$",
-          keep=1, hints=('\ttrue\t', '\tfalse\t'), lower=True,
-          check=lambda v: is_value(v) and sum(c.isalpha() for c in v) >= 6, back=200),
-    # a lone token answering a chat message that asks for a password
-    _rule("password", r"(?m)(^[^\n]*(?:password|passwort|salasana|пароль|mot de passe|contraseña|"
-          r"senha|wachtwoord|lösenord|hasło|heslo|parola|密码|パスワード|비밀번호)[^\n]*[?？][ \t]*"
-          r"\r?\n"
-          r"\[?[\d:]{4,8}\]?[^\n:]{0,40}:[ \t]+)(\S+)[ \t]*$", keep=1,
-          lower=True, check=said_secret),  # anchored at a line's start: one scan
+    *ANNOUNCED,
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
-    _rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
+    rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
           r"(?:(?!über|via\b|call|anruf|nummer|number|tel\b|hotline|ending|endet)[^\n\d.;(]){0,60}?)"
           r"(\d{4,8})(?!\d|[.,:/-]\d)", keep=1,
           hints=('pin', 'puk', 'disarm code', 'door code', 'gate code', 'alarm code',
                  'keypad code', 'पिन', '暗証番号'), check=pin_value, back=0),
     # …and after its label's colon, whatever stands between ("UPI पिन (SBI खाता): 999244")
-    _rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode)|पिन|暗証番号)"
+    rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode)|पिन|暗証番号)"
           r"(?![A-Za-z])[^\n:：]{0,60}[:：][ \t]*)(\d{4,8})(?![\d.,:/-])", keep=1,
           hints=('pin', 'puk', 'पिन', '暗証番号'), check=pin_value, back=0),
     # a KeePass XML export's password entry
-    _rule("password", r"(<key>(?:password|passwort|kennwort)</key>\s*<value[^>]*>)([^<\n]+)"
+    rule("password", r"(<key>(?:password|passwort|kennwort)</key>\s*<value[^>]*>)([^<\n]+)"
           r"(?=</value>)", keep=1, hints=('<key>password</key>', '<key>passwort</key>',
                                           '<key>kennwort</key>'),
           lower=True, check=is_value, back=0),
     # a one-time-password seed (base32): in an otpauth:// URI, handed to pyotp or oathtool
-    _rule("totp-seed", r"((?:otpauth://[th]otp/[^\s?]*\?(?:[^\s#&]*&)*secret=)|"
+    rule("totp-seed", r"((?:otpauth://[th]otp/[^\s?]*\?(?:[^\s#&]*&)*secret=)|"
           r"(?:pyotp\.[th]otp\(\s*[\"'])|(?:\boathtool\b[^\n]*?(?:\s-b|--base32)"
           r"(?:\s+-[\w-]+)*\s+))([a-z2-7]{16,}=*)(?![a-z0-9])", keep=1,
           hints=('otpauth', 'pyotp', 'oathtool'), lower=True, check=is_value, back=0),
     # a Vault unseal key, as `vault operator init` prints it
-    _rule("secret-manager-token", r"(unseal key(?: \d+)?:\s*)([a-z0-9+/=]{40,})", keep=1,
+    rule("secret-manager-token", r"(unseal key(?: \d+)?:\s*)([a-z0-9+/=]{40,})", keep=1,
           hints=('unseal key',), lower=True, back=0),
     # a key handed to a client in code: `cohere.Client("…")`, `Api(token="…")`
-    _rule("api-key", r"((?:client|api|sdk|session)\(\s*(?:(?:api_)?key\s*=\s*|token\s*=\s*)?"
+    rule("api-key", r"((?:client|api|sdk|session)\(\s*(?:(?:api_)?key\s*=\s*|token\s*=\s*)?"
           r"[\"'])([a-z0-9_-]{24,})(?=[\"'])", keep=1,
           hints=('client(', 'api(', 'sdk(', 'session('), lower=True, check=looks_random,
           back=0),
     # a webhook's secret path: Zapier's catch hooks, Mattermost's and Rocket.Chat's ids
-    _rule("webhook", r"(/hooks/catch/\d+/)([a-z0-9]{5,})", keep=1, hints=('/hooks/catch/',),
+    rule("webhook", r"(/hooks/catch/\d+/)([a-z0-9]{5,})", keep=1, hints=('/hooks/catch/',),
           lower=True, back=0),
-    _rule("webhook", r"(/hooks/)([a-z0-9]{26})(?![a-z0-9/])", keep=1, hints=('/hooks/',),
+    rule("webhook", r"(/hooks/)([a-z0-9]{26})(?![a-z0-9/])", keep=1, hints=('/hooks/',),
           lower=True, check=looks_random, back=0),
     # a .pgpass line: host:port:database:user:password
-    _rule("password", r"(?m)(^[\w.*-]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:)(\S+)$", keep=1,
+    rule("password", r"(?m)(^[\w.*-]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:)(\S+)$", keep=1,
           hints=('pgpass', ':5432:', ':5433:', ':6432:', ':*:'), check=is_value),
     # SQL: CREATE/ALTER USER|ROLE … PASSWORD '…', IDENTIFIED BY '…'
-    _rule("password", r"(\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]*?"
+    rule("password", r"(\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]*?"
           r"\b(?:password\s*=?\s*|identified\s+by\s+)')([^'\n]+)(?=')", keep=1,
           hints=('create', 'alter'), lower=True, check=is_value, back=0),
     # NEO4J_AUTH: neo4j/pw: an `…_AUTH` value given as user/password
-    _rule("password", r"([a-z0-9_]*_auth[\"']?\s*[:=]\s*[\"']?[\w.@-]+[/:])([^\s\"']+)", keep=1,
+    rule("password", r"([a-z0-9_]*_auth[\"']?\s*[:=]\s*[\"']?[\w.@-]+[/:])([^\s\"']+)", keep=1,
           hints=('_auth',), lower=True, check=is_value, back=30),
     # Go's DSN: user:password@tcp(host)/db
-    _rule("url-password", r"(\b[\w.-]+:)([^@\s\"':/]+)(?=@(?:tcp|unix|udp)\()", keep=1,
+    rule("url-password", r"(\b[\w.-]+:)([^@\s\"':/]+)(?=@(?:tcp|unix|udp)\()", keep=1,
           hints=('@tcp(', '@unix(', '@udp('), lower=True, check=is_value),
     # a signature or a token in a URL's query string, or an AWS request's signature
-    _rule("signed-url", r"([?&](?:x-amz-signature|x-goog-signature|x-amz-security-token|"
+    rule("signed-url", r"([?&](?:x-amz-signature|x-goog-signature|x-amz-security-token|"
           r"signature|access_token|api_key|apikey|token|key|auth_token|client_secret|secret|"
           r"password|passwd|pwd|private_token|appid|app_key|subscription-key|access_key|"
           r"accesskey)=)([a-z0-9%+/=_.!*~-]{6,}?)(?=[&#\s\"'<>)]|$)",
           keep=1, hints=('signature=', 'security-token=', 'token=', 'key=', 'secret=',
                          'password=', 'passwd=', 'pwd=', 'appid='), lower=True, back=24,
           check=lambda v: is_value(v) and looks_random(v)),
-    _rule("signed-url", r"(\bsignature=)([a-f0-9]{64})", keep=1, hints=('signature=',),
+    rule("signed-url", r"(\bsignature=)([a-f0-9]{64})", keep=1, hints=('signature=',),
           lower=True, back=10),
     # chat hooks whose path or key is the secret: Feishu/Lark, WeCom
-    _rule("webhook", r"(/open-apis/bot/v2/hook/)([a-z0-9-]{20,})", keep=1,
+    rule("webhook", r"(/open-apis/bot/v2/hook/)([a-z0-9-]{20,})", keep=1,
           hints=('/open-apis/bot/v2/hook/',), lower=True, back=0),
     # <password>…</password>, <apiToken>…</apiToken> in XML (Maven's settings.xml)
-    _rule("password", r"(<[\w.:-]*(?:password|passwd|passphrase|secret|token|apikey|api-key|"
+    rule("password", r"(<[\w.:-]*(?:password|passwd|passphrase|secret|token|apikey|api-key|"
           r"api_key|privatekey|private-key)[\w.-]*>)([^<\n]{4,}?)(?=</)", keep=1,
           hints=('password>', 'passwd>', 'passphrase>', 'secret>', 'token>', 'key>'),
           lower=True, check=is_value, back=40),
     # a Vault AppRole secret_id (a UUID, which alone is no secret)
-    _rule("secret-manager-token", r"(secret[_-]?id[\"']?\s*[:=]\s*[\"']?)"
+    rule("secret-manager-token", r"(secret[_-]?id[\"']?\s*[:=]\s*[\"']?)"
           r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", keep=1,
           hints=('secret_id', 'secret-id', 'secretid'), lower=True, back=0),
     # Twilio's client built from an account SID and its auth token
-    _rule("api-key", r"([\"']ac[0-9a-f]{32}[\"']\s*,\s*[\"'])([0-9a-f]{32})(?=[\"'])", keep=1,
+    rule("api-key", r"([\"']ac[0-9a-f]{32}[\"']\s*,\s*[\"'])([0-9a-f]{32})(?=[\"'])", keep=1,
           hints=('"ac', "'ac"), lower=True, back=0),
     # Terraform: a variable named for a secret, with a default
-    _rule("password", r"(variable\s+\"[^\"\n]*(?:password|passwd|secret|token|key)[^\"\n]*\"\s*"
+    rule("password", r"(variable\s+\"[^\"\n]*(?:password|passwd|secret|token|key)[^\"\n]*\"\s*"
           r"\{[^}]*?\bdefault\s*=\s*\")([^\"\n]+)(?=\")", keep=1, hints=('variable "',),
           lower=True, check=is_value, back=0),
     # SMTP: the base64 answer to "Password:" (334 UGFzc3dvcmQ6), and AUTH PLAIN
-    _rule("password", r"(334 (?:ugfzc3dvcmq6|cgfzc3dvcmq6)\s*\r?\n\s*(?:c:\s*)?)([a-z0-9+/=]{4,})",
+    rule("password", r"(334 (?:ugfzc3dvcmq6|cgfzc3dvcmq6)\s*\r?\n\s*(?:c:\s*)?)([a-z0-9+/=]{4,})",
           keep=1, hints=('334 ugfzc3dvcmq6', '334 cgfzc3dvcmq6'), lower=True, back=0),
-    _rule("password", r"(\bauth plain\s+)([a-z0-9+/=]{8,})", keep=1, hints=('auth plain',),
+    rule("password", r"(\bauth plain\s+)([a-z0-9+/=]{8,})", keep=1, hints=('auth plain',),
           lower=True, back=0),
     # "Authorization: Bearer abc…", "-H 'X-Auth-Token: abc…'", "PRIVATE-TOKEN: abc…"
-    _rule("auth-header", r"((?:authorization|x-api-key|api-key|x-auth-token|private-token|"
+    rule("auth-header", r"((?:authorization|x-api-key|api-key|x-auth-token|private-token|"
           r"x-vault-token|x-access-token|x-shopify-access-token|x-goog-api-key|"
           r"ocp-apim-subscription-key)(?:[\"']?\s*[:=]\s*[\"']?|[\"'],[ \t]*[\"'])"
           r"(?:(?:bearer|basic|token|digest|bot|sso-key|ssws|apikey|key|splunk|pat|oauth|"
@@ -581,18 +352,18 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('authorization', 'x-api-key', 'api-key', 'x-auth-token', 'private-token',
                  'x-vault-token', 'x-access-token', 'x-shopify-access-token', 'x-goog-api-key',
                  'ocp-apim-subscription-key'), lower=True, check=header_value, back=0),
-    _rule("auth-header", r"(\b(?:bearer|basic)\s+)([a-z0-9._~+/=-]{16,})", keep=1,
+    rule("auth-header", r"(\b(?:bearer|basic)\s+)([a-z0-9._~+/=-]{16,})", keep=1,
           hints=('bearer', 'basic'), lower=True, check=is_value, back=0),
     # scheme://user:password@host (the scheme and the user stay)
-    _rule("url-password", r"(://[^/\s:@\"'\[]*:)(?!\d+/)([^@\s\"']+)(?=@)",
+    rule("url-password", r"(://[^/\s:@\"'\[]*:)(?!\d+/)([^@\s\"']+)(?=@)",
           keep=1, hints=('://',), lower=True, check=is_value, back=0),
     # --password hunter2, --http-password=abc, --api-key=abc; -p 'x' is too short to trust
-    _rule("flag", r"(--[a-z-]*?(?:password|passwd|passphrase|token|api-key|apikey|secret|"
+    rule("flag", r"(--[a-z-]*?(?:password|passwd|passphrase|token|api-key|apikey|secret|"
           r"client-secret|"
           r"access-key|secret-key|auth-token)(?:=|\s+))(\"[^\"]+\"|'[^']+'|[^\s\"']+)",
           keep=1, hints=('--',), lower=True, check=is_value, back=0),
     # an env dump's NAME=value: the value runs to the line's end (Django keys hold "()")
-    _rule("password", r"(?m)(^[ \t]*(?:export[ \t]+)?[A-Z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|"
+    rule("password", r"(?m)(^[ \t]*(?:export[ \t]+)?[A-Z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|"
           r"API_KEY|APIKEY|PRIVATE_KEY|AUTH)[A-Z0-9_]*(?<!_ID)(?<!_URL)(?<!_URI)(?<!_DOMAIN)"
           r"(?<!_AUDIENCE)(?<!_SCOPE)(?<!_ISSUER)(?<!_HOST)(?<!_USER)(?<!_NAME)=)(\S+)$", keep=1,
           hints=('secret', 'passw', 'token', 'api_key', 'apikey', 'private_key', 'auth'),
@@ -600,7 +371,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
     # ``secret_name`` are not secrets' names); looked for only where a separator follows
-    _rule("password", r"((?<![:/])" + KEY_WORDS
+    rule("password", r"((?<![:/])" + KEY_WORDS
           + r"\\?[\"']?\]?\s*(?::=|=>|=|:(?!:))[ \t]*(?:&\[u8\]\s*=\s*|&(?:'static\s+)?str\s*=\s*|"
           r"(?:string|str|bytes)\s*=\s*)?(?:\[\]byte\(|b(?=\"))?"
           r"(?:\\\"|\"|')?)"
@@ -612,17 +383,17 @@ STRUCTURED: tuple[Rule, ...] = (
           lower=True, check=is_value, back=24, gate=ANY_SEP),
     # a wallet's key: WIF (5…, K…, L…), a 64-byte key in base58 (Solana), where a wallet is
     # named
-    _rule("private-key", r"(?<![A-Za-z0-9+/=_-])[5KL][1-9A-HJ-NP-Za-km-z]{50,51}"
+    rule("private-key", r"(?<![A-Za-z0-9+/=_-])[5KL][1-9A-HJ-NP-Za-km-z]{50,51}"
           r"(?![A-Za-z0-9+/=_-])",
           hints=('wif:', 'wif ', 'privkey', 'private key', 'wallet', 'bitcoin', 'solana',
                  'phantom', 'keypair', 'secret key'), check=looks_random),
     # a 64-byte key in base58 only where a key is named: a transaction's signature (`solana
     # confirm …`) has the same shape
-    _rule("private-key", r"(?<![A-Za-z0-9+/=_-])[1-9A-HJ-NP-Za-km-z]{86,88}(?![A-Za-z0-9+/=_-])",
+    rule("private-key", r"(?<![A-Za-z0-9+/=_-])[1-9A-HJ-NP-Za-km-z]{86,88}(?![A-Za-z0-9+/=_-])",
           hints=('privkey', 'private key', 'phantom', 'keypair', 'secret key', 'export'),
           check=looks_random),
     # a seed phrase: twelve to twenty-four words after its name
-    _rule("seed-phrase", r"((?:seed|recovery|secret|backup|mnemonic|wiederherstellungsphrase|"
+    rule("seed-phrase", r"((?:seed|recovery|secret|backup|mnemonic|wiederherstellungsphrase|"
           r"phrase de récupération|frase de recuperación|frase semente|frase di recupero|"
           r"мнемоническая фраза|сид-фраза|助记词|シードフレーズ|복구 구문|frase semilla|semilla|"
           r"recovery sheet|återställningsfras|herstelzin|frase de recuperação|"
@@ -640,97 +411,97 @@ STRUCTURED: tuple[Rule, ...] = (
           lower=True, back=0,  # a test vector repeats its words ("abandon … about")
           check=lambda v: len(set(v.split())) > len(v.split()) // 3),
     # session cookies: `curl -b 'sessionid=…'`, `document.cookie = "session=…"`, PHPSESSID=…
-    _rule("cookie", r"((?:\s-b|--cookie)[\s=]+[\"']?[\w.-]+=)([^\s;\"']{16,})", keep=1,
+    rule("cookie", r"((?:\s-b|--cookie)[\s=]+[\"']?[\w.-]+=)([^\s;\"']{16,})", keep=1,
           hints=(' -b', '--cookie'),  # ldapsearch's -b is a base DN, not a cookie
           check=lambda v: is_value(v) and not re.search(r"\b(?:dc|ou|cn|o)=", v), back=0),
-    _rule("cookie", r"(document\.cookie\s*=\s*[\"'`][\w.-]+=)([^;\"'`\s]{16,})", keep=1,
+    rule("cookie", r"(document\.cookie\s*=\s*[\"'`][\w.-]+=)([^;\"'`\s]{16,})", keep=1,
           hints=('document.cookie',), lower=True, check=is_value, back=0),
-    _rule("cookie", r"((?<![a-z0-9_])(?:phpsessid|jsessionid|sessionid|session_id|connect\.sid|"
+    rule("cookie", r"((?<![a-z0-9_])(?:phpsessid|jsessionid|sessionid|session_id|connect\.sid|"
           r"laravel_session|[a-z0-9_]*_session)\s*[=:]\s*[\"']?)([^\s;\"',]{16,})", keep=1,
           hints=('phpsessid', 'jsessionid', 'sessionid', 'session_id', 'connect.sid',
                  '_session'), lower=True, check=lambda v: is_value(v) and not UUID.fullmatch(v),
           back=16),
     # passwords on command lines: sqlplus user/pw@db, rabbitmqctl, net user, chpasswd,
     # mosquitto and ipmitool -P, lftp -u user,pw
-    _rule("cli-password", r"(\bsqlplus\s+(?:-\w+\s+)*[\w.$#]+/)([^@\s/]+)", keep=1,
+    rule("cli-password", r"(\bsqlplus\s+(?:-\w+\s+)*[\w.$#]+/)([^@\s/]+)", keep=1,
           hints=('sqlplus',), lower=True, check=is_value, back=0),
-    _rule("cli-password", r"(\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+)(\S+)",
+    rule("cli-password", r"(\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+)(\S+)",
           keep=1, hints=('rabbitmqctl',), lower=True, check=is_value, back=0),
-    _rule("cli-password", r"(\bnet\s+user\s+\S+\s+)(?!/)(\S+)", keep=1, hints=('net user',),
+    rule("cli-password", r"(\bnet\s+user\s+\S+\s+)(?!/)(\S+)", keep=1, hints=('net user',),
           lower=True, check=is_value, back=0),
-    _rule("cli-password", r"(\becho\s+[\"']?[\w.-]+:)([^\s\"'|]+)(?=[\"']?\s*\|\s*(?:sudo\s+)?"
+    rule("cli-password", r"(\becho\s+[\"']?[\w.-]+:)([^\s\"'|]+)(?=[\"']?\s*\|\s*(?:sudo\s+)?"
           r"chpasswd)", keep=1, hints=('chpasswd',), check=is_value),
-    _rule("cli-password", r"(\b(?:mosquitto_\w+|ipmitool)\b[^\n]*?\s-P\s+)(\S+)", keep=1,
+    rule("cli-password", r"(\b(?:mosquitto_\w+|ipmitool)\b[^\n]*?\s-P\s+)(\S+)", keep=1,
           hints=('mosquitto_', 'ipmitool'), check=is_value, back=0),
-    _rule("cli-password", r"(\blftp\b[^\n]*?\s-u\s+[^\s,]+,)([^\s\"']+)", keep=1,
+    rule("cli-password", r"(\blftp\b[^\n]*?\s-u\s+[^\s,]+,)([^\s\"']+)", keep=1,
           hints=('lftp',), check=is_value, back=0),
     # a webhook whose last path segment is its secret (n8n, Rocket.Chat, self-hosted tools)
-    _rule("webhook", r"(/(?:webhooks?|hooks)/(?:[a-z0-9_-]+/)*?)([a-z0-9_-]{20,})"
+    rule("webhook", r"(/(?:webhooks?|hooks)/(?:[a-z0-9_-]+/)*?)([a-z0-9_-]{20,})"
           r"(?=[\s\"'<>)?#]|$)", keep=1, hints=('/webhook', '/hooks/'), lower=True,
           check=lambda v: hook_secret(v), back=0),
     # a secret piped into a login: `echo … | az devops login`, `… | docker login --password-stdin`
-    _rule("cli-password", r"(\becho\s+[\"']?)([^\s\"'|]{8,})(?=[\"']?\s*\|\s*(?:sudo\s+)?"
+    rule("cli-password", r"(\becho\s+[\"']?)([^\s\"'|]{8,})(?=[\"']?\s*\|\s*(?:sudo\s+)?"
           r"(?:[^\n|]*\blogin\b|[^\n|]*--password-stdin|[^\n|]*--with-token|[^\n|]*chpasswd))",
           keep=1, hints=('login', 'password-stdin', 'with-token'), lower=True, check=is_value),
-    _rule("secret-manager-token", r"(\bvault\s+operator\s+unseal\s+(?:-\S+\s+)*)"
+    rule("secret-manager-token", r"(\bvault\s+operator\s+unseal\s+(?:-\S+\s+)*)"
           r"([a-z0-9+/=]{20,})", keep=1, hints=('operator unseal',), lower=True, back=6),
     # RDP clients: xfreerdp /p:'…'
-    _rule("cli-password", r"(\s/p:[\"']?)([^\s\"']+)", keep=1, hints=('/p:',), check=is_value,
+    rule("cli-password", r"(\s/p:[\"']?)([^\s\"']+)", keep=1, hints=('/p:',), check=is_value,
           back=1),
     # msmtp, .netrc: `password VALUE` on a line (a Google app password is four words)
-    _rule("password", r"(?m)(^[ \t]*(?i:password|passwd|passphrase|pass)[ \t]+)"
+    rule("password", r"(?m)(^[ \t]*(?i:password|passwd|passphrase|pass)[ \t]+)"
           r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s=:]\S*)[ \t]*$", keep=1,
           hints=('pass',), check=said_secret, back=16),
     # a user and a password joined in one string (`CURLOPT_USERPWD, "admin:…"`)
-    _rule("password", r"((?:userpwd|userpass|user_pass|basic_auth)\W{1,6}[\"'][^:\"'\s]+:)"
+    rule("password", r"((?:userpwd|userpass|user_pass|basic_auth)\W{1,6}[\"'][^:\"'\s]+:)"
           r"([^\"'\s]+)(?=[\"'])", keep=1, hints=('userpwd', 'userpass', 'user_pass', 'basic_auth'),
           lower=True, check=is_value, back=0),
-    _rule("password", r"(convertto-securestring\s+(?:-string\s+)?[\"'])([^\"'\n]+)(?=[\"'])",
+    rule("password", r"(convertto-securestring\s+(?:-string\s+)?[\"'])([^\"'\n]+)(?=[\"'])",
           keep=1, hints=('convertto-securestring',), lower=True, check=is_value, back=0),
     # Postman's exported auth: {"key": "value", "value": "…"}
-    _rule("api-key", r"(\"key\"\s*:\s*\"(?:value|token|password|apikey|api_key|secret)\"\s*,\s*"
+    rule("api-key", r"(\"key\"\s*:\s*\"(?:value|token|password|apikey|api_key|secret)\"\s*,\s*"
           r"\"value\"\s*:\s*\")([^\"\n]{6,})(?=\")", keep=1, hints=('"key"',), lower=True,
           check=is_value, back=0),
     # `snyk config set api=…`, `npm config set //…:_authToken=…`: a key set on a CLI
-    _rule("cli-password", r"(\bconfig\s+set\s+[\w.:/-]*(?:api|token|key|secret|password|auth)"
+    rule("cli-password", r"(\bconfig\s+set\s+[\w.:/-]*(?:api|token|key|secret|password|auth)"
           r"[\w.-]*[=\s]+)(\S+)", keep=1, hints=('config set',), lower=True, check=is_value,
           back=0),
-    _rule("cli-password", r"(snmp-server\s+community\s+)(\S+)", keep=1, hints=('snmp-server',),
+    rule("cli-password", r"(snmp-server\s+community\s+)(\S+)", keep=1, hints=('snmp-server',),
           check=lambda v: is_value(v) and v.lower() not in ("public", "private"), lower=True,
           back=0),
-    _rule("password", r"(:\s*psk\s+[\"']?)([^\"'\n]+?)(?=[\"']?\s*$)", keep=1,
+    rule("password", r"(:\s*psk\s+[\"']?)([^\"'\n]+?)(?=[\"']?\s*$)", keep=1,
           hints=(': psk',), lower=True, check=is_value, back=2, flags=re.MULTILINE),
-    _rule("cli-password", r"(\bnmcli\b[^\n]*?\spassword\s+[\"']?)([^\"'\s]+)", keep=1,
+    rule("cli-password", r"(\bnmcli\b[^\n]*?\spassword\s+[\"']?)([^\"'\s]+)", keep=1,
           hints=('nmcli',), lower=True, check=is_value, back=0),
     # a wallet's key where a tool keeps it: Hardhat's accounts, a Solana keypair file, an
     # RPC provider's key in its URL
-    _rule("private-key", r"(accounts\s*:\s*\[\s*[\"'])(0x[0-9a-f]{64})", keep=1,
+    rule("private-key", r"(accounts\s*:\s*\[\s*[\"'])(0x[0-9a-f]{64})", keep=1,
           hints=('accounts',), lower=True, back=0),
-    _rule("private-key", r"\[(?:\s*\d{1,3}\s*,){63}\s*\d{1,3}\s*\]",
+    rule("private-key", r"\[(?:\s*\d{1,3}\s*,){63}\s*\d{1,3}\s*\]",
           hints=('id.json', 'keypair', 'solana')),
-    _rule("api-key", r"((?:\.alchemy\.com|\.alchemyapi\.io)/v2/|infura\.io/v3/)([a-z0-9_-]{20,})",
+    rule("api-key", r"((?:\.alchemy\.com|\.alchemyapi\.io)/v2/|infura\.io/v3/)([a-z0-9_-]{20,})",
           keep=1, hints=('alchemy.com/v2/', 'alchemyapi.io/v2/', 'infura.io/v3/'), lower=True,
           back=12),
     # AWS SSM's SecureString, Rails' master.key, WordPress' define(), unattend.xml
-    _rule("password", r"(\"type\"\s*:\s*\"securestring\",\s*\"value\"\s*:\s*\")([^\"\n]+)",
+    rule("password", r"(\"type\"\s*:\s*\"securestring\",\s*\"value\"\s*:\s*\")([^\"\n]+)",
           keep=1, hints=('"securestring"',), lower=True, back=8),
-    _rule("password", r"(master\.key\s*\n)([0-9a-f]{32})\b", keep=1, hints=('master.key',),
+    rule("password", r"(master\.key\s*\n)([0-9a-f]{32})\b", keep=1, hints=('master.key',),
           lower=True, back=0),
-    _rule("password", r"(define\(\s*['\"][a-z0-9_]*(?:password|secret|key|salt|token)[a-z0-9_]*"
+    rule("password", r"(define\(\s*['\"][a-z0-9_]*(?:password|secret|key|salt|token)[a-z0-9_]*"
           r"['\"]\s*,\s*['\"])([^'\"\n]+)(?=['\"])", keep=1, hints=('define(',), lower=True,
           check=is_value, back=0),
-    _rule("password", r"(<[\w:]*password[\w:]*>\s*<value>)([^<]+)(?=</value>)", keep=1,
+    rule("password", r"(<[\w:]*password[\w:]*>\s*<value>)([^<]+)(?=</value>)", keep=1,
           hints=('password>',), lower=True, check=is_value, back=40),
-    _rule("private-key", r"-----BEGIN OpenVPN Static key V1-----.*?-----END OpenVPN Static key "
+    rule("private-key", r"-----BEGIN OpenVPN Static key V1-----.*?-----END OpenVPN Static key "
           r"V1-----", flags=re.DOTALL, hints=('openvpn static key',)),
     # a Firebase server key, wrapped or not
-    _rule("cloud-token", r"AAAA[A-Za-z0-9_-]{7}:APA91b(?:[A-Za-z0-9_-]|\r?\n)+",
+    rule("cloud-token", r"AAAA[A-Za-z0-9_-]{7}:APA91b(?:[A-Za-z0-9_-]|\r?\n)+",
           hints=(':apa91b',), back=12),
     # "मेरा पासवर्ड … है": the verb after the value
-    _rule("password", r"(पासवर्ड\s+)(\S+)(?=\s+है)", keep=1, hints=('पासवर्ड',),
+    rule("password", r"(पासवर्ड\s+)(\S+)(?=\s+है)", keep=1, hints=('पासवर्ड',),
           check=said_secret, back=0),
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
-    _rule("password", r"((?:(?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|"
+    rule("password", r"((?:(?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|"
           r"pwd|passcode|mot de passe|mdp|contraseña|contrasena|senha|wachtwoord|parola|"
           r"parolası|hasło|haslo|huvudlösenord|masterpasswort|hauptpasswort|"
           r"psk|pre-shared key|clé pré-partagée|license key|licence key|product key|"
@@ -776,7 +547,7 @@ STRUCTURED: tuple[Rule, ...] = (
                          'huvudlösenord', 'masterpasswort', 'hauptpasswort'), lower=True,
           check=said_secret, back=0),
     # "use the api key abc123…": a token after its name, no verb
-    _rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
+    rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
           r"secret key|token|secret|şifresi|şifre|parola|contraseña|senha|heslo|hasło|"
           r"пароль|mật khẩu|kata sandi|salasana|lösenord|pw|pwd|mot de passe|kennwort|"
           r"wachtwoord|clave|schlüssel|clé|chiave|passord|adgangskode|salasana)"
@@ -795,7 +566,7 @@ STRUCTURED: tuple[Rule, ...] = (
 
 # an AWS secret key (40 characters of base64, both cases and a digit) given within a few
 # lines after its key id: looked for before the token pass marks the key id
-AWS_PAIR = _rule("aws-secret-key", r"((?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])[\s\S]{0,300}?"
+AWS_PAIR = rule("aws-secret-key", r"((?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])[\s\S]{0,300}?"
                  r"(?<![A-Za-z0-9/+=]))(?=[A-Za-z0-9/+]{0,39}[a-z])"
                  r"(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[0-9])"
                  r"([A-Za-z0-9/+]{40}(?:[A-Za-z0-9/+]{4})?)(?![A-Za-z0-9/+=])", keep=1,

@@ -9,7 +9,7 @@ import binascii
 import re
 from collections.abc import Iterator
 
-from aleph_mem.redaction.rules import MARK
+from aleph_mem.redaction.rule import MARK
 from aleph_mem.redaction.values import is_value, password_like, placeholder
 
 BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")

@@ -25,7 +25,8 @@ from aleph_mem.redaction.codes import (
     security_answers,
     shaped_codes,
 )
-from aleph_mem.redaction.rules import AWS_PAIR, MARK, STRUCTURED, TOKENS, Rule
+from aleph_mem.redaction.rule import MARK, Rule
+from aleph_mem.redaction.rules import AWS_PAIR, STRUCTURED, TOKENS
 from aleph_mem.redaction.structure import (
     CREDENTIAL_WORDS,
     blobs,

@@ -1,0 +1,213 @@
+"""Secrets a label, a command or a file announces: a label's password alone at a line's end
+or on the next ("Kennwort: Blaubeerkuchen"), a passphrase of several words, a command that
+prints a stored secret (``vault kv get -field``, ``op item get --reveal``), a key file shown
+by ``cat``, a chat message that asks for a password and the one that answers, a security
+question's answer, XML and Nix that name a secret, keys handed to tools by position. Part of
+the structured rules, in their order (``rules.STRUCTURED``)."""
+
+from __future__ import annotations
+
+from aleph_mem.redaction.rule import Rule, rule
+from aleph_mem.redaction.values import (
+    announced_value,
+    is_value,
+    label_word,
+    looks_random,
+    password_like,
+    said_secret,
+    said_token,
+    words_passphrase,
+)
+
+ANNOUNCED: tuple[Rule, ...] = (
+    # a key file shown: its key the long random word on the next line (``ed25519 a_x …``)
+    rule("private-key", r"(\bcat\s+\S*\.key[ \t]*\r?\n(?:[^\n]*?[ \t])?)"
+          r"([a-z0-9+/=_-]{32,})(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('cat ',), lower=True,
+          check=looks_random, back=0),
+    # XML that names a secret in an attribute and holds it in another or in its text:
+    # ``<env name="DB_PASSWORD" value="…"/>``, ``<string name="client_secret">…</string>``
+    rule("password", r"(<[\w:.-]+\s+(?:[\w:-]+=\"[^\"\n]*\"\s+)*?(?:name|key)=\"[^\"\n]*"
+          r"(?:password|passwd|secret|token|api[_-]?key|apikey|private[_-]?key)[^\"\n]*\"\s+"
+          r"value=\")([^\"\n]+)(?=\")", keep=1, hints=('value="',), lower=True, check=is_value,
+          back=200),
+    rule("password", r"(<string\s+name=\"[^\"\n]*(?:password|passwd|secret|token|api[_-]?key|"
+          r"apikey)[^\"\n]*\"[^>\n]*>)([^<\n]+)(?=</string>)", keep=1, hints=('<string',),
+          lower=True, check=is_value, back=0),
+    # Nix: a secret written into the store or a file under /etc
+    rule("password", r"(writetext\s+\"[^\"\n]*(?:pass|secret|token|key)[^\"\n]*\"\s+\")"
+          r"([^\"\n]+)(?=\")", keep=1, hints=('writetext',), lower=True, check=is_value, back=0),
+    rule("password", r"(\.\"[^\"\n]*(?:password|passwd|secret|token)[^\"\n]*\"\.text\s*=\s*\")"
+          r"([^\"\n]+)(?=\")", keep=1, hints=('.text',), lower=True, check=is_value, back=80),
+    # keys handed to a tool by position: openssl's -K (and -k), a game server's login
+    # token, Algolia's admin key after its application id
+    rule("cli-password", r"(\bopenssl\b[^\n]*?\s-k\s+)(?!pass:)(\S+)", keep=1,
+          hints=('openssl',), lower=True, check=is_value, back=0),
+    rule("api-key", r"(\+sv_setsteamaccount\s+)([0-9a-f]{32})", keep=1,
+          hints=('sv_setsteamaccount',), lower=True, back=1),
+    rule("api-key", r"(algoliasearch\(\s*[\"'][a-z0-9]{10}[\"']\s*,\s*[\"'])([0-9a-f]{32})"
+          r"(?=[\"'])", keep=1, hints=('algoliasearch(',), lower=True, back=0),
+    # a license block (Sublime Text's), a key given as a list of bytes under its name
+    rule("license-key", r"(-{3,} ?begin license ?-{3,}\s*\n)[\s\S]*?(?=-{3,} ?end license)",
+          keep=1, hints=('begin license',), lower=True, back=8),
+    rule("password", r"((?:key|secret)[\"']?\s*[:=]\s*)\[(?:\s*\d{1,3}\s*,){7,}\s*\d{1,3}\s*\]",
+          keep=1, hints=('key', 'secret'), lower=True, back=12),
+    # a link that carries its own credential: a password reset's or an invite's token
+    rule("signed-url", r"(/(?:reset|password[-_]reset|reset[-_]password|confirm|verify|"
+          r"activate|invite|magic[-_]?link)/(?:[a-z0-9_-]+/)?)([0-9a-z]{1,13}-[0-9a-f]{20,}|"
+          r"[a-z0-9_-]{24,})", keep=1, hints=('/reset', '/password', '/confirm', '/verify',
+                                              '/activate', '/invite', '/magic'),
+          lower=True, check=looks_random, back=0),
+    rule("signed-url", r"([?&](?:token|reset_token|access_token|invite_token|auth_token|api_key|"
+          r"apikey)=)([a-z0-9%._~+/-]{16,})", keep=1, hints=('token=', 'api_key=', 'apikey='),
+          lower=True, check=looks_random, back=16),
+    # a key in a config of `Name value` lines (GeoIP.conf's LicenseKey)
+    rule("password", r"(?m)(^[ \t]*[a-z_]*(?:licensekey|license_key|licencekey|apikey|api_key|"
+          r"secretkey|secret_key|accesstoken|access_token|authtoken|auth_token)[ \t]+)(\S+)[ \t]*$",
+          keep=1, hints=('licensekey', 'license_key', 'licencekey', 'apikey', 'api_key',
+                         'secretkey', 'secret_key', 'accesstoken', 'access_token', 'authtoken',
+                         'auth_token'), lower=True, check=said_token, back=30),
+    # "changed the router admin pass to …": a password set to a value
+    rule("password", r"(\b(?:changed|set|reset|updated?)\s+(?:[^\s.,;:]+\s+){0,4}?"
+          r"(?:password|passwort|pass|passphrase|pin|code|passcode)\s+to\s+)"
+          r"(\"[^\"\n]+\"|'[^'\n]+'|[^\s,;]*[^\s,;.!?])", keep=1,
+          hints=('changed', 'set', 'reset', 'update'), lower=True, check=said_secret, back=0),
+    # pass(1), the standard Unix password manager: a password is the first line it shows
+    rule("password", r"(\b(?:go)?pass\s+(?:show\s+)?(?!-)[\w.@/-]+[ \t]*\r?\n)(\S+)"
+          r"(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('pass show', 'gopass'), lower=True,
+          check=is_value, back=6),
+    # a key decoded from hex or base64 into a variable named for a key (Go, Python, JS)
+    rule("password", r"(\b[a-z_]*(?:key|secret)[a-z_]*(?:\s*,\s*_)?\s*:?=\s*[a-z_.]*"
+          r"(?:decode|fromhex|from_hex|unhexlify|decodestring)\w*\(\s*b?[\"'])"
+          r"([0-9a-f]{32,}|[a-z0-9+/]{32,}={0,2})(?=[\"'])", keep=1,
+          hints=('decode', 'fromhex', 'from_hex', 'unhexlify'), lower=True, back=80),
+    # a gem host's credentials for bundler; fish's and csh's exports
+    rule("cli-password", r"(\bbundle\s+config\s+(?:set\s+)?(?:--\w+\s+)*[\w-]+(?:\.[\w-]+)+"
+          r"\s+)(\S+)", keep=1, hints=('bundle config',), lower=True, check=is_value, back=0),
+    rule("password", r"(\b(?:set\s+-[gxul]+|setenv)\s+[a-z0-9_]*(?:key|secret|token|password|"
+          r"passwd|auth)[a-z0-9_]*\s+)(\"[^\"\n]+\"|'[^'\n]+'|\S+)", keep=1,
+          hints=('set -', 'setenv'), lower=True, check=is_value, back=0),
+    # a command that prints a stored secret: the line it prints
+    rule("password", r"(\b(?:vault\s+(?:kv\s+get|read)\b[^\n]*-field[= ]\S+|"
+          r"op\s+(?:item\s+get\b[^\n]*--reveal|read\s+\S+)|"
+          r"security\s+find-(?:generic|internet)-password\b[^\n]*\s-w\w*|"
+          r"aws\s+secretsmanager\s+get-secret-value\b[^\n]*--output\s+text|"
+          r"gcloud\s+secrets\s+versions\s+access\b|"
+          r"aws\s+configure\s+get\s+\S*(?:secret|token|password)\S*|doppler\s+secrets\s+get\b[^\n]*--plain|"
+          r"bw\s+get\s+password\b|az\s+keyvault\s+secret\s+show\b[^\n]*(?:-o|--output)\s+tsv)"
+          r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1,
+          hints=('vault kv get', 'vault read', 'op item get', 'op read', 'find-generic-password',
+                 'find-internet-password', 'get-secret-value', 'secrets versions access',
+                 'doppler secrets get', 'bw get password', 'keyvault secret show',
+                 'configure get'),
+          lower=True, check=is_value, back=20),
+    # a Fernet key handed to Fernet; an IFTTT webhook's key
+    rule("encryption-key", r"(fernet\(\s*b?[\"'])([a-z0-9_-]{43}=)", keep=1, hints=('fernet(',),
+          lower=True, back=0),
+    rule("webhook", r"(maker\.ifttt\.com/trigger/[^/\s]+/(?:json/)?with/key/)([a-z0-9_-]{16,})",
+          keep=1, hints=('maker.ifttt.com',), lower=True, back=0),
+    # a label ending a line with the secret after its colon, a single word of any kind
+    # ("Telefon-Banking Kennwort (…): Blaubeerkuchen", "Family safe word: tangerine-otter")
+    rule("password", r"(?m)((?<!\w)(?:[a-zäöüåæø-]{0,20}?(?:passwort|kennwort|lösenord|"
+          r"wachtwoord|passord|adgangskode)|password|passwort|kennwort|mot de passe|mdp|contraseña|"
+          r"senha|wachtwoord|lösenord|hasło|heslo|parola|safe word|code word|codeword|"
+          r"palabra clave|mot de code|kodewort|codewort|losungswort|passphrase|memorable word|"
+          r"memorable information|passcode|kenncode|código de acceso|codice d'accesso|"
+          r"toegangscode|パスコード|salaisuus|salasana|hemlighet|geheimnis|secreto|"
+          r"segreto|sekret|секрет|"
+          r"passwort für|пароль|кодовое слово|合言葉|暗号化キー|暗号キー|ネットワークキー|"
+          r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호)"
+          r"(?![\w-])[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
+          r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s:：,;\"'`|]{4,40})[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$",
+          keep=1,
+          hints=('passw', 'kennwort', 'mot de passe', 'mdp', 'contraseña', 'senha',
+                 'wachtwoord', 'lösenord', 'hasło', 'heslo', 'parola', 'safe word', 'code word',
+                 'codeword', 'palabra clave', 'mot de code', 'kodewort', 'codewort',
+                 'losungswort', 'passphrase', 'пароль', 'кодовое слово', '合言葉', '暗号',
+                 '暗号化キー', '暗号キー', 'ネットワークキー', 'パスフレーズ', '无线密码',
+                 'lösenord', 'passord', 'adgangskode',
+                 'memorable word', 'memorable information', 'passcode', 'kenncode',
+                 'código de acceso', "codice d'accesso", 'toegangscode', 'パスコード',
+                 'salaisuus', 'salasana', 'hemlighet', 'geheimnis', 'secreto', 'segreto',
+                 'sekret', 'секрет',
+                 '密码', '口令', '비밀번호'), lower=True, check=label_word, back=20),
+    # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
+    # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
+    rule("password", r"(?m)((?<!\w)(?:passphrase|passwort|kennwort|password|口令|"
+          r"парольная фраза|phrase secrète|frase de contraseña)(?![\w-])"
+          r"[^\n:：@=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
+          r"((?:[^\s:：\"'`;]+[ \t]+){2,7}[^\s:：\"'`;]+)[ \t]*$", keep=1,
+          hints=('passphrase', 'passwort', 'kennwort', 'password', '口令', 'парольная фраза',
+                 'phrase secrète', 'frase de contraseña'), lower=True, check=words_passphrase,
+          back=0),
+    # 密码 Lx2024@hz!: a password after its CJK word, without a colon
+    rule("password", r"((?:密码|密碼|口令|パスワード|비밀번호)[ \t]*)"
+          r"([a-z0-9!@#$%^&*_+=.~-]{6,40})(?![a-z0-9!@#$%^&*_+=.~-])", keep=1,
+          hints=('密码', '密碼', '口令', 'パスワード', '비밀번호'), lower=True, check=said_secret,
+          back=0),
+    # a short label at a line's start: "Kw: …", "PW: …", "pwd = …"
+    rule("password", r"(?m)(^[ \t]*(?:[-*][ \t]*)?(?:kw|pw|pwd)[ \t]*[:=][ \t]*)(\S+)[ \t]*$",
+          keep=1, hints=('kw', 'pw'), lower=True, check=said_secret, back=8),
+    # "jane@example.com / pw": an account and its password on one line of a list
+    rule("password", r"(?m)([\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]+/[ \t]+)(\S+)[ \t]*$", keep=1,
+          hints=('@',), lower=True, check=said_secret, back=64),
+    # postfix's sasl_passwd: a host, then user:password
+    rule("password", r"(?m)(^\[?[\w.-]+\]?(?::\d+)?[ \t]+[^:\s]+:)(\S+)$", keep=1,
+          hints=('sasl_passwd',), lower=True, check=is_value),
+    # a local key in a JSON tool result (Tuya's), a JetBrains activation code
+    rule("password", r"(\\?\"(?:key|local_key|localkey)\\?\"\s*:\s*\\?\")((?:[^\"\\\n]|\\.)+?)"
+          r"(?=\\?\")", keep=1, hints=('key',), lower=True,
+          check=lambda v: len(v) >= 12 and password_like(v.replace("\\", "")), back=4),
+    rule("license-key", r"(?<![\w-])[a-z0-9]{10}-eyj[a-z0-9+/=]{40,}(?:-[a-z0-9+/=]{20,})*",
+          hints=('-eyj',), lower=True, back=12),
+    # Azure DevOps' personal access tokens (52 characters of lower-case base32)
+    rule("api-key", r"(?<![a-z0-9+/=_-])[a-z2-7]{52}(?![a-z0-9+/=_-])",
+          hints=('azure', 'devops', 'visualstudio'), lower=True,
+          check=lambda v: v.islower() and sum(c.isdigit() for c in v) >= 4),
+    # Rails' master key shown by a tool in a transcript; a secret written to a file
+    rule("password", r"(master\.key[\s\S]{0,600}?\"content\":\s*\")([0-9a-f]{32})(?=\")", keep=1,
+          hints=('master.key',), lower=True, back=0),
+    rule("password", r"(\b(?:printf\s+'%s'\s+|printf\s+\"%s\"\s+|echo\s+(?:-n\s+)?))"
+          r"('[^'\n]{6,}'|\"[^\"\n]{6,}\")(?=\s*>\s*\S*(?:pass|secret|token|key|cred))", keep=1,
+          hints=('printf', 'echo'), lower=True, check=is_value, back=0),
+    # a cookie set in code: `s.cookies.set("laravel_session", "…")`
+    rule("cookie", r"(cookies\.set\(\s*[\"'][\w.-]+[\"']\s*,\s*[\"'])([^\"'\s]{16,})(?=[\"'])",
+          keep=1, hints=('cookies.set(',), lower=True, check=is_value, back=0),
+    # a chat message that announces a key, and the next message that is only the key
+    rule("password", r"(?m)(^\[?[\d:]{4,8}\]?[^\n:]{0,40}:[^\n]*(?:clave|key|token|password|"
+          r"passwort|пароль|токен|secret|contraseña|chave|senha|mot de passe|clé|schlüssel|"
+          r"秘密|密钥|키)[^\n]*\r?\n\[?[\d:]{4,8}\]?[^\n:]{0,40}:[ \t]+)(\S{16,})[ \t]*$", keep=1,
+          lower=True, check=announced_value),  # anchored at a line's start: one scan
+    # OpenVPN's auth-user-pass file shown: its second line is the password
+    rule("password", r"(\bcat\s+\S*(?:auth[\w.-]*\.txt|auth-user-pass|\.netrc\b)[ \t]*\r?\n"
+          r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('cat ',), lower=True,
+          check=is_value, back=0),
+    # the answer to a security question (a random word in place of a mother's maiden name)
+    rule("password", r"((?:sicherheitsfrage|security question|question secrète|"
+          r"pregunta de seguridad|domanda di sicurezza|pergunta de segurança|秘密の質問|密保问题|"
+          r"보안 질문|секретный вопрос)[^\n:：]{0,120}[:：][ \t]*(?:j'ai mis |i used |i put |"
+          r"habe ich |puse |ho messo )?)([^\s（(:：?？\"'{}]{3,40})(?=[\s（(]|$)", keep=1,
+          hints=('sicherheitsfrage', 'security question', 'question secrète',
+                 'pregunta de seguridad', 'domanda di sicurezza', 'pergunta de segurança',
+                 '秘密の質問', '密保问题', '보안 질문', 'секретный вопрос'), lower=True,
+          check=label_word, back=0),
+    # a server token that is a UUID, handed to an API client (Postmark's)
+    rule("api-key", r"((?:apiclient|serverclient|accountclient)(?:\.new|::new)?\(\s*[\"'])"
+          r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?=[\"'])", keep=1,
+          hints=('apiclient', 'serverclient', 'accountclient'), lower=True, back=0),
+    # registry credentials on a CLI (skopeo, crane), Consul's ACL tokens, a cookie file's line
+    rule("cli-password", r"(--(?:dest-|src-)?creds[= ]+[\"']?[^:\s\"']+:)([^\s\"'\\]+)", keep=1,
+          hints=('creds',), lower=True, check=is_value, back=12),
+    rule("password", r"(\btokens\s*\{[^}]*?\b(?:default|agent|master|initial_management|"
+          r"agent_recovery|replication)\s*=\s*\")([0-9a-f-]{36})(?=\")", keep=1,
+          hints=('tokens',), lower=True, back=0),
+    rule("cookie", r"(?m)(^\S+\t(?:true|false)\t\S+\t(?:true|false)\t\d+\t"
+          r"(?!_ga|_gid|_fbp|theme|lang|locale|logged_in|dotcom_user|tz\t)\S+\t)(\S{16,})$",
+          keep=1, hints=('\ttrue\t', '\tfalse\t'), lower=True,
+          check=lambda v: is_value(v) and sum(c.isalpha() for c in v) >= 6, back=200),
+    # a lone token answering a chat message that asks for a password
+    rule("password", r"(?m)(^[^\n]*(?:password|passwort|salasana|пароль|mot de passe|contraseña|"
+          r"senha|wachtwoord|lösenord|hasło|heslo|parola|密码|パスワード|비밀번호)[^\n]*[?？][ \t]*"
+          r"\r?\n"
+          r"\[?[\d:]{4,8}\]?[^\n:]{0,40}:[ \t]+)(\S+)[ \t]*$", keep=1,
+          lower=True, check=said_secret),  # anchored at a line's start: one scan
+)
