@@ -282,7 +282,6 @@ NOT_A_CELL = re.compile(r"[\d,.%\s]+|\d{4}-\d\d-\d\d.*|[<>=~^]*\d+(?:\.\d+)+.*|"
 NOT_A_SECRET_COLUMN = re.compile(r"\bid\b|hint|policy|length|expir|name|hash|fingerprint|"
                                  r"public|rotat|owner|where|location|stored|vault|manager|scope")
 SOFTWARE = re.compile(r"software|program|app\b|product|licen[cs]e|lizenz")
-SEPARATOR = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
 def _cells(line: str) -> list[tuple[int, int]]:
