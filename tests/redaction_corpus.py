@@ -773,6 +773,43 @@ def shapes() -> list[Shape]:
         ("Panel Plesk: https://panel.example.es:8443 – usuario admin, contraseña {}",
          "Jaguar_8789"),
     )
+    # round 16: what the eleventh corpus showed after its one run on the session's last code
+    out += _shapes(
+        "round-16",
+        ('{{"values": [{{"key": "access_token", "value": "{}", "type": "secret"}}]}}',
+         r(43, URLSAFE)),
+        ("周五交接：\n公司邮箱密码已改成 {}，下周一记得登录一次", "Lanmei@1132qiu"),
+        ("• Wi-Fi : Freebox-F4B516\n• Clé WPA : {}\n• Poubelles : mardi",
+         "gouttiere-indemnis-ecrivis-amandier"),
+        ("curl -s -u admin:'{}' https://printer.school.lan/api/v1/status", "nG4KeJrmV!rF3EK"),
+        ("Azure DevOps\nPAT (Code: Read, Packaging: Read): {}", r(48, LOWER) + "1234"),
+        ("넥스트클라우드 2단계 인증 백업 코드 (연구실 계정)\n{}\n남은 코드: 9개",
+         r(12, UPPER) + "83DE"),
+        ("Clave privada (WIF): {}\nHay que barrerla a la Trezor.",
+         "5J" + r(49, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")),
+        ("Code de l'alarme : {}, puis « OFF ».", "6086"),
+        ("Inflyttning Götgatan 12\nPortkod: {}\nTvättstugan bokas på tavlan.", "4264"),
+        ("Schlüsseltresor links neben der Haustür, Code {}.", "9-5-7-4"),
+        ("Dysk zewnętrzny (LUKS)\nHasło do odszyfrowania: {}\nPodłączać tylko do laptopa.",
+         "kompas latarnia wydma kasztan 35"),
+        ('  {{\n    "id": "bj7fea7jz1mu56u6us96yp",\n    "key": "{}",\n  }}', "UOlHE#Sym1h7D<wk"),
+        ("Servidor: rtmp://a.rtmp.youtube.com/live2\nChave de transmissão: {}",
+         "-".join(r(4, LOWER) for _ in range(5))),
+        ("rocommunity {} 10.0.0.0/24\nsyslocation Salle serveur", r(12)),
+        ("لابتوب أمي\nاسم المستخدم: Mama\nكلمة مرور تسجيل الدخول: {}", "bdBu8nEeUh"),
+        ("- Clave secreta de acceso: {}\n- La generé el martes", r(40)),
+        ("本番バッチ用のシークレットアクセスキー：{}\n（アクセスキーIDは田中さんが管理）",
+         r(40)),
+        ('{{"content": "{{\\n  \\"token\\": \\"{}\\"}}"}}', "xoxe.xoxp-1-" + r(20) + "_" + r(30)),
+        ("cat /var/lib/rancher/k3s/server/token\n{}",
+         "K10" + r(64, HEX) + "::server:" + r(32, HEX)),
+        ("Códigos de respaldo de Google (cuenta de mamá):\nUsé el primero el 12/04. Próximo sin "
+         "usar: {}", "7796 5494"),
+        ("Dropbox – emergency backup code for two-step verification: {}", "y2g8 ypmo zn7h qsja"),
+        ("Приватный ключ траты (spend key): {}\nАдрес оставил в описании.", r(64, HEX)),
+        ("frase de acceso de 30 dígitos: {}",
+         " ".join(r(5, "0123456789") for _ in range(6))),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -789,6 +826,15 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-16": (
+        '"output": "Enter LDAP Password: \\ndn: uid=mferreira,ou=people,dc=uni-lab,dc=org"',
+        '"output": "Enter password: \\nERROR 1045 (28000): Access denied for user \'root\'"',
+        '    "CodeSha256": "rw6iQqofczpM+8IcypNQt4pvaAeNPBpG/Yr6dNmv940=",',
+        "auth:\n  username: cooperativa\n  existingSecret: pg-cooperativa",
+        ".youtube.com\tTRUE\t/\tTRUE\t1781000000\tPREF\ttz=Europe.Madrid&f6=40000000",
+        "# .env.example\nCLERK_WEBHOOK_SIGNING_SECRET=whsec_<copy from the Clerk dashboard>",
+        "rocommunity public 10.0.0.0/24",
+    ),
     "round-15": (
         "Un access token JWT es **stateless**: válido hasta `exp` sin tocar BD.",
         "> \tString parola = in.next();",

@@ -107,17 +107,20 @@ ANNOUNCED: tuple[Rule, ...] = (
           keep=1, hints=('maker.ifttt.com',), lower=True, back=0),
     # a label ending a line with the secret after its colon, a single word of any kind
     # ("Telefon-Banking Kennwort (…): Blaubeerkuchen", "Family safe word: tangerine-otter")
-    rule("password", r"(?m)((?<!\w)(?:[a-zäöüåæø-]{0,20}?(?:passwort|kennwort|lösenord|"
+    rule("password", r"(?m)((?<![a-z0-9_])(?:[a-zäöüåæø-]{0,20}?(?:passwort|kennwort|lösenord|"
           r"wachtwoord|passord|adgangskode)|password|passwort|kennwort|mot de passe|mdp|contraseña|"
           r"senha|wachtwoord|lösenord|hasło|heslo|parola|safe word|code word|codeword|"
           r"palabra clave|mot de code|kodewort|codewort|losungswort|passphrase|memorable word|"
           r"memorable information|passcode|kenncode|código de acceso|codice d'accesso|"
           r"toegangscode|パスコード|salaisuus|salasana|hemlighet|geheimnis|secreto|"
-          r"segreto|sekret|секрет|"
+          r"segreto|sekret|секрет|clé wpa|clé wi-?fi|wpa key|chave wpa|clave wpa|"
+          r"chave de transmissão|stream key|clave de transmisión|streamschlüssel|"
+          r"chiave di streaming|ключ трансляции|clave secreta|chave secreta|clé secrète|"
+          r"spend key|view key|приватный ключ|シークレットアクセスキー|シークレットキー|"
           r"passwort für|пароль|кодовое слово|合言葉|暗号化キー|暗号キー|ネットワークキー|"
           r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호)"
           r"(?![\w-])[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
-          r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s:：,;\"'`|]{4,40})[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$",
+          r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s:：,;\"'`|]{4,90})[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$",
           keep=1,
           hints=('passw', 'kennwort', 'mot de passe', 'mdp', 'contraseña', 'senha',
                  'wachtwoord', 'lösenord', 'hasło', 'heslo', 'parola', 'safe word', 'code word',
@@ -128,19 +131,27 @@ ANNOUNCED: tuple[Rule, ...] = (
                  'memorable word', 'memorable information', 'passcode', 'kenncode',
                  'código de acceso', "codice d'accesso", 'toegangscode', 'パスコード',
                  'salaisuus', 'salasana', 'hemlighet', 'geheimnis', 'secreto', 'segreto',
-                 'sekret', 'секрет',
+                 'sekret', 'секрет', 'clé wpa', 'clé wi', 'wpa key', 'chave wpa', 'clave wpa',
+                 'chave de transmissão', 'stream key', 'clave de transmisión',
+                 'streamschlüssel', 'chiave di streaming', 'ключ трансляции', 'clave secreta',
+                 'chave secreta', 'clé secrète', 'spend key', 'view key', 'приватный ключ',
+                 'シークレットアクセスキー', 'シークレットキー',
                  '密码', '口令', '비밀번호'), lower=True, check=label_word, back=20),
     # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
     # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
     rule("password", r"(?m)((?<!\w)(?:passphrase|passwort|kennwort|password|口令|"
-          r"парольная фраза|phrase secrète|frase de contraseña)(?![\w-])"
+          r"парольная фраза|phrase secrète|frase de contraseña|hasło|heslo|contraseña|senha|"
+          r"mot de passe|wachtwoord|lösenord|пароль|frase de acceso|backup passphrase)(?![\w-])"
           r"[^\n:：@=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
           r"((?:[^\s:：\"'`;]+[ \t]+){2,7}[^\s:：\"'`;]+)[ \t]*$", keep=1,
           hints=('passphrase', 'passwort', 'kennwort', 'password', '口令', 'парольная фраза',
+                 'hasło', 'heslo', 'contraseña', 'senha', 'mot de passe', 'wachtwoord',
+                 'lösenord', 'пароль', 'frase de acceso',
                  'phrase secrète', 'frase de contraseña'), lower=True, check=words_passphrase,
           back=0),
     # 密码 Lx2024@hz!: a password after its CJK word, without a colon
-    rule("password", r"((?:密码|密碼|口令|パスワード|비밀번호)[ \t]*)"
+    rule("password", r"((?:密码|密碼|口令|パスワード|비밀번호)[ \t]*"
+         r"(?:已?改(?:成|为|為)[ \t]*|是|为)?)"
           r"([a-z0-9!@#$%^&*_+=.~-]{6,40})(?![a-z0-9!@#$%^&*_+=.~-])", keep=1,
           hints=('密码', '密碼', '口令', 'パスワード', '비밀번호'), lower=True, check=said_secret,
           back=0),
@@ -160,7 +171,7 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("license-key", r"(?<![\w-])[a-z0-9]{10}-eyj[a-z0-9+/=]{40,}(?:-[a-z0-9+/=]{20,})*",
           hints=('-eyj',), lower=True, back=12),
     # Azure DevOps' personal access tokens (52 characters of lower-case base32)
-    rule("api-key", r"(?<![a-z0-9+/=_-])[a-z2-7]{52}(?![a-z0-9+/=_-])",
+    rule("api-key", r"(?<![a-z0-9+/=_-])[a-z0-9]{52}(?![a-z0-9+/=_-])",
           hints=('azure', 'devops', 'visualstudio'), lower=True,
           check=lambda v: v.islower() and sum(c.isdigit() for c in v) >= 4),
     # Rails' master key shown by a tool in a transcript; a secret written to a file
@@ -203,7 +214,8 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("cookie", r"(?m)(^\S+\t(?:true|false)\t\S+\t(?:true|false)\t\d+\t"
           r"(?!_ga|_gid|_fbp|theme|lang|locale|logged_in|dotcom_user|tz\t)\S+\t)(\S{16,})$",
           keep=1, hints=('\ttrue\t', '\tfalse\t'), lower=True,
-          check=lambda v: is_value(v) and sum(c.isalpha() for c in v) >= 6, back=200),
+          check=lambda v: is_value(v) and sum(c.isalpha() for c in v) >= 6 and "=" not in v,
+          back=200),  # a value of key=value pairs is a preference cookie (PREF)
     # a lone token answering a chat message that asks for a password
     rule("password", r"(?m)(^[^\n]*(?:password|passwort|salasana|пароль|mot de passe|contraseña|"
           r"senha|wachtwoord|lösenord|hasło|heslo|parola|密码|パスワード|비밀번호)[^\n]*[?？][ \t]*"

@@ -46,6 +46,9 @@ SEED_WORDS = re.compile(r"2fa|mfa|totp|otp|two-factor|2-step|authenticator|seed|
 # token with letters and digits
 CODE_WORDS = (
     "recovery code", "recovery key", "backup code", "recovery-code", "recovery_code",
+    "códigos de respaldo", "códigos de recuperación", "codes de secours", "backup-codes",
+    "schlüsseltresor", "portkod", "code de l'alarme", "code alarme", "code d'accès",
+    "code du portail", "code de la porte",
     "kód od", "kód k", "kód na", "kód do", "kod do", "license key", "licence key",
     "product key", "activation key", "activation code", "registration key", "serial key",
     "unlock code", "door code", "gate code", "keypad", "door lock",
@@ -80,7 +83,8 @@ CODE_WORDS = (
     "קוד שחזור", "מפתח שחזור", "מפתח רישיון", "קוד גיבוי",
 )
 CODE_WORD = re.compile("|".join(re.escape(w) for w in sorted(CODE_WORDS, key=len, reverse=True)))
-CODE = re.compile(r"(?<![\w#./%=?&:-])(?:\d(?: \d){3,7}(?![ \t]*\d)|"
+CODE = re.compile(r"(?<![\w#./%=?&:-])(?:\d(?: \d){3,7}(?![ \t]*\d)|\d(?:-\d){3,7}(?![\w-])|"
+                  r"[a-z0-9]{4}(?: [a-z0-9]{4}){3,7}(?![\w-])|"
                   r"[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,8}|"
                   r"(?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}(?: (?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}){1,8}|"
                   r"[A-Za-z0-9]{6,40}|[A-Za-z]?\d{4,5}[A-Za-z]?|\d{1,2}(?:-\d{1,2}){2,3})"
@@ -186,8 +190,11 @@ def _code(value: str) -> bool:
     not a run like 1234), and letters only beside digits."""
     bare = value.replace("-", "").replace(" ", "")
     digits = sum(c.isdigit() for c in bare)
+    groups = value.split(" ")
+    spaced = len(groups) >= 4 and all(len(g) == 4 for g in groups)  # Dropbox's four by four
     if digits == 0 or placeholder(value) or re.fullmatch(r"(?:19|20)\d\d", bare) or \
-            any(not any(c.isdigit() for c in group) for group in value.split(" ")):
+            not spaced and any(not any(c.isdigit() for c in g) for g in groups) or \
+            spaced and sum(any(c.isdigit() for c in g) for g in groups) < 2:
         return False  # a year; "2000 lines": groups apart are a code only with digits in each
     if bare.isdigit():
         return 4 <= len(bare) <= 40 and len(set(bare)) > 1 and bare not in (
@@ -212,7 +219,8 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
         stop = min(line_end, w.end() + BETWEEN)
         next_end = view.find("\n", line_end + 1) if line_end < len(view) else -1
         places = [(w.end(), stop)]
-        rest = re.sub(r"^s?[._-]?(?:txt|md|csv|pdf)$", "", view[w.end():line_end].strip())
+        rest = re.sub(r"^s?[._-]?(?:txt|md|csv|pdf)$|^[(（][^)）]*[)）]:?$", "",
+                      view[w.end():line_end].strip())  # a file's name, a parenthesis
         announced = not rest.strip(" \t:：.-—–()（）") or rest.rstrip().endswith((":", "："))
         if announced:
             places.append((line_end + 1, len(view) if next_end == -1 else next_end))

@@ -43,8 +43,9 @@ TOKENS: tuple[Rule, ...] = (
             ("gsk_", r"[A-Za-z0-9]{40,}"), ("xai-", r"[A-Za-z0-9]{60,}"),
             ("r8_", r"[A-Za-z0-9]{30,}"), ("pplx-", r"[A-Za-z0-9]{40,}"),
             ("hf_", r"[A-Za-z0-9]{30,}\b")),
-    token_rule("slack-token", *((p, r"[A-Za-z0-9.-]{10,}") for p in (
+    token_rule("slack-token", *((p, r"[A-Za-z0-9._-]{10,}") for p in (
         "xoxb-", "xoxp-", "xoxa-", "xoxo-", "xoxs-", "xoxr-", "xoxe-", "xoxe.", "xapp-"))),
+    token_rule("cluster-token", ("K10", r"[0-9a-f]{64}::[a-z]+:[0-9a-f]{16,}")),
     token_rule("slack-token", ("xoxd-", r"[A-Za-z0-9%._-]{40,}")),
     token_rule("stripe-key", *((p, r"[A-Za-z0-9]{16,}") for p in (
         "sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"))),
@@ -155,7 +156,7 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("cookie", r"((?:^|(?<=[\s\"']))(?:set-)?cookie\s*:\s*[\"']?)(?=[^\s=;,]+=)[^\n\"']{8,}",
           keep=1, hints=('cookie',), lower=True, back=4, check=lambda v: secret_cookie(v)),
     # curl -u user:pw, --user user:pw: the user stays
-    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:)[^\s\"']+", keep=1,
+    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:['\"]?)[^\s\"'\\]+", keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
     rule("cli-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
           hints=('mysql',), back=0),
@@ -261,6 +262,10 @@ STRUCTURED: tuple[Rule, ...] = (
           r"\S*(?:[ \t]+[^\s|;&]+)*[ \t]*\r?\n)(?!-----)([^\s]{8,})(?=[ \t]*(?:\r?\n|$))", keep=1,
           hints=('cat ',), lower=True, check=is_value, back=0),
     *ANNOUNCED,
+    # SNMP communities in snmpd.conf (rocommunity SECRET 10.0.0.0/24)
+    rule("password", r"(\b(?:ro|rw)community6?[ \t]+)(\S+)", keep=1,
+         hints=('rocommunity', 'rwcommunity'), lower=True,
+         check=lambda v: is_value(v) and v.lower() not in ("public", "private"), back=0),
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
     rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
@@ -371,7 +376,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
     # ``secret_name`` are not secrets' names); looked for only where a separator follows
-    rule("password", r"((?<![:/])" + KEY_WORDS
+    rule("password", r"((?<![:/])(?<!existing)(?<!existing_)(?<!existing-)" + KEY_WORDS
           + r"\\?[\"']?\]?\s*(?::=|=>|=|:(?!:))[ \t]*(?:&\[u8\]\s*=\s*|&(?:'static\s+)?str\s*=\s*|"
           r"(?:string|str|bytes)\s*=\s*)?(?:\[\]byte\(|b(?=\"))?"
           r"(?:\\\"|\"|')?)"
@@ -385,7 +390,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # named
     rule("private-key", r"(?<![A-Za-z0-9+/=_-])[5KL][1-9A-HJ-NP-Za-km-z]{50,51}"
           r"(?![A-Za-z0-9+/=_-])",
-          hints=('wif:', 'wif ', 'privkey', 'private key', 'wallet', 'bitcoin', 'solana',
+          hints=('wif:', 'wif ', 'wif)', 'privkey', 'private key', 'wallet', 'bitcoin', 'solana',
                  'phantom', 'keypair', 'secret key'), check=looks_random),
     # a 64-byte key in base58 only where a key is named: a transaction's signature (`solana
     # confirm …`) has the same shape
@@ -459,7 +464,8 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("password", r"(convertto-securestring\s+(?:-string\s+)?[\"'])([^\"'\n]+)(?=[\"'])",
           keep=1, hints=('convertto-securestring',), lower=True, check=is_value, back=0),
     # Postman's exported auth: {"key": "value", "value": "…"}
-    rule("api-key", r"(\"key\"\s*:\s*\"(?:value|token|password|apikey|api_key|secret)\"\s*,\s*"
+    rule("api-key", r"(\"key\"\s*:\s*\"(?:value|[\w-]*(?:token|password|apikey|api_key|secret))\""
+         r"\s*,\s*"
           r"\"value\"\s*:\s*\")([^\"\n]{6,})(?=\")", keep=1, hints=('"key"',), lower=True,
           check=is_value, back=0),
     # `snyk config set api=…`, `npm config set //…:_authToken=…`: a key set on a CLI
@@ -512,7 +518,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"пароль|api key|api token|access token|secret|token|mật khẩu|kata sandi|şifre|"
           r"şifresi|συνθηματικό|κωδικός|lösenord(?:et)?|heslo|salasana|adgangskode|passord|"
           r"jelszó|jelszava|private key|secret key|privkey)|パスワード|密码|密碼|비밀번호|"
-          r"كلمة المرور|كلمة السر|الرقم السري|رمز عبور|पासवर्ड|รหัสผ่าน|סיסמה)"
+          r"كلمة المرور|كلمة مرور|كلمة السر|الرقم السري|رمز عبور|पासवर्ड|รหัสผ่าน|סיסמה)"
           # up to eight words to the verb: "the password admin is", "le mot de passe du compte
           # admin c'est", "הסיסמה למערכת הניהול היא"
           r"(?:[ \t]+\([^()\n]{0,40}\)|"

@@ -38,7 +38,7 @@ ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|
                      r"file|path|url|uri|name|version|commit|ref|nonce|salt|iv|kid|fingerprint|"
                      r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|sid|"
                      r"x5t|x5c|thumbprint|application_server_key|write_key|"
-                     r"public[_-]?key|pub[_-]?key|publishable[_-]?key|websocket-key)s?\W*$",
+                     r"public[_-]?key|pub[_-]?key|publishable[_-]?key|websocket-key)s?\d*\W*$",
                      re.IGNORECASE)
 HEX_UNDER_NAME = re.compile(r"(key|token|secret)\\?[\"']?\s*[=:]\s*\\?[\"']?"
                             r"([0-9a-f]{32,128})(?![\w-])")  # on the lower-cased view

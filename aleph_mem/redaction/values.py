@@ -42,7 +42,8 @@ NOT_A_SECRET = re.compile(
     r"bearer|//\S*|filler|dummy|foo|bar|baz|qux|\[.*|\{.*|"
     r".*'\s*or\s.*|.*\bor\s+'?\d+'?\s*=.*)$",
     re.IGNORECASE)
-PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|<|"
+PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|^<|"
+                               r"<[\w\s-]+>|(?:^|[_=:/-])<[\w-]*$|"
                                r"\$\{|your[_-]|example|placeholder|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
                                r"replace[_-]?(?:me|with)|generate[_-]with|^generate$",
@@ -88,6 +89,8 @@ def names_a_secret(bare: str) -> bool:
 def is_value(text: str) -> bool:
     """A value that may be a secret: not a number, placeholder, variable, path, URL, a
     secret manager's reference, or the name of a secret."""
+    if re.match(r"\\+[nrt]", text.lstrip("\"'`")):
+        return False  # a JSON-escaped line break ("Enter password: \\nERROR …"), not a value
     bare = text.strip("\\\"'`").strip()
     return (len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
             and not names_a_secret(bare) and bare not in PUBLISHED
@@ -108,12 +111,16 @@ def not_placeholder(text: str) -> bool:
 def said_secret(text: str) -> bool:
     """A value a sentence gives as a password: quoted, or not a plain word (a digit, a
     symbol, a capital inside it)."""
+    if re.match(r"\\+[nrt]", text.lstrip("\"'`")):
+        return False  # a JSON-escaped line break ("Password: \\ndn: …"), not a value
     bare = text.strip("\"'`「」『』\\")
     if bare != text:
         return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
                 and not names_a_secret(bare) and not CODE_TEXT.search(bare)
                 and not re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+", bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
+    if re.match(r"\\+[nrt]", bare):
+        return False  # a JSON-escaped line break ("Password: \\ndn: …"), not a value
     bare = bare.strip(":*_")  # ":elevate", "**stateless**": a word in punctuation or emphasis
     for opening, closing in ("()", "[]", "{}"):  # "string)": a bracket without its pair
         if closing in bare and opening not in bare or opening in bare and closing not in bare:
@@ -151,6 +158,8 @@ def label_word(text: str) -> bool:
     """A password given alone after its label's colon: any word but a state or an absence
     ("Kennwort: Blaubeerkuchen" is one, "Password: required" and "Passwort: vergessen" not)."""
     bare = text.strip("\"'`«»").strip()
+    if re.match(r"\\+[nrt]", bare):
+        return False  # a JSON-escaped line break, not a value
     if bare.isdigit():  # "contraseña de comercio: 816535": digits after a password's label
         return 4 <= len(bare) <= 12 and len(set(bare)) > 1 and bare not in (
             "1234", "12345", "123456", "12345678")
