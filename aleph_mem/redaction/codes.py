@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from aleph_mem.redaction.rule import MARK
+from aleph_mem.redaction.rule import MARK, occurrences
 from aleph_mem.redaction.values import (
     NOT_A_PASSWORD,
     PUBLISHED,
     label_word,
+    pin_value,
     placeholder,
     words_passphrase,
 )
@@ -36,11 +37,7 @@ SEED_HINTS = ("2fa", "mfa", "otp", "two-factor", "2-step", "authenticator", "see
               "2sv", "setup key", "two-step", "認証", "二段階", "2段階", "验证器", "身份验证",
               "인증",
               "シークレット", "секрет", "geheim", "segreto", "sekret", "密钥", "비밀")
-SEED_WORDS = re.compile(r"2fa|mfa|totp|otp|two-factor|2-step|authenticator|seed|secret|2sv|"
-                        r"認証|二段階|2段階|验证器|身份验证|인증|"
-                        r"setup key|two-step|"
-                        r"シークレット|секрет|geheim|secreto|segreto|sekret|密钥|비밀",
-                        re.IGNORECASE)
+SEED_WORDS = re.compile("|".join(map(re.escape, SEED_HINTS)))  # looked for on the lower-cased view
 
 # the words that announce a code, and the code itself: grouped, a run of digits, or a
 # token with letters and digits
@@ -176,13 +173,7 @@ def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
 
 def _hits(view: str, words: tuple[str, ...]) -> Iterator[int]:
     """Where each of the words is in the text, in order (str.find: no regex over it)."""
-    found = []
-    for w in words:
-        i = view.find(w)
-        while i != -1:
-            found.append(i)
-            i = view.find(w, i + 1)
-    return iter(sorted(found))
+    return iter(sorted(p for w in words for p in occurrences(view, w)))
 
 
 def _code(value: str) -> bool:
@@ -197,8 +188,7 @@ def _code(value: str) -> bool:
             spaced and sum(any(c.isdigit() for c in g) for g in groups) < 2:
         return False  # a year; "2000 lines": groups apart are a code only with digits in each
     if bare.isdigit():
-        return 4 <= len(bare) <= 40 and len(set(bare)) > 1 and bare not in (
-            "1234", "12345", "123456", "12345678")
+        return 4 <= len(bare) <= 40 and pin_value(bare)
     letters = re.sub(r"[^A-Za-z]", "", bare)
     return len(bare) >= 6 and (digits >= 2 or len(bare) >= 8 and not WORD.fullmatch(letters)) or \
         bool(re.fullmatch(r"[A-Za-z]\d{4,5}|\d{4,5}[A-Za-z]", bare))

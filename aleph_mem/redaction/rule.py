@@ -46,3 +46,12 @@ def token_rule(kind: str, *shapes: tuple[str, str]) -> Rule:
     parts = [re.escape(p) + f"(?<![A-Za-z0-9_]{re.escape(p)})" + body for p, body in shapes]
     return Rule(kind, "|".join(f"(?:{p})" for p in parts), check=looks_random,
                 prefixes=tuple(p for p, _ in shapes))
+
+
+def occurrences(view: str, word: str) -> list[int]:
+    """Where ``word`` is in the text, every place, in order (str.find: no regex over it)."""
+    found, i = [], view.find(word)
+    while i != -1:
+        found.append(i)
+        i = view.find(word, i + 1)
+    return found

@@ -9,7 +9,7 @@ import binascii
 import re
 from collections.abc import Iterator
 
-from aleph_mem.redaction.rule import MARK
+from aleph_mem.redaction.rule import MARK, occurrences
 from aleph_mem.redaction.values import is_value, password_like, placeholder
 
 BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
@@ -195,12 +195,8 @@ def _csv_fields(line: str) -> list[tuple[int, int]]:
 def _csv_headers(view: str) -> Iterator[tuple[int, int]]:
     """(start, end) of each line that names a password column and has commas: found from
     the column names, not by reading every line."""
-    starts: set[int] = set()
-    for word in ("password", "passwort", "kennwort", "totp", "otpauth"):
-        i = view.find(word)
-        while i != -1:
-            starts.add(view.rfind("\n", 0, i) + 1)
-            i = view.find(word, i + 1)
+    starts = {view.rfind("\n", 0, i) + 1 for word in ("password", "passwort", "kennwort", "totp",
+                                                      "otpauth") for i in occurrences(view, word)}
     for start in sorted(starts):
         end = view.find("\n", start)
         end = len(view) if end == -1 else end
@@ -359,15 +355,13 @@ def hex_text(text: str, view: str) -> list[tuple[int, int, str]]:
     """Hex whose bytes are a printable random token (a hash's bytes are not printable)."""
     out = []
     for hint in HEX_HINTS:  # only on the lines around a command that turns hex to text
-        at = view.find(hint)
-        while at != -1:
+        for at in occurrences(view, hint):
             start = view.rfind("\n", 0, max(0, view.rfind("\n", 0, at))) + 1
             end = view.find("\n", view.find("\n", at) + 1)
             for m in HEX_TEXT.finditer(text, start, len(text) if end == -1 else end):
                 raw = bytes.fromhex(m.group())
                 if all(32 < b < 127 for b in raw) and random_token(raw.decode("ascii")):
                     out.append((m.start(), m.end(), MARK.format("hex-credential")))
-            at = view.find(hint, at + 1)
     return sorted(set(out))
 
 

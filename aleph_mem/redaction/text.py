@@ -25,7 +25,7 @@ from aleph_mem.redaction.codes import (
     security_answers,
     shaped_codes,
 )
-from aleph_mem.redaction.rule import MARK, Rule
+from aleph_mem.redaction.rule import MARK, Rule, occurrences
 from aleph_mem.redaction.rules import AWS_PAIR, STRUCTURED, TOKENS
 from aleph_mem.redaction.structure import (
     CREDENTIAL_WORDS,
@@ -75,15 +75,11 @@ def _lower_view(text: str) -> str:
 
 def _found(view: str, hints: tuple[str, ...], seen: dict[str, list[int]]) -> list[int]:
     """Where each hint appears in the lower-cased text, in order (each hint looked for once
-    per text: ``seen``, which the caller empties when the text changes)."""
+    per text: ``seen``, which the caller moves along as passes replace spans)."""
     at: list[int] = []
     for hint in hints:
         if hint not in seen:
-            found, i = [], view.find(hint)
-            while i != -1:
-                found.append(i)
-                i = view.find(hint, i + 1)
-            seen[hint] = found
+            seen[hint] = occurrences(view, hint)
         at += seen[hint]
     return sorted(set(at))
 
@@ -152,13 +148,27 @@ def _apply(text: str, spans: list[tuple[int, int, str]]
     return "".join(parts) + text[at:], done
 
 
+def _shift(done: list[tuple[int, int, str]]) -> Callable[[int], tuple[int, bool]]:
+    """Where a position of the text is after ``done`` (sorted, apart) replaced spans in it:
+    moved by what was replaced before it, and whether a replaced span held it."""
+    starts = [a for a, _, _ in done]
+    cum = [0]
+    for a, b, new in done:
+        cum.append(cum[-1] + len(new) - (b - a))
+
+    def at(pos: int) -> tuple[int, bool]:
+        i = bisect.bisect_right(starts, pos) - 1
+        inside = i >= 0 and pos < done[i][1]
+        return pos + cum[i if inside else i + 1], inside
+    return at
+
+
 def _moved(regions: list[tuple[int, int]], done: list[tuple[int, int, str]]
            ) -> list[tuple[int, int]]:
     """Where regions of the text are after ``done`` replaced spans in it (each boundary
     moves by what was replaced before it)."""
-    def at(pos: int) -> int:
-        return pos + sum(len(new) - (end - start) for start, end, new in done if end <= pos)
-    return [(at(a), at(b)) for a, b in regions]
+    at = _shift(done)
+    return [(at(a)[0], at(b)[0]) for a, b in regions]
 
 
 def _token_runs(text: str) -> list[tuple[int, int, Rule]]:
@@ -291,18 +301,9 @@ def _move_hints(seen: dict[str, list[int]], done: list[tuple[int, int, str]]) ->
     """Where each hint found so far is after ``done`` replaced spans: a hint inside a
     replaced span is gone (a mark is never read again), the others move by what was
     replaced before them, so a 5 MB text is searched for each hint once, not once a pass."""
-    starts = [a for a, _, _ in done]
-    cum = [0]
-    for a, b, new in done:
-        cum.append(cum[-1] + len(new) - (b - a))
+    at = _shift(done)
     for hint, found in seen.items():
-        moved = []
-        for p in found:
-            i = bisect.bisect_right(starts, p) - 1
-            if i >= 0 and p < done[i][1]:
-                continue  # inside a replaced span
-            moved.append(p + cum[i + 1])
-        seen[hint] = moved
+        seen[hint] = [moved for moved, inside in map(at, found) if not inside]
 
 
 def _undeclared(spans: list[tuple[int, int, str]],

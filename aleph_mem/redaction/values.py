@@ -76,6 +76,12 @@ PUBLISHED = frozenset({
     "sk_test_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_BQokikJOvBiI2HlWgH4olfQ2"})
 
 
+def escaped_break(text: str) -> bool:
+    """Text that starts with a JSON-escaped line break ("Password: \\ndn: …" in a transcript):
+    what follows a label on the next line, not a value."""
+    return bool(re.match(r"\\+[nrt]", text.lstrip("\"'`")))
+
+
 def names_a_secret(bare: str) -> bool:
     """A secret's name: ``auth_token``, in capitals ``PAPERLESS_API_TOKEN``, in camel case
     ``userPwd``, ``PrivateKey`` (a variable or a type in code, not a value)."""
@@ -89,7 +95,7 @@ def names_a_secret(bare: str) -> bool:
 def is_value(text: str) -> bool:
     """A value that may be a secret: not a number, placeholder, variable, path, URL, a
     secret manager's reference, or the name of a secret."""
-    if re.match(r"\\+[nrt]", text.lstrip("\"'`")):
+    if escaped_break(text):
         return False  # a JSON-escaped line break ("Enter password: \\nERROR …"), not a value
     bare = text.strip("\\\"'`").strip()
     return (len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
@@ -111,7 +117,7 @@ def not_placeholder(text: str) -> bool:
 def said_secret(text: str) -> bool:
     """A value a sentence gives as a password: quoted, or not a plain word (a digit, a
     symbol, a capital inside it)."""
-    if re.match(r"\\+[nrt]", text.lstrip("\"'`")):
+    if escaped_break(text):
         return False  # a JSON-escaped line break ("Password: \\ndn: …"), not a value
     bare = text.strip("\"'`「」『』\\")
     if bare != text:
@@ -119,8 +125,6 @@ def said_secret(text: str) -> bool:
                 and not names_a_secret(bare) and not CODE_TEXT.search(bare)
                 and not re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+", bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
-    if re.match(r"\\+[nrt]", bare):
-        return False  # a JSON-escaped line break ("Password: \\ndn: …"), not a value
     bare = bare.strip(":*_")  # ":elevate", "**stateless**": a word in punctuation or emphasis
     for opening, closing in ("()", "[]", "{}"):  # "string)": a bracket without its pair
         if closing in bare and opening not in bare or opening in bare and closing not in bare:
@@ -158,11 +162,10 @@ def label_word(text: str) -> bool:
     """A password given alone after its label's colon: any word but a state or an absence
     ("Kennwort: Blaubeerkuchen" is one, "Password: required" and "Passwort: vergessen" not)."""
     bare = text.strip("\"'`«»").strip()
-    if re.match(r"\\+[nrt]", bare):
+    if escaped_break(bare):
         return False  # a JSON-escaped line break, not a value
     if bare.isdigit():  # "contraseña de comercio: 816535": digits after a password's label
-        return 4 <= len(bare) <= 12 and len(set(bare)) > 1 and bare not in (
-            "1234", "12345", "123456", "12345678")
+        return 4 <= len(bare) <= 12 and pin_value(bare)
     long_enough = len(bare) >= 6 or not bare.isascii() and len(bare) >= 3  # "ゆずポン酢"
     return long_enough and not NOT_A_SECRET.match(bare) and not placeholder(bare) and \
         not names_a_secret(bare) and bare not in PUBLISHED and \
