@@ -810,6 +810,38 @@ def shapes() -> list[Shape]:
         ("frase de acceso de 30 dígitos: {}",
          " ".join(r(5, "0123456789") for _ in range(6))),
     )
+    # round 17: no rule's name, a credential's word beside a random value (nearby.py), and
+    # recovery phrases by BIP-39's word lists (seeds.py)
+    out += _shapes(
+        "round-17",
+        ('{{"content": "network={{\\n\\tssid=\\"Cabin\\"\\n\\tpsk=\\"{}\\"\\n}}"}}',
+         "k4Rw9TzQp2Lm7x"),
+        ('r = httpx.get(url, auth=("scanner", "{}"), timeout=5)', "b7TqW2xkR9mZs"),
+        ("define( 'MAILER_SMTP_PASS', '{}' );", "Hq7Lw2RtX9pZc4"),
+        ('poll mail.example.cz user "office" password "{}" is office here', "PzK4q8WmT2vRx"),
+        ("Cuentas del aula:\n- Classroom: profe.lopez / {}\n- Correo: misma contraseña",
+         "tG7wQ2rZk9Lm"),
+        ("Usługa\tLogin\tHasło\nePUAP\tkancelaria.nowak\t{}\n", "Rtw7*Kq2mZp9"),
+        ('{{"title":"Shop","fields":[{{"designation":"password","value":"{}"}}]}}',
+         "Wk9rT2qLz7Xm4p"),
+        ('%any 192.0.2.10 : PSK "{}"', "&7TqW*k2!RzLm9Xp"),
+        ("crypto isakmp key {} address 192.0.2.44", "9Rk2TqW7zLm4Xp"),
+        ("Befristeter Zugangspass für m.huber (8 h gültig):\n{}\nAusgestellt vom Helpdesk.",
+         "=Tk2q9WmR7xZ"),
+        ("App Secret của ứng dụng (chỉ để trên server): {}", r(32, HEX)),
+        ("AuthInfo-Code für die Domain (gültig bis 31.12.): {}", "QW7k-Tz2Rm9x"),
+        ("token <- \"{}\"\nres <- api_call(token)", r(32, "0123456789ABCDEF")),
+        ("spark.hadoop.fs.s3a.secret.key      {}", r(30) + "+" + r(9)),
+        ("暗証番号とパスワード:\n{}", "Zq7Wk2Tr9Lmx4"),
+        ("冷钱包助记词，千万别丢：\n{}",
+         "excuse liquid wrong hammer ozone drift valley census tunnel pledge frown chaos"),
+        ("restore the test wallet, words are: {}",
+         "velvet maze tobacco ripple ankle foster sunset glimpse orbit canal lizard husband "
+         "eager sketch rabbit"),
+        ("1. ozone 2. drift 3. valley\n{}",
+         "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
+         "12. hammer"),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -826,6 +858,41 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-17": (
+        # what stands before or around a random value says it is no secret
+        '{"type":"tool_result","tool_use_id":"toolu_01Kd9WqT2mZx7LpR4vN8sQ3b",'
+        '"content":"password changed"}',
+        "client_id = 7Tq2Wk9RmZx4Lp; the client secret lives in the vault",
+        "Twilio Account SID: AC4f9e2b7c1d8a3e6f5b0c9d2e7a4f1b8c (auth token in 1Password)",
+        "token refresh fixed in commit 9f3b2e7a1c4d8e6f0b5a9c2d7e4f1a8b3c6d9e2f",
+        "sha256 of the release: 4a7d1ed414474e4033ac29ccb8653d9b"
+        "4a7d1ed414474e4033ac29ccb8653d9b (the key is in the vault)",
+        "Public Key: 7Tq2Wk9RmZx4LpQ8vN3sB6yH1cF5gJ0d",
+        "[Peer]\nPublicKey = xTq2Wk9RmZx4LpQ8vN3sB6yH1cF5gJ0dK7eA2wR9tYs=",
+        "$ wg pubkey < privatekey\nqH/y4D8ZfQ4Rcz+HhJcppz5METn7QDlI4whDHwsyMGA=",
+        "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE5XovniQTF/LFNIvRhbvGTLAW\n"
+        "-----END PUBLIC KEY-----",
+        "mail._domainkey TXT \"v=DKIM1; k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQC7\"",
+        "| Workflow | ID | Auth |\n|---|---|---|\n| Voice Intake | `Q1WB42g8GtyX3qnp` | OAuth |",
+        "the wrapper checks auth first (`withApiAuth`, `withApiV1`)",
+        "- [[Stop Wasting Tokens (01kqswype9xa6xgvb2z75d5tw7).md|Stop Wasting Tokens]]",
+        "huggingface-cli download sentence-transformers/all-MiniLM-L6-v2 --token $HF_TOKEN",
+        "backendCfg: ptr CircomBn254Cfg\nprivateKey: PrivateKey",
+        "john --show hashes.txt\n0g 0:00:00:04 DONE 0g/s 100.0p/s 200.0C/s j957bjc6qczq2gpm",
+        "const turn = angle ? angle : Math.PI*2; // key frames",
+        "author: Tib3rius\ntags: passwords, cheatsheet",
+        "password policy: minimum 12 characters, v2.14.0-rc.1 enforces it",
+        "Secret ARN: arn:aws:secretsmanager:eu-west-1:281698135588:secret:prod/db-2tyHbl",
+        "kind: SealedSecret\nspec:\n  encryptedData:\n"
+        "    password: AgBay9l5UyQWEpkKROgbi5SxsjPbgxKtWliruDUdIJ+ie9eLGTih9YcA4gfWGtVvD5DYy7\n",
+        # recovery phrases: a test vector, prose full of the list's words
+        "BIP-39 test vector: abandon abandon abandon abandon abandon abandon abandon abandon "
+        "abandon abandon abandon about",
+        "keep the seed phrase on paper: never type the words into a phone, a laptop or a "
+        "cloud note, and check each word against the list",
+        "about above absent absorb abstract absurd abuse access accident account accuse "
+        "achieve acid and the rest of the list",
+    ),
     "round-16": (
         '"output": "Enter LDAP Password: \\ndn: uid=mferreira,ou=people,dc=uni-lab,dc=org"',
         '"output": "Enter password: \\nERROR 1045 (28000): Access denied for user \'root\'"',

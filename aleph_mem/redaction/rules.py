@@ -77,6 +77,7 @@ TOKENS: tuple[Rule, ...] = (
             ("sntryu_", r"[a-f0-9]{64}"), ("lin_api_", r"[A-Za-z0-9]{40}"),
             ("PMAK-", r"[a-f0-9]{24}-[a-f0-9]{34}"), ("figd_", B + "{40,}"),
             ("CFPAT-", B + "{43}"), ("sbp_", r"[a-f0-9]{40}"),
+            ("NNSXS.", r"[A-Z0-9]{39}\.[A-Z0-9]{64}"),  # The Things Network's API keys
             ("pcsk_", r"[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,}"),
             ("lsv2_pt_", r"[a-f0-9]{32}_[a-f0-9]{10}"), ("lsv2_sk_", r"[a-f0-9]{32}_[a-f0-9]{10}"),
             ("glsa_", r"[A-Za-z0-9]{32}_[a-f0-9]{8}"), ("glc_", r"[A-Za-z0-9+/=]{32,}"),

@@ -81,13 +81,16 @@ def id_name(name: str) -> bool:
         "publishable" in name.lower()
 
 
-def _decodes_to_text(value: str) -> bool:
+NOT_PLAIN = re.compile(r"[^ -~\r\n\t]")  # what is not plain ASCII text
+
+
+def decodes_to_text(value: str) -> bool:
     """Base64 of readable text (a config, a JSON document, a script in UTF-16 as PowerShell's
     -EncodedCommand takes it, or a piece of one cut anywhere): the base64 pass judges what it
     says; its letters are not a random key."""
     try:
         raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
-        if len(raw) >= 8 and raw.decode("utf-8").isprintable():
+        if len(raw) >= 8 and re.sub(r"[\r\n\t]", "", raw.decode("utf-8")).isprintable():
             return True
     except (binascii.Error, UnicodeDecodeError, ValueError):
         pass
@@ -102,8 +105,7 @@ def _decodes_to_text(value: str) -> bool:
             continue
         for start in (0, 1):
             said = raw[start:][:(len(raw) - start) // 2 * 2].decode("utf-16-le", "replace")
-            if len(said) >= 8 and sum(" " <= c <= "~" or c in "\r\n\t" for c in said) >= \
-                    0.9 * len(said):
+            if len(said) >= 8 and len(NOT_PLAIN.sub("", said)) >= 0.9 * len(said):
                 return True  # UTF-16 of a script: almost all of it plain ASCII
     return False
 
@@ -166,7 +168,7 @@ def call_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
 def _random_value(value: str) -> bool:
     return ((PADDED_BASE64.fullmatch(value) or not PUBLIC_SHAPE.match(value))
             and is_value(value) and random_token(value)
-            and not _decodes_to_text(value))
+            and not decodes_to_text(value))
 
 
 # a password manager's or a browser's export: a CSV header naming a password column

@@ -1,0 +1,290 @@
+"""Secrets no rule knows by name, found by their look beside a credential's word: a random
+string on the line of a word such as password, psk, token, key, Hasło or パスワード, on one of
+the three lines before it or on the line after. It is the last pass: what a rule knows it has
+taken already, and this one catches the rest of a label's forms in any language or layout
+("Moodle: lgomez / eBf1cinGeTtZ" above "misma contraseña", a TSV under "Hasło",
+``crypto isakmp key 6Q6u…``).
+
+Random is measured, not listed: a random string changes between capitals, small letters and
+digits about as often as its mix of them makes likely (``1 - Σ share²``), a word or an
+identifier far less (``all-MiniLM-L6-v2``, ``aes256-sha256``); a password a person chose has
+every class and a sign (``Movelga?3465Sb``). Kept whatever stands near: what the words before
+it say is an identifier, public, a hash or a record (``"tool_use_id":``, ``Public Key:``,
+``commit``), a hash's length of hex, a value inside a PEM block or joined into a longer name
+by a colon (an ARN), and words, versions, hosts, paths and UUIDs."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from aleph_mem.redaction.codes import PRODUCT_KEY
+from aleph_mem.redaction.rule import MARK
+from aleph_mem.redaction.structure import (
+    CAMEL,
+    KEYS_BEFORE,
+    PUBLIC_SHAPE,
+    WORDLIKE,
+    decodes_to_text,
+    id_name,
+)
+from aleph_mem.redaction.values import FILE_NAME, HOST, UUID, is_value
+
+# a credential's word, on the lower-cased view, in the languages people write notes in
+WORDS = re.compile(
+    r"passw|pass\b|\bpass[ _-]|passe\b|passphrase|pwd|psk\b|secret|token|(?<!mon)key(?![a-rt-z])|"
+    r"auth(?!or|ent)|credential|kennw|contrase|\bclave\b|has[lł]o|heslo|jelsz|l[öo]senord|salasana|"
+    r"[şs]ifre|senha|parola|wachtwoord|adgangskode|passord|salasõna|\bpin\b|"
+    r"пароль|ключ|токен|секрет|密码|密碼|口令|密钥|金鑰|秘密|パスワード|トークン|暗証|"
+    r"비밀번호|토큰|mật khẩu|khóa|รหัส|كلمة|مفتاح|סיסמ|κωδικ")
+# the words before a value that say it is public, an identifier, a hash or a record
+NOT_SECRET_WORDS = (
+    r"public|publish|\bpub\b|domainkey|k=rsa|\bid\b|\bids\b|identifier|\bsid\b|accessor|"
+    r"fingerprint|etag|if-none-match|signature|signed|commit|\bsha|checksum|\bhash|digest|"
+    r"\btx\b|txid|transaction|address|adresse|direcci|endere|indirizzo|\bcache\b|\brun\b|"
+    r"\bevent\b|customer|charge|intent|example|e\.g\.|z\.b\.|regex|pattern|cipher|\bsec\b|"
+    r"\bssb\b|\bgpg\b|\bpgp\b|certificate|\bcert\b|\bca\b|session|request|trace|build|"
+    r"version|release|revision|model|sitekey|site[ _-]key|\bnode|encrypted|sealed")
+# what a credential's word is not a secret's after: a public key, a site key, a cache key
+PUBLIC_BEFORE = re.compile(r"public|publish|\bpub(?:[ _-]?key)?\b|site|\bnode|host|cache|"
+                           r"idempot|partition|sort|primary|foreign")
+LABEL = re.compile(f"(?P<no>{NOT_SECRET_WORDS})|(?P<yes>{WORDS.pattern})")
+# a run of a password's characters: letters, digits and the signs passwords are given with
+CANDIDATE = re.compile(r"(?<![\w+/=*&!?#%@$^~.-])(?=[\w+/=*&!?#%@$^~.-]*\d)[\w+/=*&!?#%@$^~.-]{8,}")
+LONGEST = 400  # longer runs are blobs: the base64 pass reads what they say
+BREAKS = re.compile(r"\n|\\n")
+# a name before the value whose last word says it holds no secret (``client_id =``)
+NOT_SECRET_NAME = re.compile(
+    r"(?:^|_)(?:id|ids|uuid|guid|signature|encrypted|content|hash|sha\d*|digest|checksum|"
+    r"nonce|salt|iv|etag|commit|ref|version|name|user|username|login|account|email|mail|host|"
+    r"hostname|url|uri|path|file|ssid|device|model|serial|number|phone|room|event|request|"
+    r"session|trace|span|build|run|job|pipeline|project|tenant|org|region|bucket|fingerprint|"
+    r"thumbprint|kid|kty|alg|use|crv|n|e|x|y|type|mode|format|algorithm|policy|hint|image|"
+    r"accessor|sid|channel|workspace|team|chat|guild|tag|label|nkey|author|owner|handle|"
+    r"nick|nickname|by)s?\d*$")
+NAME_BEFORE = re.compile(r"([\w.$-]+)\\?[\"'\]]?\s*(?::=|=>|=|:)\s*\\?[\"'`]?$|<([\w.:-]+)>$")
+# a public key's body is on the lines after its type ("ssh-rsa AAAA…\\" wrapped)
+PUBLIC_ABOVE = re.compile(r"ssh-(?:rsa|ed25519|dss|ecdsa)|begin (?:pgp )?public|public key block")
+NAME_EQUALS = re.compile(r"-{0,2}[A-Za-z_][\w.-]*=(?=[^=])")
+# a name in camel case with digits (``CircomBn254Cfg``, ``Summer2024``): random only by label
+IDENTIFIER = re.compile(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+|\d+)+")
+VERSION = re.compile(r"v?\d+(?:\.\d+){1,3}(?:[-+.][\w.]+)?")
+# shapes public whatever stands before them: an SSH key's body, an extended public key, an
+# address, an age recipient, Fernet's ciphertext, an object's id with its type's prefix, a
+# regex's character class
+PUBLIC_LOOK = re.compile(
+    r"AAAA|gAAAAA|[xyzt]pub[1-9A-HJ-NP-Za-km-z]{20}|bc1[a-z0-9]{20}|age1[a-z0-9]{40}|"
+    r"(?:pk|pi|ch|cus|sub|in|evt|prod|price|acct|seti|pm|src|txn|po|card|ba|re|tr|py|"
+    r"msg|toolu|call|req|run|thread|asst|file|batch|resp|rs|fc|appl|goog)_|"
+    r"(?:chatcmpl|org|proj)-|.*(?:a-z|A-Z|0-9)|"
+    r"(?i:[0-7][0-9a-hjkmnp-tv-z]{25}$)|"  # a ULID
+    r"(.{1,4})\1{3,}$")  # a pattern repeated ("G0G0G0G0…"), an example
+HASH_LENGTHS = (40, 64, 96, 128)  # SHA-1's, SHA-256's, SHA-384's and SHA-512's hex
+SEPARATORS = re.compile(r"[-_./:+=]+")
+SIGNS = frozenset("!?#$%&*@^~")  # a chosen password's signs, not an identifier's joins
+NO_SIGNS = str.maketrans("", "", "".join(SIGNS))
+CHANGE_SHARE = 0.6  # of the class changes a random string of the same mix would have
+ENDING = ".!?-"  # a sentence's end after a value is not part of it
+
+
+CLASSES = {**{c: "u" for c in range(65, 91)}, **{c: "l" for c in range(97, 123)},
+           **{c: "d" for c in range(48, 58)}}
+
+
+RUNS = re.compile(r"u+|l+|d+|o+")
+
+
+def _classes(text: str) -> str:
+    """Each character's class: u, l, d, or o for any other (the text is ASCII)."""
+    return re.sub(r"[^uld]", "o", text.translate(CLASSES))
+
+
+def random_looking(value: str) -> bool:
+    """A string a generator or a person made as a secret (see the module's text): its shape
+    first (cheap), then what it must not be (a host, a path, a published or public value)."""
+    if not 8 <= len(value) <= LONGEST or not value.isascii():
+        return False
+    cls = _classes(value)
+    if "d" not in cls or "u" not in cls and "l" not in cls or not _random_shape(value, cls):
+        return False
+    return not (HOST.fullmatch(value) or FILE_NAME.search(value) or UUID.fullmatch(value) or
+                VERSION.fullmatch(value) or "@" in value and "." in value.split("@")[-1] or
+                "://" in value or value.startswith(("/", "~", "./", "$", "%")) or
+                PUBLIC_LOOK.match(value) or PUBLIC_SHAPE.match(value) or
+                PRODUCT_KEY.fullmatch(value) or re.search(r"&\w+=", value) or
+                value.isupper() and ("_" in value or len(value) < 16) or
+                not is_value(value) or decodes_to_text(value))
+
+
+def _random_shape(value: str, cls: str) -> bool:
+    pieces = [p for p in SEPARATORS.split(value.rstrip("=")) if p]
+    longest = max(pieces, key=len, default="")
+    if re.fullmatch(r"[0-9A-Fa-f]+", longest) and (len(longest) < 24 or
+                                                   len(longest) in HASH_LENGTHS):
+        return False  # a commit, a hash, a colour, an object's id
+    if SIGNS & set(value) and {"u", "l", "d"} <= set(cls) and \
+            not re.search(r"\d\.\d|\b[A-Z][a-z]+\.[A-Z]+\b|#\d", value):
+        return True  # a password a person chose: every class and a sign (not "Math.PI*2")
+    words = [w for w in CAMEL.findall(value) if not w.isdigit()]
+    if words and sum(len(w) for w in words if WORDLIKE.fullmatch(w)) >= 0.6 * sum(map(len, words)):
+        return False  # words in camel case or in a slug (``x86_64-linux-gnu``)
+    classes = [_classes(p.translate(NO_SIGNS)) for p in pieces]
+    body = "".join(classes)
+    pairs = sum(max(len(c) - 1, 0) for c in classes)
+    if pairs < 9:  # ten characters or more: "Tib3rius" is a name
+        return False
+    changes = sum(len(RUNS.findall(c)) - 1 for c in classes if c)
+    likely = 1 - sum((body.count(k) / len(body)) ** 2 for k in "uldo")
+    return likely >= 0.3 and changes >= max(3, CHANGE_SHARE * likely * pairs)
+
+
+class Lines:
+    """Where a text's lines start and end, a JSON-escaped break counting as one, and where
+    its PEM blocks are (found once: a value inside one is a key's body, judged by the PEM
+    rule)."""
+
+    def __init__(self, view: str) -> None:
+        self.breaks = [(m.start(), m.end()) for m in BREAKS.finditer(view)]
+        self.starts = [b for b, _ in self.breaks]
+        self.size = len(view)
+        self.blocks: list[tuple[int, int]] = []
+        begin = view.find("-----begin")
+        while begin != -1:
+            end = view.find("-----end", begin)
+            self.blocks.append((begin, len(view) if end == -1 else end))
+            begin = view.find("-----begin", len(view) if end == -1 else end)
+
+    def in_block(self, at: int) -> bool:
+        i = bisect.bisect_right(self.blocks, (at, self.size)) - 1
+        return i >= 0 and self.blocks[i][0] <= at < self.blocks[i][1]
+
+    def number(self, at: int) -> int:
+        return bisect.bisect_right(self.starts, at - 1) if at else 0
+
+    def span(self, number: int) -> tuple[int, int]:
+        """The line's first character and its end (where its break starts)."""
+        number = min(max(number, 0), len(self.starts))
+        start = self.breaks[number - 1][1] if number > 0 else 0
+        end = self.starts[number] if number < len(self.starts) else self.size
+        return start, end
+
+
+def _windows(view: str, lines: Lines) -> list[tuple[int, int]]:
+    """The stretches a credential's word makes suspect: its line, the two before, the next."""
+    out: list[tuple[int, int]] = []
+    found = WORDS.search(view)
+    while found:
+        number = lines.number(found.start())
+        start, end = lines.span(max(0, number - 2))[0], lines.span(number + 1)[1]
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+        found = WORDS.search(view, lines.span(number + 1)[0]) if number < len(lines.starts) \
+            else None  # the line's other words make the same stretch
+    return out
+
+
+def _said_no_secret(text: str, view: str, lines: Lines, before: str, start: int,
+                    alone: bool) -> bool:
+    """What stands before the value says it is none: the name it is given (an id, a user, a
+    host), the nearest label word (public, commit, hash…, or a credential's word after
+    "public"), a longer name it is joined into (an ARN's, ``auth0|…``, ``nodekey:…``), a PEM
+    block or a public key's wrapped lines it is inside."""
+    found = NAME_BEFORE.search(before)
+    name = found and (found.group(1) or found.group(2))
+    if name and (id_name(name) or NOT_SECRET_NAME.search(
+            re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower().replace("-", "_"))):
+        return True
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", before).lower()
+    label = list(LABEL.finditer(words))
+    if label and (label[-1].group("no") or PUBLIC_BEFORE.search(
+            words, 0 if alone else max(0, label[-1].start() - 12), label[-1].start())):
+        return True  # "Public Key:"; above a value alone, "wg pubkey < privatekey"
+    keys = KEYS_BEFORE.findall(before)
+    if keys and id_name(keys[-1]):
+        return True  # ``applicationServerKey: decode("…")``
+    joined = not alone and re.search(r"(\S*?)([\w.-]*)([:|@<>])$", before)
+    if joined and (joined.group(3) != ":" or "arn:" in joined.group(1) or
+                   not WORDS.search(joined.group(2).lower())):
+        return True
+    return lines.in_block(start) or bool(PUBLIC_ABOVE.search(view, max(0, start - 300), start))
+
+
+def _in_link(token: str) -> bool:
+    """Part of a URL, a Markdown link or an encoded string: its own rules judge those."""
+    return "://" in token or "](" in token or "[[" in token or "www." in token or \
+        bool(re.search(r"%[0-9A-Fa-f]{2}|&#x?\w+;?|&[a-z]+;", token))
+
+
+def _labelled(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
+    """Whether the value is given as a credential: a credential's word is the nearest label
+    before it on its line; or, with no label there, the value stands out (last on its line,
+    or in a table's or a TSV's cell, not in Markdown's inline code) with a credential's word
+    on the line above (two above when it is alone on its line), the line below or after it."""
+    number = lines.number(a)
+    line_start, line_end = lines.span(number)
+    before = text[max(line_start, a - 80):a]
+    alone = not before.strip(" \t\"'`-*•>")
+    if alone and number:  # alone on its line: the line above labels it
+        above_start, above_end = lines.span(number - 1)
+        before = text[max(above_start, above_end - 80):above_end]
+    if _said_no_secret(text, view, lines, before, a, alone):
+        return False
+    if "[[" in text[line_start:a] and "]]" not in text[text.rfind("[[", line_start, a):a]:
+        return False  # inside a wikilink: a note's name
+    said = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", before).lower()
+    label = list(LABEL.finditer(said))
+    if text[a - 1:a] == "`":  # Markdown's inline code holds ids: only a label right before
+        return bool(label) and bool(label[-1].group("yes")) and \
+            not said[label[-1].end():].strip(" \t:=`\"'*")
+    if label and label[-1].group("yes"):
+        return True
+    after = text[e:line_end]
+    value = text[a:e]
+    if len(value) > 100 or IDENTIFIER.fullmatch(value) or not (
+            SIGNS & set(value) or {"u", "l", "d"} <= set(_classes(value))):
+        return False  # unlabelled, a value must look chosen: not hex, a name, all small letters
+    row = "|" in text[line_start:a] or "\t" in text[line_start:a]
+    if not (row or not after.strip(" \t\"'`.,;)") or WORDS.search(view, e, line_end)):
+        return False
+    near = [lines.span(n) for n in (number - 1, number + 1, number - 2 if alone else -1)
+            if 0 <= n <= len(lines.starts)]
+    if alone and any(re.fullmatch(r"[ \t]*[A-Za-z0-9+/=_-]{40,}[ \t]*", text[s:t])
+                     for s, t in near[:2]):
+        return False  # a line of a blob (a drawing's compressed JSON), not a key alone
+    return any(WORDS.search(view, s, t) for s, t in near) or bool(WORDS.search(view, e, line_end))
+
+
+def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
+    """Random strings a credential's word labels (the last pass)."""
+    if not WORDS.search(view):
+        return []
+    lines = Lines(view)
+    out = []
+    for start, end in _windows(view, lines):
+        for m in CANDIDATE.finditer(text, start, end):
+            a, value = m.start(), m.group().rstrip(ENDING + "*_")
+            if text[a - 1:a] == "\\" and value[:1] in "nrt":
+                a, value = a + 1, value[1:]  # a JSON-escaped break before it, not its letter
+            lead = len(value) - len(value.lstrip("*_?&#@~"))
+            a, value = a + lead, value[lead:]  # emphasis, a query's or a handle's sign
+            name = NAME_EQUALS.match(value)
+            if name:  # ``psk=5jSy…`` unquoted: the name stays
+                a, value = a + name.end(), value[name.end():]
+            if lead and text[m.start()] == "@" or not random_looking(value) or \
+                    _in_link(_token_around(text, m.start(), m.end())):
+                continue
+            if _labelled(text, view, lines, a, a + len(value)):
+                out.append((a, a + len(value), MARK.format("secret")))
+    return out
+
+
+def _token_around(text: str, start: int, end: int) -> str:
+    """The whitespace-delimited word the candidate is part of."""
+    near = max(0, start - 200)
+    left = max(text.rfind(" ", near, start), text.rfind("\n", near, start),
+               text.rfind("\t", near, start), near - 1)
+    right = min((i for i in (text.find(" ", end, end + 200), text.find("\n", end, end + 200))
+                 if i != -1), default=min(len(text), end + 200))
+    return text[left + 1:right]
