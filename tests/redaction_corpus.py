@@ -838,6 +838,11 @@ def shapes() -> list[Shape]:
         ("restore the test wallet, words are: {}",
          "velvet maze tobacco ripple ankle foster sunset glimpse orbit canal lizard husband "
          "eager sketch rabbit"),
+        ('{{"input": {{"command": "echo \'{}\' | sudo -S systemctl restart cups"}}}}',
+         "Tr7q?2kWm9Lz"),
+        ("Kalender-Abo:\nhttps://calendar.google.com/calendar/ical/x%40gmail.com/{}/basic.ics",
+         "private-" + r(32, HEX)),
+        ("# /etc/openvpn/client/auth.txt (auth-user-pass)\nvpn-field\n{}", "8ZqW2kTr7LmXp"),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
@@ -885,6 +890,9 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "Secret ARN: arn:aws:secretsmanager:eu-west-1:281698135588:secret:prod/db-2tyHbl",
         "kind: SealedSecret\nspec:\n  encryptedData:\n"
         "    password: AgBay9l5UyQWEpkKROgbi5SxsjPbgxKtWliruDUdIJ+ie9eLGTih9YcA4gfWGtVvD5DYy7\n",
+        "$ vault list auth/token/accessors\nKeys\n----\n7Z0eqfME2rKxyp8uiLpDeGkX\n"
+        "TBZnohkjvqTwKPjI7uXVP4XT",
+        "echo 'restarting cups' | sudo -S true  # asks for the password itself",
         # recovery phrases: a test vector, prose full of the list's words
         "BIP-39 test vector: abandon abandon abandon abandon abandon abandon abandon abandon "
         "abandon abandon abandon about",

@@ -66,6 +66,7 @@ NAME_BEFORE = re.compile(r"([\w.$-]+)\\?[\"'\]]?\s*(?::=|=>|=|:)\s*\\?[\"'`]?$|<
 # a public key's body is on the lines after its type ("ssh-rsa AAAA…\\" wrapped)
 PUBLIC_ABOVE = re.compile(r"ssh-(?:rsa|ed25519|dss|ecdsa)|begin (?:pgp )?public|public key block")
 NAME_EQUALS = re.compile(r"-{0,2}[A-Za-z_][\w.-]*=(?=[^=])")
+BLOB_LINE = re.compile(r"[A-Za-z0-9+/=_-]+")
 # a name in camel case with digits (``CircomBn254Cfg``, ``Summer2024``): random only by label
 IDENTIFIER = re.compile(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+|\d+)+")
 VERSION = re.compile(r"v?\d+(?:\.\d+){1,3}(?:[-+.][\w.]+)?")
@@ -170,12 +171,12 @@ class Lines:
 
 
 def _windows(view: str, lines: Lines) -> list[tuple[int, int]]:
-    """The stretches a credential's word makes suspect: its line, the two before, the next."""
+    """The stretches a credential's word makes suspect: its line, the two before and after."""
     out: list[tuple[int, int]] = []
     found = WORDS.search(view)
     while found:
         number = lines.number(found.start())
-        start, end = lines.span(max(0, number - 2))[0], lines.span(number + 1)[1]
+        start, end = lines.span(max(0, number - 2))[0], lines.span(number + 2)[1]
         if out and start <= out[-1][1]:
             out[-1] = (out[-1][0], max(out[-1][1], end))
         else:
@@ -250,9 +251,9 @@ def _labelled(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
         return False
     near = [lines.span(n) for n in (number - 1, number + 1, number - 2 if alone else -1)
             if 0 <= n <= len(lines.starts)]
-    if alone and any(re.fullmatch(r"[ \t]*[A-Za-z0-9+/=_-]{40,}[ \t]*", text[s:t])
-                     for s, t in near[:2]):
-        return False  # a line of a blob (a drawing's compressed JSON), not a key alone
+    if alone and any((len(line := text[s:t].strip(" \t")) == len(value) or len(line) >= 40)
+                     and BLOB_LINE.fullmatch(line) for s, t in near[:2]):
+        return False  # a line of a blob (a drawing's compressed JSON) or of a listing of ids
     return any(WORDS.search(view, s, t) for s, t in near) or bool(WORDS.search(view, e, line_end))
 
 

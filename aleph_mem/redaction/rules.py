@@ -78,6 +78,7 @@ TOKENS: tuple[Rule, ...] = (
             ("PMAK-", r"[a-f0-9]{24}-[a-f0-9]{34}"), ("figd_", B + "{40,}"),
             ("CFPAT-", B + "{43}"), ("sbp_", r"[a-f0-9]{40}"),
             ("NNSXS.", r"[A-Z0-9]{39}\.[A-Z0-9]{64}"),  # The Things Network's API keys
+            ("private-", r"[0-9a-f]{32}(?=/(?:basic|full)\.ics)"),  # a calendar's secret address
             ("pcsk_", r"[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,}"),
             ("lsv2_pt_", r"[a-f0-9]{32}_[a-f0-9]{10}"), ("lsv2_sk_", r"[a-f0-9]{32}_[a-f0-9]{10}"),
             ("glsa_", r"[A-Za-z0-9]{32}_[a-f0-9]{8}"), ("glc_", r"[A-Za-z0-9+/=]{32,}"),
@@ -445,10 +446,13 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("webhook", r"(/(?:webhooks?|hooks)/(?:[a-z0-9_-]+/)*?)([a-z0-9_-]{20,})"
           r"(?=[\s\"'<>)?#]|$)", keep=1, hints=('/webhook', '/hooks/'), lower=True,
           check=lambda v: hook_secret(v), back=0),
-    # a secret piped into a login: `echo … | az devops login`, `… | docker login --password-stdin`
-    rule("cli-password", r"(\becho\s+[\"']?)([^\s\"'|]{8,})(?=[\"']?\s*\|\s*(?:sudo\s+)?"
-          r"(?:[^\n|]*\blogin\b|[^\n|]*--password-stdin|[^\n|]*--with-token|[^\n|]*chpasswd))",
-          keep=1, hints=('login', 'password-stdin', 'with-token'), lower=True, check=is_value),
+    # a secret piped into a login: `echo … | az devops login`, `… | docker login --password-stdin`,
+    # `echo … | sudo -S apt-get …` (sudo reads the password from its input)
+    rule("cli-password", r"(\becho\s+[\"']?)([^\s\"'|]{6,})(?=[\"']?\s*\|\s*(?:sudo\s+-s\b|"
+          r"(?:sudo\s+)?(?:[^\n|]*\blogin\b|[^\n|]*--password-stdin|[^\n|]*--with-token|"
+          r"[^\n|]*chpasswd)))",
+          keep=1, hints=('login', 'password-stdin', 'with-token', 'sudo -s'), lower=True,
+          check=is_value),
     rule("secret-manager-token", r"(\bvault\s+operator\s+unseal\s+(?:-\S+\s+)*)"
           r"([a-z0-9+/=]{20,})", keep=1, hints=('operator unseal',), lower=True, back=6),
     # RDP clients: xfreerdp /p:'…'
