@@ -893,6 +893,17 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "$ vault list auth/token/accessors\nKeys\n----\n7Z0eqfME2rKxyp8uiLpDeGkX\n"
         "TBZnohkjvqTwKPjI7uXVP4XT",
         "echo 'restarting cups' | sudo -S true  # asks for the password itself",
+        # references, ids and prompts where a rule expects a value (the twelfth corpus)
+        "Der neue Token kommt über Vault: secret/data/ci/registry-pull",
+        "(the client secret is in Secret Manager: projects/app-prod/secrets/oauth-client)",
+        "$db = new PDO('pgsql:host=db;dbname=shop;port=5432', getenv('U'), getenv('P'));",
+        '<add key="MailPasswordSecretName" value="kv-shop/mail-password" />',
+        'bridge:\n  room: "!q7Wk2TrZ9LmxPp:example.org"\n'
+        '  last_event: "$Tq2W-k9RmZx4LpQ8vN3sB6yH1cF5gJ0dK7eA2wR9"',
+        "otpauth://totp/Example:alice@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Example"
+        "&digits=6",
+        "$ pg_dump -U postgres -W shop > shop.sql\nPassword:\n$ ls -la /srv | head -3",
+        '"content": "[sudo] password for ops: \\nsudo: a password is required\\n"}',
         # recovery phrases: a test vector, prose full of the list's words
         "BIP-39 test vector: abandon abandon abandon abandon abandon abandon abandon abandon "
         "abandon abandon abandon about",

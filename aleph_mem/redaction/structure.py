@@ -37,7 +37,7 @@ PADDED_BASE64 = re.compile(r"[A-Za-z0-9+/]{38,}={1,2}")
 ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|etag|sheet|doc|"
                      r"file|path|url|uri|name|version|commit|ref|nonce|salt|iv|kid|fingerprint|"
                      r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|sid|"
-                     r"x5t|x5c|thumbprint|application_server_key|write_key|"
+                     r"x5t|x5c|thumbprint|application_server_key|write_key|room|event|"
                      r"public[_-]?key|pub[_-]?key|publishable[_-]?key|websocket-key)s?\d*\W*$",
                      re.IGNORECASE)
 HEX_UNDER_NAME = re.compile(r"(key|token|secret)\\?[\"']?\s*[=:]\s*\\?[\"']?"
@@ -148,6 +148,9 @@ CREDENTIAL_WORDS = ("credential", "connect", "login", "logon", "ftp", "pdo", "sm
                     "ldap")  # connection, ftp_tls, sftp: found by a word inside them
 CREDENTIAL_CALL = re.compile(r"(?:" + "|".join(CREDENTIAL_WORDS) + r")\w*\s*\(")
 STRING = re.compile(r"([\"'])((?:\\.|(?!\1)[^\\\n])*)\1")
+DSN = re.compile(r"(?:^|[:;])(?:host|dbname|server|database|port|charset)=[^;]*;")
+
+
 def call_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
     """Password-like strings among the arguments of a call that logs in or connects."""
     out = []
@@ -159,6 +162,8 @@ def call_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
                 break
         strings = list(STRING.finditer(text, m.end(), end))
         for k, lit in enumerate(strings):
+            if DSN.search(lit.group(2)):
+                continue  # a data source's name ("mysql:host=…;dbname=…"), not a password
             if password_like(lit.group(2)) or k == 1 and m.group().startswith("login") \
                     and "@" in strings[0].group(2) and is_value(lit.group(2)):
                 out.append((lit.start(2), lit.end(2), MARK.format("password")))  # login(user, pw)

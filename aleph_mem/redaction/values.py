@@ -29,6 +29,8 @@ NOT_A_SECRET = re.compile(
     # password"), a credential's name and file (systemd's ``name:/path``, ``%d/name``)
     r"@Microsoft\.KeyVault\(.*|[a-z][a-z_.-]*(?:/[a-z_.-]+){2,}:[a-z_.-]+['\")]*|"
     r"[\w.-]+:(?:~|\.{1,2})?/[\w.\-/%]*|%[a-zA-Z]/\S*|"
+    # a secret manager's path in words ("secret/data/ci/registry-pull", "kv-app/smtp-password")
+    r"(?-i:[a-z][a-z0-9_.-]*(?:/[a-z][a-z0-9_.-]*)+/?)|"
     # an encrypted value (Bitwarden's cipher string), a public browser key (New Relic's),
     # what a tool prints in place of one ("(protected)", "(typed, not echoed)")
     r"\d\.[A-Za-z0-9+/=]{16,}\|[A-Za-z0-9+/=|]+|NRJS-[0-9a-f]+|\([a-z][a-z ,]*\)?|"
@@ -99,7 +101,7 @@ def is_value(text: str) -> bool:
         return False  # a JSON-escaped line break ("Enter password: \\nERROR …"), not a value
     bare = text.strip("\\\"'`").strip()
     return (len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
-            and not names_a_secret(bare) and bare not in PUBLISHED
+            and not names_a_secret(bare) and bare.split("&", 1)[0] not in PUBLISHED
             and not re.search(r"\s\.\s*\$|\$\w+\s*\.\s", bare))  # PHP: '" .$pass. "'
 
 
@@ -119,6 +121,7 @@ def said_secret(text: str) -> bool:
     symbol, a capital inside it)."""
     if escaped_break(text):
         return False  # a JSON-escaped line break ("Password: \\ndn: …"), not a value
+    text = re.sub(r"\\[nrt].*", "", text)  # "required\\n\"}": the value ends at the break
     bare = text.strip("\"'`「」『』\\")
     if bare != text:
         return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
@@ -183,6 +186,8 @@ def words_passphrase(text: str) -> bool:
     """A passphrase of words after its label: a digit or a sign among them, and none of the
     little words a sentence about a password has ("at least 12 characters")."""
     words = text.split()
+    if re.match(r"[$#>%][ \t]", text) or " | " in text:
+        return False  # a shell's next command ("$ ls -lh /backup | tail -1"), not words
     if not any(c.isdigit() for c in text):  # diceware: four words or more, none a little one
         return len(words) >= 4 and all(re.fullmatch(r"[a-z]{3,10}", w) for w in words) and \
             not any(w in STOP_WORDS or w in NOT_A_PASSWORD for w in words)
