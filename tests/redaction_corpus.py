@@ -843,6 +843,14 @@ def shapes() -> list[Shape]:
         ("Kalender-Abo:\nhttps://calendar.google.com/calendar/ical/x%40gmail.com/{}/basic.ics",
          "private-" + r(32, HEX)),
         ("# /etc/openvpn/client/auth.txt (auth-user-pass)\nvpn-field\n{}", "8ZqW2kTr7LmXp"),
+        ("Babamın tableti – ekran kilidi şifresi: {}\nKimseye verme.", "583017"),
+        ("SPSS 29 (Campus-Lizenz) – Installation Key:\n{}",
+         "-".join(r(5, "0123456789") for _ in range(5))),
+        ('{{"type": "assistant", "content": [{{"type": "tool_use", "input": {{"command": '
+         '"occ config:system:get dbpassword"}}}}]}}\n{{"type": "user", "content": '
+         '[{{"type": "tool_result", "content": "{}\\n"}}]}}', "Qw7TzK2mR9xLpB4vN8sY"),
+        ('{{"input": {{"command": "az storage account keys list -n st1 --query [0].value -o '
+         'tsv"}}}}\n{{"type": "tool_result", "content": "{}\\n"}}', r(86, B64) + "=="),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
@@ -904,6 +912,12 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "&digits=6",
         "$ pg_dump -U postgres -W shop > shop.sql\nPassword:\n$ ls -la /srv | head -3",
         '"content": "[sudo] password for ops: \\nsudo: a password is required\\n"}',
+        '{"input": {"command": "curl -s -H \\"Authorization: Bearer $TOKEN\\" '
+        'https://api.example.com/v1/jobs/last"}}\n{"type": "tool_result", "content": '
+        '"build 7Tq2Wk9RmZx4Lp finished\\n"}',
+        '{"input": {"command": "echo $SESSION_KEY_ID"}}\n{"type": "tool_result", "content": '
+        '"3f2a9c1e-8b7d-4e6f-a5c4-2d1e0f9a8b7c\\n"}',
+        "Şifre politikası: en az 12 karakter, 90 günde bir değişir",
         # recovery phrases: a test vector, prose full of the list's words
         "BIP-39 test vector: abandon abandon abandon abandon abandon abandon abandon abandon "
         "abandon abandon abandon about",

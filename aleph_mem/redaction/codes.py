@@ -48,6 +48,7 @@ CODE_WORDS = (
     "code du portail", "code de la porte",
     "kód od", "kód k", "kód na", "kód do", "kod do", "license key", "licence key",
     "product key", "activation key", "activation code", "registration key", "serial key",
+    "installation key", "installationsschlüssel",
     "unlock code", "door code", "gate code", "keypad", "door lock",
     "alarm code", "safe code", "lock code", "set the code to", "the code is",
     "lock combination", "safe combination", "combination lock", "zahlenschloss",

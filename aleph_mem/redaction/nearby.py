@@ -48,6 +48,7 @@ NOT_SECRET_WORDS = (
 # what a credential's word is not a secret's after: a public key, a site key, a cache key
 PUBLIC_BEFORE = re.compile(r"public|publish|\bpub(?:[ _-]?key)?\b|site|\bnode|host|cache|"
                            r"idempot|partition|sort|primary|foreign")
+PUBLIC_LINE = re.compile(r"public|publish|\bpub(?:[ _-]?key)?\b")
 LABEL = re.compile(f"(?P<no>{NOT_SECRET_WORDS})|(?P<yes>{WORDS.pattern})")
 # a run of a password's characters: letters, digits and the signs passwords are given with
 CANDIDATE = re.compile(r"(?<![\w+/=*&!?#%@$^~.-])(?=[\w+/=*&!?#%@$^~.-]*\d)[\w+/=*&!?#%@$^~.-]{8,}")
@@ -66,6 +67,8 @@ NAME_BEFORE = re.compile(r"([\w.$-]+)\\?[\"'\]]?\s*(?::=|=>|=|:)\s*\\?[\"'`]?$|<
 # a public key's body is on the lines after its type ("ssh-rsa AAAA…\\" wrapped)
 PUBLIC_ABOVE = re.compile(r"ssh-(?:rsa|ed25519|dss|ecdsa)|begin (?:pgp )?public|public key block")
 NAME_EQUALS = re.compile(r"-{0,2}[A-Za-z_][\w.-]*=(?=[^=])")
+# a tool's output in a transcript's JSON begins as a line of its own does
+OUTPUT_START = re.compile(r"\"(?:content|output|stdout|result)\"\s*:\s*\\?\"$")
 BLOB_LINE = re.compile(r"[A-Za-z0-9+/=_-]+")
 # a name in camel case with digits (``CircomBn254Cfg``, ``Summer2024``): random only by label
 IDENTIFIER = re.compile(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+|\d+)+")
@@ -200,7 +203,8 @@ def _said_no_secret(text: str, view: str, lines: Lines, before: str, start: int,
     words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", before).lower()
     label = list(LABEL.finditer(words))
     if label and (label[-1].group("no") or PUBLIC_BEFORE.search(
-            words, 0 if alone else max(0, label[-1].start() - 12), label[-1].start())):
+            words, max(0, label[-1].start() - 12), label[-1].start()) or
+            alone and PUBLIC_LINE.search(words, 0, label[-1].start())):
         return True  # "Public Key:"; above a value alone, "wg pubkey < privatekey"
     keys = KEYS_BEFORE.findall(before)
     if keys and id_name(keys[-1]):
@@ -226,7 +230,7 @@ def _labelled(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
     number = lines.number(a)
     line_start, line_end = lines.span(number)
     before = text[max(line_start, a - 80):a]
-    alone = not before.strip(" \t\"'`-*•>")
+    alone = not before.strip(" \t\"'`-*•>") or bool(OUTPUT_START.search(before))
     if alone and number:  # alone on its line: the line above labels it
         above_start, above_end = lines.span(number - 1)
         before = text[max(above_start, above_end - 80):above_end]
