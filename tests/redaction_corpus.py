@@ -814,7 +814,7 @@ def shapes() -> list[Shape]:
     # recovery phrases by BIP-39's word lists (seeds.py)
     out += _shapes(
         "round-17",
-        ('{{"content": "network={{\\n\\tssid=\\"Cabin\\"\\n\\tpsk=\\"{}\\"\\n}}"}}',
+        ('{"content": "network={\\n\\tssid=\\"Cabin\\"\\n\\tpsk=\\"{}\\"\\n}"}',
          "k4Rw9TzQp2Lm7x"),
         ('r = httpx.get(url, auth=("scanner", "{}"), timeout=5)', "b7TqW2xkR9mZs"),
         ("define( 'MAILER_SMTP_PASS', '{}' );", "Hq7Lw2RtX9pZc4"),
@@ -822,7 +822,7 @@ def shapes() -> list[Shape]:
         ("Cuentas del aula:\n- Classroom: profe.lopez / {}\n- Correo: misma contraseña",
          "tG7wQ2rZk9Lm"),
         ("Usługa\tLogin\tHasło\nePUAP\tkancelaria.nowak\t{}\n", "Rtw7*Kq2mZp9"),
-        ('{{"title":"Shop","fields":[{{"designation":"password","value":"{}"}}]}}',
+        ('{"title":"Shop","fields":[{"designation":"password","value":"{}"}]}',
          "Wk9rT2qLz7Xm4p"),
         ('%any 192.0.2.10 : PSK "{}"', "&7TqW*k2!RzLm9Xp"),
         ("crypto isakmp key {} address 192.0.2.44", "9Rk2TqW7zLm4Xp"),
@@ -838,7 +838,7 @@ def shapes() -> list[Shape]:
         ("restore the test wallet, words are: {}",
          "velvet maze tobacco ripple ankle foster sunset glimpse orbit canal lizard husband "
          "eager sketch rabbit"),
-        ('{{"input": {{"command": "echo \'{}\' | sudo -S systemctl restart cups"}}}}',
+        ('{"input": {"command": "echo \'{}\' | sudo -S systemctl restart cups"}}',
          "Tr7q?2kWm9Lz"),
         ("Kalender-Abo:\nhttps://calendar.google.com/calendar/ical/x%40gmail.com/{}/basic.ics",
          "private-" + r(32, HEX)),
@@ -846,11 +846,32 @@ def shapes() -> list[Shape]:
         ("Babamın tableti – ekran kilidi şifresi: {}\nKimseye verme.", "583017"),
         ("SPSS 29 (Campus-Lizenz) – Installation Key:\n{}",
          "-".join(r(5, "0123456789") for _ in range(5))),
-        ('{{"type": "assistant", "content": [{{"type": "tool_use", "input": {{"command": '
-         '"occ config:system:get dbpassword"}}}}]}}\n{{"type": "user", "content": '
-         '[{{"type": "tool_result", "content": "{}\\n"}}]}}', "Qw7TzK2mR9xLpB4vN8sY"),
-        ('{{"input": {{"command": "az storage account keys list -n st1 --query [0].value -o '
-         'tsv"}}}}\n{{"type": "tool_result", "content": "{}\\n"}}', r(86, B64) + "=="),
+        ('{"type": "assistant", "content": [{"type": "tool_use", "input": {"command": '
+         '"occ config:system:get dbpassword"}}]}\n{"type": "user", "content": '
+         '[{"type": "tool_result", "content": "{}\\n"}]}', "Qw7TzK2mR9xLpB4vN8sY"),
+        ('{"input": {"command": "az storage account keys list -n st1 --query [0].value -o '
+         'tsv"}}\n{"type": "tool_result", "content": "{}\\n"}', r(86, B64) + "=="),
+        ("OpenRouter → Keys\nNom : portable-atelier\nClé : {}\nCréée le 02/03", r(32)),
+        ("Ciao, per il form usate questa chiave Mailgun:\n\n{}\n\nGrazie",
+         r(32, HEX) + "-" + r(8, HEX) + "-" + r(8, HEX)),
+        ("$ php artisan key:generate --show\n{}\n$ vim .env", "base64:" + r(43, B64) + "="),
+        ("<Server>\n  <User>deploy</User>\n  <Pass>{}</Pass>\n</Server>", "Birch7mead42!"),
+        ("नेटबैंकिंग का लॉगिन:\nयूज़र – ravi88\nपासवर्ड – {}", "maple-river-stone-41"),
+        ('$ nmcli device wifi connect "Home-5G" password "{}"', "40917735218"),
+        ("router#show run | include enable\nenable password 7 {}", r(26, "0123456789ABCDEF")),
+        ("ลืมรหัสปลดล็อกแท็บเล็ตอีกแล้ว: {}", "590371"),
+        ("Photoshop 2021 (Kauflizenz)\nSerial number: {}",
+         "-".join(r(4, "0123456789") for _ in range(6))),
+        ("Вот ключ для редактора, купили на отдел: {}",
+         "-".join(r(4, UPPER) for _ in range(3)) + "-7QKD"),
+        ('[licence]\ncustomer = "acme"\nkey = "{}"',
+         "LIC-" + "-".join(r(8, "0123456789ABCDEF") for _ in range(3))),
+        ("Cookie kopiert: wordpress_logged_in_" + r(32, HEX) + "={}",
+         "admin%7C1796000000%7C" + r(43) + "%7C" + r(64, HEX)),
+        ("Shared view (the URL is the only lock):\n"
+         "https://grafana.example.net/public-dashboards/{}", r(40, LOWER)),
+        ("curl -X PUT http://192.168.1.40/api/{}/lights/2/state -d '{\"on\":false}'",
+         r(40, ALNUM + "-")),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
@@ -918,6 +939,21 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         '{"input": {"command": "echo $SESSION_KEY_ID"}}\n{"type": "tool_result", "content": '
         '"3f2a9c1e-8b7d-4e6f-a5c4-2d1e0f9a8b7c\\n"}',
         "Şifre politikası: en az 12 karakter, 90 günde bir değişir",
+        # the thirteenth corpus's development half: local servers' dummy keys, documented
+        # stand-ins and examples, ids beside a key's word
+        'client = OpenAI(base_url="http://localhost:11434/v1", api_key="ollama")',
+        "define( 'SECURE_AUTH_KEY',  'put your unique phrase here' );",
+        'let password = std::env::var("APP_DB_PASSWORD")?;',
+        '    seed = Mnemonic.to_seed(words, passphrase="TREZOR")',
+        "https://examplebucket.s3.amazonaws.com/test.txt?X-Amz-Credential=AKIAIOSFODNN7EXAMPLE"
+        "%2F20130524%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature="
+        "aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404",
+        "Cache restored from key: Linux-node-" + "3f9c2e7a1b4d8e6f0a5c9b2d7e4f1a8b" * 2,
+        "Figma : https://www.figma.com/design/Qk7Wm2TrZ9LxPpB4vN8sY3/Icons\n"
+        "Clé du fichier : Qk7Wm2TrZ9LxPpB4vN8sY3",
+        "enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0",
+        "Tracking: 1234-5678-9012, Hotline +49-30-1234-5678",
+        "<Server>\n  <Host>sftp.example.org</Host>\n  <Pass>askme</Pass>\n</Server>",
         # recovery phrases: a test vector, prose full of the list's words
         "BIP-39 test vector: abandon abandon abandon abandon abandon abandon abandon abandon "
         "abandon abandon abandon about",

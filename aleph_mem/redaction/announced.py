@@ -110,7 +110,7 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("password", r"(?m)((?<![a-z0-9_])(?:[a-zäöüåæø-]{0,20}?(?:passwort|kennwort|lösenord|"
           r"wachtwoord|passord|adgangskode)|password|passwort|kennwort|mot de passe|mdp|contraseña|"
           r"senha|wachtwoord|lösenord|hasło|heslo|parola|safe word|code word|codeword|"
-          r"şifre(?:si)?|jelszó|jelszava|kata sandi|mật khẩu|"
+          r"şifre(?:si)?|jelszó|jelszava|kata sandi|mật khẩu|पासवर्ड|"
           r"palabra clave|mot de code|kodewort|codewort|losungswort|passphrase|memorable word|"
           r"memorable information|passcode|kenncode|código de acceso|codice d'accesso|"
           r"toegangscode|パスコード|salaisuus|salasana|hemlighet|geheimnis|secreto|"
@@ -120,7 +120,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"spend key|view key|приватный ключ|シークレットアクセスキー|シークレットキー|"
           r"passwort für|пароль|кодовое слово|合言葉|暗号化キー|暗号キー|ネットワークキー|"
           r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호)"
-          r"(?![\w-])[^\n:：@/=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
+          r"(?![\w-])[^\n:：@/=<>{}\"'`|–—]{0,60}(?:[:：]|[ \t][–—])[ \t]*(?:\r?\n[ \t]*)?)"
           r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s:：,;\"'`|]{4,90})[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$",
           keep=1,
           hints=('passw', 'kennwort', 'mot de passe', 'mdp', 'contraseña', 'senha',
@@ -137,7 +137,8 @@ ANNOUNCED: tuple[Rule, ...] = (
                  'streamschlüssel', 'chiave di streaming', 'ключ трансляции', 'clave secreta',
                  'chave secreta', 'clé secrète', 'spend key', 'view key', 'приватный ключ',
                  'シークレットアクセスキー', 'シークレットキー',
-                 '密码', '口令', '비밀번호', 'şifre', 'jelsz', 'kata sandi', 'mật khẩu'),
+                 '密码', '口令', '비밀번호', 'şifre', 'jelsz', 'kata sandi', 'mật khẩu',
+                 'पासवर्ड'),
           lower=True, check=label_word, back=20),
     # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
     # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")

@@ -27,6 +27,9 @@ GROUPS_OF_FOUR = re.compile(r"(?<![\w-])[A-Z0-9]{2,6}(?:-[A-Z0-9]{4}){4,}(?![\w-
 ONEPASSWORD_KEY = re.compile(r"(?<![\w-])A3-[A-Z0-9]{6}(?:-[A-Z0-9]{5,6}){5}(?![\w-])")
 GITHUB_CODE = re.compile(r"(?<![\w-])(?=[0-9a-f]{0,4}[a-f])(?=[0-9a-f]{0,4}\d)[0-9a-f]{5}-"
                          r"[0-9a-f]{5}(?![\w-])")
+# a licence key of digits in five groups or more (Adobe's 6 × 4, MathWorks' 5 × 5): no date,
+# phone number or card number has that many
+DIGIT_GROUPS = re.compile(r"(?<![\d-])\d{4,5}(?:-\d{4,5}){4,}(?![\d-])")
 BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
 # a one-time-password seed in base32: one run, or groups of four as authenticator apps show it
 BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Z2-7]{16,128}={0,6}(?![A-Za-z0-9+/=_-])")
@@ -48,7 +51,7 @@ CODE_WORDS = (
     "code du portail", "code de la porte",
     "kód od", "kód k", "kód na", "kód do", "kod do", "license key", "licence key",
     "product key", "activation key", "activation code", "registration key", "serial key",
-    "installation key", "installationsschlüssel",
+    "installation key", "installationsschlüssel", "รหัสปลดล็อก", "รหัสผ่าน", "รหัสเครื่อง",
     "unlock code", "door code", "gate code", "keypad", "door lock",
     "alarm code", "safe code", "lock code", "set the code to", "the code is",
     "lock combination", "safe combination", "combination lock", "zahlenschloss",
@@ -152,6 +155,8 @@ def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
         for m in GROUPS_OF_FOUR.finditer(text, start, end):
             if _grouped(m.group()) and sum(c.isalpha() for c in m.group()) >= 6:
                 out.append((m.start(), m.end(), MARK.format("recovery-key")))
+        for m in DIGIT_GROUPS.finditer(text, start, end):
+            out.append((m.start(), m.end(), MARK.format("license-key")))
         for m in BITLOCKER.finditer(text, start, end):
             out.append((m.start(), m.end(), MARK.format("recovery-key")))
         for m in ONEPASSWORD_KEY.finditer(text, start, end):

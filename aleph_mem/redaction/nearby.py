@@ -35,6 +35,8 @@ WORDS = re.compile(
     r"passw|pass\b|\bpass[ _-]|passe\b|passphrase|pwd|psk\b|secret|token|(?<!mon)key(?![a-rt-z])|"
     r"auth(?!or|ent)|credential|kennw|contrase|\bclave\b|has[lł]o|heslo|jelsz|l[öo]senord|salasana|"
     r"[şs]ifre|senha|parola|wachtwoord|adgangskode|passord|salasõna|\bpin\b|"
+    r"\bcl[ée]\b|chiave|schlüssel|sleutel|nyckel|nøkkel|nøgle|klucz|klíč|anahtar|kulcs|"
+    r"\bchave\b|キー|"
     r"пароль|ключ|токен|секрет|密码|密碼|口令|密钥|金鑰|秘密|パスワード|トークン|暗証|"
     r"비밀번호|토큰|mật khẩu|khóa|รหัส|كلمة|مفتاح|סיסמ|κωδικ")
 # the words before a value that say it is public, an identifier, a hash or a record
@@ -44,7 +46,8 @@ NOT_SECRET_WORDS = (
     r"\btx\b|txid|transaction|address|adresse|direcci|endere|indirizzo|\bcache\b|\brun\b|"
     r"\bevent\b|customer|charge|intent|example|e\.g\.|z\.b\.|regex|pattern|cipher|\bsec\b|"
     r"\bssb\b|\bgpg\b|\bpgp\b|certificate|\bcert\b|\bca\b|session|request|trace|build|"
-    r"version|release|revision|model|sitekey|site[ _-]key|\bnode|encrypted|sealed")
+    r"version|release|revision|model|sitekey|site[ _-]key|\bnode|encrypted|sealed|"
+    r"\bfile\b|fichier|datei|archivo|arquivo|bestand|\bplik")
 # what a credential's word is not a secret's after: a public key, a site key, a cache key
 PUBLIC_BEFORE = re.compile(r"public|publish|\bpub(?:[ _-]?key)?\b|site|\bnode|host|cache|"
                            r"idempot|partition|sort|primary|foreign")
@@ -83,7 +86,9 @@ PUBLIC_LOOK = re.compile(
     r"(?:chatcmpl|org|proj)-|.*(?:a-z|A-Z|0-9)|"
     r"(?i:[0-7][0-9a-hjkmnp-tv-z]{25}$)|"  # a ULID
     r"(.{1,4})\1{3,}$")  # a pattern repeated ("G0G0G0G0…"), an example
-HASH_LENGTHS = (40, 64, 96, 128)  # SHA-1's, SHA-256's, SHA-384's and SHA-512's hex
+HASH_LENGTHS = (40, 64, 96, 128)
+HEX_PIECE = re.compile(r"[0-9A-Fa-f]+")
+GROUPED = re.compile(r"(?=[A-Z0-9-]*[0-9])(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,7}")  # SHA-1's, SHA-256's, SHA-384's and SHA-512's hex
 SEPARATORS = re.compile(r"[-_./:+=]+")
 SIGNS = frozenset("!?#$%&*@^~")  # a chosen password's signs, not an identifier's joins
 NO_SIGNS = str.maketrans("", "", "".join(SIGNS))
@@ -121,10 +126,16 @@ def random_looking(value: str) -> bool:
 
 
 def _random_shape(value: str, cls: str) -> bool:
+    if GROUPED.fullmatch(value) and "l" not in cls and "u" in cls:
+        return True  # a licence key in groups ("EW8D-D6JK-NEDG-QMLD"), given its label
     pieces = [p for p in SEPARATORS.split(value.rstrip("=")) if p]
-    longest = max(pieces, key=len, default="")
-    if re.fullmatch(r"[0-9A-Fa-f]+", longest) and (len(longest) < 24 or
-                                                   len(longest) in HASH_LENGTHS):
+    if all(HEX_PIECE.fullmatch(p) for p in pieces[1:]) and len(pieces) > 1 and \
+            len(pieces[0]) <= 4:  # hex in groups after a short prefix ("LIC-A350…-E1A0…")
+        hexes = pieces[1:] if not HEX_PIECE.fullmatch(pieces[0]) else pieces
+    else:
+        hexes = [max(pieces, key=len, default="")]
+    hex_length = sum(map(len, hexes)) if all(HEX_PIECE.fullmatch(p) for p in hexes) else 0
+    if hex_length and (hex_length < 24 or hex_length in HASH_LENGTHS):
         return False  # a commit, a hash, a colour, an object's id
     if SIGNS & set(value) and {"u", "l", "d"} <= set(cls) and \
             not re.search(r"\d\.\d|\b[A-Z][a-z]+\.[A-Z]+\b|#\d", value):
@@ -209,7 +220,8 @@ def _said_no_secret(text: str, view: str, lines: Lines, before: str, start: int,
     keys = KEYS_BEFORE.findall(before)
     if keys and id_name(keys[-1]):
         return True  # ``applicationServerKey: decode("…")``
-    joined = not alone and re.search(r"(\S*?)([\w.-]*)([:|@<>])$", before)
+    joined = not alone and not re.search(r"<[\w.:-]+>$", before) and \
+        re.search(r"(\S*?)([\w.-]*)([:|@<>])$", before)  # an element's tag is no join
     if joined and (joined.group(3) != ":" or "arn:" in joined.group(1) or
                    not WORDS.search(joined.group(2).lower())):
         return True
@@ -269,7 +281,9 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
     out = []
     for start, end in _windows(view, lines):
         for m in CANDIDATE.finditer(text, start, end):
-            a, value = m.start(), m.group().rstrip(ENDING + "*_")
+            a, value = m.start(), m.group().rstrip("*_")
+            if not random_looking(value):  # a sentence's end after it ("… is Xy7kQ2m.")
+                value = value.rstrip(ENDING + "*_")
             if text[a - 1:a] == "\\" and value[:1] in "nrt":
                 a, value = a + 1, value[1:]  # a JSON-escaped break before it, not its letter
             lead = len(value) - len(value.lstrip("*_?&#@~"))

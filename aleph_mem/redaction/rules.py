@@ -224,9 +224,10 @@ STRUCTURED: tuple[Rule, ...] = (
           lower=True, check=is_value, back=0),
     # a session cookie by its name, as devtools or a test's output shows it
     rule("cookie", r"(\b(?:session|sessionid|session_id|connect\.sid|phpsessid|"
-          r"jsessionid|laravel_session|_session|remember_token)=)([^;\s\"'`]{16,})", keep=1,
-          hints=('session', 'connect.sid=', 'remember_token='), lower=True, check=is_value,
-          back=12),
+          r"jsessionid|laravel_session|_session|remember_token|"
+          r"wordpress_(?:logged_in|sec)_[0-9a-f]{32})=)([^;\s\"'`]{16,})", keep=1,
+          hints=('session', 'connect.sid=', 'remember_token=', 'wordpress_'), lower=True,
+          check=is_value, back=60),
     # an XML element named for a secret: <pre-shared-key>…</pre-shared-key>, <password>…
     rule("password", r"(<([a-z_:-]*(?:password|passwd|secret|pre-shared-key|preshared[_-]?key|"
           r"psk|api[_-]?key|auth[_-]?token|access[_-]?token)[a-z_-]*)>)([^<\n]{6,})(?=</\2>)",
@@ -241,6 +242,9 @@ STRUCTURED: tuple[Rule, ...] = (
           lower=True, check=is_value, back=0),
     rule("password", r"(\b(?:secret|password)\s+0\s+)(\S+)", keep=1,
           hints=('secret 0 ', 'password 0 '), lower=True, check=is_value, back=0),
+    # Cisco's type 7 password: a reversible encoding, as good as the password itself
+    rule("password", r"(\b(?:password|key)\s+7\s+)([0-9a-f]{8,})\b", keep=1,
+          hints=('password 7 ', 'key 7 '), lower=True, back=0),
     # a game server's or a tool's single-dash flag: `-password "…"`, `-pass …`
     rule("flag", r"((?<![\w-])-(?:password|passwd|pass|pw|rcon[_-]?password)[\s=]+)"
           r"(\"[^\"\n]+\"|'[^'\n]+'|[^\s\"'-][^\s\"']*)", keep=1,
@@ -324,7 +328,18 @@ STRUCTURED: tuple[Rule, ...] = (
                          'password=', 'passwd=', 'pwd=', 'appid='), lower=True, back=24,
           check=lambda v: is_value(v) and looks_random(v)),
     rule("signed-url", r"(\bsignature=)([a-f0-9]{64})", keep=1, hints=('signature=',),
-          lower=True, back=10),
+          lower=True, back=10, check=is_value),
+    # a Grafana public dashboard's address: its token is the only protection
+    rule("signed-url", r"(/public-dashboards/)([a-z0-9_-]{32,})", keep=1,
+          hints=('/public-dashboards/',), lower=True, back=0, check=looks_random),
+    # Mailgun's private API key; Laravel's app key as `key:generate --show` prints it; the
+    # user a Hue bridge gives an app, which is the path's first part after /api/
+    rule("api-key", r"(?<![0-9a-f-])[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}(?![0-9a-f-])",
+          hints=('mailgun', 'mg.'), lower=True),
+    rule("encryption-key", r"(?<![\w/+])base64:[A-Za-z0-9+/]{43}=", hints=('base64:',)),
+    rule("api-key", r"(/api/)([a-z0-9-]{30,48})(?=/(?:lights|groups|config|sensors|scenes|"
+          r"schedules|rules|resourcelinks|capabilities)\b)", keep=1, hints=('/api/',),
+          lower=True, check=looks_random),
     # chat hooks whose path or key is the secret: Feishu/Lark, WeCom
     rule("webhook", r"(/open-apis/bot/v2/hook/)([a-z0-9-]{20,})", keep=1,
           hints=('/open-apis/bot/v2/hook/',), lower=True, back=0),
@@ -483,7 +498,8 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("password", r"(:\s*psk\s+[\"']?)([^\"'\n]+?)(?=[\"']?\s*$)", keep=1,
           hints=(': psk',), lower=True, check=is_value, back=2, flags=re.MULTILINE),
     rule("cli-password", r"(\bnmcli\b[^\n]*?\spassword\s+[\"']?)([^\"'\s]+)", keep=1,
-          hints=('nmcli',), lower=True, check=is_value, back=0),
+          hints=('nmcli',), lower=True, back=0,
+          check=lambda v: is_value(v) or v.isdigit() and len(v) >= 8),  # a Wi-Fi key of digits
     # a wallet's key where a tool keeps it: Hardhat's accounts, a Solana keypair file, an
     # RPC provider's key in its URL
     rule("private-key", r"(accounts\s*:\s*\[\s*[\"'])(0x[0-9a-f]{64})", keep=1,

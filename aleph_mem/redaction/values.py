@@ -22,7 +22,7 @@ NOT_A_SECRET = re.compile(
     r"\{[\w.-]+\}?.*|#{2,}[\w-]+#{2,}|password|passwd|pass|pwd|secret|token|key|user|username|"
     r"[\d:+\-./TZ]+|0x[0-9a-fA-F]{40}|"  # a date, a time, a number; an account's address
     r"(?:os\.environ|os\.getenv|process\.env|env|getenv|settings|config|secrets|"
-    r"self|args|opts|options|request|req)\b.*|[A-Za-z_][A-Za-z0-9_.]*\(.*|"
+    r"self|args|opts|options|request|req)\b.*|[A-Za-z_][A-Za-z0-9_.:]*\(.*|"
     r"(?:~|\.{1,2})?/[\w.\-/]*|[a-z][a-z0-9+.-]*://[^@\s]*|"
     r"\[REDACTED:[a-z-]+\]|"
     # a reference to where the secret lives: Azure's Key Vault, a vault path ("kv/data/app:
@@ -48,7 +48,11 @@ PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|�
                                r"<[\w\s-]+>|(?:^|[_=:/-])<[\w-]*$|"
                                r"\$\{|your[_-]|example|placeholder|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
-                               r"replace[_-]?(?:me|with)|generate[_-]with|^generate$",
+                               r"replace[_-]?(?:me|with)|generate[_-]with|^generate$|"
+                               # WordPress's stand-in; what local OpenAI-compatible servers
+                               # take as a key (Ollama, LM Studio, vLLM)
+                               r"put your unique phrase here|^(?:ollama|lm-studio|lmstudio|"
+                               r"not-needed|no-key(?:-required)?|sk-no-key-required|empty)$",
                                re.IGNORECASE)
 REPEATED = re.compile(r"(.)\1{9,}")
 
@@ -75,7 +79,10 @@ PUBLISHED = frozenset({
     # the example seed of Google Authenticator's key URI format and of pyotp's docs
     "JBSWY3DPEHPK3PXP", "base32secret3232",
     # Stripe's API reference's test keys
-    "sk_test_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_BQokikJOvBiI2HlWgH4olfQ2"})
+    "sk_test_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
+    # the signature of AWS's presigned-URL example (examplebucket/test.txt, SigV4 docs); the
+    # passphrase of BIP-39's test vectors
+    "aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404", "TREZOR"})
 
 
 def escaped_break(text: str) -> bool:
@@ -123,6 +130,8 @@ def said_secret(text: str) -> bool:
         return False  # a JSON-escaped line break ("Password: \\ndn: …"), not a value
     text = re.sub(r"\\[nrt].*", "", text)  # "required\\n\"}": the value ends at the break
     bare = text.strip("\"'`「」『』\\")
+    if bare in PUBLISHED:
+        return False
     if bare != text:
         return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
                 and not names_a_secret(bare) and not CODE_TEXT.search(bare)
