@@ -86,9 +86,10 @@ PUBLIC_LOOK = re.compile(
     r"(?:chatcmpl|org|proj)-|.*(?:a-z|A-Z|0-9)|"
     r"(?i:[0-7][0-9a-hjkmnp-tv-z]{25}$)|"  # a ULID
     r"(.{1,4})\1{3,}$")  # a pattern repeated ("G0G0G0G0…"), an example
-HASH_LENGTHS = (40, 64, 96, 128)
+HASH_LENGTHS = (40, 64, 96, 128)  # SHA-1's, SHA-256's, SHA-384's and SHA-512's hex
 HEX_PIECE = re.compile(r"[0-9A-Fa-f]+")
-GROUPED = re.compile(r"(?=[A-Z0-9-]*[0-9])(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,7}")  # SHA-1's, SHA-256's, SHA-384's and SHA-512's hex
+# a licence key in groups of capitals and digits
+GROUPED = re.compile(r"(?=[A-Z0-9-]*[0-9])(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,7}")
 SEPARATORS = re.compile(r"[-_./:+=]+")
 SIGNS = frozenset("!?#$%&*@^~")  # a chosen password's signs, not an identifier's joins
 NO_SIGNS = str.maketrans("", "", "".join(SIGNS))

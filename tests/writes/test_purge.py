@@ -35,11 +35,11 @@ def test_purge_takes_a_secret_out_of_every_stored_version(vault: Path) -> None:
     cli("--vault", str(vault), "index")
     with open_mem(vault) as mem:
         first = mem.show("notes/deploy.md").hash
-        mem.write_bytes("notes/deploy.md", note.read_bytes() + f"key {SECRET}\n".encode(),
+        mem.write_bytes("notes/deploy.md", note.read_bytes() + f"ref {SECRET}\n".encode(),
                         first)
         second = mem.show("notes/deploy.md").hash
         mem.write_bytes("notes/deploy.md", note.read_bytes().replace(
-            f"key {SECRET}\n".encode(), f"other {NEAR}\n".encode()), second)
+            f"ref {SECRET}\n".encode(), f"other {NEAR}\n".encode()), second)
         still = mem.show("notes/deploy.md").hash
     write(vault, "notes/runbook.md", f"# Runbook\n\nuse {SECRET} to log in\n")
     cli("--vault", str(vault), "index")
@@ -60,7 +60,7 @@ def test_purge_takes_a_secret_out_of_every_stored_version(vault: Path) -> None:
     assert (vault / "notes/deploy.md").read_bytes() == note.read_bytes()
     with open_mem(vault) as mem:
         old = mem.store.objects.get(second).decode()  # the old version still reads, masked
-        assert "key " + "*" * len(SECRET) in old and "steps for the heron deploy" in old
+        assert "ref " + "*" * len(SECRET) in old and "steps for the heron deploy" in old
         assert mem.show("notes/deploy.md").hash == still
         purge = [e for e in mem.log(limit=5) if e.kind == "purge"]
         assert len(purge) == 1 and SECRET not in json.dumps(purge[0].as_json())
