@@ -39,6 +39,27 @@ WORDS = re.compile(
     r"\bchave\b|キー|"
     r"пароль|ключ|токен|секрет|密码|密碼|口令|密钥|金鑰|秘密|パスワード|トークン|暗証|"
     r"비밀번호|토큰|mật khẩu|khóa|รหัส|كلمة|مفتاح|סיסמ|κωδικ")
+# each word's literal core, found fast (an alternation of plain words is scanned by its first
+# letters); WORDS then confirms the word's edges where a core is
+CORES = re.compile(
+    r"pass|pwd|psk|secret|token|key|auth|credential|kennw|contrase|clave|has[lł]o|heslo|jelsz|"
+    r"l[öo]senord|salasana|[şs]ifre|senha|parola|wachtwoord|adgangskode|passord|salasõna|pin|"
+    r"cl[ée]|chiave|schlüssel|sleutel|nyckel|nøkkel|nøgle|klucz|klíč|anahtar|kulcs|chave|キー|"
+    r"пароль|ключ|токен|секрет|密码|密碼|口令|密钥|金鑰|秘密|パスワード|トークン|暗証|비밀번호|토큰|"
+    r"mật khẩu|khóa|รหัส|كلمة|مفتاح|סיסמ|κωδικ")
+
+
+def credential_word(view: str, start: int = 0, end: int | None = None) -> int:
+    """Where the next credential's word is in ``view[start:end]``, or -1."""
+    end = len(view) if end is None else end
+    core = CORES.search(view, start, end)
+    while core:
+        if WORDS.match(view, core.start(), end):
+            return core.start()
+        core = CORES.search(view, core.start() + 1, end)
+    return -1
+
+
 # the words before a value that say it is public, an identifier, a hash or a record
 NOT_SECRET_WORDS = (
     r"public|publish|\bpub\b|domainkey|k=rsa|\bid\b|\bids\b|identifier|\bsid\b|accessor|"
@@ -87,6 +108,7 @@ PUBLIC_LOOK = re.compile(
     r"(?i:[0-7][0-9a-hjkmnp-tv-z]{25}$)|"  # a ULID
     r"(.{1,4})\1{3,}$")  # a pattern repeated ("G0G0G0G0…"), an example
 HASH_LENGTHS = (40, 64, 96, 128)  # SHA-1's, SHA-256's, SHA-384's and SHA-512's hex
+BASE64ISH = re.compile(r"[A-Za-z0-9+/]{20,}={0,2}")  # its slashes make no path
 HEX_PIECE = re.compile(r"[0-9A-Fa-f]+")
 # a licence key in groups of capitals and digits
 GROUPED = re.compile(r"(?=[A-Z0-9-]*[0-9])(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,7}")
@@ -120,7 +142,8 @@ def random_looking(value: str) -> bool:
     return not (HOST.fullmatch(value) or FILE_NAME.search(value) or UUID.fullmatch(value) or
                 VERSION.fullmatch(value) or "@" in value and "." in value.split("@")[-1] or
                 "://" in value or value.startswith(("/", "~", "./", "$", "%")) or
-                PUBLIC_LOOK.match(value) or PUBLIC_SHAPE.match(value) or
+                PUBLIC_LOOK.match(value) or PUBLIC_SHAPE.match(value) and not (
+                    BASE64ISH.fullmatch(value) and "u" in cls and "l" in cls) or
                 PRODUCT_KEY.fullmatch(value) or re.search(r"&\w+=", value) or
                 value.isupper() and ("_" in value or len(value) < 16) or
                 not is_value(value) or decodes_to_text(value))
@@ -144,7 +167,7 @@ def _random_shape(value: str, cls: str) -> bool:
     words = [w for w in CAMEL.findall(value) if not w.isdigit()]
     if words and sum(len(w) for w in words if WORDLIKE.fullmatch(w)) >= 0.6 * sum(map(len, words)):
         return False  # words in camel case or in a slug (``x86_64-linux-gnu``)
-    classes = [_classes(p.translate(NO_SIGNS)) for p in pieces]
+    classes = [_classes(p.translate(NO_SIGNS)) for p in pieces if len(p) >= 3]  # not "v2"
     body = "".join(classes)
     pairs = sum(max(len(c) - 1, 0) for c in classes)
     if pairs < 9:  # ten characters or more: "Tib3rius" is a name
@@ -188,16 +211,16 @@ class Lines:
 def _windows(view: str, lines: Lines) -> list[tuple[int, int]]:
     """The stretches a credential's word makes suspect: its line, the two before and after."""
     out: list[tuple[int, int]] = []
-    found = WORDS.search(view)
-    while found:
-        number = lines.number(found.start())
+    found = credential_word(view)
+    while found != -1:
+        number = lines.number(found)
         start, end = lines.span(max(0, number - 2))[0], lines.span(number + 2)[1]
         if out and start <= out[-1][1]:
             out[-1] = (out[-1][0], max(out[-1][1], end))
         else:
             out.append((start, end))
-        found = WORDS.search(view, lines.span(number + 1)[0]) if number < len(lines.starts) \
-            else None  # the line's other words make the same stretch
+        found = credential_word(view, lines.span(number + 1)[0]) \
+            if number < len(lines.starts) else -1  # the line's other words: the same stretch
     return out
 
 
@@ -264,19 +287,19 @@ def _labelled(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
             SIGNS & set(value) or {"u", "l", "d"} <= set(_classes(value))):
         return False  # unlabelled, a value must look chosen: not hex, a name, all small letters
     row = "|" in text[line_start:a] or "\t" in text[line_start:a]
-    if not (row or not after.strip(" \t\"'`.,;)") or WORDS.search(view, e, line_end)):
+    if not (row or not after.strip(" \t\"'`.,;)") or credential_word(view, e, line_end) != -1):
         return False
     near = [lines.span(n) for n in (number - 1, number + 1, number - 2 if alone else -1)
             if 0 <= n <= len(lines.starts)]
     if alone and any((len(line := text[s:t].strip(" \t")) == len(value) or len(line) >= 40)
                      and BLOB_LINE.fullmatch(line) for s, t in near[:2]):
         return False  # a line of a blob (a drawing's compressed JSON) or of a listing of ids
-    return any(WORDS.search(view, s, t) for s, t in near) or bool(WORDS.search(view, e, line_end))
+    return any(credential_word(view, s, t) != -1 for s, t in near + [(e, line_end)])
 
 
 def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
     """Random strings a credential's word labels (the last pass)."""
-    if not WORDS.search(view):
+    if credential_word(view) == -1:
         return []
     lines = Lines(view)
     out = []

@@ -12,36 +12,42 @@ from aleph_mem.redaction.rule import MARK
 
 # twelve words of three to eight letters or more in a row, separated by spaces, commas or
 # line breaks, a list's numbers allowed between them ("1. leader 2. immense …")
-RUN = re.compile(r"(?:(?<=\\n)|(?<![\w-]))"
-                 r"(?:[a-zà-ž]{3,8}(?:[ \t,]+|\r?\n|\\n)(?:\d{1,2}[.):]?[ \t]+)?){11,}"
-                 r"[a-zà-ž]{3,8}(?![\w-])")
+RUN = re.compile(r"(?:(?<=\\n)|(?<![\w-]))"  # possessive: a run is never tried again inside
+                 r"(?:[a-zà-ž]{3,8}+(?:(?:[ \t,]++|\r?\n|\\n)(?:\d{1,2}[.):]?[ \t]++)?+|"
+                 r"(?![\w-]))){12,}+")
 WORD = re.compile(r"(?<=\\n)[a-zà-ž]+|(?<![a-zà-ž\\])[a-zà-ž]+")  # "\\nleader": leader
 LANGUAGES = ("english", "spanish", "french", "italian", "portuguese", "czech")
 SHORTEST = 12
 
 
 @functools.cache
-def _word_lists() -> tuple[frozenset[str], ...]:
-    """BIP-39's Latin-script lists, read on the first text that could hold a phrase (the
-    import is not paid at start-up)."""
+def _word_lists() -> dict[str, int]:
+    """Each word of BIP-39's Latin-script lists and the lists it is in (a bit each), read on
+    the first text that could hold a phrase (the import is not paid at start-up)."""
     from mnemonic import Mnemonic
 
-    return tuple(frozenset(Mnemonic(language).wordlist) for language in LANGUAGES)
+    lists: dict[str, int] = {}
+    for bit, language in enumerate(LANGUAGES):
+        for word in Mnemonic(language).wordlist:
+            lists[word] = lists.get(word, 0) | 1 << bit
+    return lists
 
 
 def _phrases(view: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The parts of a run of words that are twelve or more words of one list in a row."""
+    """The parts of a run of words that are twelve or more words of one list in a row: one
+    pass, carrying the lists every word so far is in."""
+    lists = _word_lists()
     words = [(m.start(), m.end(), m.group()) for m in WORD.finditer(view, start, end)]
-    found = []
-    for listed in _word_lists():
-        first = 0
-        for i, (_, _, word) in enumerate([*words, (0, 0, "")]):
-            if word in listed:
-                continue
-            said = [w for _, _, w in words[first:i]]
-            if len(said) >= SHORTEST and len(set(said)) > len(said) // 2 and said != sorted(said):
-                found.append((words[first][0], words[i - 1][1]))
-            first = i + 1
+    found, first, common = [], 0, 0
+    for i, (_, _, word) in enumerate([*words, (0, 0, "")]):
+        mask = lists.get(word, 0)
+        if mask and (common & mask or i == first):
+            common = (common & mask) if i > first else mask
+            continue
+        said = [w for _, _, w in words[first:i]]
+        if len(said) >= SHORTEST and len(set(said)) > len(said) // 2 and said != sorted(said):
+            found.append((words[first][0], words[i - 1][1]))
+        first, common = (i, mask) if mask else (i + 1, 0)
     return found
 
 
