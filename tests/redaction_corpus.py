@@ -872,6 +872,8 @@ def shapes() -> list[Shape]:
          "https://grafana.example.net/public-dashboards/{}", r(40, LOWER)),
         ("curl -X PUT http://192.168.1.40/api/{}/lights/2/state -d '{\"on\":false}'",
          r(40, ALNUM + "-")),
+        ('{"role": "user", "content": "what was the router password again?"}\n'
+         '{"role": "user", "content": "found it, it\'s {}"}', "Hv7kQ2mZ9pLx"),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
@@ -954,6 +956,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "enable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0",
         "Tracking: 1234-5678-9012, Hotline +49-30-1234-5678",
         "<Server>\n  <Host>sftp.example.org</Host>\n  <Pass>askme</Pass>\n</Server>",
+        '{"role": "user", "content": "which token expired?"}\n'
+        '{"role": "user", "content": "the one for build 7Tq2Wk9RmZx4Lp, see the CI page"}',
         # recovery phrases: a test vector, prose full of the list's words
         "BIP-39 test vector: abandon abandon abandon abandon abandon abandon abandon abandon "
         "abandon abandon abandon about",

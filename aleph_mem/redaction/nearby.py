@@ -287,7 +287,8 @@ def _labelled(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
             SIGNS & set(value) or {"u", "l", "d"} <= set(_classes(value))):
         return False  # unlabelled, a value must look chosen: not hex, a name, all small letters
     row = "|" in text[line_start:a] or "\t" in text[line_start:a]
-    if not (row or not after.strip(" \t\"'`.,;)") or credential_word(view, e, line_end) != -1):
+    last = not re.sub(r"\\[nrt]", "", after).strip(" \t\"'`.,;:!?)}]")  # a message's end too
+    if not (row or last or credential_word(view, e, line_end) != -1):
         return False
     near = [lines.span(n) for n in (number - 1, number + 1, number - 2 if alone else -1)
             if 0 <= n <= len(lines.starts)]
