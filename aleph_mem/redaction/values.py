@@ -29,8 +29,9 @@ NOT_A_SECRET = re.compile(
     # password"), a credential's name and file (systemd's ``name:/path``, ``%d/name``)
     r"@Microsoft\.KeyVault\(.*|[a-z][a-z_.-]*(?:/[a-z_.-]+){2,}:[a-z_.-]+['\")]*|"
     r"[\w.-]+:(?:~|\.{1,2})?/[\w.\-/%]*|%[a-zA-Z]/\S*|"
-    # a secret manager's path in words ("secret/data/ci/registry-pull", "kv-app/smtp-password")
-    r"(?-i:[a-z][a-z0-9_.-]*(?:/[a-z][a-z0-9_.-]*)+/?)|"
+    # a secret manager's path in words, one of them joined ("secret/data/ci/registry-pull",
+    # "kv-app/smtp-password"; not a password with slashes in it, "pa/ss/word")
+    r"(?-i:(?=[a-z0-9/.]*[a-z][-_][a-z])[a-z][a-z0-9_.-]*(?:/[a-z][a-z0-9_.-]*)+/?)|"
     # an encrypted value (Bitwarden's cipher string), a public browser key (New Relic's),
     # what a tool prints in place of one ("(protected)", "(typed, not echoed)")
     r"\d\.[A-Za-z0-9+/=]{16,}\|[A-Za-z0-9+/=|]+|NRJS-[0-9a-f]+|\([a-z][a-z ,]*\)?|"
