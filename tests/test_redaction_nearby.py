@@ -52,7 +52,7 @@ NOT_RANDOM = [
     "api.example.com", "/etc/ssl/private/key.pem", "3f2a9c1e-8b7d-4e6f-a5c4-2d1e0f9a8b7c",
     "9f3b2e7a1c4d8e6f0b5a9c2d7e4f1a8b3c6d9e2f", "e3b0c44298fc1c149afbf4c8996fb924"
     "27ae41e4649b934ca495991b7852b855", "82609f2d", "G0G0G0G0G0G0G0G0", "Tib3rius",
-    "Math.PI*2", "Post-#648", "01kqswype9xa6xgvb2z75d5tw7", "WPA2-Personal",
+    "Math.PI*2", "Post-#648", "Pass@1Chen", "01kqswype9xa6xgvb2z75d5tw7", "WPA2-Personal",
     "Freebox-7C4603-Invites", "ssh-ed25519", "TLS_AES_256_GCM_SHA384", "pk_live_4eC39HqLyj",
 ]
 

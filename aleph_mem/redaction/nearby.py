@@ -162,8 +162,9 @@ def _random_shape(value: str, cls: str) -> bool:
     if hex_length and (hex_length < 24 or hex_length in HASH_LENGTHS):
         return False  # a commit, a hash, a colour, an object's id
     if SIGNS & set(value) and {"u", "l", "d"} <= set(cls) and \
-            not re.search(r"\d\.\d|\b[A-Z][a-z]+\.[A-Z]+\b|#\d", value):
-        return True  # a password a person chose: every class and a sign (not "Math.PI*2")
+            not re.search(r"\d\.\d|\b[A-Z][a-z]+\.[A-Z]+\b|#\d|(?i:^pass@\d)", value):
+        return True  # a password a person chose: every class and a sign (not "Math.PI*2",
+        # an issue "Post-#648", a benchmark's "Pass@1")
     words = [w for w in CAMEL.findall(value) if not w.isdigit()]
     if words and sum(len(w) for w in words if WORDLIKE.fullmatch(w)) >= 0.6 * sum(map(len, words)):
         return False  # words in camel case or in a slug (``x86_64-linux-gnu``)
