@@ -119,8 +119,8 @@ CHANGE_SHARE = 0.6  # of the class changes a random string of the same mix would
 ENDING = ".!?-"  # a sentence's end after a value is not part of it
 
 
-CLASSES = {**{c: "u" for c in range(65, 91)}, **{c: "l" for c in range(97, 123)},
-           **{c: "d" for c in range(48, 58)}}
+CLASSES = {c: "u" if chr(c).isupper() else "l" if chr(c).islower() else
+           "d" if chr(c).isdigit() else "o" for c in range(128)}  # for ASCII text
 
 
 RUNS = re.compile(r"u+|l+|d+|o+")
@@ -128,7 +128,7 @@ RUNS = re.compile(r"u+|l+|d+|o+")
 
 def _classes(text: str) -> str:
     """Each character's class: u, l, d, or o for any other (the text is ASCII)."""
-    return re.sub(r"[^uld]", "o", text.translate(CLASSES))
+    return text.translate(CLASSES)
 
 
 def random_looking(value: str) -> bool:
@@ -136,6 +136,9 @@ def random_looking(value: str) -> bool:
     first (cheap), then what it must not be (a host, a path, a published or public value)."""
     if not 8 <= len(value) <= LONGEST or not value.isascii():
         return False
+    if HEX_PIECE.fullmatch(value) and (len(value) < 24 or len(value) in HASH_LENGTHS) or \
+            UUID.fullmatch(value):
+        return False  # the commonest tokens in tool output, told at once: hashes and UUIDs
     cls = _classes(value)
     if "d" not in cls or "u" not in cls and "l" not in cls or not _random_shape(value, cls):
         return False
@@ -254,8 +257,10 @@ def _said_no_secret(text: str, view: str, lines: Lines, before: str, start: int,
 
 
 def _in_link(token: str) -> bool:
-    """Part of a URL, a Markdown link or an encoded string: its own rules judge those."""
+    """Part of a URL, a Markdown link, a data URI or an encoded string: its own rules judge
+    those (a data URI's payload is content)."""
     return "://" in token or "](" in token or "[[" in token or "www." in token or \
+        ";base64," in token or "data:" in token or \
         bool(re.search(r"%[0-9A-Fa-f]{2}|&#x?\w+;?|&[a-z]+;", token))
 
 
@@ -307,9 +312,12 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
     out = []
     for start, end in _windows(view, lines):
         for m in CANDIDATE.finditer(text, start, end):
+            if not _worth_a_look(text, view, lines, m.start(), m.end()) or \
+                    _in_link(_token_around(text, m.start(), m.end())):
+                continue
             a, value = m.start(), m.group().rstrip("*_")
-            if not random_looking(value):  # a sentence's end after it ("… is Xy7kQ2m.")
-                value = value.rstrip(ENDING + "*_")
+            if value[-1:] in ENDING and not random_looking(value):
+                value = value.rstrip(ENDING + "*_")  # a sentence's end ("… is Xy7kQ2m.")
             if text[a - 1:a] == "\\" and value[:1] in "nrt":
                 a, value = a + 1, value[1:]  # a JSON-escaped break before it, not its letter
             lead = len(value) - len(value.lstrip("*_?&#@~"))
@@ -317,12 +325,26 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
             name = NAME_EQUALS.match(value)
             if name:  # ``psk=5jSy…`` unquoted: the name stays
                 a, value = a + name.end(), value[name.end():]
-            if lead and text[m.start()] == "@" or not random_looking(value) or \
-                    _in_link(_token_around(text, m.start(), m.end())):
+            if lead and text[m.start()] == "@" or not random_looking(value):
                 continue
             if _labelled(text, view, lines, a, a + len(value)):
                 out.append((a, a + len(value), MARK.format("secret")))
     return out
+
+
+def _worth_a_look(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
+    """What ``_labelled`` could accept, told by string searches before the value is weighed:
+    a credential's word before it on its line, or a place a value stands out in (its line's
+    end, a table's or a TSV's row, a line or a tool's output of its own)."""
+    line_start, line_end = lines.span(lines.number(a))
+    if credential_word(view, max(line_start, a - 80), a) != -1:
+        return True
+    before = text[max(line_start, a - 80):a]
+    if "|" in before or "\t" in before or not before.strip(" \t\"'`-*•>"):
+        return True
+    rest = text[e:min(line_end, e + 40)]
+    return not re.sub(r"\\[nrt]", "", rest).strip(" \t\"'`.,;:!?)}]*_") or \
+        bool(OUTPUT_START.search(before))
 
 
 def _token_around(text: str, start: int, end: int) -> str:
