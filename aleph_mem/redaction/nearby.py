@@ -32,7 +32,8 @@ from aleph_mem.redaction.values import FILE_NAME, HOST, UUID, is_value
 
 # a credential's word, on the lower-cased view, in the languages people write notes in
 WORDS = re.compile(
-    r"passw|pass\b|\bpass[ _-]|passe\b|passphrase|pwd|psk\b|secret|token|(?<!mon)key(?![a-rt-z])|"
+    r"passw|pass\b|\bpass[ _-]|passe\b|passphrase|pwd|psk\b|secret|"
+    r"token(?!s|_count|_usage)|(?<!mon)key(?![a-rt-z])|"  # not a usage's "input_tokens"
     r"auth(?!or|ent)|credential|kennw|contrase|\bclave\b|has[lł]o|heslo|jelsz|l[öo]senord|salasana|"
     r"[şs]ifre|senha|parola|wachtwoord|adgangskode|passord|salasõna|\bpin\b|"
     r"\bcl[ée]\b|chiave|schlüssel|sleutel|nyckel|nøkkel|nøgle|klucz|klíč|anahtar|kulcs|"
