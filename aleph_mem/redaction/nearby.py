@@ -1,17 +1,18 @@
-"""Secrets no rule knows by name, found by their look beside a credential's word: a random
-string on the line of a word such as password, psk, token, key, Hasło or パスワード, on one of
-the three lines before it or on the line after. It is the last pass: what a rule knows it has
-taken already, and this one catches the rest of a label's forms in any language or layout
-("Moodle: lgomez / eBf1cinGeTtZ" above "misma contraseña", a TSV under "Hasło",
-``crypto isakmp key 6Q6u…``).
+"""Secrets no rule knows by name, found by their look beside a credential's word. It is the
+last pass: what a rule knows it has taken already, and this one catches a label's other forms
+in any language or layout ("Moodle: lgomez / eBf1cinGeTtZ" above "misma contraseña", a TSV
+under "Hasło", ``crypto isakmp key 6Q6u…``, a tool's output after ``occ … dbpassword``).
 
 Random is measured, not listed: a random string changes between capitals, small letters and
 digits about as often as its mix of them makes likely (``1 - Σ share²``), a word or an
 identifier far less (``all-MiniLM-L6-v2``, ``aes256-sha256``); a password a person chose has
-every class and a sign (``Movelga?3465Sb``). Kept whatever stands near: what the words before
-it say is an identifier, public, a hash or a record (``"tool_use_id":``, ``Public Key:``,
-``commit``), a hash's length of hex, a value inside a PEM block or joined into a longer name
-by a colon (an ARN), and words, versions, hosts, paths and UUIDs."""
+every class and a sign (``Movelga?3465Sb``). Labelled: a credential's word (password, psk,
+token, key, Hasło, パスワード… in some forty spellings) is the nearest label before it on its
+line; or the value stands out (alone on its line, at its end, in a table's row, at a tool's
+output's start) with such a word on the line above or below. Kept whatever the words before
+it say it is (an id, a user, a host, a hash, a public or a cache key, a name in JSON or XML),
+inside a PEM block, a public key's lines, a link or a data URI, joined into a longer name (an
+ARN), and hashes, UUIDs, versions, hosts and paths."""
 
 from __future__ import annotations
 
