@@ -958,6 +958,11 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "<Server>\n  <Host>sftp.example.org</Host>\n  <Pass>askme</Pass>\n</Server>",
         '{"role": "user", "content": "which token expired?"}\n'
         '{"role": "user", "content": "the one for build 7Tq2Wk9RmZx4Lp, see the CI page"}',
+        # the held-out real notes' wrong marks: a drawing's block ids after "key", a C
+        # parameter named for a key, a share's UID
+        "the key for the legend ^Xk9Qm2Tz\nrotate the key ^B7eRw4Pq",
+        "NTSTATUS Xor(IN PBYTE pXorKey, IN DWORD dwXorKey2Size, IN DWORD cbData);",
+        "Shared memo (the key is in the link)\nUID: 7rKq2WmZ9xTbLp4Nc8sVy",
         # recovery phrases: a test vector, prose full of the list's words
         "BIP-39 test vector: abandon abandon abandon abandon abandon abandon abandon abandon "
         "abandon abandon abandon about",

@@ -64,7 +64,7 @@ def credential_word(view: str, start: int = 0, end: int | None = None) -> int:
 
 # the words before a value that say it is public, an identifier, a hash or a record
 NOT_SECRET_WORDS = (
-    r"public|publish|\bpub\b|domainkey|k=rsa|\bid\b|\bids\b|identifier|\bsid\b|accessor|"
+    r"public|publish|\bpub\b|domainkey|k=rsa|\bid\b|\bids\b|identifier|\b[su]id\b|accessor|"
     r"fingerprint|etag|if-none-match|signature|signed|commit|\bsha|checksum|\bhash|digest|"
     r"\btx\b|txid|transaction|address|adresse|direcci|endere|indirizzo|\bcache\b|\brun\b|"
     r"\bevent\b|customer|charge|intent|example|e\.g\.|z\.b\.|regex|pattern|cipher|\bsec\b|"
@@ -87,7 +87,7 @@ NOT_SECRET_NAME = re.compile(
     r"hostname|url|uri|path|file|ssid|device|model|serial|number|phone|room|event|request|"
     r"session|trace|span|build|run|job|pipeline|project|tenant|org|region|bucket|fingerprint|"
     r"thumbprint|kid|kty|alg|use|crv|n|e|x|y|type|mode|format|algorithm|policy|hint|image|"
-    r"accessor|sid|channel|workspace|team|chat|guild|tag|label|nkey|author|owner|handle|"
+    r"accessor|sid|uid|channel|workspace|team|chat|guild|tag|label|nkey|author|owner|handle|"
     r"nick|nickname|by)s?\d*$")
 NAME_BEFORE = re.compile(r"([\w.$-]+)\\?[\"'\]]?\s*(?::=|=>|=|:)\s*\\?[\"'`]?$|<([\w.:-]+)>$")
 # a public key's body is on the lines after its type ("ssh-rsa AAAA…\\" wrapped)
@@ -327,7 +327,8 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
             name = NAME_EQUALS.match(value)
             if name:  # ``psk=5jSy…`` unquoted: the name stays
                 a, value = a + name.end(), value[name.end():]
-            if lead and text[m.start()] == "@" or not random_looking(value):
+            if lead and text[m.start()] == "@" or text[m.start()] == "^" or \
+                    not random_looking(value):  # a handle; a note's block id ("^nXMD9Rmg")
                 continue
             if _labelled(text, view, lines, a, a + len(value)):
                 out.append((a, a + len(value), MARK.format("secret")))

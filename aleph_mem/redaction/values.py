@@ -95,11 +95,14 @@ def escaped_break(text: str) -> bool:
 def names_a_secret(bare: str) -> bool:
     """A secret's name: ``auth_token``, in capitals ``PAPERLESS_API_TOKEN``, in camel case
     ``userPwd``, ``PrivateKey`` (a variable or a type in code, not a value)."""
-    if re.fullmatch(r"[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+", bare):
+    camel = re.fullmatch(r"[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+", bare)
+    if camel:
         bare = re.sub(r"(?<!^)([A-Z])", r"_\1", bare).lower()
     low = bare.lower() if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", bare) else bare
-    return bool(A_SECRETS_NAME.fullmatch(re.sub(r"\d", "", low)) if low != bare else
-                A_SECRETS_NAME.fullmatch(bare)) and bool(SECRET_WORD.search(low))
+    # a name's digits end its parts ("dwRc4KeySize", "API_V2_TOKEN"); a word's do not
+    # ("hunter2secret", "myRedisPassw0rd")
+    name = re.sub(r"\d+(?=_|$)", "", low) if camel or low != bare else bare
+    return bool(A_SECRETS_NAME.fullmatch(name)) and bool(SECRET_WORD.search(low))
 
 
 def is_value(text: str) -> bool:
