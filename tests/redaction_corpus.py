@@ -963,6 +963,12 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "the key for the legend ^Xk9Qm2Tz\nrotate the key ^B7eRw4Pq",
         "NTSTATUS Xor(IN PBYTE pXorKey, IN DWORD dwXorKey2Size, IN DWORD cbData);",
         "Shared memo (the key is in the link)\nUID: 7rKq2WmZ9xTbLp4Nc8sVy",
+        # what the reading found wrong with older rules: a host and port handed to a connect
+        # call, hydra's and ffuf's stand-ins, a secret's name after kubectl's verb
+        'client = Elastic().connectTo("localhost:9200", "localhost:9201")',
+        'hydra -l admin -P rockyou.txt 10.0.0.5 http-post-form "/login:u=^USER^&p=^PASS^:F=bad"',
+        'ffuf -u http://10.0.0.5/login -d "user=UFUZZ&password=PFUZZ" -w users.txt:UFUZZ',
+        "$ kubectl get secret registry-token-9xk2q -o yaml",
         # recovery phrases: a test vector, prose full of the list's words
         "BIP-39 test vector: abandon abandon abandon abandon abandon abandon abandon abandon "
         "abandon abandon abandon about",

@@ -573,8 +573,10 @@ STRUCTURED: tuple[Rule, ...] = (
                          '口令', 'ライセンスキー', '復旧キー', '回復キー', 'mdp', 'parolası',
                          'huvudlösenord', 'masterpasswort', 'hauptpasswort'), lower=True,
           check=said_secret, back=0),
-    # "use the api key abc123…": a token after its name, no verb
-    rule("password", r"((?<![a-z0-9_])(?:password|passwort|api key|api token|access key|"
+    # "use the api key abc123…": a token after its name, no verb (not a resource's name after
+    # "kubectl get secret")
+    rule("password", r"((?<![a-z0-9_])(?<!get )(?<!describe )(?<!delete )(?<!edit )"
+          r"(?:password|passwort|api key|api token|access key|"
           r"secret key|token|secret|şifresi|şifre|parola|contraseña|senha|heslo|hasło|"
           r"пароль|mật khẩu|kata sandi|salasana|lösenord|pw|pwd|mot de passe|kennwort|"
           r"wachtwoord|clave|schlüssel|clé|chiave|passord|adgangskode|salasana)"

@@ -50,9 +50,11 @@ PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|â—{3,}|â€
                                r"\$\{|your[_-]|example|placeholder|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
                                r"replace[_-]?(?:me|with)|generate[_-]with|^generate$|"
-                               # WordPress's stand-in; what local OpenAI-compatible servers
-                               # take as a key (Ollama, LM Studio, vLLM)
-                               r"put your unique phrase here|^(?:ollama|lm-studio|lmstudio|"
+                               # WordPress's stand-in; hydra's ^PASS^ and ffuf's FUZZ
+                               # words; what local OpenAI-compatible servers take as a key
+                               # (Ollama, LM Studio, vLLM)
+                               r"put your unique phrase here|(?-i:\^(?:USER|PASS|PASSWORD|LOGIN)\^|[A-Z]*FUZZ\b)|"
+                               r"^(?:ollama|lm-studio|lmstudio|"
                                r"not-needed|no-key(?:-required)?|sk-no-key-required|empty)$",
                                re.IGNORECASE)
 REPEATED = re.compile(r"(.)\1{9,}")
@@ -310,6 +312,7 @@ def password_like(value: str) -> bool:
     """A string a person chose as a password: no spaces, not a host, URL or path, with a
     digit and a symbol or both cases (``svc_reports``, ``ftp.example.com`` are not)."""
     if not 6 <= len(value) <= 128 or any(c.isspace() for c in value) or HOST.fullmatch(value) \
+            or re.fullmatch(r"[\w.-]+:\d{2,5}", value) \
             or not is_value(value) or not any(c.isdigit() for c in value):
         return False
     return any(not c.isalnum() for c in value) or (value.lower() != value != value.upper())
