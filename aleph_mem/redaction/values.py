@@ -53,7 +53,8 @@ PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|‚óè{3,}|‚Ä
                                # WordPress's stand-in; hydra's ^PASS^ and ffuf's FUZZ
                                # words; what local OpenAI-compatible servers take as a key
                                # (Ollama, LM Studio, vLLM)
-                               r"put your unique phrase here|(?-i:\^(?:USER|PASS|PASSWORD|LOGIN)\^|[A-Z]*FUZZ\b)|"
+                               r"put your unique phrase here|"
+                               r"(?-i:\^(?:USER|PASS|PASSWORD|LOGIN)\^|[A-Z]*FUZZ\b)|"
                                r"^(?:ollama|lm-studio|lmstudio|"
                                r"not-needed|no-key(?:-required)?|sk-no-key-required|empty)$",
                                re.IGNORECASE)
