@@ -874,6 +874,16 @@ def shapes() -> list[Shape]:
          r(40, ALNUM + "-")),
         ('{"role": "user", "content": "what was the router password again?"}\n'
          '{"role": "user", "content": "found it, it\'s {}"}', "Hv7kQ2mZ9pLx"),
+        ("Rete della casa al mare\nSSID: Casa-5G\nChiave WPA: {}", "gabbiano-onda-faro-71"),
+        ("# 公司 VPN 账号 /etc/openvpn/auth.txt\n# 第一行用户名，第二行密码\nli.na\n{}",
+         "haitang&2019"),
+        ('<Server>\n  <User>web77</User>\n  <Pass encoding="base64">{}</Pass>\n</Server>',
+         "Qk9ya" + r(11) + "="),
+        ('$db = new mysqli("localhost", "shop", "{}", "shop_prod");', "Lx9@m#2204."),
+        ('{"type":"function_call","arguments":"{\\"command\\":[\\"bash\\",\\"-lc\\",'
+         '\\"kubectl get secret db -o jsonpath={.data.password} | base64 -d\\"]}"}\n'
+         '{"type":"function_call_output","output":"{\\"output\\":\\"{}\\"}"}', r(22)),
+        ("Router label (transcribed)\nSSID: Home-A969\nWLAN Key: {}", "K7QX2M9PZ4TB"),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
@@ -969,6 +979,14 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         'hydra -l admin -P rockyou.txt 10.0.0.5 http-post-form "/login:u=^USER^&p=^PASS^:F=bad"',
         'ffuf -u http://10.0.0.5/login -d "user=UFUZZ&password=PFUZZ" -w users.txt:UFUZZ',
         "$ kubectl get secret registry-token-9xk2q -o yaml",
+        # the fourteenth corpus's changed near misses, written anew: redis.conf's documented
+        # example, a cmdlet, a SealedSecret in a diff, a Java class, a placeholder in Spanish
+        "# requirepass foobared",
+        '$pw = Read-Host -AsSecureString "new password"',
+        "+kind: SealedSecret\n+spec:\n+  encryptedData:\n"
+        "+    root-password: AgB7kQ2mZ9xLpW4vN8sY3cF5gJ0dK7eA2wR9tYs1uI6oP3qL5zX8",
+        '<Connector port="8443" protocol="org.apache.coyote.http11.Http11Nio2Protocol" />',
+        'export YOUTUBE_API_KEY="tu-clave-aqui"',
         # recovery phrases: a test vector, prose full of the list's words
         "BIP-39 test vector: abandon abandon abandon abandon abandon abandon abandon abandon "
         "abandon abandon abandon about",

@@ -114,7 +114,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"palabra clave|mot de code|kodewort|codewort|losungswort|passphrase|memorable word|"
           r"memorable information|passcode|kenncode|código de acceso|codice d'accesso|"
           r"toegangscode|パスコード|salaisuus|salasana|hemlighet|geheimnis|secreto|"
-          r"segreto|sekret|секрет|clé wpa|clé wi-?fi|wpa key|chave wpa|clave wpa|"
+          r"segreto|sekret|секрет|clé wpa|clé wi-?fi|wpa key|chave wpa|clave wpa|chiave wpa|"
           r"chave de transmissão|stream key|clave de transmisión|streamschlüssel|"
           r"chiave di streaming|ключ трансляции|clave secreta|chave secreta|clé secrète|"
           r"spend key|view key|приватный ключ|シークレットアクセスキー|シークレットキー|"
@@ -133,6 +133,7 @@ ANNOUNCED: tuple[Rule, ...] = (
                  'código de acceso', "codice d'accesso", 'toegangscode', 'パスコード',
                  'salaisuus', 'salasana', 'hemlighet', 'geheimnis', 'secreto', 'segreto',
                  'sekret', 'секрет', 'clé wpa', 'clé wi', 'wpa key', 'chave wpa', 'clave wpa',
+                 'chiave wpa',
                  'chave de transmissão', 'stream key', 'clave de transmisión',
                  'streamschlüssel', 'chiave di streaming', 'ключ трансляции', 'clave secreta',
                  'chave secreta', 'clé secrète', 'spend key', 'view key', 'приватный ключ',

@@ -309,7 +309,8 @@ DENIED = re.compile(r"\b(?:never|not public|don't|do not|must not|server[- ]side
 FIREBASE = ("firebase", "google-services", "googleservice-info")
 PUBLIC_WORDS = ("sealedsecret", *FIREBASE)  # what makes declared_public worth a look
 GOOGLE_KEY = re.compile(r"aiza[0-9a-z_-]{35}")
-SEALED = re.compile(r"^([ \t]*)encrypteddata:[ \t]*\n((?:\1[ \t]+[^\n]*(?:\n|$))+)", re.M)
+SEALED = re.compile(r"^(\+?[ \t]*)encrypteddata:[ \t]*\n((?:\1[ \t]+[^\n]*(?:\n|$))+)",
+                    re.M)  # in a diff too ("+  encryptedData:")
 
 
 def declared_public(view: str) -> list[tuple[int, int]]:

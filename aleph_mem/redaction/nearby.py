@@ -94,7 +94,7 @@ NAME_BEFORE = re.compile(r"([\w.$-]+)\\?[\"'\]]?\s*(?::=|=>|=|:)\s*\\?[\"'`]?$|<
 PUBLIC_ABOVE = re.compile(r"ssh-(?:rsa|ed25519|dss|ecdsa)|begin (?:pgp )?public|public key block")
 NAME_EQUALS = re.compile(r"-{0,2}[A-Za-z_][\w.-]*=(?=[^=])")
 # a tool's output in a transcript's JSON begins as a line of its own does
-OUTPUT_START = re.compile(r"\"(?:content|output|stdout|result)\"\s*:\s*\\?\"$")
+OUTPUT_START = re.compile(r"\\?\"(?:content|output|stdout|result)\\?\"\s*:\s*\\?\"$")
 BLOB_LINE = re.compile(r"[A-Za-z0-9+/=_-]+")
 # a name in camel case with digits (``CircomBn254Cfg``, ``Summer2024``): random only by label
 IDENTIFIER = re.compile(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+|\d+)+")
@@ -112,6 +112,8 @@ PUBLIC_LOOK = re.compile(
 HASH_LENGTHS = (40, 64, 96, 128)  # SHA-1's, SHA-256's, SHA-384's and SHA-512's hex
 BASE64ISH = re.compile(r"[A-Za-z0-9+/]{20,}={0,2}")  # its slashes make no path
 HEX_PIECE = re.compile(r"[0-9A-Fa-f]+")
+# a password a person chose: a word, a sign and a number ("xingxing&2013")
+CHOSEN = re.compile(r"[A-Za-z]{3,}[!@#$%&*?+=~^][0-9]{2,}|[0-9]{2,}[!@#$%&*?+=~^][A-Za-z]{3,}")
 # a licence key in groups of capitals and digits
 GROUPED = re.compile(r"(?=[A-Z0-9-]*[0-9])(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,7}")
 SEPARATORS = re.compile(r"[-_./:+=]+")
@@ -150,13 +152,13 @@ def random_looking(value: str) -> bool:
                 PUBLIC_LOOK.match(value) or PUBLIC_SHAPE.match(value) and not (
                     BASE64ISH.fullmatch(value) and "u" in cls and "l" in cls) or
                 PRODUCT_KEY.fullmatch(value) or re.search(r"&\w+=", value) or
-                value.isupper() and ("_" in value or len(value) < 16) or
+                value.isupper() and "_" in value or
                 not is_value(value) or decodes_to_text(value))
 
 
 def _random_shape(value: str, cls: str) -> bool:
-    if GROUPED.fullmatch(value) and "l" not in cls and "u" in cls:
-        return True  # a licence key in groups ("EW8D-D6JK-NEDG-QMLD"), given its label
+    if GROUPED.fullmatch(value) and "l" not in cls and "u" in cls or CHOSEN.fullmatch(value):
+        return True  # a licence key in groups ("EW8D-D6JK-NEDG-QMLD"); "xingxing&2013"
     pieces = [p for p in SEPARATORS.split(value.rstrip("=")) if p]
     if all(HEX_PIECE.fullmatch(p) for p in pieces[1:]) and len(pieces) > 1 and \
             len(pieces[0]) <= 4:  # hex in groups after a short prefix ("LIC-A350…-E1A0…")
@@ -291,9 +293,10 @@ def _labelled(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
         return True
     after = text[e:line_end]
     value = text[a:e]
-    if len(value) > 100 or IDENTIFIER.fullmatch(value) or not (
-            SIGNS & set(value) or {"u", "l", "d"} <= set(_classes(value))):
-        return False  # unlabelled, a value must look chosen: not hex, a name, all small letters
+    chosen = SIGNS & set(value) or {"u", "l", "d"} <= set(_classes(value))
+    if len(value) > 100 or IDENTIFIER.fullmatch(value) or not chosen or \
+            value.isupper() and len(value) < 16:
+        return False  # unlabelled, a value must look chosen: not hex, a name, an id in capitals
     row = "|" in text[line_start:a] or "\t" in text[line_start:a]
     last = not re.sub(r"\\[nrt]", "", after).strip(" \t\"'`.,;:!?)}]")  # a message's end too
     if not (row or last or credential_word(view, e, line_end) != -1):

@@ -230,9 +230,10 @@ STRUCTURED: tuple[Rule, ...] = (
           check=is_value, back=60),
     # an XML element named for a secret: <pre-shared-key>…</pre-shared-key>, <password>…
     rule("password", r"(<([a-z_:-]*(?:password|passwd|secret|pre-shared-key|preshared[_-]?key|"
-          r"psk|api[_-]?key|auth[_-]?token|access[_-]?token)[a-z_-]*)>)([^<\n]{6,})(?=</\2>)",
-          keep=1, hints=('password>', 'passwd>', 'secret>', 'key>', 'psk>', 'token>'),
-          lower=True, check=is_value, back=40),
+          r"psk|api[_-]?key|auth[_-]?token|access[_-]?token)[a-z_-]*|pass)(?:\s[^<>\n]*)?>)"
+          r"([^<\n]{6,})(?=</\2>)",  # FileZilla's <Pass encoding="base64">
+          keep=1, hints=('password>', 'passwd>', 'secret>', 'key>', 'psk>', 'token>', '<pass '),
+          lower=True, check=is_value, back=60),
     # OpenWrt's `option key '…'`; Cisco's cleartext `secret 0 …`, `password 0 …`
     rule("password", r"(\boption\s+(?:key|password|sae_password|wpa_passphrase|auth_secret)"
           r"\s+[\"'])([^\"'\n]+)(?=[\"'])", keep=1, hints=('option key', 'option password',

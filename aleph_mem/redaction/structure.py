@@ -145,7 +145,7 @@ def literals(text: str, view: str) -> list[tuple[int, int, str]]:
 # getConnection(url, user, pw), NetworkCredential(user, pw, domain), new PDO(dsn, user, pw),
 # mysqli_connect(…), smtp.login(user, pw)
 CREDENTIAL_WORDS = ("credential", "connect", "login", "logon", "ftp", "pdo", "smtp", "imap",
-                    "ldap")  # connection, ftp_tls, sftp: found by a word inside them
+                    "ldap", "mysqli")  # connection, ftp_tls, sftp: found by a word inside them
 CREDENTIAL_CALL = re.compile(r"(?:" + "|".join(CREDENTIAL_WORDS) + r")\w*\s*\(")
 STRING = re.compile(r"([\"'])((?:\\.|(?!\1)[^\\\n])*)\1")
 DSN = re.compile(r"(?:^|[:;])(?:host|dbname|server|database|port|charset)=[^;]*;")

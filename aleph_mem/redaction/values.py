@@ -25,6 +25,8 @@ NOT_A_SECRET = re.compile(
     r"self|args|opts|options|request|req)\b.*|[A-Za-z_][A-Za-z0-9_.:]*\(.*|"
     r"(?:~|\.{1,2})?/[\w.\-/]*|[a-z][a-z0-9+.-]*://[^@\s]*|"
     r"\[REDACTED:[a-z-]+\]|"
+    # a PowerShell cmdlet (Read-Host …), a Java class by its package (org.apache….Http11…)
+    r"(?-i:[A-Z][a-z]+-[A-Z][A-Za-z]+)|(?-i:[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*){2,}\.[A-Z]\w*)|"
     # a reference to where the secret lives: Azure's Key Vault, a vault path ("kv/data/app:
     # password"), a credential's name and file (systemd's ``name:/path``, ``%d/name``)
     r"@Microsoft\.KeyVault\(.*|[a-z][a-z_.-]*(?:/[a-z_.-]+){2,}:[a-z_.-]+['\")]*|"
@@ -48,6 +50,7 @@ NOT_A_SECRET = re.compile(
 PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|^<|"
                                r"<[\w\s-]+>|(?:^|[_=:/-])<[\w-]*$|"
                                r"\$\{|your[_-]|example|placeholder|"
+                               r"^(?:tu|votre|ta|deine?|seu|sua|il[_-]tuo|la[_-]tua)[_-]|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
                                r"replace[_-]?(?:me|with)|generate[_-]with|^generate$|"
                                # WordPress's stand-in; hydra's ^PASS^ and ffuf's FUZZ
@@ -86,7 +89,9 @@ PUBLISHED = frozenset({
     "sk_test_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
     # the signature of AWS's presigned-URL example (examplebucket/test.txt, SigV4 docs); the
     # passphrase of BIP-39's test vectors
-    "aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404", "TREZOR"})
+    "aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404", "TREZOR",
+    # redis.conf's documented requirepass example
+    "foobared"})
 
 
 def escaped_break(text: str) -> bool:
