@@ -982,6 +982,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         # the fourteenth corpus's changed near misses, written anew: redis.conf's documented
         # example, a cmdlet, a SealedSecret in a diff, a Java class, a placeholder in Spanish
         "# requirepass foobared",
+        "ledger entry registered (prod=main=227); password reset works again",
+        '{"predicate": ["(new_token#192017 = token#191847)"]}',
         '$pw = Read-Host -AsSecureString "new password"',
         "+kind: SealedSecret\n+spec:\n+  encryptedData:\n"
         "+    root-password: AgB7kQ2mZ9xLpW4vN8sY3cF5gJ0dK7eA2wR9tYs1uI6oP3qL5zX8",

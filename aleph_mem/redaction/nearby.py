@@ -113,7 +113,8 @@ HASH_LENGTHS = (40, 64, 96, 128)  # SHA-1's, SHA-256's, SHA-384's and SHA-512's 
 BASE64ISH = re.compile(r"[A-Za-z0-9+/]{20,}={0,2}")  # its slashes make no path
 HEX_PIECE = re.compile(r"[0-9A-Fa-f]+")
 # a password a person chose: a word, a sign and a number ("xingxing&2013")
-CHOSEN = re.compile(r"[A-Za-z]{3,}[!@#$%&*?+=~^][0-9]{2,}|[0-9]{2,}[!@#$%&*?+=~^][A-Za-z]{3,}")
+CHOSEN = re.compile(r"[A-Za-z]{3,}[!@$%&*?~^][0-9]{2,}|[0-9]{2,}[!@$%&*?~^][A-Za-z]{3,}")  # not
+# an assignment's "main=227", a column's "token#191847"
 # a licence key in groups of capitals and digits
 GROUPED = re.compile(r"(?=[A-Z0-9-]*[0-9])(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,7}")
 SEPARATORS = re.compile(r"[-_./:+=]+")
