@@ -982,6 +982,7 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         # the fourteenth corpus's changed near misses, written anew: redis.conf's documented
         # example, a cmdlet, a SealedSecret in a diff, a Java class, a placeholder in Spanish
         "# requirepass foobared",
+        "device: KQWERTY01, curve25519 key q7Wk2TrZ9LxPpB4vN8sY3cF5gJ0dK7eA2wR9tYs1uI6",
         "ledger entry registered (prod=main=227); password reset works again",
         '{"predicate": ["(new_token#192017 = token#191847)"]}',
         '$pw = Read-Host -AsSecureString "new password"',

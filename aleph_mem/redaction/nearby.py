@@ -71,9 +71,10 @@ NOT_SECRET_WORDS = (
     r"\bssb\b|\bgpg\b|\bpgp\b|certificate|\bcert\b|\bca\b|session|request|trace|build|"
     r"version|release|revision|model|sitekey|site[ _-]key|\bnode|encrypted|sealed|"
     r"\bfile\b|fichier|datei|archivo|arquivo|bestand|\bplik")
-# what a credential's word is not a secret's after: a public key, a site key, a cache key
+# what a credential's word is not a secret's after: a public key, a site key, a cache key, a
+# device's identity key (Matrix's "curve25519 key")
 PUBLIC_BEFORE = re.compile(r"public|publish|\bpub(?:[ _-]?key)?\b|site|\bnode|host|cache|"
-                           r"idempot|partition|sort|primary|foreign")
+                           r"idempot|partition|sort|primary|foreign|curve25519|identity")
 PUBLIC_LINE = re.compile(r"public|publish|\bpub(?:[ _-]?key)?\b")
 LABEL = re.compile(f"(?P<no>{NOT_SECRET_WORDS})|(?P<yes>{WORDS.pattern})")
 # a run of a password's characters: letters, digits and the signs passwords are given with
