@@ -113,9 +113,9 @@ PUBLIC_LOOK = re.compile(
 HASH_LENGTHS = (40, 64, 96, 128)  # SHA-1's, SHA-256's, SHA-384's and SHA-512's hex
 BASE64ISH = re.compile(r"[A-Za-z0-9+/]{20,}={0,2}")  # its slashes make no path
 HEX_PIECE = re.compile(r"[0-9A-Fa-f]+")
-# a password a person chose: a word, a sign and a number ("xingxing&2013")
-CHOSEN = re.compile(r"[A-Za-z]{3,}[!@$%&*?~^][0-9]{2,}|[0-9]{2,}[!@$%&*?~^][A-Za-z]{3,}")  # not
-# an assignment's "main=227", a column's "token#191847"
+# a password a person chose: a word, a sign and a number ("xingxing&2013"; not an
+# assignment's "main=227" or a column's "token#191847")
+CHOSEN = re.compile(r"[A-Za-z]{3,}[!@$%&*?~^][0-9]{2,}|[0-9]{2,}[!@$%&*?~^][A-Za-z]{3,}")
 # a licence key in groups of capitals and digits
 GROUPED = re.compile(r"(?=[A-Z0-9-]*[0-9])(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,7}")
 SEPARATORS = re.compile(r"[-_./:+=]+")
@@ -148,9 +148,9 @@ def random_looking(value: str) -> bool:
     cls = _classes(value)
     if "d" not in cls or "u" not in cls and "l" not in cls or not _random_shape(value, cls):
         return False
-    return not (HOST.fullmatch(value) or FILE_NAME.search(value) or UUID.fullmatch(value) or
-                VERSION.fullmatch(value) or "@" in value and "." in value.split("@")[-1] or
-                "://" in value or value.startswith(("/", "~", "./", "$", "%")) or
+    return not (HOST.fullmatch(value) or FILE_NAME.search(value) or VERSION.fullmatch(value) or
+                "@" in value and "." in value.split("@")[-1] or "://" in value or
+                value.startswith(("/", "~", "./", "$", "%")) or
                 PUBLIC_LOOK.match(value) or PUBLIC_SHAPE.match(value) and not (
                     BASE64ISH.fullmatch(value) and "u" in cls and "l" in cls) or
                 PRODUCT_KEY.fullmatch(value) or re.search(r"&\w+=", value) or
@@ -159,6 +159,8 @@ def random_looking(value: str) -> bool:
 
 
 def _random_shape(value: str, cls: str) -> bool:
+    """Whether the value's shape is a generator's or a chosen password's (``cls``: its
+    characters' classes): the class changes inside its pieces against its mix's."""
     if GROUPED.fullmatch(value) and "l" not in cls and "u" in cls or CHOSEN.fullmatch(value):
         return True  # a licence key in groups ("EW8D-D6JK-NEDG-QMLD"); "xingxing&2013"
     pieces = [p for p in SEPARATORS.split(value.rstrip("=")) if p]
