@@ -979,6 +979,9 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         'hydra -l admin -P rockyou.txt 10.0.0.5 http-post-form "/login:u=^USER^&p=^PASS^:F=bad"',
         'ffuf -u http://10.0.0.5/login -d "user=UFUZZ&password=PFUZZ" -w users.txt:UFUZZ',
         "$ kubectl get secret registry-token-9xk2q -o yaml",
+        "mycli -h 10.0.0.9 -u shop_user -p shop_orders_db",
+        "error: the following arguments are required: -u/--url, -usr/--username, -psw/--password",
+        """ldapsearch -x -D 'CORP\\ana' -W -b "CN=Users,DC=corp,DC=local" '(sAMAccountName=ana)'""",
         # the fourteenth corpus's changed near misses, written anew: redis.conf's documented
         # example, a cmdlet, a SealedSecret in a diff, a Java class, a placeholder in Spanish
         "# requirepass foobared",

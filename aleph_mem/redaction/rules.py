@@ -189,7 +189,10 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('requirepass', 'masterauth'), lower=True, check=is_value, back=0),
     # `mongosh … -u admin -p PW`, `psql -U x -p …` is a port (a number: no value)
     rule("cli-password", r"(\s-u\s*[\"']?[^\s\"']+[\"']?\s+-p\s*)(?!-)(\S+)", keep=1,
-          hints=(' -u',), check=said_secret, back=0),  # `mysql -u root -p db` asks for it
+          hints=(' -u',), back=0,  # `mysql -u root -p db` asks for it, and so with `shop_db`;
+          # a usage text lists flags ("-usr/--username, -psw/--password")
+          check=lambda v: said_secret(v) and "/--" not in v and
+          not re.fullmatch(r"[a-z]+(?:_[a-z0-9]+)+", v)),
     # a Wi-Fi key: in a join-network QR string, and as Windows shows a saved profile's
     rule("wifi-key", r"(\bwifi:(?:[a-z]:[^;\n]*;)*?p:)((?:\\.|[^;\\\n])+)(?=;)", keep=1,
           hints=('wifi:',), lower=True, check=is_value, back=0),
@@ -436,7 +439,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # session cookies: `curl -b 'sessionid=…'`, `document.cookie = "session=…"`, PHPSESSID=…
     rule("cookie", r"((?:\s-b|--cookie)[\s=]+[\"']?[\w.-]+=)([^\s;\"']{16,})", keep=1,
           hints=(' -b', '--cookie'),  # ldapsearch's -b is a base DN, not a cookie
-          check=lambda v: is_value(v) and not re.search(r"\b(?:dc|ou|cn|o)=", v), back=0),
+          check=lambda v: is_value(v) and not re.search(r"(?i)\b(?:dc|ou|cn|o)=", v), back=0),
     rule("cookie", r"(document\.cookie\s*=\s*[\"'`][\w.-]+=)([^;\"'`\s]{16,})", keep=1,
           hints=('document.cookie',), lower=True, check=is_value, back=0),
     rule("cookie", r"((?<![a-z0-9_])(?:phpsessid|jsessionid|sessionid|session_id|connect\.sid|"
