@@ -884,6 +884,9 @@ def shapes() -> list[Shape]:
          '\\"kubectl get secret db -o jsonpath={.data.password} | base64 -d\\"]}"}\n'
          '{"type":"function_call_output","output":"{\\"output\\":\\"{}\\"}"}', r(22)),
         ("Router label (transcribed)\nSSID: Home-A969\nWLAN Key: {}", "K7QX2M9PZ4TB"),
+        ("Can't scan it?\n1. Choose 'Enter a setup key'\n2. Type this key (spaces don't matter):"
+         "\n   {}", " ".join(r(4, "abcdefghijklmnopqrstuvwxyz234567") for _ in range(7)) + " k3m7"),
+        ("Nonna: entrando in casa digita il codice {} e poi premi OFF.", "58371"),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
@@ -980,6 +983,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         'ffuf -u http://10.0.0.5/login -d "user=UFUZZ&password=PFUZZ" -w users.txt:UFUZZ',
         "$ kubectl get secret registry-token-9xk2q -o yaml",
         "mycli -h 10.0.0.9 -u shop_user -p shop_orders_db",
+        "Parcel reference (keep it):\n\n   k2m4 x7qa pl3z 9vrt",
+        "Nonna: il codice fiscale è nel cassetto, il codice 404 vuol dire pagina mancante.",
         "error: the following arguments are required: -u/--url, -usr/--username, -psw/--password",
         """ldapsearch -x -D 'CORP\\ana' -W -b "CN=Users,DC=corp,DC=local" '(sAMAccountName=ana)'""",
         # the fourteenth corpus's changed near misses, written anew: redis.conf's documented

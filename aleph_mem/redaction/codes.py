@@ -52,6 +52,8 @@ CODE_WORDS = (
     "kód od", "kód k", "kód na", "kód do", "kod do", "license key", "licence key",
     "product key", "activation key", "activation code", "registration key", "serial key",
     "installation key", "installationsschlüssel", "รหัสปลดล็อก", "รหัสผ่าน", "รหัสเครื่อง",
+    "codice dell'allarme", "codice allarme", "digita il codice", "codice del portone",
+    "codice del cancello", "codice di sblocco",
     "unlock code", "door code", "gate code", "keypad", "door lock",
     "alarm code", "safe code", "lock code", "set the code to", "the code is",
     "lock combination", "safe combination", "combination lock", "zahlenschloss",
@@ -99,9 +101,10 @@ WORD = re.compile(r"(?i)(?=[a-z]*[aeiouy])(?![a-z]*[^aeiouy\W\d_]{4})[a-z]{4,}")
 BETWEEN = 100
 
 
-def _seed(run: str, view: str, start: int) -> bool:
+def _seed(run: str, view: str, start: int, above: int = 1) -> bool:
     """A base32 run that is a seed: digits among its letters (a word in capitals has none),
-    not the alphabet written out; a short one only where its line speaks of a second factor."""
+    not the alphabet written out; a short one only where its line or the ``above`` lines
+    before speak of a second factor."""
     letters = sum(c.isalpha() for c in run)
     digits = sum(c.isdigit() for c in run)
     if digits < 2 or letters < 8 or "ABCDEFGH" in run.upper() or placeholder(run) \
@@ -109,7 +112,9 @@ def _seed(run: str, view: str, start: int) -> bool:
         return False  # a NATS public nkey (a seed begins with S)
     if len(run.rstrip("=")) >= 26 and digits >= 3 and run.isupper():
         return True
-    line_start = view.rfind("\n", 0, max(0, view.rfind("\n", 0, start)))
+    line_start = start
+    for _ in range(above + 1):
+        line_start = view.rfind("\n", 0, max(0, line_start))
     return bool(SEED_WORDS.search(view, max(0, line_start), start))
 
 
@@ -171,7 +176,9 @@ def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
     seen = set()
     for start, end in _words_around(view, _hits(view, SEED_HINTS), lines=2):
         for m in BASE32_GROUPS.finditer(text, start, end):
-            if m.start() not in seen and _seed(re.sub(r"[ -]", "", m.group()), view, m.start()):
+            # a setup key in groups, as an app shows it, two lines under "Enter a setup key"
+            if m.start() not in seen and _seed(re.sub(r"[ -]", "", m.group()), view, m.start(),
+                                               above=2):
                 seen.add(m.start())
                 out.append((m.start(), m.end(), MARK.format("totp-seed")))
     return out
