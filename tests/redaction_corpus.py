@@ -887,6 +887,8 @@ def shapes() -> list[Shape]:
         ("Can't scan it?\n1. Choose 'Enter a setup key'\n2. Type this key (spaces don't matter):"
          "\n   {}", " ".join(r(4, "abcdefghijklmnopqrstuvwxyz234567") for _ in range(7)) + " k3m7"),
         ("Nonna: entrando in casa digita il codice {} e poi premi OFF.", "58371"),
+        ("| Printer | Room | Web UI |\n|---|---|---|\n| Kyocera M2540 | 1.04 | admin / {} |",
+         "Tq7#mW2zLp9"),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
@@ -983,6 +985,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         'ffuf -u http://10.0.0.5/login -d "user=UFUZZ&password=PFUZZ" -w users.txt:UFUZZ',
         "$ kubectl get secret registry-token-9xk2q -o yaml",
         "mycli -h 10.0.0.9 -u shop_user -p shop_orders_db",
+        'ppu: "(price / age).toFixed(2)"',
+        "the whole input fits in the context of **GPT-5 / GPT-5-mini** here",
         "Parcel reference (keep it):\n\n   k2m4 x7qa pl3z 9vrt",
         "Nonna: il codice fiscale è nel cassetto, il codice 404 vuol dire pagina mancante.",
         "error: the following arguments are required: -u/--url, -usr/--username, -psw/--password",

@@ -96,6 +96,10 @@ PUBLIC_ABOVE = re.compile(r"ssh-(?:rsa|ed25519|dss|ecdsa)|begin (?:pgp )?public|
 NAME_EQUALS = re.compile(r"-{0,2}[A-Za-z_][\w.-]*=(?=[^=])")
 # a tool's output in a transcript's JSON begins as a line of its own does
 OUTPUT_START = re.compile(r"\\?\"(?:content|output|stdout|result)\\?\"\s*:\s*\\?\"$")
+# a login, a slash and a password, with or without a credential's word near: "admin /
+# W#P5EWoKiG" in a table's cell, "ana.ruiz@example.org / Gx7…" in a list
+LOGIN_PAIR = re.compile(r"(?:^|(?<=[\s|:]))([A-Za-z][\w.@+-]{1,39}) / "
+                        r"([\w!@#$%^&*?~+=.-]{8,64})(?=[\s|,;]|$)")
 BLOB_LINE = re.compile(r"[A-Za-z0-9+/=_-]+")
 # a name in camel case with digits (``CircomBn254Cfg``, ``Summer2024``): random only by label
 IDENTIFIER = re.compile(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+|\d+)+")
@@ -365,3 +369,19 @@ def _token_around(text: str, start: int, end: int) -> str:
     right = min((i for i in (text.find(" ", end, end + 200), text.find("\n", end, end + 200))
                  if i != -1), default=min(len(text), end + 200))
     return text[left + 1:right]
+
+
+def login_pairs(text: str, view: str) -> list[tuple[int, int, str]]:
+    """Passwords given after a login and a slash ("admin / W#P5EWoKiG"): a value a person
+    chose (every class, or a sign among its letters and digits), after a login that is a
+    word or an address, not a random string itself."""
+    if " / " not in text:
+        return []
+    out = []
+    for m in LOGIN_PAIR.finditer(text):
+        login, value = m.group(1), m.group(2).rstrip(ENDING + "*_")  # a sentence's end, emphasis
+        if random_looking(login) or not random_looking(value) or \
+                not (SIGNS & set(value) or {"u", "l", "d"} <= set(_classes(value))):
+            continue
+        out.append((m.start(2), m.start(2) + len(value), MARK.format("password")))
+    return out

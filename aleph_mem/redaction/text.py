@@ -25,7 +25,7 @@ from aleph_mem.redaction.codes import (
     security_answers,
     shaped_codes,
 )
-from aleph_mem.redaction.nearby import beside_credential_words
+from aleph_mem.redaction.nearby import beside_credential_words, login_pairs
 from aleph_mem.redaction.rule import MARK, Rule, occurrences
 from aleph_mem.redaction.rules import AWS_PAIR, STRUCTURED, TOKENS
 from aleph_mem.redaction.seeds import seed_phrases
@@ -283,7 +283,7 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
         passes.append(export_rows)
     if any(w in low for w in ("xxd", "fromhex", "unhexlify", "hex2bin", "hex -d")):
         passes.append(hex_text)
-    passes += [seed_phrases, beside_credential_words]  # last: what no rule knows by name
+    passes += [seed_phrases, login_pairs, beside_credential_words]  # last: no rule's name
     # what comments declare public: found once, moved along as passes replace spans
     public = declared_public(low) if any(w in low for w in DECLARED_HINTS + PUBLIC_WORDS) \
         else []
