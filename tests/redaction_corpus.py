@@ -889,6 +889,7 @@ def shapes() -> list[Shape]:
         ("Nonna: entrando in casa digita il codice {} e poi premi OFF.", "58371"),
         ("| Printer | Room | Web UI |\n|---|---|---|\n| Kyocera M2540 | 1.04 | admin / {} |",
          "Tq7#mW2zLp9"),
+        ("VPN на роутері для мами\nСпільний ключ IPsec (PSK): {}\nЛогін: mama", "QzTkRwXyPmLsVbNd"),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
@@ -986,6 +987,7 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "$ kubectl get secret registry-token-9xk2q -o yaml",
         "mycli -h 10.0.0.9 -u shop_user -p shop_orders_db",
         'ppu: "(price / age).toFixed(2)"',
+        "secret: MyVeryLongSecretName\nkey: getElementsByTagName",
         "the whole input fits in the context of **GPT-5 / GPT-5-mini** here",
         "Parcel reference (keep it):\n\n   k2m4 x7qa pl3z 9vrt",
         "Nonna: il codice fiscale è nel cassetto, il codice 404 vuol dire pagina mancante.",

@@ -100,6 +100,9 @@ OUTPUT_START = re.compile(r"\\?\"(?:content|output|stdout|result)\\?\"\s*:\s*\\?
 # W#P5EWoKiG" in a table's cell, "ana.ruiz@example.org / Gx7…" in a list
 LOGIN_PAIR = re.compile(r"(?:^|(?<=[\s|:]))([A-Za-z][\w.@+-]{1,39}) / "
                         r"([\w!@#$%^&*?~+=.-]{8,64})(?=[\s|,;]|$)")
+# letters only, both cases, after a separator: a key with no digit ("BdMXIkjCtwosdHRr")
+LETTERS = re.compile(r"[:=：]\s*[\"'`]?((?=[A-Za-z]*[a-z][A-Z])(?=[A-Za-z]*[A-Z][a-z])"
+                     r"[A-Za-z]{12,64})(?![\w+/=-])")
 BLOB_LINE = re.compile(r"[A-Za-z0-9+/=_-]+")
 # a name in camel case with digits (``CircomBn254Cfg``, ``Summer2024``): random only by label
 IDENTIFIER = re.compile(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+|\d+)+")
@@ -343,6 +346,32 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
                 continue
             if _labelled(text, view, lines, a, a + len(value)):
                 out.append((a, a + len(value), MARK.format("secret")))
+        out += _letters_after_labels(text, view, start, end)
+    return out
+
+
+def _letters_after_labels(text: str, view: str, start: int, end: int) -> list[tuple[int, int,
+                                                                                   str]]:
+    """A key of letters only ("PSK: BdMXIkjCtwosdHRr"), taken only right after a credential's
+    word and its colon or equals sign: with no digit to tell it from a word, its label and its
+    case changes must."""
+    out = []
+    for m in LETTERS.finditer(text, start, end):
+        value = m.group(1)
+        said = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text[max(0, m.start() - 40):m.start()])
+        label = list(LABEL.finditer(said.lower()))
+        if not label or not label[-1].group("yes") or \
+                said[label[-1].end():].strip(" \t\"'`()") not in (":", "=", "：", ""):
+            continue
+        words = CAMEL.findall(value)
+        if sum(len(w) for w in words if WORDLIKE.fullmatch(w)) >= 0.5 * len(value):
+            continue  # words in camel case ("ExampleServiceName")
+        cls = _classes(value)
+        pairs = len(value) - 1
+        upper = cls.count("u") / len(value)
+        changes = len(RUNS.findall(cls)) - 1
+        if changes >= max(6, CHANGE_SHARE * 2 * upper * (1 - upper) * pairs):
+            out.append((m.start(1), m.end(1), MARK.format("secret")))
     return out
 
 
