@@ -890,6 +890,9 @@ def shapes() -> list[Shape]:
         ("| Printer | Room | Web UI |\n|---|---|---|\n| Kyocera M2540 | 1.04 | admin / {} |",
          "Tq7#mW2zLp9"),
         ("VPN на роутері для мами\nСпільний ключ IPsec (PSK): {}\nЛогін: mama", "QzTkRwXyPmLsVbNd"),
+        ('{"type": "tool_result", "content": "Jenkins initial setup is required.\\nPlease use '
+         'the following password to proceed to installation:\\n\\n{}\\n\\nThis may also be '
+         'found at: /var/jenkins_home/secrets/initialAdminPassword"}', r(32, HEX)),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),

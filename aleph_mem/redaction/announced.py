@@ -192,6 +192,9 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"passwort|пароль|токен|secret|contraseña|chave|senha|mot de passe|clé|schlüssel|"
           r"秘密|密钥|키)[^\n]*\r?\n\[?[\d:]{4,8}\]?[^\n:]{0,40}:[ \t]+)(\S{16,})[ \t]*$", keep=1,
           lower=True, check=announced_value),  # anchored at a line's start: one scan
+    # Jenkins' first admin password, as its log prints it (also inside a transcript's JSON)
+    rule("password", r"(password to proceed to installation:(?:\s|\\n|\*)*)([0-9a-f]{32})\b",
+          keep=1, hints=('proceed to installation',), lower=True, back=12),
     # OpenVPN's auth-user-pass file shown: its second line is the password
     rule("password", r"(\bcat\s+\S*(?:auth[\w.-]*\.txt|auth-user-pass|\.netrc\b)[ \t]*\r?\n"
           r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('cat ',), lower=True,
