@@ -893,6 +893,8 @@ def shapes() -> list[Shape]:
         ('{"type": "tool_result", "content": "Jenkins initial setup is required.\\nPlease use '
          'the following password to proceed to installation:\\n\\n{}\\n\\nThis may also be '
          'found at: /var/jenkins_home/secrets/initialAdminPassword"}', r(32, HEX)),
+        ("[Photo of the router's label]\nSSID: Vodafone-B17C\nWLAN Key: {}\nS/N: D7Y1DWEMLHSA",
+         "QKX7ZHUC3190"),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
@@ -990,6 +992,7 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "$ kubectl get secret registry-token-9xk2q -o yaml",
         "mycli -h 10.0.0.9 -u shop_user -p shop_orders_db",
         'ppu: "(price / age).toFixed(2)"',
+        "Key ID: ABC123DEF456GH\nProject code: PRJ4423GN7X",
         "secret: MyVeryLongSecretName\nkey: getElementsByTagName",
         "the whole input fits in the context of **GPT-5 / GPT-5-mini** here",
         "Parcel reference (keep it):\n\n   k2m4 x7qa pl3z 9vrt",

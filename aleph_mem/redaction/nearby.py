@@ -170,6 +170,9 @@ def _random_shape(value: str, cls: str) -> bool:
     characters' classes): the class changes inside its pieces against its mix's."""
     if GROUPED.fullmatch(value) and "l" not in cls and "u" in cls or CHOSEN.fullmatch(value):
         return True  # a licence key in groups ("EW8D-D6JK-NEDG-QMLD"); "xingxing&2013"
+    if re.fullmatch(r"[A-Z0-9]{10,32}", value) and len(re.findall(r"\d+", value)) >= 2 and \
+            cls.count("d") >= 3 and cls.count("u") >= 3:
+        return True  # a router label's key in capitals, its digits in two places or more
     pieces = [p for p in SEPARATORS.split(value.rstrip("=")) if p]
     if all(HEX_PIECE.fullmatch(p) for p in pieces[1:]) and len(pieces) > 1 and \
             len(pieces[0]) <= 4:  # hex in groups after a short prefix ("LIC-A350…-E1A0…")
