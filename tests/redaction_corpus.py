@@ -895,6 +895,8 @@ def shapes() -> list[Shape]:
          'found at: /var/jenkins_home/secrets/initialAdminPassword"}', r(32, HEX)),
         ("[Photo of the router's label]\nSSID: Vodafone-B17C\nWLAN Key: {}\nS/N: D7Y1DWEMLHSA",
          "QKX7ZHUC3190"),
+        ("OCR vom Post-it am Monitor:\nNAS Admin-Passwort\n{}\nnicht löschen!",
+         "Kastanie.Birne.418"),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
@@ -992,6 +994,7 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "$ kubectl get secret registry-token-9xk2q -o yaml",
         "mycli -h 10.0.0.9 -u shop_user -p shop_orders_db",
         'ppu: "(price / age).toFixed(2)"',
+        "NAS admin password: see the safe\nhost: Nas.Backup.Local.2024.example.org",
         "Key ID: ABC123DEF456GH\nProject code: PRJ4423GN7X",
         "secret: MyVeryLongSecretName\nkey: getElementsByTagName",
         "the whole input fits in the context of **GPT-5 / GPT-5-mini** here",

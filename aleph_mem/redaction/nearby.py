@@ -122,7 +122,8 @@ BASE64ISH = re.compile(r"[A-Za-z0-9+/]{20,}={0,2}")  # its slashes make no path
 HEX_PIECE = re.compile(r"[0-9A-Fa-f]+")
 # a password a person chose: a word, a sign and a number ("xingxing&2013"; not an
 # assignment's "main=227" or a column's "token#191847")
-CHOSEN = re.compile(r"[A-Za-z]{3,}[!@$%&*?~^][0-9]{2,}|[0-9]{2,}[!@$%&*?~^][A-Za-z]{3,}")
+CHOSEN = re.compile(r"[A-Za-z]{3,}[!@$%&*?~^][0-9]{2,}|[0-9]{2,}[!@$%&*?~^][A-Za-z]{3,}|"
+                    r"(?:[A-Z][a-z]{2,}\.){2,4}[0-9]{2,}")  # "Sonnenblume.Zitrone.623"
 # a licence key in groups of capitals and digits
 GROUPED = re.compile(r"(?=[A-Z0-9-]*[0-9])(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,7}")
 SEPARATORS = re.compile(r"[-_./:+=]+")
@@ -155,7 +156,8 @@ def random_looking(value: str) -> bool:
     cls = _classes(value)
     if "d" not in cls or "u" not in cls and "l" not in cls or not _random_shape(value, cls):
         return False
-    return not (HOST.fullmatch(value) or FILE_NAME.search(value) or VERSION.fullmatch(value) or
+    return not (HOST.fullmatch(value) and not CHOSEN.fullmatch(value) or  # not a host's shape
+                FILE_NAME.search(value) or VERSION.fullmatch(value) or
                 "@" in value and "." in value.split("@")[-1] or "://" in value or
                 value.startswith(("/", "~", "./", "$", "%")) or
                 PUBLIC_LOOK.match(value) or PUBLIC_SHAPE.match(value) and not (
