@@ -296,7 +296,8 @@ COMMENT_START = re.compile(r"[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)")
 COMMENT = re.compile(r"^[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)|[ \t](?:#|//)[ \t]", re.M)
 DECLARED = re.compile(
     r"\b(?:is|are)\s+(?:a\s+)?public\b|public\s+(?:by design|identifiers?|client identifier|"
-    r"sdk key|key[,;:)]|digest)|designed to be public|safe to (?:ship|commit|publish|expose)|"
+    r"sdk key|key[,;:)]|token[,;:)]|digest)|ok in (?:the )?client|designed to be public|"
+    r"safe to (?:ship|commit|publish|expose)|"
     r"search-only|"
     r"fine to ship|meant for the browser|shipped to every (?:browser|client)|by design|"
     r"ships? (?:in|inside|with) the (?:client|browser|"
@@ -338,14 +339,16 @@ def declared_public(view: str) -> list[tuple[int, int]]:
         line_start = view.rfind("\n", 0, hit) + 1
         if line_start in read and hit - line_start < 200:
             continue  # one look at a short line; a long one (a JSON row) near each hit
-        read.add(line_start)
         before = view[max(line_start, hit - 200):hit]
         if not (COMMENT_START.match(view, line_start) or " # " in before or " // " in before
                 or "\t# " in before):
             continue  # no comment before the word: nothing is declared (a string search)
+        read.add(line_start)  # (a word before the comment, a name, leaves the line unread)
         line_end = view.find("\n", hit)
         line_end = len(view) if line_end == -1 else line_end
-        m = DECLARED.search(view, max(line_start, hit - 60), min(line_end, hit + 80))
+        short = line_end - line_start < 200  # a short line is read once, whole
+        m = DECLARED.search(view, line_start if short else max(line_start, hit - 60),
+                            line_end if short else min(line_end, hit + 80))
         if m is None:
             continue
         line_start = view.rfind("\n", 0, m.start()) + 1
