@@ -899,6 +899,7 @@ def shapes() -> list[Shape]:
          "Kastanie.Birne.418"),
         ("PRIVATE_STOREFRONT_API_TOKEN={}   # not a public token, never in the client",
          r(32, HEX)),
+        ("คอมพิวเตอร์ที่ร้าน\nชื่อผู้ใช้: Cashier\nรหัสผ่านเครื่องคอม: {}", "Mango+1984"),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
@@ -996,6 +997,7 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "$ kubectl get secret registry-token-9xk2q -o yaml",
         "mycli -h 10.0.0.9 -u shop_user -p shop_orders_db",
         'ppu: "(price / age).toFixed(2)"',
+        "password retry policy\nMaxRetries=5 Timeout=3000",
         "PUBLIC_STOREFRONT_API_TOKEN=9c2e7b4d1f0a8c6e5d3b2a1f0e9d8c7b   # public token, OK in "
         "client bundle",
         "NAS admin password: see the safe\nhost: Nas.Backup.Local.2024.example.org",

@@ -123,7 +123,8 @@ HEX_PIECE = re.compile(r"[0-9A-Fa-f]+")
 # a password a person chose: a word, a sign and a number ("xingxing&2013"; not an
 # assignment's "main=227" or a column's "token#191847")
 CHOSEN = re.compile(r"[A-Za-z]{3,}[!@$%&*?~^][0-9]{2,}|[0-9]{2,}[!@$%&*?~^][A-Za-z]{3,}|"
-                    r"(?:[A-Z][a-z]{2,}\.){2,4}[0-9]{2,}")  # "Sonnenblume.Zitrone.623"
+                    r"(?:[A-Z][a-z]{2,}\.){2,4}[0-9]{2,}|"  # "Sonnenblume.Zitrone.623"
+                    r"[A-Z][a-z]{3,}[+=][0-9]{2,4}")  # "Bamboo+1971", "Goiabada=1962"
 # a licence key in groups of capitals and digits
 GROUPED = re.compile(r"(?=[A-Z0-9-]*[0-9])(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,7}")
 SEPARATORS = re.compile(r"[-_./:+=]+")
