@@ -900,6 +900,12 @@ def shapes() -> list[Shape]:
         ("PRIVATE_STOREFRONT_API_TOKEN={}   # not a public token, never in the client",
          r(32, HEX)),
         ("คอมพิวเตอร์ที่ร้าน\nชื่อผู้ใช้: Cashier\nรหัสผ่านเครื่องคอม: {}", "Mango+1984"),
+        ("Alarmsysteem (Ajax)\nUitschakelen: alarmcode {} + OFF", "5192"),
+        ("Działka:\n* sejf na klucze przy drzwiach: {}", "7304"),
+        ("O código da fechadura eletrónica é {} — válido até domingo.", "682915"),
+        ("Tresor im Keller\nKombination: {} (rechts – links – rechts)", "31-07-58"),
+        ("[09:14] Claire: réseau Bureau-Annecy, le code c'est {}", "Lacbleu_47K"),
+        ("Closing checklist\n2. Manager passcode for refunds: {}", "8614"),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
@@ -997,6 +1003,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "$ kubectl get secret registry-token-9xk2q -o yaml",
         "mycli -h 10.0.0.9 -u shop_user -p shop_orders_db",
         'ppu: "(price / age).toFixed(2)"',
+        "le code wifi est sur l'étiquette du routeur",
+        "Kombination: rechts – links – rechts, dann ziehen",
         "password retry policy\nMaxRetries=5 Timeout=3000",
         "PUBLIC_STOREFRONT_API_TOKEN=9c2e7b4d1f0a8c6e5d3b2a1f0e9d8c7b   # public token, OK in "
         "client bundle",

@@ -53,7 +53,13 @@ CODE_WORDS = (
     "product key", "activation key", "activation code", "registration key", "serial key",
     "installation key", "installationsschlüssel", "รหัสปลดล็อก", "รหัสผ่าน", "รหัสเครื่อง",
     "codice dell'allarme", "codice allarme", "digita il codice", "codice del portone",
-    "codice del cancello", "codice di sblocco",
+    "codice del cancello", "codice di sblocco", "codice portone", "codice cancello",
+    "alarmcode", "deurcode", "code van het alarm", "toegangscode deur", "kod do sejfu",
+    "sejf na klucze", "kod alarmu", "kod do drzwi", "kod do bramy", "szyfr do",
+    "código da fechadura", "código do alarme", "código da porta", "código do cofre",
+    "zahlenkombination", "tresorcode", "kombination:", "code secret de la carte",
+    "code de la carte", "code du wifi", "code wifi", "code wi-fi", "le code c'est",
+    "manager passcode", "identity protection pin", "ip pin",
     "unlock code", "door code", "gate code", "keypad", "door lock",
     "alarm code", "safe code", "lock code", "set the code to", "the code is",
     "lock combination", "safe combination", "combination lock", "zahlenschloss",
@@ -90,7 +96,8 @@ CODE = re.compile(r"(?<![\w#./%=?&:-])(?:\d(?: \d){3,7}(?![ \t]*\d)|\d(?:-\d){3,
                   r"[a-z0-9]{4}(?: [a-z0-9]{4}){3,7}(?![\w-])|"
                   r"[A-Za-z0-9]{4,6}(?:-[A-Za-z0-9]{4,6}){1,8}|"
                   r"(?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}(?: (?=[A-Za-z]*\d)[A-Za-z0-9]{4,6}){1,8}|"
-                  r"[A-Za-z0-9]{6,40}|[A-Za-z]?\d{4,5}[A-Za-z]?|\d{1,2}(?:-\d{1,2}){2,3})"
+                  r"[A-Za-z0-9]{6,40}|[A-Za-z][a-z]+_\d+[A-Z]?|[A-Za-z]?\d{4,5}[A-Za-z]?|"
+                  r"\d{1,2}(?:-\d{1,2}){2,3})"
                   r"(?![\w@-]|[./]\w)")
 NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|format|policy|"
                          r"count|expires?|version|ticket|order|invoice|serial)\b")
