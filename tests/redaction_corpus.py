@@ -906,6 +906,8 @@ def shapes() -> list[Shape]:
         ("Tresor im Keller\nKombination: {} (rechts – links – rechts)", "31-07-58"),
         ("[09:14] Claire: réseau Bureau-Annecy, le code c'est {}", "Lacbleu_47K"),
         ("Closing checklist\n2. Manager passcode for refunds: {}", "8614"),
+        ("Dad: what's the streaming password again? the TV logged me out\n"
+         "Dad: the old one with the cat's name doesn't work\nMe: it's {}", "Pebble&Frost42"),
         ("1. ozone 2. drift 3. valley\n{}",
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
@@ -1003,6 +1005,10 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "$ kubectl get secret registry-token-9xk2q -o yaml",
         "mycli -h 10.0.0.9 -u shop_user -p shop_orders_db",
         'ppu: "(price / age).toFixed(2)"',
+        "Ana: what's the token for the build cache?\nBen: no idea, ask ops\n"
+        "Ana: found it in the wiki, build 7Tq2Wk9RmZx4Lp",
+        "$ wg show\ninterface: wg0\n  public key: AiSGRqpQdmLrAXsRihwVslpUKxDuM6zn8J4oVY5HLfM=\n"
+        "  listening port: 51820\npeer: Qm7Tz2RwK9xLpB4vN8sY3cF5gJ0dK7eA2wR9tYs1uI6=",
         "le code wifi est sur l'étiquette du routeur",
         "Kombination: rechts – links – rechts, dann ziehen",
         "password retry policy\nMaxRetries=5 Timeout=3000",

@@ -103,6 +103,8 @@ LOGIN_PAIR = re.compile(r"(?:^|(?<=[\s|:]))([A-Za-z][\w.@+-]{1,39}) / "
 # letters only, both cases, after a separator: a key with no digit ("BdMXIkjCtwosdHRr")
 LETTERS = re.compile(r"[:=：]\s*[\"'`]?((?=[A-Za-z]*[a-z][A-Z])(?=[A-Za-z]*[A-Z][a-z])"
                      r"[A-Za-z]{12,64})(?![\w+/=-])")
+# a chat message's line: "[12/03, 09:14] Claire: …", "Mom: …"
+CHAT_LINE = re.compile(r"(?:\[[^\]\n]{3,30}\][ \t]*[^\W\d]|[A-Z])[\w .'-]{0,30}:[ \t]")
 BLOB_LINE = re.compile(r"[A-Za-z0-9+/=_-]+")
 # a name in camel case with digits (``CircomBn254Cfg``, ``Summer2024``): random only by label
 IDENTIFIER = re.compile(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+|\d+)+")
@@ -318,7 +320,10 @@ def _labelled(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
     last = not re.sub(r"\\[nrt]", "", after).strip(" \t\"'`.,;:!?)}]")  # a message's end too
     if not (row or last or credential_word(view, e, line_end) != -1):
         return False
-    near = [lines.span(n) for n in (number - 1, number + 1, number - 2 if alone else -1)
+    chat = last and number > 0 and bool(CHAT_LINE.match(text, line_start)) and \
+        bool(CHAT_LINE.match(text, lines.span(number - 1)[0]))  # an answer two messages on
+    near = [lines.span(n) for n in (number - 1, number + 1,
+                                    number - 2 if alone or chat else -1)
             if 0 <= n <= len(lines.starts)]
     if alone and any((len(line := text[s:t].strip(" \t")) == len(value) or len(line) >= 40)
                      and BLOB_LINE.fullmatch(line) for s, t in near[:2]):
