@@ -31,24 +31,25 @@ from aleph_mem.redaction.structure import (
 )
 from aleph_mem.redaction.values import FILE_NAME, HOST, UUID, is_value
 
-# a credential's word, on the lower-cased view, in the languages people write notes in
-WORDS = re.compile(
-    r"passw|pass\b|\bpass[ _-]|passe\b|passphrase|pwd|psk\b|secret|"
-    r"token(?!s|_count|_usage)|(?<!mon)key(?![a-rt-z])|"  # not a usage's "input_tokens"
-    r"auth(?!or|ent)|credential|kennw|contrase|\bclave\b|has[lł]o|heslo|jelsz|l[öo]senord|salasana|"
-    r"[şs]ifre|senha|parola|wachtwoord|adgangskode|passord|salasõna|\bpin\b|"
-    r"\bcl[ée]\b|chiave|schlüssel|sleutel|nyckel|nøkkel|nøgle|klucz|klíč|anahtar|kulcs|"
-    r"\bchave\b|キー|"
-    r"пароль|ключ|токен|секрет|密码|密碼|口令|密钥|金鑰|秘密|パスワード|トークン|暗証|"
-    r"비밀번호|토큰|mật khẩu|khóa|รหัส|كلمة|مفتاح|סיסמ|κωδικ")
-# each word's literal core, found fast (an alternation of plain words is scanned by its first
-# letters); WORDS then confirms the word's edges where a core is
-CORES = re.compile(
-    r"pass|pwd|psk|secret|token|key|auth|credential|kennw|contrase|clave|has[lł]o|heslo|jelsz|"
-    r"l[öo]senord|salasana|[şs]ifre|senha|parola|wachtwoord|adgangskode|passord|salasõna|pin|"
-    r"cl[ée]|chiave|schlüssel|sleutel|nyckel|nøkkel|nøgle|klucz|klíč|anahtar|kulcs|chave|キー|"
-    r"пароль|ключ|токен|секрет|密码|密碼|口令|密钥|金鑰|秘密|パスワード|トークン|暗証|비밀번호|토큰|"
-    r"mật khẩu|khóa|รหัส|كلمة|مفتاح|סיסמ|κωδικ")
+# a credential's word, on the lower-cased view, in the languages people write notes in: each
+# word's literal core (an alternation of plain words is scanned fast, by its first letters)
+# and, where its edges matter, the word with them (``WORDS`` confirms them where a core is)
+WORD_FORMS: tuple[tuple[str, str], ...] = (
+    ("pass", r"passw|pass\b|\bpass[ _-]|passe\b|passphrase"), ("pwd", "pwd"),
+    ("psk", r"psk\b"), ("secret", "secret"),
+    ("token", r"token(?!s|_count|_usage)"),  # not a usage's "input_tokens"
+    ("key", r"(?<!mon)key(?![a-rt-z])"), ("auth", r"auth(?!or|ent)"),
+    *((w, w) for w in ("credential", "kennw", "contrase")), ("clave", r"\bclave\b"),
+    *((w, w) for w in ("has[lł]o", "heslo", "jelsz", "l[öo]senord", "salasana", "[şs]ifre",
+                       "senha", "parola", "wachtwoord", "adgangskode", "passord", "salasõna")),
+    ("pin", r"\bpin\b"), ("cl[ée]", r"\bcl[ée]\b"),
+    *((w, w) for w in ("chiave", "schlüssel", "sleutel", "nyckel", "nøkkel", "nøgle", "klucz",
+                       "klíč", "anahtar", "kulcs")), ("chave", r"\bchave\b"),
+    *((w, w) for w in ("キー", "пароль", "ключ", "токен", "секрет", "密码", "密碼", "口令", "密钥",
+                       "金鑰", "秘密", "パスワード", "トークン", "暗証", "비밀번호", "토큰",
+                       "mật khẩu", "khóa", "รหัส", "كلمة", "مفتاح", "סיסמ", "κωδικ")))
+WORDS = re.compile("|".join(word for _, word in WORD_FORMS))
+CORES = re.compile("|".join(core for core, _ in WORD_FORMS))
 
 
 def credential_word(view: str, start: int = 0, end: int | None = None) -> int:
@@ -251,19 +252,29 @@ def _windows(view: str, lines: Lines) -> list[tuple[int, int]]:
     return out
 
 
-def _said_no_secret(text: str, view: str, lines: Lines, before: str, start: int,
-                    alone: bool) -> bool:
-    """What stands before the value says it is none: the name it is given (an id, a user, a
-    host), the nearest label word (public, commit, hash…, or a credential's word after
-    "public"), a longer name it is joined into (an ARN's, ``auth0|…``, ``nodekey:…``), a PEM
-    block or a public key's wrapped lines it is inside."""
+def _spoken(text: str) -> str:
+    """The text as its words read, lower-cased, camel case split (``applicationServerKey``:
+    "application server key"): where ``LABEL`` looks for the words before a value."""
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text).lower()
+
+
+def _looks_chosen(value: str) -> bool:
+    """A value a person or a generator chose, not a word or a name: a sign, or every class."""
+    return bool(SIGNS & set(value)) or {"u", "l", "d"} <= set(_classes(value))
+
+
+def _said_no_secret(view: str, lines: Lines, before: str, words: str,
+                    label: list[re.Match[str]], start: int, alone: bool) -> bool:
+    """What stands before the value (``words``: ``before`` spoken; ``label``: the label words
+    in them) says it is none: the name it is given (an id, a user, a host), the nearest label
+    word (public, commit, hash…, or a credential's word after "public"), a longer name it is
+    joined into (an ARN's, ``auth0|…``, ``nodekey:…``), a PEM block or a public key's wrapped
+    lines it is inside."""
     found = NAME_BEFORE.search(before)
     name = found and (found.group(1) or found.group(2))
     if name and (id_name(name) or NOT_SECRET_NAME.search(
             re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower().replace("-", "_"))):
         return True
-    words = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", before).lower()
-    label = list(LABEL.finditer(words))
     if label and (label[-1].group("no") or PUBLIC_BEFORE.search(
             words, max(0, label[-1].start() - 12), label[-1].start()) or
             alone and PUBLIC_LINE.search(words, 0, label[-1].start())):
@@ -299,12 +310,12 @@ def _labelled(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
     if alone and number:  # alone on its line: the line above labels it
         above_start, above_end = lines.span(number - 1)
         before = text[max(above_start, above_end - 80):above_end]
-    if _said_no_secret(text, view, lines, before, a, alone):
+    said = _spoken(before)
+    label = list(LABEL.finditer(said))
+    if _said_no_secret(view, lines, before, said, label, a, alone):
         return False
     if "[[" in text[line_start:a] and "]]" not in text[text.rfind("[[", line_start, a):a]:
         return False  # inside a wikilink: a note's name
-    said = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", before).lower()
-    label = list(LABEL.finditer(said))
     if text[a - 1:a] == "`":  # Markdown's inline code holds ids: only a label right before
         return bool(label) and bool(label[-1].group("yes")) and \
             not said[label[-1].end():].strip(" \t:=`\"'*")
@@ -312,8 +323,7 @@ def _labelled(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
         return True
     after = text[e:line_end]
     value = text[a:e]
-    chosen = SIGNS & set(value) or {"u", "l", "d"} <= set(_classes(value))
-    if len(value) > 100 or IDENTIFIER.fullmatch(value) or not chosen or \
+    if len(value) > 100 or IDENTIFIER.fullmatch(value) or not _looks_chosen(value) or \
             value.isupper() and len(value) < 16:
         return False  # unlabelled, a value must look chosen: not hex, a name, an id in capitals
     row = "|" in text[line_start:a] or "\t" in text[line_start:a]
@@ -369,8 +379,8 @@ def _letters_after_labels(text: str, view: str, start: int, end: int) -> list[tu
     out = []
     for m in LETTERS.finditer(text, start, end):
         value = m.group(1)
-        said = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text[max(0, m.start() - 40):m.start()])
-        label = list(LABEL.finditer(said.lower()))
+        said = _spoken(text[max(0, m.start() - 40):m.start()])
+        label = list(LABEL.finditer(said))
         if not label or not label[-1].group("yes") or \
                 said[label[-1].end():].strip(" \t\"'`()") not in (":", "=", "：", ""):
             continue
@@ -420,8 +430,7 @@ def login_pairs(text: str, view: str) -> list[tuple[int, int, str]]:
     out = []
     for m in LOGIN_PAIR.finditer(text):
         login, value = m.group(1), m.group(2).rstrip(ENDING + "*_")  # a sentence's end, emphasis
-        if random_looking(login) or not random_looking(value) or \
-                not (SIGNS & set(value) or {"u", "l", "d"} <= set(_classes(value))):
+        if random_looking(login) or not random_looking(value) or not _looks_chosen(value):
             continue
         out.append((m.start(2), m.start(2) + len(value), MARK.format("password")))
     return out
