@@ -912,6 +912,17 @@ def shapes() -> list[Shape]:
          "4. census 5. tunnel 6. pledge 7. frown 8. chaos 9. excuse 10. liquid 11. wrong "
          "12. hammer"),
     )
+    # round 21: corpora 14 and 15 after their one run (codes under a heading, a device's
+    # passcode, a password that begins with "$")
+    out += _shapes(
+        "round-21",
+        ("Alarm system (Verisure)\nDisarm: code {} then OFF on the hall keypad", "8352"),
+        ("Backup codes – Dropbox (work account)\nLast unused one: {}\nMake new ones after.",
+         "4417 9032"),
+        ("Online banking (Sparkasse)\nUser: 55120934\nAccess password: {}", "$Rq7tLm2Xk9"),
+        ("Grandma's tablet\nCode: {}\nApple ID is mine (family sharing)", "730415"),
+        ("- iPhone (Tom) code: {}", "482093"),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -928,6 +939,27 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-21": (
+        # a command a comment mentions prints nothing: the next line is no secret's
+        '# ask in #ops, or: op read "op://Dev/Maps API/credential"\n'
+        "MAPS_BASE_URL=http://localhost:8443",
+        # a wg show's peer is a public key, beside lines whose keys are hidden
+        "interface: wg1\n  public key: " + r(43, B64) + "=\n  private key: (hidden)\n\n"
+        "peer: " + r(43, B64) + "=\n  preshared key: (hidden)\n  allowed ips: 10.8.0.2/32",
+        # a JSON-escaped patch: the value ends at its escaped break
+        json.dumps({"type": "function_call", "name": "apply_patch", "arguments": json.dumps(
+            {"input": "*** Update File: up.py\n@@\n-api_token = None\n+api_token = "
+                      'os.environ["API_TOKEN"]\n*** End Patch'})}),
+        json.dumps({"name": "update_plan", "arguments": json.dumps({"plan": [
+            {"step": "Mask the token in deploy.yml with ::add-mask::", "status": "pending"}]})}),
+        "Garage door opener: Chamberlain 4500W, keypad model 940EV",
+        "Alarm system (Bosch)\nCustomer number: 55120934, panel type 3000AB",
+        "Alarmanlage Büro: Wartung durch Firma Secura, Kundennummer 40739355",
+        'curl -H "Authorization: Bearer $API_TOKEN" "$BASE_URL/v2/items" | jq .',
+        "password: $dbPassword2",
+        "enable secret 5 $1$pdQG$o8nrSzsGXeaduXrjlvKc91",
+        "Phone zip code: 30942",
+    ),
     "round-17": (
         # what stands before or around a random value says it is no secret
         '{"type":"tool_result","tool_use_id":"toolu_01Kd9WqT2mZx7LpR4vN8sQ3b",'

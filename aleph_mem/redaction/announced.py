@@ -14,6 +14,7 @@ from aleph_mem.redaction.values import (
     label_word,
     looks_random,
     password_like,
+    pin_value,
     said_secret,
     said_token,
     words_passphrase,
@@ -86,8 +87,10 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("password", r"(\b(?:set\s+-[gxul]+|setenv)\s+[a-z0-9_]*(?:key|secret|token|password|"
           r"passwd|auth)[a-z0-9_]*\s+)(\"[^\"\n]+\"|'[^'\n]+'|\S+)", keep=1,
           hints=('set -', 'setenv'), lower=True, check=is_value, back=0),
-    # a command that prints a stored secret: the line it prints
-    rule("password", r"(\b(?:vault\s+(?:kv\s+get|read)\b[^\n]*-field[= ]\S+|"
+    # a command that prints a stored secret: the line it prints (the command run, first on
+    # its line after a prompt; not one a comment mentions, "# ask, or: op read …")
+    rule("password", r"((?:^|(?<=\n))[ \t]*(?:\S{0,60}[$#%>❯][ \t]+|ps [^\n>]{0,60}>[ \t]*)?"
+          r"(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:vault\s+(?:kv\s+get|read)\b[^\n]*-field[= ]\S+|"
           r"op\s+(?:item\s+get\b[^\n]*--reveal|read\s+\S+)|"
           r"security\s+find-(?:generic|internet)-password\b[^\n]*\s-w\w*|"
           r"aws\s+secretsmanager\s+get-secret-value\b[^\n]*--output\s+text|"
@@ -99,7 +102,16 @@ ANNOUNCED: tuple[Rule, ...] = (
                  'find-internet-password', 'get-secret-value', 'secrets versions access',
                  'doppler secrets get', 'bw get password', 'keyvault secret show',
                  'configure get'),
-          lower=True, check=is_value, back=20),
+          lower=True, check=is_value, back=90),
+    # a device's passcode: "iPhone code: 309427", a device's name above "Code: 309427"
+    rule("code", r"((?:ipad|iphone|phone|handy|tablet|laptop|macbook|notebook|telefon|téléphone|"
+          r"teléfono|telefone|smartphone|kindle|ordinateur|ordenador|computador)\b"
+          r"(?:[^\n]{0,40}\n[ \t]*(?:[-*][ \t]+)?|[ \t-]*(?:\([^)\n]{0,30}\)[ \t]*)?)"
+          r"(?:passcode|code|entsperrcode|sperrcode|código|codice|kod|kód)[ \t]*[:：][ \t]*)"
+          r"(\d{4,8})(?![\w-])", keep=1,
+          hints=('ipad', 'iphone', 'phone', 'handy', 'tablet', 'laptop', 'macbook', 'notebook',
+                 'telefon', 'téléphone', 'teléfono', 'smartphone', 'kindle', 'ordinateur',
+                 'ordenador', 'computador'), lower=True, check=pin_value, back=0),
     # a Fernet key handed to Fernet; an IFTTT webhook's key
     rule("encryption-key", r"(fernet\(\s*b?[\"'])([a-z0-9_-]{43}=)", keep=1, hints=('fernet(',),
           lower=True, back=0),

@@ -70,7 +70,9 @@ CODE_WORDS = (
     "einlösecode", "código de canje", "geheim halten", "keep it secret", "keep secret", "mullvad",
     "الرقم السري", "garagentor", "schlüsselbox", "schlüsselsafe", "caja fuerte", "cassaforte",
     "coffre-fort", "tresor", "széf", "הקוד של הכספת", "קוד הכספת", "金庫", "保险箱", "금고", "сейф",
-    "bản quyền", "garage door",
+    "bản quyền", "garage door", "alarmsysteem", "alarm system", "alarmanlage",
+    "système d'alarme", "sistema de alarma", "sistema d'allarme", "sistema de alarme",
+    "larmsystem", "system alarmowy", "záložní kód", "zálohovací kód",
     "garage code", "portail", "portão",
     "código de la puerta", "código del portal", "código do portão",
     "código de recuperación", "código de respaldo", "clave de licencia", "clave de producto",
@@ -100,7 +102,12 @@ CODE = re.compile(r"(?<![\w#./%=?&:-])(?:\d(?: \d){3,7}(?![ \t]*\d)|\d(?:-\d){3,
                   r"\d{1,2}(?:-\d{1,2}){2,3})"
                   r"(?![\w@-]|[./]\w)")
 NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|format|policy|"
-                         r"count|expires?|version|ticket|order|invoice|serial)\b")
+                         r"count|expires?|version|ticket|order|invoice|serial|model|part|sku|"
+                         r"batter(?:y|ie|ia|ía)|opener|\w*nummer|number|customer|typ|type|"
+                         r"modell?|modelo|modèle)\b")
+# ("garage door opener: LiftMaster 8500W", "Kundennummer 40739355")
+# a label on the line after a heading: the line up to its colon, a few words
+LABEL_END = re.compile(r"\n[ \t]*(?:[-*][ \t]+)?[^\n:：]{1,60}[:：][ \t]*(?=\S)")
 # a word in a code's letters ("1Password"): a code of one digit has none ("mlnxxm7z")
 WORD = re.compile(r"(?i)(?=[a-z]*[aeiouy])(?![a-z]*[^aeiouy\W\d_]{4})[a-z]{4,}")
 # what stands between a code's word and the code: a few words on the same line, or the end
@@ -234,6 +241,10 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
         announced = not rest.strip(" \t:：.-—–()（）") or rest.rstrip().endswith((":", "："))
         if announced:
             places.append((line_end + 1, len(view) if next_end == -1 else next_end))
+        elif len(rest) <= 70 and not rest.rstrip().endswith((".", "!", "?")) and \
+                (label := LABEL_END.match(view, line_end)):
+            places.append((label.end(), len(view) if next_end == -1 else next_end))
+            # a heading's code after a label on the next line ("Záložní kódy Google ⏎ … : 1825")
         taken = []
         for start, end in places:
             taken = _codes_at(text, view, w.end(), start, end)

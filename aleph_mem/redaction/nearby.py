@@ -120,6 +120,8 @@ PUBLIC_LOOK = re.compile(
     r"(?:chatcmpl|org|proj)-|.*(?:a-z|A-Z|0-9)|"
     r"(?i:[0-7][0-9a-hjkmnp-tv-z]{25}$)|"  # a ULID
     r"(.{1,4})\1{3,}$")  # a pattern repeated ("G0G0G0G0…"), an example
+# a password's hash ("$1$…", "$2b$12$…", "$argon2id$…"); a variable in a path ("$API_URL/v1")
+CRYPT = re.compile(r"\$[\w-]{1,10}\$|\$\{?[A-Za-z_]\w*\}?/")
 HASH_LENGTHS = (40, 64, 96, 128)  # SHA-1's, SHA-256's, SHA-384's and SHA-512's hex
 BASE64ISH = re.compile(r"[A-Za-z0-9+/]{20,}={0,2}")  # its slashes make no path
 HEX_PIECE = re.compile(r"[0-9A-Fa-f]+")
@@ -163,7 +165,7 @@ def random_looking(value: str) -> bool:
     return not (HOST.fullmatch(value) and not CHOSEN.fullmatch(value) or  # not a host's shape
                 FILE_NAME.search(value) or VERSION.fullmatch(value) or
                 "@" in value and "." in value.split("@")[-1] or "://" in value or
-                value.startswith(("/", "~", "./", "$", "%")) or
+                value.startswith(("/", "~", "./", "%")) or CRYPT.match(value) or
                 PUBLIC_LOOK.match(value) or PUBLIC_SHAPE.match(value) and not (
                     BASE64ISH.fullmatch(value) and "u" in cls and "l" in cls) or
                 PRODUCT_KEY.fullmatch(value) or re.search(r"&\w+=", value) or
@@ -338,7 +340,25 @@ def _labelled(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
     if alone and any((len(line := text[s:t].strip(" \t")) == len(value) or len(line) >= 40)
                      and BLOB_LINE.fullmatch(line) for s, t in near[:2]):
         return False  # a line of a blob (a drawing's compressed JSON) or of a listing of ids
-    return any(credential_word(view, s, t) != -1 for s, t in near + [(e, line_end)])
+    return credential_word(view, e, line_end) != -1 or any(_names_above(view, s, t)
+                                                           for s, t in near)
+
+
+# a credential's word giving a value of its own on its line ("preshared key: (hidden)")
+OWN_VALUE = re.compile(r"[\w-]*[ \t]?[\w-]*[ \t]*[:=：][ \t]*[^\s:=]")
+
+
+def _names_above(view: str, start: int, end: int) -> bool:
+    """Whether a line near a value holds a credential's word that could name it: a heading,
+    a column's name, a sentence; not one that gives its own line's value (``wg show``'s
+    "private key: (hidden)" above a peer's public key)."""
+    found = credential_word(view, start, end)
+    while found != -1:
+        word = WORDS.match(view, found, end)
+        if word is None or not OWN_VALUE.match(view, word.end(), end):
+            return True
+        found = credential_word(view, word.end(), end)
+    return False
 
 
 def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:

@@ -113,7 +113,8 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"integration|"
              r"db|database|dek|kek|wrapping|data)[_-]?key)")
 VALUE = (r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")(?:[^\"\\\n]|\\.)*(?=\")|"
-         r"(?<=')[^'\n]*(?=')|(?:[^\s,;}\])&]|&(?![\w.]+=))+)")  # a form's next field ends it
+         r"(?<=')[^'\n]*(?=')|(?:[^\s,;}\])&\\]|\\+(?![\\nrt])|&(?![\w.]+=))+)")
+# (unquoted, a form's next field ends it, and a JSON-escaped break: "None\\n+auth_token")
 
 ANY_SEP = re.compile(r"[a-z0-9_.-]{0,24}\\?[\"']?\]?\s*(?::=|=>|=|:)")
 
@@ -555,7 +556,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"(?:[^\s.,;:!?—=]|\.(?=\w)){0,23},?){0,8}?"
           r"(?:[ \t]+(?:is|was|ist|est|es|c'est|é|è|är|er|now|lautet|heißt|heisst|sono|era|هي|"
           r"هو|là|adalah|είναι|היא|הוא|je)\b[ \t]*[:：]?|"
-          r"[ \t]*(?:[:=：は是는—]|[\u0e00-\u0e7f]{0,30}?คือ))"
+          r"[ \t]*(?::(?!:)|[=：は是는—]|[\u0e00-\u0e7f]{0,30}?คือ))"  # not "::add-mask::"
           r"[ \t]*"
           r"(?:(?:now|jetzt|ab heute|heute|ora|ahora|maintenant|désormais|agora|nu|teraz|"
           r"currently|still|toujours|encore|immer noch|todavía|ainda|sempre):?[ \t]+)?)"

@@ -13,7 +13,9 @@ import re
 # path or a URL without credentials
 NOT_A_SECRET = re.compile(
     r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
-    r"bytes|int|\*+|x+|\.\.\.|…|<[^>]*>|\{\{.*\}\}|\$\{?\{?[A-Za-z_][A-Za-z0-9_.]*\}?\}?|"
+    r"bytes|int|\*+|x+|\.\.\.|…|<[^>]*>|\{\{.*\}\}|\$\{[^}]*\}\}?|\$\{?"
+    r"(?-i:[A-Za-z_][A-Za-z_.]*\d*|[A-Za-z_][A-Za-z0-9_.]*[_.][A-Za-z0-9_.]*|[a-z0-9_]+|"
+    r"[A-Z0-9_]+)\}?|"  # a variable ($dbPass2, $s3_key); not "$oHtf4L9L6"
     r"\$\(.*|`.*`|%\(.*|#\{.*\}|@[\w.-]+@|"
     r"(?:vault|arn|awssm|gcpsm|azkv|keyvault|doppler|infisical|ref\+[a-z]+):\S*|ENC\[.*|"
     r"pk\.eyJ.*|pk_(?:live|test)_\w+|tok_[A-Za-z]+|pub[0-9a-f]{32}|!vault.*|\$ANSIBLE_VAULT.*|"
