@@ -104,6 +104,8 @@ LOGIN_PAIR = re.compile(r"(?:^|(?<=[\s|:]))([A-Za-z][\w.@+-]{1,39}) / "
 # letters only, both cases, after a separator: a key with no digit ("BdMXIkjCtwosdHRr")
 LETTERS = re.compile(r"[:=：]\s*[\"'`]?((?=[A-Za-z]*[a-z][A-Z])(?=[A-Za-z]*[A-Z][a-z])"
                      r"[A-Za-z]{12,64})(?![\w+/=-])")
+# a comment after a value in code: ``"…") // admin key``, ``'…'  # bot token``
+COMMENT_AFTER = re.compile(r"[\\\"'`]*\)?[,;)]*[ \t]*(?://|#|--|/\*)[ \t]*")
 # a chat message's line: "[12/03, 09:14] Claire: …", "Mom: …"
 CHAT_LINE = re.compile(r"(?:\[[^\]\n]{3,30}\][ \t]*[^\W\d]|[A-Z])[\w .'-]{0,30}:[ \t]")
 BLOB_LINE = re.compile(r"[A-Za-z0-9+/=_-]+")
@@ -325,11 +327,15 @@ def _labelled(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
         return True
     after = text[e:line_end]
     value = text[a:e]
+    comment = COMMENT_AFTER.match(after)
+    if comment and credential_word(view, e + comment.end(), line_end) != -1 and \
+            not PUBLIC_LINE.search(view, e, line_end):
+        return True  # ``NewClient("5QLE58KY3P", "3ac2…") // admin key``
     if len(value) > 100 or IDENTIFIER.fullmatch(value) or not _looks_chosen(value) or \
             value.isupper() and len(value) < 16:
         return False  # unlabelled, a value must look chosen: not hex, a name, an id in capitals
     row = "|" in text[line_start:a] or "\t" in text[line_start:a]
-    last = not re.sub(r"\\[nrt]", "", after).strip(" \t\"'`.,;:!?)}]")  # a message's end too
+    last = not re.sub(r"\\[nrt]", "", after).strip(" \t\"'`.,;:!?)}]\\")  # a message's end too
     if not (row or last or credential_word(view, e, line_end) != -1):
         return False
     chat = last and number > 0 and bool(CHAT_LINE.match(text, line_start)) and \
@@ -380,7 +386,8 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
             lead = len(value) - len(value.lstrip("*_?&#@~"))
             a, value = a + lead, value[lead:]  # emphasis, a query's or a handle's sign
             name = NAME_EQUALS.match(value)
-            if name:  # ``psk=5jSy…`` unquoted: the name stays
+            if name and not (CHOSEN.fullmatch(value) and text[a - 2:a] == ": "):
+                # ``psk=5jSy…`` unquoted: the name stays ("Shop: Goiabada=1962" is one value)
                 a, value = a + name.end(), value[name.end():]
             if lead and text[m.start()] == "@" or text[m.start()] == "^" or \
                     not random_looking(value):  # a handle; a note's block id ("^nXMD9Rmg")
