@@ -314,7 +314,8 @@ COMMENT_START = re.compile(r"[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)")
 COMMENT = re.compile(r"^[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)|[ \t](?:#|//)[ \t]", re.M)
 DECLARED = re.compile(
     r"\b(?:is|are)\s+(?:a\s+)?public\b|public\s+(?:by design|identifiers?|client identifier|"
-    r"sdk key|key[,;:)]|token[,;:)]|digest)|ok in (?:the )?client|designed to be public|"
+    r"sdk key|(?:[a-z]+\s+)?key[,;:)]|(?:[a-z]+\s+)?token[,;:)]|digest)|"
+    r"ok in (?:the )?client|designed to be public|"
     r"safe to (?:ship|commit|publish|expose)|"
     r"search-only|"
     r"fine to ship|meant for the browser|shipped to every (?:browser|client)|by design|"
@@ -328,7 +329,7 @@ DECLARED_HINTS = ("public", "publishable", "safe to ", "fine to ship", "meant fo
                   "ship", "documented", "docs", "documentation", "api reference", "sample",
                   "example", "not a secret", "fake", "dummy", "fixture", "published", "gvlk",
                   "kms client", "search-only")
-DENIED = re.compile(r"\b(?:never|not public|don't|do not|must not|server[- ]side only|"
+DENIED = re.compile(r"\b(?:never|not public|not a public|don't|do not|must not|server[- ]side only|"
                     r"keep (?:it |this )?secret|private key|secret key (?:below|here))")
 
 

@@ -46,7 +46,7 @@ WORD_FORMS: tuple[tuple[str, str], ...] = (
     *((w, w) for w in ("chiave", "schlüssel", "sleutel", "nyckel", "nøkkel", "nøgle", "klucz",
                        "klíč", "anahtar", "kulcs")), ("chave", r"\bchave\b"),
     *((w, w) for w in ("キー", "пароль", "ключ", "токен", "секрет", "密码", "密碼", "口令", "密钥",
-                       "金鑰", "秘密", "パスワード", "トークン", "暗証", "비밀번호", "토큰",
+                       "金鑰", "秘密", "パスワード", "トークン", "暗証", "비밀번호", "비번", "토큰",
                        "mật khẩu", "khóa", "รหัส", "كلمة", "مفتاح", "סיסמ", "κωδικ")))
 WORDS = re.compile("|".join(word for _, word in WORD_FORMS))
 CORES = re.compile("|".join(core for core, _ in WORD_FORMS))
@@ -90,7 +90,7 @@ NOT_SECRET_NAME = re.compile(
     r"session|trace|span|build|run|job|pipeline|project|tenant|org|region|bucket|fingerprint|"
     r"thumbprint|kid|kty|alg|use|crv|n|e|x|y|type|mode|format|algorithm|policy|hint|image|"
     r"accessor|sid|uid|channel|workspace|team|chat|guild|tag|label|nkey|author|owner|handle|"
-    r"nick|nickname|by)s?\d*$")
+    r"nick|nickname|by|opaque|realm|qop|cnonce|integrity)s?\d*$")
 NAME_BEFORE = re.compile(r"([\w.$-]+)\\?[\"'\]]?\s*(?::=|=>|=|:)\s*\\?[\"'`]?$|<([\w.:-]+)>$")
 # a public key's body is on the lines after its type ("ssh-rsa AAAA…\\" wrapped)
 PUBLIC_ABOVE = re.compile(r"ssh-(?:rsa|ed25519|dss|ecdsa)|begin (?:pgp )?public|public key block")
@@ -457,7 +457,31 @@ def login_pairs(text: str, view: str) -> list[tuple[int, int, str]]:
     out = []
     for m in LOGIN_PAIR.finditer(text):
         login, value = m.group(1), m.group(2).rstrip(ENDING + "*_")  # a sentence's end, emphasis
-        if random_looking(login) or not random_looking(value) or not _looks_chosen(value):
+        if random_looking(login):
+            continue
+        if not (random_looking(value) and _looks_chosen(value) or
+                PASSWORD_LIKE.fullmatch(value) and not VERSION.fullmatch(value) and
+                _said_login(view, m.start())):
             continue
         out.append((m.start(2), m.start(2) + len(value), MARK.format("password")))
     return out
+
+
+# letters and digits a person chose, with a sign or not ("f4lc0n125", "hedgehog#1962")
+PASSWORD_LIKE = re.compile(r"(?=[^\s]*[A-Za-z])(?=[^\s]*\d)[A-Za-z0-9!@#$%^&*?~+=._-]{8,40}")
+LOGIN_WORDS = re.compile(r"\b(?:login|logins|log-in|wi-?fi|wlan|creds|credentials|zugang|"
+                         r"zugangsdaten|anmeldung|acceso|accès|identifiants|accesso|credenciais|"
+                         r"credenciales|inloggning|inloggen|dane logowania)\b")
+
+
+def _said_login(view: str, at: int) -> bool:
+    """Whether a login's word stands before a pair: on its line, or in its table's header."""
+    line_start = view.rfind("\n", 0, at) + 1
+    if LOGIN_WORDS.search(view, line_start, at):
+        return True
+    if not view.startswith("|", line_start):
+        return False
+    header = line_start
+    while header and view.startswith("|", view.rfind("\n", 0, header - 1) + 1):
+        header = view.rfind("\n", 0, header - 1) + 1
+    return bool(LOGIN_WORDS.search(view, header, view.find("\n", header)))

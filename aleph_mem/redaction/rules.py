@@ -29,8 +29,9 @@ from aleph_mem.redaction.values import (
 
 B = r"[A-Za-z0-9_-]"  # a URL-safe token character
 TOKENS: tuple[Rule, ...] = (
-    token_rule("aws-key-id", *((p, r"[A-Z0-9]{16}\b") for p in (
-        "AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ABIA", "ACCA"))),
+    # access keys' ids and bearer/context credentials; not a user's, a role's, a group's or a
+    # policy's unique id (AIDA, AROA, AGPA, ANPA…: ``"UserId": "AROA…:session"``)
+    token_rule("aws-key-id", *((p, r"[A-Z0-9]{16}\b") for p in ("AKIA", "ASIA", "ABIA", "ACCA"))),
     token_rule("aws-session-token", ("IQoJb3JpZ2lu", r"[A-Za-z0-9+/=]{40,}"),
             ("FwoGZXIvYXdz", r"[A-Za-z0-9+/=]{40,}")),
     token_rule("github-token", *((p, r"[A-Za-z0-9]{30,}") for p in (
@@ -288,6 +289,9 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode)|पिन|暗証番号)"
           r"(?![A-Za-z])[^\n:：]{0,60}[:：][ \t]*)(\d{4,8})(?![\d.,:/-])", keep=1,
           hints=('pin', 'puk', 'पिन', '暗証番号'), check=pin_value, back=0),
+    # a PIN in a config file's line ("pin = 36679", a banking tool's INI)
+    rule("pin", r"((?:^|(?<=\n))[ \t]*(?:pin|pincode|pin_code|pin-code)[ \t]*[=:][ \t]*)(\d{4,8})"
+          r"[ \t]*(?=\r?\n|$)", keep=1, hints=('pin',), lower=True, check=pin_value, back=40),
     # a KeePass XML export's password entry
     rule("password", r"(<key>(?:password|passwort|kennwort)</key>\s*<value[^>]*>)([^<\n]+)"
           r"(?=</value>)", keep=1, hints=('<key>password</key>', '<key>passwort</key>',
@@ -398,7 +402,8 @@ STRUCTURED: tuple[Rule, ...] = (
     # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
     # ``secret_name`` are not secrets' names); looked for only where a separator follows
-    rule("password", r"((?<![:/])(?<!existing)(?<!existing_)(?<!existing-)" + KEY_WORDS
+    rule("password", r"((?<![:/])(?<!existing)(?<!existing_)(?<!existing-)(?<!progress)"
+          r"(?<!page)(?<!page_)(?<!continuation)(?<!sync)(?<!cancellation)" + KEY_WORDS
           + r"\\?[\"']?\]?\s*(?::=|=>|=|:(?!:))[ \t]*(?:&\[u8\]\s*=\s*|&(?:'static\s+)?str\s*=\s*|"
           r"(?:string|str|bytes)\s*=\s*)?(?:\[\]byte\(|b(?=\"))?"
           r"(?:\\\"|\"|')?)"
@@ -534,6 +539,7 @@ STRUCTURED: tuple[Rule, ...] = (
           check=said_secret, back=0),
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
     rule("password", r"((?:(?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|"
+          r"pass(?![a-z])|"
           r"pwd|passcode|mot de passe|mdp|contraseña|contrasena|senha|wachtwoord|parola|"
           r"parolası|hasło|haslo|huvudlösenord|masterpasswort|hauptpasswort|"
           r"psk|pre-shared key|clé pré-partagée|license key|licence key|product key|"
@@ -543,7 +549,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"парольная фраза|кодовая фраза|"
           r"пароль|api key|api token|access token|secret|token|mật khẩu|kata sandi|şifre|"
           r"şifresi|συνθηματικό|κωδικός|lösenord(?:et)?|heslo|salasana|adgangskode|passord|"
-          r"jelszó|jelszava|private key|secret key|privkey)|パスワード|密码|密碼|비밀번호|"
+          r"jelszó|jelszava|private key|secret key|privkey)|パスワード|密码|密碼|비밀번호|비번|"
           r"كلمة المرور|كلمة مرور|كلمة السر|الرقم السري|رمز عبور|पासवर्ड|รหัสผ่าน|סיסמה)"
           # up to eight words to the verb: "the password admin is", "le mot de passe du compte
           # admin c'est", "הסיסמה למערכת הניהול היא"
@@ -559,13 +565,14 @@ STRUCTURED: tuple[Rule, ...] = (
           r"[ \t]*(?::(?!:)|[=：は是는—]|[\u0e00-\u0e7f]{0,30}?คือ))"  # not "::add-mask::"
           r"[ \t]*"
           r"(?:(?:now|jetzt|ab heute|heute|ora|ahora|maintenant|désormais|agora|nu|teraz|"
-          r"currently|still|toujours|encore|immer noch|todavía|ainda|sempre):?[ \t]+)?)"
+          r"currently|still|toujours|encore|immer noch|todavía|ainda|sempre|теперь|сейчас):?"
+          r"[ \t]+)?)"
           r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|「[^」\n]+」|『[^』\n]+』|«[^»\n]+»|"
           r"[^\s,;\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]*"
           r"[^\s,;.!?\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef])",
           keep=1, hints=('pass', 'kennwort', 'pw', 'mot de passe', 'contrase', 'senha',
                          'wachtwoord', 'parola', 'hasło', 'haslo', 'пароль', 'パスワード',
-                         '密码', '密碼', '비밀번호', 'api key', 'api token', 'access token',
+                         '密码', '密碼', '비밀번호', '비번', 'api key', 'api token', 'access token',
                          'secret', 'token', 'كلمة', 'رمز عبور', 'पासवर्ड', 'รหัสผ่าน',
                          'mật khẩu', 'kata sandi', 'şifre', 'συνθηματικό', 'κωδικός', 'סיסמה',
                          'парольная фраза', 'кодовая фраза',

@@ -20,6 +20,7 @@ LITERAL = re.compile(r"([\"'`])(?=[^\s\"'`\\]*[A-Z])(?=[^\s\"'`\\]*[a-z])"
                      r"(?=[^\s\"'`\\]*\d)([^\s\"'`\\]{16,200})\1")
 UNQUOTED = re.compile(r"^[ \t]*([\w.-]*(?:key|token|secret|auth))[ \t]*[=:][ \t]*"
                       r"([^\s\"'`]{16,200})[ \t]*$", re.MULTILINE | re.IGNORECASE)
+CSP_SOURCES = ("nonce-", "sha256-", "sha384-", "sha512-")
 ID_WORD_BEFORE = re.compile(r"(?i)\b(?:id|ids|workflow|element|file|doc|uuid|guid)\s*[(:]?\s*$")
 UUID_IN = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
@@ -117,8 +118,8 @@ def literals(text: str, view: str) -> list[tuple[int, int, str]]:
     for m in LITERAL.finditer(text):
         value = m.group(2)
         if (m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_$\\")
-                or not _random_value(value)):
-            continue
+                or value.startswith(CSP_SOURCES) or not _random_value(value)):
+            continue  # a page's script nonce or hash ("'nonce-G74M…'") is sent to every visitor
         line_start = text.rfind("\n", 0, m.start()) + 1
         if not text[line_start:m.start()].strip() and line_start:  # `KEY =⏎  "…"`
             line_start = text.rfind("\n", 0, line_start - 1) + 1

@@ -28,7 +28,7 @@ NOT_A_SECRET = re.compile(
     r"(?:~|\.{1,2})?/[\w.\-/]*|[a-z][a-z0-9+.-]*://[^@\s]*|"
     r"\[REDACTED:[a-z-]+\]|"
     # a PowerShell cmdlet (Read-Host …), a Java class by its package (org.apache….Http11…)
-    r"(?-i:[A-Z][a-z]+-[A-Z][A-Za-z]+)|(?-i:[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*){2,}\.[A-Z]\w*)|"
+    r"\(?(?-i:[A-Z][a-z]+-[A-Z][A-Za-z]+)|(?-i:[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*){2,}\.[A-Z]\w*)|"
     # a reference to where the secret lives: Azure's Key Vault, a vault path ("kv/data/app:
     # password"), a credential's name and file (systemd's ``name:/path``, ``%d/name``)
     r"@Microsoft\.KeyVault\(.*|[a-z][a-z_.-]*(?:/[a-z_.-]+){2,}:[a-z_.-]+['\")]*|"
