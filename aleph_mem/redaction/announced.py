@@ -7,6 +7,8 @@ the structured rules, in their order (``rules.STRUCTURED``)."""
 
 from __future__ import annotations
 
+import re
+
 from aleph_mem.redaction.rule import Rule, rule
 from aleph_mem.redaction.values import (
     announced_value,
@@ -19,6 +21,13 @@ from aleph_mem.redaction.values import (
     said_token,
     words_passphrase,
 )
+
+
+def printed_secret(value: str) -> bool:
+    """The line a password store printed, not its complaint ("Error: … is not in the
+    password store.")."""
+    return is_value(value) and not re.match(r"(?i)(?:error|gpg|warning|usage|fatal)\b", value)
+
 
 ANNOUNCED: tuple[Rule, ...] = (
     # a key file shown: its key the long random word on the next line (``ed25519 a_x …``)
@@ -73,9 +82,10 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"(\"[^\"\n]+\"|'[^'\n]+'|[^\s,;]*[^\s,;.!?])", keep=1,
           hints=('changed', 'set', 'reset', 'update'), lower=True, check=said_secret, back=0),
     # pass(1), the standard Unix password manager: a password is the first line it shows
-    rule("password", r"(\b(?:go)?pass\s+(?:show\s+)?(?!-)[\w.@/-]+[ \t]*\r?\n)(\S+)"
-          r"(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('pass show', 'gopass'), lower=True,
-          check=is_value, back=6),
+    rule("password", r"(\b(?:go)?pass\s+(?:show\s+)?(?!-)[\w.@/-]+[ \t]*\r?\n)"
+          r"(\S+(?:[ \t][^\s=:]\S*){0,7})(?=[ \t]*(?:\r?\n|$))", keep=1,
+          hints=('pass show', 'gopass'),
+          lower=True, check=printed_secret, back=6),  # the whole line: a passphrase of words
     # a key decoded from hex or base64 into a variable named for a key (Go, Python, JS)
     rule("password", r"(\b[a-z_]*(?:key|secret)[a-z_]*(?:\s*,\s*_)?\s*:?=\s*[a-z_.]*"
           r"(?:decode|fromhex|from_hex|unhexlify|decodestring)\w*\(\s*b?[\"'])"

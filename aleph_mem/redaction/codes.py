@@ -72,7 +72,9 @@ CODE_WORDS = (
     "coffre-fort", "tresor", "széf", "הקוד של הכספת", "קוד הכספת", "金庫", "保险箱", "금고", "сейф",
     "bản quyền", "garage door", "alarmsysteem", "alarm system", "alarmanlage",
     "système d'alarme", "sistema de alarma", "sistema d'allarme", "sistema de alarme",
-    "larmsystem", "system alarmowy", "záložní kód", "zálohovací kód",
+    "larmsystem", "system alarmowy", "záložní kód", "zálohovací kód", "combination:",
+    "combinación:", "combinaison:", "combinazione:", "screen time", "bildschirmzeit",
+    "temps d'écran", "tiempo de uso", "access code", "zugangscode", "código de acceso",
     "garage code", "portail", "portão",
     "código de la puerta", "código del portal", "código do portão",
     "código de recuperación", "código de respaldo", "clave de licencia", "clave de producto",
@@ -104,7 +106,7 @@ CODE = re.compile(r"(?<![\w#./%=?&:-])(?:\d(?: \d){3,7}(?![ \t]*\d)|\d(?:-\d){3,
 NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|format|policy|"
                          r"count|expires?|version|ticket|order|invoice|serial|model|part|sku|"
                          r"batter(?:y|ie|ia|ía)|opener|\w*nummer|number|customer|typ|type|"
-                         r"modell?|modelo|modèle)\b")
+                         r"modell?|modelo|modèle|tag)\b")
 # ("garage door opener: LiftMaster 8500W", "Kundennummer 40739355")
 # a label on the line after a heading: the line up to its colon, a few words
 LABEL_END = re.compile(r"\n[ \t]*(?:[-*][ \t]+)?[^\n:：]{1,60}[:：][ \t]*(?=\S)")
@@ -242,6 +244,7 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
         if announced:
             places.append((line_end + 1, len(view) if next_end == -1 else next_end))
         elif len(rest) <= 70 and not rest.rstrip().endswith((".", "!", "?")) and \
+                w.start() - (view.rfind("\n", 0, w.start()) + 1) <= 20 and \
                 (label := LABEL_END.match(view, line_end)):
             places.append((label.end(), len(view) if next_end == -1 else next_end))
             # a heading's code after a label on the next line ("Záložní kódy Google ⏎ … : 1825")

@@ -7,17 +7,25 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 
 from aleph_mem.redaction.rule import MARK
 
-# twelve words of three to eight letters or more in a row, separated by spaces, commas or
+# twelve words of three letters or more in a row, separated by spaces, commas or
 # line breaks, a list's numbers allowed between them ("1. leader 2. immense …")
 RUN = re.compile(r"(?:(?<=\\n)|(?<![\w-]))"  # possessive: a run is never tried again inside
-                 r"(?:[a-zà-ž]{3,8}+(?:(?:[ \t,]++|\r?\n|\\n)(?:\d{1,2}[.):]?[ \t]++)?+|"
+                 r"(?:[a-zà-ž\u0300-\u036f]{3,16}+"
+                 r"(?:(?:[ \t,]++|\r?\n|\\n)(?:\d{1,2}[.):]?[ \t]++)?+|"
                  r"(?![\w-]))){12,}+")
-WORD = re.compile(r"(?<=\\n)[a-zà-ž]+|(?<![a-zà-ž\\])[a-zà-ž]+")  # "\\nleader": leader
+# a word ("\\nleader": leader), its accents written apart or not ("flu\u0301or", "flúor")
+LETTER = "[a-zà-ž\u0300-\u036f]"
+WORD = re.compile(r"(?<=\\n)" + LETTER + r"+|(?<![a-zà-ž\u0300-\u036f\\])" + LETTER + "+")
 LANGUAGES = ("english", "spanish", "french", "italian", "portuguese", "czech")
 SHORTEST = 12
+LENGTHS = (12, 15, 18, 21, 24)  # BIP-39's phrase lengths
+WALLET_WORDS = re.compile(r"seed|phrase|mnemonic|recovery|wallet|ledger|trezor|metamask|bip-?39|"
+                          r"\d\d words|単語|フレーズ|助记词|钱包|니모닉|지갑|сид|фраз|semilla|"
+                          r"palabras|mots|wörter|parole|słów|kelime")
 
 
 @functools.cache
@@ -28,7 +36,8 @@ def _word_lists() -> dict[str, int]:
 
     lists: dict[str, int] = {}
     for bit, language in enumerate(LANGUAGES):
-        for word in Mnemonic(language).wordlist:
+        for word in Mnemonic(language).wordlist:  # stored decomposed: "flu\u0301or"
+            word = unicodedata.normalize("NFC", word)
             lists[word] = lists.get(word, 0) | 1 << bit
     return lists
 
@@ -37,7 +46,10 @@ def _phrases(view: str, start: int, end: int) -> list[tuple[int, int]]:
     """The parts of a run of words that are twelve or more words of one list in a row: one
     pass, carrying the lists every word so far is in."""
     lists = _word_lists()
-    words = [(m.start(), m.end(), m.group()) for m in WORD.finditer(view, start, end)]
+    words = [(m.start(), m.end(), unicodedata.normalize("NFC", m.group()))
+             for m in WORD.finditer(view, start, end)]
+    if len(words) in LENGTHS and _one_off(view, start, words, lists):
+        return [(words[0][0], words[-1][1])]
     found, first, common = [], 0, 0
     for i, (_, _, word) in enumerate([*words, (0, 0, "")]):
         mask = lists.get(word, 0)
@@ -49,6 +61,19 @@ def _phrases(view: str, start: int, end: int) -> list[tuple[int, int]]:
             found.append((words[first][0], words[i - 1][1]))
         first, common = (i, mask) if mask else (i + 1, 0)
     return found
+
+
+def _one_off(view: str, start: int, words: list[tuple[int, int, str]],
+             lists: dict[str, int]) -> bool:
+    """A phrase with one word misspelt or off the list ("sculpture"), on one line, where a
+    wallet's word stands in the lines above it."""
+    if "\n" in view[start:words[-1][1]]:
+        return False
+    masks = [lists.get(w, 0) for _, _, w in words]
+    common = max(sum(1 for m in masks if m & 1 << bit) for bit in range(len(LANGUAGES)))
+    said = [w for _, _, w in words]
+    return common == len(words) - 1 and len(set(said)) == len(said) and \
+        bool(WALLET_WORDS.search(view, max(0, start - 200), start))
 
 
 def seed_phrases(text: str, view: str) -> list[tuple[int, int, str]]:
