@@ -922,6 +922,33 @@ def shapes() -> list[Shape]:
         ("Online banking (Sparkasse)\nUser: 55120934\nAccess password: {}", "$Rq7tLm2Xk9"),
         ("Grandma's tablet\nCode: {}\nApple ID is mine (family sharing)", "730415"),
         ("- iPhone (Tom) code: {}", "482093"),
+        # corpus 16 after its one run
+        ("- [ ] renew home insurance — login: kate.w / {}", "marigold1971_"),
+        ("| host | ip | login |\n|---|---|---|\n| nas | 192.168.1.20 | admin / {} |", "r4v3n2020x"),
+        ("mc server pass is `{}` — don't paste it anywhere", "9QpL*vD!xRuTcW2k"),
+        ("tijdelijk: het wachtwoord voor je nieuwe laptop is {} – graag wijzigen", "Tulp-Molen42"),
+        ("[bank:volksbank]\nuser = 8204381247\npin = {}\n", "52816"),
+        ("Gun cabinet combination: {}\nright 4x, left 3x", "41-07-33"),
+        ("Bildschirmzeit-Code auf Bens iPad: {}", "2694"),
+        ("$ pass show vault/disk-laptop\n{}\n# encrypted disk", "Harbor7 tidy ostrich lamp"),
+        ("mcrcon -H mc.example.net -P 25575 -p '{}' \"list\"", "k3ttl3dr4m9"),
+        ("steamcmd +force_install_dir /srv/ark +login srvadmin {} +app_update 376030 +quit",
+         "Bramble42+#"),
+        ("Net::SMTP.start('smtp.example.io', 587, 'localhost', 'ops@example.io', '{}', :login)",
+         "#-k7+TqWm2Lz9"),
+        (json.dumps({"type": "function_call_output", "output": json.dumps(
+            {"output": "machine api.example.ai\n  login me\n  password {}\n"})}),
+         r(40, HEX)),
+        ('{"loginFields": [{"value": "{}", "name": "password", "designation": "password"}]}',
+         "Zq8&+-_wLTP4pkrM&x"),
+        ('{"name": "Cookie", "value": "SID={}; locale=en-GB"}', r(60, URLSAFE)),
+        ("Name      Value\nsession   {}  ✓",
+         "eyJfdXNlcl9pZCI6IjQxIn0." + r(6, URLSAFE) + "." + r(27, URLSAFE)),
+        ("Frase semilla (24 palabras):\n{}", " ".join(
+            ["don", "potro", "flu\u0301or", "mafia", "arne\u0301s", "capucha", "llaga", "letra",
+             "ahogo", "cobre", "azafra\u0301n", "ganar"])),
+        ("wallet seed (12 words):\n{}", "imitate arena hover fragile sculpture donkey infant "
+         "tackle rhythm genius blanket ivory"),
     )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
@@ -959,6 +986,23 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "password: $dbPassword2",
         "enable secret 5 $1$pdQG$o8nrSzsGXeaduXrjlvKc91",
         "Phone zip code: 30942",
+        # corpus 16 after its one run
+        '    "UserId": "AROA6RYBHS4FS3QWWX2I:kuehn-sso",',
+        "$env:GROQ_API_KEY = (Get-Secret -Name groq -AsPlainText)",
+        '< WWW-Authenticate: Digest realm="printer", qop="auth", nonce="' + r(32, HEX)
+        + '", opaque="' + r(32, HEX) + '"',
+        "Content-Security-Policy: script-src 'nonce-" + r(22) + "==' 'strict-dynamic'",
+        '{"jsonrpc":"2.0","id":29,"method":"tools/call","params":{"name":"query",'
+        '"_meta":{"progressToken":"' + uuid() + '"}}}',
+        '\tmapboxToken = "pk.' + r(60, URLSAFE) + '" // public style token, URL-restricted',
+        "Laptop (Dell Latitude 7440)\nBitLocker: on – recovery key saved in the Microsoft "
+        "account\nService Tag: DPC091V",
+        "$ pass show mail/work\nError: mail/work is not in the password store.",
+        "[account work]\npassword_command = pass show mail/work\ntls = true",
+        '{"name": "X-Request-Id", "value": "' + uuid() + '"}',
+        '{"name": "Content-Type", "value": "application/json"}',
+        "wallet words to learn: imitate arena hover fragile sculpture donkey",
+        "the pass is valid until Friday",
     ),
     "round-17": (
         # what stands before or around a random value says it is no secret

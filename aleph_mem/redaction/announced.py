@@ -122,6 +122,19 @@ ANNOUNCED: tuple[Rule, ...] = (
           hints=('ipad', 'iphone', 'phone', 'handy', 'tablet', 'laptop', 'macbook', 'notebook',
                  'telefon', 'téléphone', 'teléfono', 'smartphone', 'kindle', 'ordinateur',
                  'ordenador', 'computador'), lower=True, check=pin_value, back=0),
+    # a .netrc's password, its breaks plain or JSON-escaped (a tool's output in a transcript):
+    # a hex one too, which alone would read as a hash
+    rule("password", r"(\bmachine(?:\s|\\n)+\S+?(?:(?:\s|\\n)+login(?:\s|\\n)+\S+?)?"
+          r"(?:\s|\\n)+password(?:\s|\\n)+)([^\s\\]+)", keep=1, hints=('machine',),
+          lower=True, check=is_value, back=0),
+    # passwords a game server's tools take by position: mcrcon -p, steamcmd +login USER PASS,
+    # Ruby's Net::SMTP.start(host, port, helo, user, PASSWORD, …)
+    rule("cli-password", r"(\b(?i:mcrcon)\b[^\n]*?\s-p\s+)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
+          hints=('mcrcon',), check=is_value, back=0),  # case kept: -P is its port
+    rule("cli-password", r"(\+login\s+[^\s+]\S*\s+)([^\s+]\S*)", keep=1, hints=('+login',),
+          lower=True, check=is_value, back=0),
+    rule("password", r"(\bnet::smtp\.start\(\s*(?:[^,()\n]+,\s*){4}[\"'])([^\"'\n]+)(?=[\"'])",
+          keep=1, hints=('net::smtp',), lower=True, check=is_value, back=0),
     # a Fernet key handed to Fernet; an IFTTT webhook's key
     rule("encryption-key", r"(fernet\(\s*b?[\"'])([a-z0-9_-]{43}=)", keep=1, hints=('fernet(',),
           lower=True, back=0),

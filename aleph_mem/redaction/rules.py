@@ -100,6 +100,7 @@ TOKENS: tuple[Rule, ...] = (
     token_rule("api-key", ("xkeysib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}"),
             ("xsmtpsib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}")),
     token_rule("jwt", ("eyJ", B + r"{8,}\.(?:eyJ" + B + r"{8,}\." + B + "{8,}|"  # a JWS; a JWE
+                    + B + r"{6}\." + B + r"{27}(?!" + B + ")|"  # a Flask session (itsdangerous)
                     r"(?:" + B + r"{16,})?\." + B + r"{8,}\." + B + r"{16,}\." + B + "{8,})")),
 )
 
@@ -554,14 +555,14 @@ STRUCTURED: tuple[Rule, ...] = (
           # up to eight words to the verb: "the password admin is", "le mot de passe du compte
           # admin c'est", "הסיסמה למערכת הניהול היא"
           r"(?:[ \t]+\([^()\n]{0,40}\)|"
-          r"[ \t]+(?!(?:is|was|ist|est|es|c'est|är|er|je|là|هي|هو|היא|הוא|είναι|sono|era|now|"
+          r"[ \t]+(?!(?:is|was|ist|est|es|c'est|är|er|là|هي|هو|היא|הוא|είναι|sono|era|now|"
           r"user|username|login|benutzer|utilisateur|usuario|utente|użytkownik|χρήστης|"
           r"пользователь|логин|kullanıcı|"
           r"ids?(?=\s*[:：])|hash|fingerprint|scopes?|type|expir\w*|lifetime|"
           r"length|format|policy|rotation|prefix|endpoint|usage)\b)[(\[]?[^\W_]"
           r"(?:[^\s.,;:!?—=]|\.(?=\w)){0,23},?){0,8}?"
           r"(?:[ \t]+(?:is|was|ist|est|es|c'est|é|è|är|er|now|lautet|heißt|heisst|sono|era|هي|"
-          r"هو|là|adalah|είναι|היא|הוא|je)\b[ \t]*[:：]?|"
+          r"هو|là|adalah|είναι|היא|הוא|je(?=[ \t]+[\"'`]|[ \t]+\S*[\d!@#$%^&*?]))\b[ \t]*[:：]?|"
           r"[ \t]*(?::(?!:)|[=：は是는—]|[\u0e00-\u0e7f]{0,30}?คือ))"  # not "::add-mask::"
           r"[ \t]*"
           r"(?:(?:now|jetzt|ab heute|heute|ora|ahora|maintenant|désormais|agora|nu|teraz|"

@@ -25,6 +25,7 @@ from aleph_mem.redaction.codes import (
     security_answers,
     shaped_codes,
 )
+from aleph_mem.redaction.fields import pairs
 from aleph_mem.redaction.nearby import beside_credential_words, login_pairs
 from aleph_mem.redaction.rule import MARK, Rule, occurrences
 from aleph_mem.redaction.rules import AWS_PAIR, STRUCTURED, TOKENS
@@ -256,6 +257,21 @@ def _base64(text: str, depth: int) -> list[tuple[int, int, str]]:
     return out
 
 
+def _named_fields(text: str, view: str, depth: int) -> list[tuple[int, int, str]]:
+    """A record's value read as ``name: value`` would be (``fields.py``): what the rules
+    take out of that line is taken out of the value."""
+    out = []
+    for name, start, end in pairs(text, view):
+        value = text[start:end]
+        if "[REDACTED:" in value:
+            continue
+        line = f"{name}: {value}"
+        said, n = _redact(line, depth + 1)
+        if n and said.startswith(f"{name}: "):
+            out.append((start, end, said[len(name) + 2:]))
+    return out
+
+
 def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     if not text:
         return text, 0
@@ -270,6 +286,7 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
             passes.append(functools.partial(_spans, rule, seen))
     if depth < 2:
         passes.append(lambda t, v: _base64(t, depth))
+        passes.append(lambda t, v: _named_fields(t, v, depth))
     passes += [literals, hex_keys, shaped_codes]
     if "," in text and any(w in low for w in ("password", "passwort", "kennwort", "totp",
                                               "otpauth")):
