@@ -1003,6 +1003,11 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         '{"name": "Content-Type", "value": "application/json"}',
         "wallet words to learn: imitate arena hover fragile sculpture donkey",
         "the pass is valid until Friday",
+        # the real notes' sample after round 21: "pass" in prose, a router's model
+        "Headers of our own mail: `dmarc=pass (p=QUARANTINE)`, `dkim=pass`",
+        "append `# --graph-tried` as a comment to pass silently: `grep -rn TODO src/`",
+        "- model name to pass to the API (default: `whisper-large-v3-turbo`)",
+        "- WIFI PASSWORD: on the card on the fridge\n- Router: Hitron Coda 5810",
     ),
     "round-17": (
         # what stands before or around a random value says it is no secret

@@ -244,6 +244,7 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
         if announced:
             places.append((line_end + 1, len(view) if next_end == -1 else next_end))
         elif len(rest) <= 70 and not rest.rstrip().endswith((".", "!", "?")) and \
+                not re.search(r"[:=：]", rest) and \
                 w.start() - (view.rfind("\n", 0, w.start()) + 1) <= 20 and \
                 (label := LABEL_END.match(view, line_end)):
             places.append((label.end(), len(view) if next_end == -1 else next_end))

@@ -540,7 +540,7 @@ STRUCTURED: tuple[Rule, ...] = (
           check=said_secret, back=0),
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
     rule("password", r"((?:(?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|"
-          r"pass(?![a-z])|"
+          r"(?<![=\w-])pass(?=[ \t]+(?:is|was)[ \t])|"  # "db pass is …", not "dmarc=pass"
           r"pwd|passcode|mot de passe|mdp|contraseña|contrasena|senha|wachtwoord|parola|"
           r"parolası|hasło|haslo|huvudlösenord|masterpasswort|hauptpasswort|"
           r"psk|pre-shared key|clé pré-partagée|license key|licence key|product key|"
