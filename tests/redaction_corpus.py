@@ -28,6 +28,17 @@ def r(n: int, alphabet: str = ALNUM) -> str:
     return "".join(rng.choice(alphabet) for _ in range(n))
 
 
+own = random.Random(2121)  # round 21 on: its own draws, so earlier rounds' values stay as they were
+
+
+def q(n: int, alphabet: str = ALNUM) -> str:
+    return "".join(own.choice(alphabet) for _ in range(n))
+
+
+def quid() -> str:
+    return f"{q(8, HEX)}-{q(4, HEX)}-4{q(3, HEX)}-a{q(3, HEX)}-{q(12, HEX)}"
+
+
 def pw() -> str:
     """A password a person might choose: letters, digits and a symbol."""
     return r(4, string.ascii_letters) + r(3, string.digits) + rng.choice("!#%&*?") + r(4)
@@ -938,15 +949,17 @@ def shapes() -> list[Shape]:
          "#-k7+TqWm2Lz9"),
         (json.dumps({"type": "function_call_output", "output": json.dumps(
             {"output": "machine api.example.ai\n  login me\n  password {}\n"})}),
-         r(40, HEX)),
+         q(40, HEX)),
         ('{"loginFields": [{"value": "{}", "name": "password", "designation": "password"}]}',
          "Zq8&+-_wLTP4pkrM&x"),
-        ('{"name": "Cookie", "value": "SID={}; locale=en-GB"}', r(60, URLSAFE)),
+        ('{"name": "Cookie", "value": "SID={}; locale=en-GB"}', q(60, URLSAFE)),
         ("Name      Value\nsession   {}  ✓",
-         "eyJfdXNlcl9pZCI6IjQxIn0." + r(6, URLSAFE) + "." + r(27, URLSAFE)),
+         "eyJfdXNlcl9pZCI6IjQxIn0." + q(6, URLSAFE) + "." + q(27, URLSAFE)),
         ("Frase semilla (24 palabras):\n{}", " ".join(
             ["don", "potro", "flu\u0301or", "mafia", "arne\u0301s", "capucha", "llaga", "letra",
              "ahogo", "cobre", "azafra\u0301n", "ganar"])),
+        ('    client := search.NewClient("7QLE58KY3P", "{}") // admin key, for saveObjects',
+         q(32, HEX)),
         ("wallet seed (12 words):\n{}", "imitate arena hover fragile sculpture donkey infant "
          "tackle rhythm genius blanket ivory"),
     )
@@ -971,8 +984,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         '# ask in #ops, or: op read "op://Dev/Maps API/credential"\n'
         "MAPS_BASE_URL=http://localhost:8443",
         # a wg show's peer is a public key, beside lines whose keys are hidden
-        "interface: wg1\n  public key: " + r(43, B64) + "=\n  private key: (hidden)\n\n"
-        "peer: " + r(43, B64) + "=\n  preshared key: (hidden)\n  allowed ips: 10.8.0.2/32",
+        "interface: wg1\n  public key: " + q(43, B64) + "=\n  private key: (hidden)\n\n"
+        "peer: " + q(43, B64) + "=\n  preshared key: (hidden)\n  allowed ips: 10.8.0.2/32",
         # a JSON-escaped patch: the value ends at its escaped break
         json.dumps({"type": "function_call", "name": "apply_patch", "arguments": json.dumps(
             {"input": "*** Update File: up.py\n@@\n-api_token = None\n+api_token = "
@@ -989,17 +1002,17 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         # corpus 16 after its one run
         '    "UserId": "AROA6RYBHS4FS3QWWX2I:kuehn-sso",',
         "$env:GROQ_API_KEY = (Get-Secret -Name groq -AsPlainText)",
-        '< WWW-Authenticate: Digest realm="printer", qop="auth", nonce="' + r(32, HEX)
-        + '", opaque="' + r(32, HEX) + '"',
-        "Content-Security-Policy: script-src 'nonce-" + r(22) + "==' 'strict-dynamic'",
+        '< WWW-Authenticate: Digest realm="printer", qop="auth", nonce="' + q(32, HEX)
+        + '", opaque="' + q(32, HEX) + '"',
+        "Content-Security-Policy: script-src 'nonce-" + q(22) + "==' 'strict-dynamic'",
         '{"jsonrpc":"2.0","id":29,"method":"tools/call","params":{"name":"query",'
-        '"_meta":{"progressToken":"' + uuid() + '"}}}',
-        '\tmapboxToken = "pk.' + r(60, URLSAFE) + '" // public style token, URL-restricted',
+        '"_meta":{"progressToken":"' + quid() + '"}}}',
+        '\tmapboxToken = "pk.' + q(60, URLSAFE) + '" // public style token, URL-restricted',
         "Laptop (Dell Latitude 7440)\nBitLocker: on – recovery key saved in the Microsoft "
         "account\nService Tag: DPC091V",
         "$ pass show mail/work\nError: mail/work is not in the password store.",
         "[account work]\npassword_command = pass show mail/work\ntls = true",
-        '{"name": "X-Request-Id", "value": "' + uuid() + '"}',
+        '{"name": "X-Request-Id", "value": "' + quid() + '"}',
         '{"name": "Content-Type", "value": "application/json"}',
         "wallet words to learn: imitate arena hover fragile sculpture donkey",
         "the pass is valid until Friday",
@@ -1008,6 +1021,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "append `# --graph-tried` as a comment to pass silently: `grep -rn TODO src/`",
         "- model name to pass to the API (default: `whisper-large-v3-turbo`)",
         "- WIFI PASSWORD: on the card on the fridge\n- Router: Hitron Coda 5810",
+        '    client := search.NewClient("7QLE58KY3P", "' + q(32, HEX) + '") // search-only key,'
+        " public",
     ),
     "round-17": (
         # what stands before or around a random value says it is no secret
