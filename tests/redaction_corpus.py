@@ -963,6 +963,35 @@ def shapes() -> list[Shape]:
         ("wallet seed (12 words):\n{}", "imitate arena hover fragile sculpture donkey infant "
          "tackle rhythm genius blanket ivory"),
     )
+    # round 22: corpus 17 after its one run (codes in more words, a pentest's loot, a
+    # semicolon export, a PIN letter)
+    out += _shapes(
+        "round-22",
+        ("Accès pro\nIdentifiant : 5521803344\nCode secret : {}", "739215"),
+        ("Clave de firma (token del banco, para remesas): {}", "582640"),
+        ("Medikamentenschrank Zahlencode: {}", "5917"),
+        ("Court portal – firm account, filer PIN {}", "4471-2093"),
+        ("Reise-Zahlenschloss (TSA): {}", "3-9-4"),
+        ("- 2025-03-02: 家里路由器密码：{}", "lunar maple quiver gecko42"),
+        ("[Signal] Mama: Der neue Garagencode ist {} 🙂", "602815"),
+        ("Fahrradschloss (rot): {}", "48203"),
+        ("Can't scan the QR code? Enter this key manually:\n{}\n(second phone)",
+         "k3vq 7hnz 2wxp ra6m tb4e yq5s n7dj c2ko"),
+        ("staging admin: admin / {}", "Vela.ponte42!"),
+        ("Typ;Nutzer;Kennwort;URL\nIntranet;jmeyer;{};https://intra.example.de",
+         "Kaffee!berg71#"),
+        ("hashcat -m 1000 hashes.txt rockyou.txt\n" + q(32, HEX) + ":{}\nStatus: Cracked",
+         "Winter2019!x"),
+        ("[+] cracked in 3 min → svc_backup : {}", "5unfl0w3r@Dock"),
+        ("impacket-wmiexec -hashes :{} 'CORP/admin@10.0.0.5'", q(32, HEX)),
+        ("./teamserver 198.51.100.7 '{}' c2.profile", "hT#q9Lm_2xVw*Pz"),
+        ("Mar  3 10:01:12 gw sshd[211]: Invalid user {} from 10.0.0.9 port 5022", "Kestrel44+#"),
+        ("# keytab for HTTP/web.corp.example, base64 for the ticket\n{}", q(120, B64)),
+        ("OCR: PIN-Brief\nIhre persönliche Geheimzahl (PIN) für die\nKarte Nr. ....4411 "
+         "lautet:\n        {}\nBitte vernichten.", "7302"),
+        ('dsn := fmt.Sprintf("postgres://%s:%s@%s/app", "svc", "{}", host)', "pQ7!vX2_mLt9#R"),
+        ("- 02:21 used break-glass `root@bastion` pw `{}` (rotate!)", "kZ=4Xq#VwBP.gTo+9w"),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -979,6 +1008,23 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-22": (
+        "    # ipsec.secrets: %any : PSK %prompt",
+        "- Password history: 24 passwords remembered",
+        "-- surrogate key sample: " + q(32, HEX),
+        "Event id 3926927371589016048 · aggregation key " + q(32, HEX) + " · host_id 4998936514",
+        '{"status":"success","message":"Event processed","dedup_key":"' + q(32, HEX) + '"}',
+        "New key stored in Credential record sys_id " + q(32, HEX) + ".",
+        "Cookie: __cf_bm=" + q(43, URLSAFE),
+        "Hashcat example hashes page (mode 0):\n8743b52063cd84097a65d1633f5c74f5:hashcat",
+        "Mar  3 10:01:12 gw sshd[211]: Invalid user admin from 10.0.0.9 port 5022",
+        "Status...........: Cracked (1/4213)",
+        "impacket-secretsdump -just-dc-ntlm CORP/admin@10.0.0.5",
+        "Fahrradschloss: Abus Bordo 6500, Schlüssel liegt im Flur",
+        "Garagencode: siehe Zettel am Kühlschrank",
+        "Default PIN is:\n0000",
+        "Alarm system (Bosch), customer number 55120934: code on the card",
+    ),
     "round-21": (
         # a command a comment mentions prints nothing: the next line is no secret's
         '# ask in #ops, or: op read "op://Dev/Maps API/credential"\n'

@@ -135,6 +135,34 @@ ANNOUNCED: tuple[Rule, ...] = (
           lower=True, check=is_value, back=0),
     rule("password", r"(\bnet::smtp\.start\(\s*(?:[^,()\n]+,\s*){4}[\"'])([^\"'\n]+)(?=[\"'])",
           keep=1, hints=('net::smtp',), lower=True, check=is_value, back=0),
+    # a pentest's loot: a cracked hash's password (hashcat's "hash:password", "cracked … user :
+    # password"), an NTLM hash passed (impacket's -hashes, -H), a team server's password
+    rule("password", r"((?:^|(?<=\n))[0-9a-f]{32}(?:[0-9a-f]{8}|[0-9a-f]{32})?:)(\S+)"
+          r"(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('hashcat', 'cracked', 'potfile', 'john'),
+          lower=True, check=lambda v: is_value(v) and v != "hashcat"),  # its example hashes' word
+    rule("password", r"(\bcracked\b[^\n]{0,60}?[\s→>:-][\w.\\$-]{2,40}[ \t]*:[ \t]*)(\S{6,})"
+          r"(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('cracked',), lower=True,
+          check=password_like, back=0),
+    rule("ntlm-hash", r"((?:\s-hashes\s+(?:[0-9a-f]{32})?:|\s-h\s+)(?=[0-9a-f]{32}\b))"
+          r"([0-9a-f]{32})",
+          keep=1, hints=('-hashes', 'evil-winrm', 'crackmapexec', 'nxc ', 'pth-'), lower=True),
+    rule("cli-password", r"(\bteamserver\s+\S+\s+)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
+          hints=('teamserver',), lower=True, check=is_value, back=2),
+    # a password typed as a user's name, as sshd logs it ("Invalid user Oskar65+# from …")
+    rule("password", r"(\b(?:invalid user|illegal user)\s+)(\S+)(?=\s+from\b)", keep=1,
+          hints=('invalid user', 'illegal user'), lower=True, check=password_like, back=0),
+    # a keytab pasted as base64 under the line that names it
+    rule("private-key", r"(\bkeytab\b[^\n]*\r?\n[ \t]*)([a-z0-9+/]{40,}={0,2})"
+          r"(?=[ \t]*(?:\r?\n|$))",
+          keep=1, hints=('keytab',), lower=True, back=0),
+    # a PIN letter: the PIN alone on the line after "… lautet:" / "… is:", its word above
+    rule("pin", r"((?:pin|geheimzahl|passcode|code)\b[^\n]*\r?\n(?:[^\n]*\r?\n)?[^\n]*"
+          r"\b(?:lautet|is|est|es|ist|è|é)[ \t]*:?[ \t]*\r?\n[ \t]*)(\d{4,8})(?=[ \t]*(?:\r?\n|$))",
+          keep=1, hints=('pin', 'geheimzahl', 'passcode'), lower=True, check=pin_value, back=0),
+    # a DSN's password handed to a format by position ("…://%s:%s@…", "report", "pw")
+    rule("password", r"(://(?:%s|\{\}):(?:%s|\{\})@[^\"'\n]*[\"'][^,\n]*,\s*[\"'][^\"'\n]*[\"']\s*,"
+          r"\s*[\"'])([^\"'\n]+)(?=[\"'])", keep=1, hints=('://%s:%s@', '://{}:{}@'),
+          lower=True, check=is_value, back=0),
     # a Fernet key handed to Fernet; an IFTTT webhook's key
     rule("encryption-key", r"(fernet\(\s*b?[\"'])([a-z0-9_-]{43}=)", keep=1, hints=('fernet(',),
           lower=True, back=0),
@@ -178,12 +206,14 @@ ANNOUNCED: tuple[Rule, ...] = (
           lower=True, check=label_word, back=20),
     # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
     # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
-    rule("password", r"(?m)((?<!\w)(?:passphrase|passwort|kennwort|password|口令|"
+    rule("password", r"(?m)((?:(?<!\w)(?:passphrase|passwort|kennwort|password|"
           r"парольная фраза|phrase secrète|frase de contraseña|hasło|heslo|contraseña|senha|"
-          r"mot de passe|wachtwoord|lösenord|пароль|frase de acceso|backup passphrase)(?![\w-])"
+          r"mot de passe|wachtwoord|lösenord|пароль|frase de acceso|backup passphrase)|"
+          r"口令|密码|密碼)(?![\w-])"
           r"[^\n:：@=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
           r"((?:[^\s:：\"'`;]+[ \t]+){2,7}[^\s:：\"'`;]+)[ \t]*$", keep=1,
-          hints=('passphrase', 'passwort', 'kennwort', 'password', '口令', 'парольная фраза',
+          hints=('passphrase', 'passwort', 'kennwort', 'password', '口令', '密码', '密碼',
+                 'парольная фраза',
                  'hasło', 'heslo', 'contraseña', 'senha', 'mot de passe', 'wachtwoord',
                  'lösenord', 'пароль', 'frase de acceso',
                  'phrase secrète', 'frase de contraseña'), lower=True, check=words_passphrase,

@@ -38,6 +38,7 @@ BASE32_GROUPS = re.compile(r"(?<![\w-])(?:[a-z2-7]{4}[ -]){3,15}[a-z2-7]{4}(?![\
 GROUP_SIGN = re.compile(r"-[A-Z0-9]{4,6}-")  # what every grouped key has: a literal first
 SEED_HINTS = ("2fa", "mfa", "otp", "two-factor", "2-step", "authenticator", "seed", "secret",
               "2sv", "setup key", "two-step", "認証", "二段階", "2段階", "验证器", "身份验证",
+              "key manually", "can't scan", "manual entry", "okta verify",
               "인증",
               "シークレット", "секрет", "geheim", "segreto", "sekret", "密钥", "비밀")
 SEED_WORDS = re.compile("|".join(map(re.escape, SEED_HINTS)))  # looked for on the lower-cased view
@@ -75,6 +76,11 @@ CODE_WORDS = (
     "larmsystem", "system alarmowy", "záložní kód", "zálohovací kód", "combination:",
     "combinación:", "combinaison:", "combinazione:", "screen time", "bildschirmzeit",
     "temps d'écran", "tiempo de uso", "access code", "zugangscode", "código de acceso",
+    "code secret", "code confidentiel", "code personnel", "clave de firma", "clave de operaciones",
+    "zahlencode", "nummerncode", "garagencode", "haustürcode", "fahrradschloss", "bike lock",
+    "bicycle lock", "cadenas", "candado", "lucchetto", "kłódka", "aktivierungs-code",
+    "aktivierungscode", "freischaltcode", "code d'activation", "codice di attivazione",
+    "geheimzahl",
     "garage code", "portail", "portão",
     "código de la puerta", "código del portal", "código do portão",
     "código de recuperación", "código de respaldo", "clave de licencia", "clave de producto",
@@ -103,6 +109,9 @@ CODE = re.compile(r"(?<![\w#./%=?&:-])(?:\d(?: \d){3,7}(?![ \t]*\d)|\d(?:-\d){3,
                   r"[A-Za-z0-9]{6,40}|[A-Za-z][a-z]+_\d+[A-Z]?|[A-Za-z]?\d{4,5}[A-Za-z]?|"
                   r"\d{1,2}(?:-\d{1,2}){2,3})"
                   r"(?![\w@-]|[./]\w)")
+BRAND = re.compile(r"(?<![\w-])[A-Z][a-z]+(?:[A-Z][a-z]+)?[ \t]$")
+CODE_NAME = re.compile(r"(?i)codes?|pin|passcode|kombination|combination|combinaison|"
+                       r"combinazione|combinación|kod|kód|código|codice|nummer|zahl|mit|with")
 NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|format|policy|"
                          r"count|expires?|version|ticket|order|invoice|serial|model|part|sku|"
                          r"batter(?:y|ie|ia|ía)|opener|\w*nummer|number|customer|typ|type|"
@@ -210,6 +219,8 @@ def _code(value: str) -> bool:
     not a run like 1234), and letters only beside digits."""
     bare = value.replace("-", "").replace(" ", "")
     digits = sum(c.isdigit() for c in bare)
+    if re.fullmatch(r"\d{1,2}(?:-\d{1,2}){2,3}", value) and len(set(bare)) > 1:
+        return True  # a lock's combination ("0-7-1", "35-26-27")
     groups = value.split(" ")
     spaced = len(groups) >= 4 and all(len(g) == 4 for g in groups)  # Dropbox's four by four
     if digits == 0 or placeholder(value) or re.fullmatch(r"(?:19|20)\d\d", bare) or \
@@ -304,6 +315,11 @@ def _codes_at(text: str, view: str, word_end: int, start: int,
         if out and text[out[-1][1]:m.start()].strip(" \t,;") or \
                 not out and NOT_THE_CODE.search(view, word_end, m.start()):
             break  # "recovery key ID: …", "license key length …"; the list has ended
+        if not out and _code(m.group()) and \
+                (brand := BRAND.search(text, max(start, m.start() - 30), m.start())) \
+                and not CODE_WORD.match(view, brand.start()) and \
+                not CODE_NAME.fullmatch(brand.group().strip()):
+            break  # a product's model after its name ("Abus Bordo 6500", "LiftMaster 8500W")
         if _code(m.group()):
             out.append((m.start(), m.end(), MARK.format("code")))
         elif out:

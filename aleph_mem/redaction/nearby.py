@@ -65,7 +65,7 @@ def credential_word(view: str, start: int = 0, end: int | None = None) -> int:
 
 # the words before a value that say it is public, an identifier, a hash or a record
 NOT_SECRET_WORDS = (
-    r"public|publish|\bpub\b|domainkey|k=rsa|\bid\b|\bids\b|identifier|\b[su]id\b|accessor|"
+    r"public|publish|\bpub\b|domainkey|k=rsa|\bid\b|_id\b|\bids\b|identifier|\b[su]id\b|accessor|"
     r"fingerprint|etag|if-none-match|signature|signed|commit|\bsha|checksum|\bhash|digest|"
     r"\btx\b|txid|transaction|address|adresse|direcci|endere|indirizzo|\bcache\b|\brun\b|"
     r"\bevent\b|customer|charge|intent|example|e\.g\.|z\.b\.|regex|pattern|cipher|\bsec\b|"
@@ -75,7 +75,9 @@ NOT_SECRET_WORDS = (
 # what a credential's word is not a secret's after: a public key, a site key, a cache key, a
 # device's identity key (Matrix's "curve25519 key")
 PUBLIC_BEFORE = re.compile(r"public|publish|\bpub(?:[ _-]?key)?\b|site|\bnode|host|cache|"
-                           r"idempot|partition|sort|primary|foreign|curve25519|identity")
+                           r"idempot|partition|sort|primary|foreign|curve25519|identity|"
+                           r"surrogate|aggregation|dedup|routing|natural|business|composite|"
+                           r"lookup|row|object")
 PUBLIC_LINE = re.compile(r"public|publish|\bpub(?:[ _-]?key)?\b")
 LABEL = re.compile(f"(?P<no>{NOT_SECRET_WORDS})|(?P<yes>{WORDS.pattern})")
 # a run of a password's characters: letters, digits and the signs passwords are given with
@@ -461,6 +463,9 @@ def login_pairs(text: str, view: str) -> list[tuple[int, int, str]]:
         login, value = m.group(1), m.group(2).rstrip(ENDING + "*_")  # a sentence's end, emphasis
         if random_looking(login):
             continue
+        whole = m.group(2).rstrip(".*_")
+        if whole != value and random_looking(whole) and _looks_chosen(whole):
+            value = whole  # its sign is the password's ("Bateau.volcan99!")
         if not (random_looking(value) and _looks_chosen(value) or
                 PASSWORD_LIKE.fullmatch(value) and not VERSION.fullmatch(value) and
                 _said_login(view, m.start())):

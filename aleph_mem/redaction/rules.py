@@ -283,7 +283,7 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
           r"(?:(?!über|via\b|call|anruf|nummer|number|tel\b|hotline|ending|endet)[^\n\d.;(]){0,60}?)"
-          r"(\d{4,8})(?!\d|[.,:/-]\d)", keep=1,
+          r"(\d{4}-\d{4}(?![\d-])|\d{4,8}(?!\d|[.,:/-]\d))", keep=1,
           hints=('pin', 'puk', 'disarm code', 'door code', 'gate code', 'alarm code',
                  'keypad code', 'पिन', '暗証番号'), check=pin_value, back=0),
     # …and after its label's colon, whatever stands between ("UPI पिन (SBI खाता): 999244")
@@ -595,9 +595,9 @@ STRUCTURED: tuple[Rule, ...] = (
           r"wachtwoord|clave|schlüssel|clé|chiave|passord|adgangskode|salasana)"
           r"(?:[ \t]+(?:temporal|temporaria|temporária|"
           r"provisoria|provisória|provisoire|temporaire|temporary|temp|new|nueva|nuevo|nova|"
-          r"nouveau|nouvelle|neue|neues|initial|inicial|default|временный|новый))?[ \t]+)"
+          r"nouveau|nouvelle|neue|neues|initial|inicial|default|временный|новый))?[ \t]+`?)"
           r"([a-z0-9_+/=.~!@#$%^&*-]{10,})"
-          r"(?![^\s,;.!?])",
+          r"(?![^\s,;.!?`])",
           keep=1, hints=('password', 'passwort', 'api key', 'api token', 'access key',
                          'secret key', 'token', 'secret', 'şifre', 'parola', 'contraseña',
                          'senha', 'heslo', 'hasło', 'пароль', 'mật khẩu', 'kata sandi',

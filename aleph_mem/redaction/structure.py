@@ -182,8 +182,9 @@ CSV_SECRET_COLUMNS = frozenset({"password", "passwort", "kennwort", "login_passw
                                 "otpauth", "login_totp"})
 
 
-def _csv_fields(line: str) -> list[tuple[int, int]]:
-    """Where each field of one CSV line is (its quotes left out): (start, end)."""
+def _csv_fields(line: str, sep: str = ",") -> list[tuple[int, int]]:
+    """Where each field of one CSV line is (its quotes left out): (start, end); ``sep``: a
+    comma, or the semicolon of a spreadsheet saved in a comma-decimal locale."""
     out, i, n = [], 0, len(line)
     while i <= n:
         if i < n and line[i] == '"':
@@ -191,34 +192,35 @@ def _csv_fields(line: str) -> list[tuple[int, int]]:
             while j < n and not (line[j] == '"' and (j + 1 >= n or line[j + 1] != '"')):
                 j += 2 if line[j] == '"' else 1
             out.append((i + 1, j))
-            i = line.find(",", j) + 1 or n + 1
+            i = line.find(sep, j) + 1 or n + 1
         else:
-            j = line.find(",", i)
+            j = line.find(sep, i)
             j = n if j == -1 else j
             out.append((i, j))
             i = j + 1
     return out
 
 
-def _csv_headers(view: str) -> Iterator[tuple[int, int]]:
-    """(start, end) of each line that names a password column and has commas: found from
-    the column names, not by reading every line."""
+def _csv_headers(view: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, separator) of each line that names a password column and has commas or
+    semicolons: found from the column names, not by reading every line."""
     starts = {view.rfind("\n", 0, i) + 1 for word in ("password", "passwort", "kennwort", "totp",
                                                       "otpauth") for i in occurrences(view, word)}
     for start in sorted(starts):
         end = view.find("\n", start)
         end = len(view) if end == -1 else end
-        if "," in view[start:end]:
-            yield start, end
+        line = view[start:end]
+        if "," in line or ";" in line:
+            yield start, end, "," if line.count(",") >= line.count(";") else ";"
 
 
 def csv_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
     """The values under a CSV export's password (and TOTP) columns, row by row, to the first
     line with another number of fields."""
     out: list[tuple[int, int, str]] = []
-    for start, end in _csv_headers(view):
+    for start, end, sep in _csv_headers(view):
         header = view[start:end].rstrip("\r")
-        names = [header[a:b].strip() for a, b in _csv_fields(header)]
+        names = [header[a:b].strip() for a, b in _csv_fields(header, sep)]
         cols = [i for i, name in enumerate(names) if name in CSV_SECRET_COLUMNS]
         if not cols:
             continue
@@ -227,7 +229,7 @@ def csv_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
             stop = text.find("\n", pos)
             stop = len(text) if stop == -1 else stop
             line = text[pos:stop].rstrip("\r")
-            fields = _csv_fields(line)
+            fields = _csv_fields(line, sep)
             if len(fields) != len(names):
                 break
             for c in cols:

@@ -13,7 +13,7 @@ import re
 # path or a URL without credentials
 NOT_A_SECRET = re.compile(
     r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
-    r"bytes|int|\*+|x+|\.\.\.|…|<[^>]*>|\{\{.*\}\}|\$\{[^}]*\}\}?|\$\{?"
+    r"bytes|int|\*+|x+|\.\.\.|…|<[^>]*>|%prompt|\{\{.*\}\}|\$\{[^}]*\}\}?|\$\{?"
     r"(?-i:[A-Za-z_][A-Za-z_.]*\d*|[A-Za-z_][A-Za-z0-9_.]*[_.][A-Za-z0-9_.]*|[a-z0-9_]+|"
     r"[A-Z0-9_]+)\}?|"  # a variable ($dbPass2, $s3_key); not "$oHtf4L9L6"
     r"\$\(.*|`.*`|%\(.*|#\{.*\}|@[\w.-]+@|"
@@ -214,6 +214,8 @@ def words_passphrase(text: str) -> bool:
     if not any(c.isdigit() for c in text):  # diceware: four words or more, none a little one
         return len(words) >= 4 and all(re.fullmatch(r"[a-z]{3,10}", w) for w in words) and \
             not any(w in STOP_WORDS or w in NOT_A_PASSWORD for w in words)
+    if re.match(r"\d+[ \t]+[^\W\d]", text) or re.search(r"(?i)passw|passcode|characters", text):
+        return False  # a count and what it counts ("24 passwords remembered"), a policy
     return not text.startswith(("(", "[", "<")) and \
         not re.search(r"[().=;{}]", text) and \
         not any(w.lower().strip(".,;:!?()") in STOP_WORDS for w in words) and \
@@ -241,7 +243,7 @@ def hook_secret(segment: str) -> bool:
 
 # cookies that hold no credential: analytics ids, preferences, a cookie's attributes
 HARMLESS_COOKIES = re.compile(r"_ga(?:_\w+)?|_gid|_gat\w*|_fbp|_fbc|_gcl_\w+|_hj\w+|_ym\w*|"
-                              r"ajs_anonymous_id|theme|lang|locale|tz|\w*consent|"
+                              r"ajs_anonymous_id|theme|lang|locale|tz|\w*consent|__cf_bm|_cfuvid|"
                               r"expires|path|domain|max-age|samesite|secure|httponly|version",
                               re.IGNORECASE)
 
