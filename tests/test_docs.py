@@ -172,6 +172,8 @@ def test_the_readme_test_command_is_what_ci_runs() -> None:
     assert len(commands) == 1
     ci = (REPO / ".ci" / "run").read_text().splitlines()
     assert commands[0] in ci
+    # `set -e` does not stop at a failure inside an `&&` chain: the next line must
+    assert ci[ci.index(commands[0]) + 1].startswith('status=$?; [ "$status" -eq 0 ] || {')
     steps = commands[0].split(" && ")
     assert steps.index(".venv/bin/ruff check .") < steps.index(".venv/bin/mypy aleph_mem") \
         < steps.index(".venv/bin/python -m pytest -q")

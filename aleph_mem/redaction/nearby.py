@@ -436,10 +436,10 @@ def _worth_a_look(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
     if "|" in before or "\t" in before or not before.strip(" \t\"'`-*•>"):
         return True
     rest = text[e:min(line_end, e + 40)]
-    comment = COMMENT_AFTER.match(rest)
-    return not re.sub(r"\\[nrt]", "", rest).strip(" \t\"'`.,;:!?)}]*_") or \
-        bool(OUTPUT_START.search(before)) or \
-        bool(comment) and credential_word(view, e + comment.end(), line_end) != -1
+    if not re.sub(r"\\[nrt]", "", rest).strip(" \t\"'`.,;:!?)}]*_") or OUTPUT_START.search(before):
+        return True
+    comment = COMMENT_AFTER.match(rest)  # "…") // admin key"
+    return comment is not None and credential_word(view, e + comment.end(), line_end) != -1
 
 
 def _token_around(text: str, start: int, end: int) -> str:
