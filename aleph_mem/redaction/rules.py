@@ -19,6 +19,7 @@ from aleph_mem.redaction.values import (
     looks_random,
     not_placeholder,
     passphrase,
+    payload,
     pem_body,
     pin_value,
     random_value,
@@ -164,7 +165,7 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:['\"]?)[^\s\"'\\]+", keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
     rule("cli-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
-          hints=('mysql',), back=0),
+          hints=('mysql',), back=0, check=lambda v: bool(v.strip("`)*_"))),  # not "-p`"
     rule("cli-password", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',), back=0),
     rule("cli-password", r"(\blogin\b[^\n]*?\s(?:-p|--password)(?:\s+|=))(?!-)(\S+)", keep=1,
           hints=('login',), check=is_value, back=0),
@@ -227,13 +228,13 @@ STRUCTURED: tuple[Rule, ...] = (
           r"([^`\n]{6,})(?=`)", keep=1, hints=('passw', 'kennwort', 'contraseña', 'senha',
                                                 'mot de passe', 'wachtwoord', 'lösenord',
                                                 'hasło', 'пароль'),
-          lower=True, check=is_value, back=0),
+          lower=True, check=said_secret, back=0),  # not "recover-password `email_log`"
     # a session cookie by its name, as devtools or a test's output shows it
     rule("cookie", r"(\b(?:session|sessionid|session_id|connect\.sid|phpsessid|"
           r"jsessionid|laravel_session|_session|remember_token|"
           r"wordpress_(?:logged_in|sec)_[0-9a-f]{32})=)([^;\s\"'`]{16,})", keep=1,
           hints=('session', 'connect.sid=', 'remember_token=', 'wordpress_'), lower=True,
-          check=is_value, back=60),
+          check=lambda v: is_value(v) and not payload(v), back=60),
     # an XML element named for a secret: <pre-shared-key>…</pre-shared-key>, <password>…
     rule("password", r"(<([a-z_:-]*(?:password|passwd|secret|pre-shared-key|preshared[_-]?key|"
           r"psk|api[_-]?key|auth[_-]?token|access[_-]?token)[a-z_-]*|pass)(?:\s[^<>\n]*)?>)"
@@ -270,7 +271,8 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('| docker secret', '| podman secret', '| gpg', '| cryptsetup', '| openssl'),
           lower=True, check=is_value, back=None),
     # `cat` of a file named for a secret, its content the next line
-    rule("password", r"(\bcat\s+(?!\S*htpasswd)\S*(?:password|passwd|secret|token|api[_-]?key|"
+    rule("password", r"(\bcat\s+(?!\S*htpasswd)(?!/etc/passwd\b)\S*(?:password|passwd|secret|token|"
+          r"api[_-]?key|"
           r"credential|(?<![a-z])pass(?![a-z])|_pass\b|private)"
           r"\S*(?:[ \t]+[^\s|;&]+)*[ \t]*\r?\n)(?!-----)([^\s]{8,})(?=[ \t]*(?:\r?\n|$))", keep=1,
           hints=('cat ',), lower=True, check=is_value, back=0),
@@ -318,7 +320,8 @@ STRUCTURED: tuple[Rule, ...] = (
           lower=True, check=looks_random, back=0),
     # a .pgpass line: host:port:database:user:password
     rule("password", r"(?m)(^[\w.*-]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:)(\S+)$", keep=1,
-          hints=('pgpass', ':5432:', ':5433:', ':6432:', ':*:'), check=is_value),
+          hints=('pgpass', ':5432:', ':5433:', ':6432:', ':*:'),
+          check=lambda v: is_value(v) and ":/" not in v),  # not /etc/passwd's "Jamie:/home/…"
     # SQL: CREATE/ALTER USER|ROLE … PASSWORD '…', IDENTIFIED BY '…'
     rule("password", r"(\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]*?"
           r"\b(?:password\s*=?\s*|identified\s+by\s+)')([^'\n]+)(?=')", keep=1,
@@ -385,7 +388,7 @@ STRUCTURED: tuple[Rule, ...] = (
                  'x-vault-token', 'x-access-token', 'x-shopify-access-token', 'x-goog-api-key',
                  'ocp-apim-subscription-key'), lower=True, check=header_value, back=0),
     rule("auth-header", r"(\b(?:bearer|basic)\s+)([a-z0-9._~+/=-]{16,})", keep=1,
-          hints=('bearer', 'basic'), lower=True, check=is_value, back=0),
+          hints=('bearer', 'basic'), lower=True, check=random_value, back=0),
     # scheme://user:password@host (the scheme and the user stay)
     rule("url-password", r"(://[^/\s:@\"'\[]*:)(?!\d+/)([^@\s\"']+)(?=@)",
           keep=1, hints=('://',), lower=True, check=is_value, back=0),
@@ -409,7 +412,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"(?:string|str|bytes)\s*=\s*)?(?:\[\]byte\(|b(?=\"))?"
           r"(?:\\\"|\"|')?)"
           # unquoted, three words in a row are a sentence ("Password: chiedere a Giulia")
-          r"(?!\[redacted:)(?:(?<=[\"'])|(?![^\W\d_]+[ \t]+[^\W\d_]+[ \t]+[^\W\d_]))"
+          r"(?!\[redacted:)(?:(?<=[\"'])|(?![^\W\d_]+(?:[ \t]+[`\"'(]?[^\W\d_]|,[ \t]+[^\W\d_])))"
           + VALUE, keep=1,
           hints=("pass", "pwd", "secret", "token", "key", "cred", "pat", "psk", "authtok",
                  "totp", "_auth"),
@@ -452,7 +455,8 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("cookie", r"((?<![a-z0-9_])(?:phpsessid|jsessionid|sessionid|session_id|connect\.sid|"
           r"laravel_session|[a-z0-9_]*_session)\s*[=:]\s*[\"']?)([^\s;\"',]{16,})", keep=1,
           hints=('phpsessid', 'jsessionid', 'sessionid', 'session_id', 'connect.sid',
-                 '_session'), lower=True, check=lambda v: is_value(v) and not UUID.fullmatch(v),
+                 '_session'), lower=True,
+          check=lambda v: is_value(v) and not UUID.fullmatch(v) and not payload(v),
           back=16),
     # passwords on command lines: sqlplus user/pw@db, rabbitmqctl, net user, chpasswd,
     # mosquitto and ipmitool -P, lftp -u user,pw
@@ -460,7 +464,7 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('sqlplus',), lower=True, check=is_value, back=0),
     rule("cli-password", r"(\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+)(\S+)",
           keep=1, hints=('rabbitmqctl',), lower=True, check=is_value, back=0),
-    rule("cli-password", r"(\bnet\s+user\s+\S+\s+)(?!/)(\S+)", keep=1, hints=('net user',),
+    rule("cli-password", r"(\bnet[ \t]+user[ \t]+\S+[ \t]+)(?!/)(\S+)", keep=1, hints=('net user',),
           lower=True, check=is_value, back=0),
     rule("cli-password", r"(\becho\s+[\"']?[\w.-]+:)([^\s\"'|]+)(?=[\"']?\s*\|\s*(?:sudo\s+)?"
           r"chpasswd)", keep=1, hints=('chpasswd',), check=is_value),
@@ -541,7 +545,8 @@ STRUCTURED: tuple[Rule, ...] = (
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
     rule("password", r"((?:(?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|"
           r"(?<![=\w-])pass(?=[ \t]+(?:is|was)[ \t])|"  # "db pass is …", not "dmarc=pass"
-          r"pwd|passcode|mot de passe|mdp|contraseña|contrasena|senha|wachtwoord|parola|"
+          r"pwd|passcode|mot de passe|mdp|contraseña|contrasena|senha|wachtwoord|"
+          r"parola(?![ \t]+chiave)|"
           r"parolası|hasło|haslo|huvudlösenord|masterpasswort|hauptpasswort|"
           r"psk|pre-shared key|clé pré-partagée|license key|licence key|product key|"
           r"recovery key|recovery code|backup code|chiave di ripristino|clé de récupération|"

@@ -21,6 +21,9 @@ LITERAL = re.compile(r"([\"'`])(?=[^\s\"'`\\]*[A-Z])(?=[^\s\"'`\\]*[a-z])"
 UNQUOTED = re.compile(r"^[ \t]*([\w.-]*(?:key|token|secret|auth))[ \t]*[=:][ \t]*"
                       r"([^\s\"'`]{16,200})[ \t]*$", re.MULTILINE | re.IGNORECASE)
 CSP_SOURCES = ("nonce-", "sha256-", "sha384-", "sha512-")
+# a password's hash quoted alone ("hashid '$2y$10$…'"): under a key's name a rule judges it
+# (CurseForge's API keys look like bcrypt)
+CRYPT_HASH = re.compile(r"\$(?:1|2[abxy]?|5|6|y|7|apr1|argon2(?:id|i|d)?|scrypt|pbkdf2[-\w]*)\$")
 ID_WORD_BEFORE = re.compile(r"(?i)\b(?:id|ids|workflow|element|file|doc|uuid|guid)\s*[(:]?\s*$")
 UUID_IN = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
@@ -37,7 +40,7 @@ PADDED_BASE64 = re.compile(r"[A-Za-z0-9+/]{38,}={1,2}")
 # a name that says what it holds is an identifier, not a key
 ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|etag|sheet|doc|"
                      r"file|path|url|uri|name|version|commit|ref|nonce|salt|iv|kid|fingerprint|"
-                     r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|sid|"
+                     r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|sid|uid|"
                      r"x5t|x5c|thumbprint|application_server_key|write_key|room|event|"
                      r"public[_-]?key|pub[_-]?key|publishable[_-]?key|websocket-key)s?\d*\W*$",
                      re.IGNORECASE)
@@ -111,6 +114,28 @@ def decodes_to_text(value: str) -> bool:
     return False
 
 
+ARRAY_OPEN = re.compile(r"[\"']([\w.-]+)[\"']\s*:\s*\[\s*$")
+ELEMENT_LINE = re.compile(r"\s*[\"'][^\"'\n]*[\"'],?\s*")
+
+
+def _array_name(text: str, at: int) -> str:
+    """The name of the JSON list a value alone on its line is an element of, or ""."""
+    line_start = text.rfind("\n", 0, at) + 1
+    if text[line_start:at].strip():
+        return ""
+    for _ in range(50):  # up over the list's other elements to where it opens
+        if not line_start:
+            return ""
+        above = text.rfind("\n", 0, line_start - 1) + 1
+        line = text[above:line_start - 1]
+        if (opened := ARRAY_OPEN.search(line)):
+            return opened.group(1)
+        if not ELEMENT_LINE.fullmatch(line):
+            return ""
+        line_start = above
+    return ""
+
+
 def literals(text: str, view: str) -> list[tuple[int, int, str]]:
     """Random strings quoted in code (unless named as an identifier: ``doc_id = "…"``), and
     unquoted values of a key, token or secret no other rule knows by name."""
@@ -118,7 +143,8 @@ def literals(text: str, view: str) -> list[tuple[int, int, str]]:
     for m in LITERAL.finditer(text):
         value = m.group(2)
         if (m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_$\\")
-                or value.startswith(CSP_SOURCES) or not _random_value(value)):
+                or value.startswith(CSP_SOURCES) or CRYPT_HASH.match(value)
+                or not _random_value(value)):
             continue  # a page's script nonce or hash ("'nonce-G74M…'") is sent to every visitor
         line_start = text.rfind("\n", 0, m.start()) + 1
         if not text[line_start:m.start()].strip() and line_start:  # `KEY =⏎  "…"`
@@ -132,6 +158,8 @@ def literals(text: str, view: str) -> list[tuple[int, int, str]]:
             continue  # Markdown's inline code in prose holds ids (a workflow's, a file's)
         if ID_WORD_BEFORE.search(text, max(line_start, m.start() - 24), m.start()):
             continue  # 'Credential with ID "R9aMmpO1jdJ8XPJP"
+        if id_name(_array_name(text, m.start())):
+            continue  # an element of a list of ids ('"groupIds": [⏎ "p19xWm1J…"')
         out.append((m.start(2), m.end(2), MARK.format("secret")))
     if any(w in view for w in ("key", "token", "secret", "auth")):
         for m in UNQUOTED.finditer(text):

@@ -64,7 +64,8 @@ for _rule_ in TOKENS:
 WRAPPED = re.compile(r"\\?\r?\n[ \t]*[A-Za-z0-9+/=_.-]{4,}(?=[\s)\"',;]|$)")
 REST_LINE = re.compile(r"\r?\n[ \t]*([A-Za-z0-9+/_-]{8,}={0,2})[ \t]*(?=\r?\n|$)")
 REST_OF_WRAP = re.compile(r"\r?\n[ \t]*([A-Za-z0-9+/_.-]{8,}={0,2})[ \t]*(?=\r?\n|$)")
-USER_PASSWORD = re.compile(r"(?=[^:]*[A-Za-z])[\w.@+\\-]{1,64}:(?!//)\S{6,}")
+# user:password, not a serialized object ('O:9:"UserModel":1:{s:8:…}')
+USER_PASSWORD = re.compile(r"(?=[^:]*[A-Za-z])[\w.@+\\-]{1,64}:(?!//)(?!\d+:)[^\s{}\";]{6,}")
 
 
 def _lower_view(text: str) -> str:

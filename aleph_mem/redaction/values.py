@@ -13,7 +13,12 @@ import re
 # path or a URL without credentials
 NOT_A_SECRET = re.compile(
     r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
-    r"bytes|int|\*+|x+|\.\.\.|…|<[^>]*>|%prompt|\{\{.*\}\}|\$\{[^}]*\}\}?|\$\{?"
+    r"bytes|int|long|integer|boolean|bool|number|uuid|varchar|double|float|void|"
+    r"\*+|x+|\.\.\.|…|<[^>]*>|%prompt|"
+    # code around a value: a concatenated call ("'.base64_encode($d)"), a URL-encoded quote
+    # (an XSS payload), a concatenated property ("+localStorage.token")
+    r"\.\s*[A-Za-z_$][\w$]*\(.*|%2[27].*|\+\s*[A-Za-z_$][\w$]*(?:\.[\w$]+)+.*|"
+    r"(?:bearer|basic|digest)[`'\".,;:)]*|\{\{.*\}\}|\$\{[^}]*\}\}?|\$\{?"
     r"(?-i:[A-Za-z_][A-Za-z_.]*\d*|[A-Za-z_][A-Za-z0-9_.]*[_.][A-Za-z0-9_.]*|[a-z0-9_]+|"
     r"[A-Z0-9_]+)\}?|"  # a variable ($dbPass2, $s3_key); not "$oHtf4L9L6"
     r"\$\(.*|`.*`|%\(.*|#\{.*\}|@[\w.-]+@|"
@@ -51,7 +56,7 @@ NOT_A_SECRET = re.compile(
     re.IGNORECASE)
 PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|^<|"
                                r"<[\w\s-]+>|(?:^|[_=:/-])<[\w-]*$|"
-                               r"\$\{|your[_-]|example|placeholder|"
+                               r"\$\{|your[_-]|example|placeholder|deadbeef|cafebabe|"
                                r"^(?:tu|votre|ta|deine?|seu|sua|il[_-]tuo|la[_-]tua)[_-]|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
                                r"replace[_-]?(?:me|with)|generate[_-]with|^generate$|"
@@ -120,7 +125,9 @@ def is_value(text: str) -> bool:
     secret manager's reference, or the name of a secret."""
     if escaped_break(text):
         return False  # a JSON-escaped line break ("Enter password: \\nERROR …"), not a value
-    bare = text.strip("\\\"'`").strip()
+    bare = re.sub(r"`[*_]+$", "`", text).strip("\\\"'`").strip()  # inline code in emphasis
+    if text.startswith("`") and not text.rstrip("*_.,;:)").endswith("`"):
+        return False  # a command's substitution ("`kubectl get secret …`")
     return (len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
             and not names_a_secret(bare) and bare.split("&", 1)[0] not in PUBLISHED
             and not re.search(r"\s\.\s*\$|\$\w+\s*\.\s", bare))  # PHP: '" .$pass. "'
@@ -149,6 +156,7 @@ def said_secret(text: str) -> bool:
     if bare != text:
         return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
                 and not names_a_secret(bare) and not CODE_TEXT.search(bare)
+                and not re.match(r"[a-z][\w.-]*\s+--?\w", bare)  # a command and its flag
                 and not re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+", bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
     bare = bare.strip(":*_")  # ":elevate", "**stateless**": a word in punctuation or emphasis
@@ -157,6 +165,8 @@ def said_secret(text: str) -> bool:
             bare = bare.strip(opening + closing)
     if not bare.isascii() and not any(c.isdigit() or c in "!@#$%^&*_+=.?" for c in bare):
         return False  # a word in another script ("Token คือสตริงยาว…") is prose
+    if re.fullmatch(r"[a-z]+(?:_[a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+", bare):
+        return False  # an identifier ("email_log"), a name in camel case ("TypeScript")
     return is_value(bare) and not bare.endswith((":", "：")) and (
         any(not c.isalpha() and c not in "-'’" for c in bare)
         or bare[1:] != bare[1:].lower() or app_password(bare))
@@ -209,7 +219,7 @@ def words_passphrase(text: str) -> bool:
     """A passphrase of words after its label: a digit or a sign among them, and none of the
     little words a sentence about a password has ("at least 12 characters")."""
     words = text.split()
-    if re.match(r"[$#>%][ \t]", text) or " | " in text:
+    if re.match(r"(?:\S{0,20}[ \t])?[$#>%][ \t]", text) or " | " in text:
         return False  # a shell's next command ("$ ls -lh /backup | tail -1"), not words
     if not any(c.isdigit() for c in text):  # diceware: four words or more, none a little one
         return len(words) >= 4 and all(re.fullmatch(r"[a-z]{3,10}", w) for w in words) and \
@@ -248,6 +258,21 @@ HARMLESS_COOKIES = re.compile(r"_ga(?:_\w+)?|_gid|_gat\w*|_fbp|_fbc|_gcl_\w+|_hj
                               re.IGNORECASE)
 
 
+def payload(value: str) -> bool:
+    """Base64 (URL-encoded or not) of a serialized object (PHP's ``O:9:"UserModel":…``,
+    ``C:19:…``, ``a:2:{…``): an exploit's payload. Not an encrypted envelope (Laravel's
+    ``{"iv":…,"value":…,"mac":…}`` is a session)."""
+    value = value.replace("%3D", "=").replace("%3d", "=")
+    if "." in value or len(value) < 16 or not re.fullmatch(r"[A-Za-z0-9+/_-]+=*", value):
+        return False
+    try:
+        said = base64.b64decode(value.replace("-", "+").replace("_", "/")
+                                + "=" * (-len(value.rstrip("=")) % 4)).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    return said.isprintable() and bool(re.match(r"[OCa]:\d+:[{\"]", said))
+
+
 def secret_cookie(header: str) -> bool:
     """A cookie header's value holds a secret: a cookie not known to be harmless, with a
     value that is one (``sessionid=""`` clears a cookie)."""
@@ -255,6 +280,8 @@ def secret_cookie(header: str) -> bool:
         name, eq, value = pair.strip().partition("=")
         bare = value.strip().strip('"')
         named = bool(re.search(r"sess|auth|token|sid|jwt|remember|login", name, re.IGNORECASE))
+        if payload(bare):
+            continue  # a serialized object sent as a cookie (an exploit's payload), no session
         if eq and not HARMLESS_COOKIES.fullmatch(name.strip()) and bare.lower() not in (
                 "deleted", "null", "none", "expired", "invalid") and \
                 len(bare) >= (6 if named else 16) and not placeholder(value):
