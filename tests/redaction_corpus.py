@@ -997,6 +997,35 @@ def shapes() -> list[Shape]:
                                            + '","mac":"' + q(64, HEX) + '","tag":""}')),
         ("- db password: `{}`**", "Xk29fLq0ZmT7"),
     )
+    # round 23: corpus 18 after its one run (agents' transcripts and the files they touch)
+    dup = q(24)
+    out += _shapes(
+        "round-23",
+        (json.dumps({"type": "assistant", "message": {"content": [{"type": "tool_use", "input": {
+            "command": "kubectl -n shop get secret shop-db -o jsonpath='{.data.password}' | "
+                       "base64 -d"}}]}}) + "\n" + json.dumps(
+            {"type": "user", "message": {"content": [{"type": "tool_result", "content": dup}]},
+             "toolUseResult": {"stdout": "{}", "stderr": "", "interrupted": False,
+                               "isImage": False}}, separators=(",", ":")), dup),
+        ("I found a hard-coded AWS secret access key in `src/s3.ts` line 12: `{}`. It is "
+         "committed in 3e1a9c0, so removing it is not enough — deactivate it in IAM first.",
+         q(18) + "+" + q(4) + "7" + q(16)),
+        ('{"output":"<file>\n00001| db.internal:5432:*:app:{}\n</file>"}', "Zq^BX5bNE#VQfG"),
+        ("me@build:~$ openssl rand -base64 32\n{}\nme@build:~$ # ^ the new signing key for prod",
+         q(43, B64) + "="),
+        ("  DBMasterPassword:\n    Type: String\n    NoEcho: true\n    Default: \"{}\"",
+         "maple-kiwi-violet-10"),
+        ("INSERT INTO integrations (id, provider, api_key, created_at) VALUES\n  (44, 'mailchimp'"
+         ", '{}', now());", q(32, HEX) + "-us8"),
+        ("        'password' => Hash::make('{}'),", "IFv8mebDI=9X!q"),
+        ("Stockholm: styrelsens Gmail: brf@example.se / lösenord {}", "$n0f@ll19"),
+        ("- [x] Internet: Telekom Kundenkennwort {}", "2IXGQYKB"),
+        ("- New hire starts Monday, temporary password {} (change at first login)", "ivan0113"),
+        ("- [x] create deploy user `deploy` / `{}` on staging-02", "Rockethunder_7$"),
+        ("Haustür-Code: {}#  (gilt ab 1.6.)", "3817"),
+        ('[{"type":"say","say":"command","text":"heroku auth:token"},{"type":"say","say":'
+         '"command_output","text":" ›   Warning: token will expire 06/14/2026\\n{}"}]', quid()),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -1013,6 +1042,19 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-23": (
+        '{"type":"reasoning","content":null,"encrypted_content":"gAAAAAB' + q(120, URLSAFE) + '"}',
+        '{"type":"user","message":"@src/auth/ explain how the API key is loaded","ts":"2025-07"}',
+        "$ cat config/credentials.yml.enc\n" + q(120, B64) + "--" + q(16, B64) + "--" + q(22, B64)
+        + "==",
+        "    password: ENC(" + q(64) + ")",
+        "$ openssl rand -hex 12   # nonce for the test vector, thrown away\n" + q(24, HEX),
+        "$ openssl rand -hex 16\n" + q(32, HEX) + "\n$ ls",
+        "backup:*:1001:1001:Backup user:/home/backup:/bin/sh",
+        "Twilio number +1 415 555 0100, list id 03dcc67a0c (not the key)",
+        "bcrypt(password) takes the plaintext, never log it",
+        "    Default: t3.micro\n  DBInstanceClass:\n    Type: String",
+    ),
     "round-22": (
         "    # ipsec.secrets: %any : PSK %prompt",
         "- Password history: 24 passwords remembered",

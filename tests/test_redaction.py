@@ -90,3 +90,14 @@ def test_every_shape_in_one_text_loses_every_secret() -> None:
     assert [s.secret for s in SHAPES
             if any(out.count(p) > around.count(p) for p in pieces(s.secret))] == []
     assert n >= len(SHAPES)
+
+
+def test_a_value_taken_out_once_is_taken_out_wherever_it_stands() -> None:
+    """A transcript repeats a tool's output (``toolUseResult``) and a reply quotes a key again:
+    what a rule took out in one place goes everywhere in the text; a short value (a PIN)
+    stays where no rule took it (it is in a phone number too)."""
+    text = ("db:\n  password: Xk29fLq0ZmT7\n\nnotes\n-----\nthe wiki bot still logs in with "
+            "Xk29fLq0ZmT7 every morning\nPIN: 4821\ncall 0171 4821 333 for the alarm")
+    out, n = redact(text)
+    assert "Xk29fLq0ZmT7" not in out and n == 3
+    assert "PIN: [REDACTED:pin]" in out and "call 0171 4821 333 for the alarm" in out

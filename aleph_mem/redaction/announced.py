@@ -17,6 +17,7 @@ from aleph_mem.redaction.values import (
     looks_random,
     password_like,
     pin_value,
+    random_value,
     said_secret,
     said_token,
     words_passphrase,
@@ -163,6 +164,32 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("password", r"(://(?:%s|\{\}):(?:%s|\{\})@[^\"'\n]*[\"'][^,\n]*,\s*[\"'][^\"'\n]*[\"']\s*,"
           r"\s*[\"'])([^\"'\n]+)(?=[\"'])", keep=1, hints=('://%s:%s@', '://{}:{}@'),
           lower=True, check=is_value, back=0),
+    # a fresh random value made to be a key: openssl rand's or pwgen's line, where the command
+    # or the line after it says what for (not a nonce, an IV or a salt)
+    rule("secret", r"(\b(?:openssl\s+rand\s+-(?:base64|hex)\b|pwgen\b)(?![^\n]*\b(?:nonce|iv|salt|"
+          r"test|example)\b)(?=[^\n]*(?:key|secret|passw|token)|[^\n]*\n[^\n]*\n[^\n]*(?:key|"
+          r"secret|passw|token))[^\n]*\r?\n)([a-z0-9+/=]{12,})(?=[ \t]*(?:\r?\n|$))",
+          keep=1, hints=('openssl rand', 'pwgen'), lower=True, check=random_value, back=0),
+    # Mailchimp's API key (32 hex and its datacenter), wherever it stands
+    rule("api-key", r"(?<![0-9a-f])[0-9a-f]{32}-us\d{1,2}\b", hints=('-us',), lower=True, back=40),
+    # a plaintext password handed to a hash function (a seeder, a fixture)
+    rule("password", r"(\b(?:hash::make|bcrypt|password_hash|make_password|"
+          r"generate_password_hash|hashpw|bcrypt\.hash(?:sync)?|argon2\.hash)\(\s*b?[\"'])"
+          r"([^\"'\n]{6,})(?=[\"'])", keep=1,
+          hints=('hash::make', 'bcrypt', 'password_hash', 'make_password', 'generate_password_hash',
+                 'hashpw', 'argon2.hash'), lower=True, check=is_value, back=10),
+    # a CloudFormation parameter named for a password, its Default value
+    rule("password", r"(\b\w*(?:password|passwd|secret|token|apikey|api_key)\w*:[ \t]*\r?\n"
+          r"(?:[ \t]+\w+:[^\n]*\r?\n){0,4}?[ \t]+default:[ \t]*)(\"[^\"\n]+\"|'[^'\n]+'|\S+)",
+          keep=1, hints=('default:',), lower=True, check=is_value, back=120),
+    # an AWS secret key a sentence names, its key id nowhere near
+    rule("aws-secret-key", r"(\bsecret access key\b[^\n]{0,80}?[`'\"\s:])"
+          r"((?=[a-z0-9/+]{0,39}[0-9])[a-z0-9/+]{40})(?![a-z0-9/+=])", keep=1,
+          hints=('secret access key',), lower=True, check=random_value, back=0),
+    # heroku auth:token prints the account's token (a UUID) on its next line
+    rule("api-key", r"(\bheroku\s+auth:token\b[\s\S]{0,300}?(?:\n|\\n)[ \t]*)"
+          r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})", keep=1,
+          hints=('heroku auth:token',), lower=True, back=0),
     # a Fernet key handed to Fernet; an IFTTT webhook's key
     rule("encryption-key", r"(fernet\(\s*b?[\"'])([a-z0-9_-]{43}=)", keep=1, hints=('fernet(',),
           lower=True, back=0),

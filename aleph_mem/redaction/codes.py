@@ -78,7 +78,7 @@ CODE_WORDS = (
     "temps d'écran", "tiempo de uso", "access code", "zugangscode", "código de acceso",
     "code secret", "code confidentiel", "code personnel", "clave de firma", "clave de operaciones",
     "zahlencode", "nummerncode", "garagencode", "haustürcode", "fahrradschloss", "bike lock",
-    "bicycle lock", "aktivierungs-code",
+    "bicycle lock", "aktivierungs-code", "haustür-code", "tür-code", "tor-code", "garagen-code",
     "aktivierungscode", "freischaltcode", "code d'activation", "codice di attivazione",
     "geheimzahl",
     "garage code", "portail", "portão",

@@ -70,7 +70,7 @@ NOT_SECRET_WORDS = (
     r"\btx\b|txid|transaction|address|adresse|direcci|endere|indirizzo|\bcache\b|\brun\b|"
     r"\bevent\b|customer|charge|intent|example|e\.g\.|z\.b\.|regex|pattern|cipher|\bsec\b|"
     r"\bssb\b|\bgpg\b|\bpgp\b|certificate|\bcert\b|\bca\b|session|request|trace|build|"
-    r"version|release|revision|model|sitekey|site[ _-]key|\bnode|encrypted|sealed|"
+    r"version|release|revision|model|sitekey|site[ _-]key|\bnode|encrypted|sealed|\benc\(|"
     r"\bfile\b|fichier|datei|archivo|arquivo|bestand|\bplik")
 # what a credential's word is not a secret's after: a public key, a site key, a cache key, a
 # device's identity key (Matrix's "curve25519 key")
@@ -101,8 +101,8 @@ NAME_EQUALS = re.compile(r"-{0,2}[A-Za-z_][\w.-]*=(?=[^=])")
 OUTPUT_START = re.compile(r"\\?\"(?:content|output|stdout|result)\\?\"\s*:\s*\\?\"(?:\\+\")?$")
 # a login, a slash and a password, with or without a credential's word near: "admin /
 # W#P5EWoKiG" in a table's cell, "ana.ruiz@example.org / Gx7…" in a list
-LOGIN_PAIR = re.compile(r"(?:^|(?<=[\s|:]))([A-Za-z][\w.@+-]{1,39}) / "
-                        r"([\w!@#$%^&*?~+=.-]{8,64})(?=[\s|,;]|$)")
+LOGIN_PAIR = re.compile(r"(?:^|(?<=[\s|:`]))([A-Za-z][\w.@+-]{1,39})`? / `?"
+                        r"([\w!@#$%^&*?~+=.-]{8,64})(?=`?(?:[\s|,;]|$))")
 # letters only, both cases, after a separator: a key with no digit ("BdMXIkjCtwosdHRr")
 LETTERS = re.compile(r"[:=：]\s*[\"'`]?((?=[A-Za-z]*[a-z][A-Z])(?=[A-Za-z]*[A-Z][a-z])"
                      r"[A-Za-z]{12,64})(?![\w+/=-])")
@@ -123,7 +123,8 @@ PUBLIC_LOOK = re.compile(
     r"msg|toolu|call|req|run|thread|asst|file|batch|resp|rs|fc|appl|goog)_|"
     r"(?:chatcmpl|org|proj)-|.*(?:a-z|A-Z|0-9)|"
     r"(?i:[0-7][0-9a-hjkmnp-tv-z]{25}$)|"  # a ULID
-    r"(.{1,4})\1{3,}$")  # a pattern repeated ("G0G0G0G0…"), an example
+    r"(.{1,4})\1{3,}$|"  # a pattern repeated ("G0G0G0G0…"), an example
+    r"[A-Za-z0-9+/=]{16,}--[A-Za-z0-9+/=]{8,}--[A-Za-z0-9+/=]{8,}$")  # Rails' encrypted text
 # a password's hash ("$1$…", "$2b$12$…", "$argon2id$…"); a variable in a path ("$API_URL/v1")
 CRYPT = re.compile(r"\$[\w-]{1,10}\$|\$\{?[A-Za-z_]\w*\}?/")
 HASH_LENGTHS = (40, 64, 96, 128)  # SHA-1's, SHA-256's, SHA-384's and SHA-512's hex

@@ -271,8 +271,8 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('| docker secret', '| podman secret', '| gpg', '| cryptsetup', '| openssl'),
           lower=True, check=is_value, back=None),
     # `cat` of a file named for a secret, its content the next line
-    rule("password", r"(\bcat\s+(?!\S*htpasswd)(?!/etc/passwd\b)\S*(?:password|passwd|secret|token|"
-          r"api[_-]?key|"
+    rule("password", r"(\bcat\s+(?!\S*htpasswd)(?!/etc/passwd\b)(?!\S*\.enc\b)\S*(?:password|"
+          r"passwd|secret|token|api[_-]?key|"
           r"credential|(?<![a-z])pass(?![a-z])|_pass\b|private)"
           r"\S*(?:[ \t]+[^\s|;&]+)*[ \t]*\r?\n)(?!-----)([^\s]{8,})(?=[ \t]*(?:\r?\n|$))", keep=1,
           hints=('cat ',), lower=True, check=is_value, back=0),
@@ -319,7 +319,10 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("webhook", r"(/hooks/)([a-z0-9]{26})(?![a-z0-9/])", keep=1, hints=('/hooks/',),
           lower=True, check=looks_random, back=0),
     # a .pgpass line: host:port:database:user:password
-    rule("password", r"(?m)(^[\w.*-]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:)(\S+)$", keep=1,
+    # .pgpass: host:port:db:user:password, also as an agent's file read shows it ("00001| …",
+    # "     1→…") inside a JSON string
+    rule("password", r"((?:^|(?<=\n)|(?<=\\n))(?:[ \t]*\d+(?:\||→|\t)[ \t]?)?"
+          r"[\w.*-]+:(?:\d{2,5}|\*):[^:\s]+:[^:\s]+:)([^\s\\]+)(?=[ \t]*(?:\r?\n|\\n|$))", keep=1,
           hints=('pgpass', ':5432:', ':5433:', ':6432:', ':*:'),
           check=lambda v: is_value(v) and ":/" not in v),  # not /etc/passwd's "Jamie:/home/…"
     # SQL: CREATE/ALTER USER|ROLE … PASSWORD '…', IDENTIFIED BY '…'
@@ -594,21 +597,21 @@ STRUCTURED: tuple[Rule, ...] = (
     # "use the api key abc123…": a token after its name, no verb (not a resource's name after
     # "kubectl get secret")
     rule("password", r"((?<![a-z0-9_])(?<!get )(?<!describe )(?<!delete )(?<!edit )"
-          r"(?:password|passwort|api key|api token|access key|"
+          r"(?:password|[a-zäöü]*passwort|[a-zäöü]*kennwort|api key|api token|access key|"
           r"secret key|token|secret|şifresi|şifre|parola|contraseña|senha|heslo|hasło|"
           r"пароль|mật khẩu|kata sandi|salasana|lösenord|pw|pwd|mot de passe|kennwort|"
           r"wachtwoord|clave|schlüssel|clé|chiave|passord|adgangskode|salasana)"
           r"(?:[ \t]+(?:temporal|temporaria|temporária|"
           r"provisoria|provisória|provisoire|temporaire|temporary|temp|new|nueva|nuevo|nova|"
           r"nouveau|nouvelle|neue|neues|initial|inicial|default|временный|новый))?[ \t]+`?)"
-          r"([a-z0-9_+/=.~!@#$%^&*-]{10,})"
-          r"(?![^\s,;.!?`])",
+          r"([a-z0-9_+/=.~!@#$%^&*-]{8,})"
+          r"(?![^\s,;.!?`)])",
           keep=1, hints=('password', 'passwort', 'api key', 'api token', 'access key',
                          'secret key', 'token', 'secret', 'şifre', 'parola', 'contraseña',
                          'senha', 'heslo', 'hasło', 'пароль', 'mật khẩu', 'kata sandi',
                          'salasana', 'lösenord', 'pw', 'mot de passe', 'kennwort',
                          'wachtwoord', 'clave', 'schlüssel', 'clé', 'chiave', 'passord',
-                         'adgangskode'), lower=True, check=said_token, back=0),
+                         'adgangskode'), lower=True, check=said_token, back=16),
 )
 
 # an AWS secret key (40 characters of base64, both cases and a digit) given within a few

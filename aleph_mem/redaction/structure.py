@@ -144,6 +144,7 @@ def literals(text: str, view: str) -> list[tuple[int, int, str]]:
         value = m.group(2)
         if (m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_$\\")
                 or value.startswith(CSP_SOURCES) or CRYPT_HASH.match(value)
+                or value.startswith("gAAAAA")  # Fernet's ciphertext (Codex's encrypted_content)
                 or not _random_value(value)):
             continue  # a page's script nonce or hash ("'nonce-G74M…'") is sent to every visitor
         line_start = text.rfind("\n", 0, m.start()) + 1
@@ -158,6 +159,8 @@ def literals(text: str, view: str) -> list[tuple[int, int, str]]:
             continue  # Markdown's inline code in prose holds ids (a workflow's, a file's)
         if ID_WORD_BEFORE.search(text, max(line_start, m.start() - 24), m.start()):
             continue  # 'Credential with ID "R9aMmpO1jdJ8XPJP"
+        if before and before.group(1) and "encrypted" in before.group(1).lower():
+            continue  # '"encrypted_content": "…"': ciphertext
         if id_name(_array_name(text, m.start())):
             continue  # an element of a list of ids ('"groupIds": [⏎ "p19xWm1J…"')
         out.append((m.start(2), m.end(2), MARK.format("secret")))

@@ -305,17 +305,33 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     # what comments declare public: found once, moved along as passes replace spans
     public = declared_public(low) if any(w in low for w in DECLARED_HINTS + PUBLIC_WORDS) \
         else []
+    taken: dict[str, str] = {}  # each value taken out, and its mark
     for find in passes:
         spans = find(text, low)
         if spans and public:
             spans = _undeclared(spans, public)
         if spans:
+            before = text
             text, done = _apply(text, spans)
             count += len(done)
+            taken.update((before[a:b], new) for a, b, new in done if new.startswith("[REDACTED:"))
             public = _moved(public, done) if public else public
             low = _lower_view(text)
             _move_hints(seen, done)
-    return text, count
+    text, again = _everywhere(text, taken)
+    return text, count + again
+
+
+def _everywhere(text: str, taken: dict[str, str]) -> tuple[str, int]:
+    """A value taken out in one place taken out wherever else it stands in the text (a tool's
+    output that a transcript repeats in ``toolUseResult``, a key quoted again in a reply)."""
+    values = sorted((v for v in taken if len(v) >= 8 and "\n" not in v and looks_random(v)),
+                    key=len, reverse=True)  # not a word ("postgres" in "postgresql")
+    if not values:
+        return text, 0
+    found = re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(map(re.escape, values))
+                       + r")(?![A-Za-z0-9_])")  # one pass, however many; whole values only
+    return found.subn(lambda m: taken[m.group()], text)
 
 
 def _move_hints(seen: dict[str, list[int]], done: list[tuple[int, int, str]]) -> None:

@@ -22,7 +22,7 @@ NOT_A_SECRET = re.compile(
     r"(?-i:[A-Za-z_][A-Za-z_.]*\d*|[A-Za-z_][A-Za-z0-9_.]*[_.][A-Za-z0-9_.]*|[a-z0-9_]+|"
     r"[A-Z0-9_]+)\}?|"  # a variable ($dbPass2, $s3_key); not "$oHtf4L9L6"
     r"\$\(.*|`.*`|%\(.*|#\{.*\}|@[\w.-]+@|"
-    r"(?:vault|arn|awssm|gcpsm|azkv|keyvault|doppler|infisical|ref\+[a-z]+):\S*|ENC\[.*|"
+    r"(?:vault|arn|awssm|gcpsm|azkv|keyvault|doppler|infisical|ref\+[a-z]+):\S*|ENC[\[(].*|"
     r"pk\.eyJ.*|pk_(?:live|test)_\w+|tok_[A-Za-z]+|pub[0-9a-f]{32}|!vault.*|\$ANSIBLE_VAULT.*|"
     r"1password|bitwarden|keepass(?:xc)?|lastpass|dashlane|keychain|op://.*|!secret\b.*|"
     r"(?:window|globalthis|import\.meta\.env|app_config)\..*|"
@@ -150,6 +150,8 @@ def said_secret(text: str) -> bool:
     if escaped_break(text):
         return False  # a JSON-escaped line break ("Password: \\ndn: …"), not a value
     text = re.sub(r"\\[nrt].*", "", text)  # "required\\n\"}": the value ends at the break
+    if text[-1:] in "\"'\\" and text[:1] not in "\"'`「『":
+        text = text.rstrip("\"'\\")  # a JSON string's end after a word ('loaded"'), no quote
     bare = text.strip("\"'`「」『』\\")
     if bare in PUBLISHED:
         return False
