@@ -157,7 +157,7 @@ def shapes() -> list[Shape]:
         ("shopify admin {}", "shpat_" + r(32, HEX)),
         ("shopify shared secret {}", "shpss_" + r(32, HEX)),
         ("plaid {}", "access-production-" + uuid()),
-        ("razorpay {}", "rzp_live_" + r(14)),
+        ("razorpay key_secret: {}", r(14) + "Xq7"),  # its key id (rzp_live_…) is public
         ("paddle {}", "pdl_live_apikey_" + r(26, LOWER) + "_" + r(27)),
     )
     out += _shapes(
@@ -1026,6 +1026,41 @@ def shapes() -> list[Shape]:
         ('[{"type":"say","say":"command","text":"heroku auth:token"},{"type":"say","say":'
          '"command_output","text":" ›   Warning: token will expire 06/14/2026\\n{}"}]', quid()),
     )
+    # round 24: corpus 19 after its one run (the long tail: regional banks, hosting panels,
+    # smart homes, labs, game keys, many scripts)
+    out += _shapes(
+        "round-24",
+        ("HDFC MobileBanking\nCustomer ID: 88120443\nMPIN: {}", "730418"),
+        ("$ curl -s -H 'Authorization: cpanel shopowner:{}' 'https://203.0.113.9:2083/execute/"
+         "Email/list_pops'", "".join(q(1, UPPER) for _ in range(32))),
+        ("root@web02:~# plesk bin secret_key -c -ip-address 127.0.0.1\n{}\nroot@web02:~#",
+         quid()),
+        ('curl --user "redaktion:{}" -X POST https://verein.example/wp-json/wp/v2/posts',
+         " ".join(q(4) for _ in range(6))),
+        ("Webhook Bitrix24:\nhttps://shop.bitrix24.de/rest/12/{}/crm.lead.add.json",
+         q(16, LOWER)),
+        ('[{"name": "Lampe Flur", "id": "' + q(22, HEX) + '", "key": "{}", "ip": "192.168.4.70"}]',
+         "k$lsPnTyg>MZHdl~"),
+        ("Z-Wave JS UI → Security Keys\nS2_Authenticated: {}", q(32, HEX).upper()),
+        ("Autoradio Blaupunkt\nRadio-Code: {}\n(nach Batteriewechsel)", "4719"),
+        ('// arduino_secrets.h\n#define SECRET_SSID "Gartenhaus"\n#define SECRET_PASS "{}"',
+         "Tilda090488"),
+        ("$ omero login -s omero.example.org -u lab -w '{}'", "9kAjx!7h5=Pq"),
+        ("Humble-Bundle (noch nicht eingelöst):\n- Celeste: {}", "KWV6Q-WPX9V-5BZGR"),
+        ("Caixa de chaves ao lado da porta, código: {}", "58317"),
+        ("Google Backup-Codes für ana@example.com\n(noch übrig)\n{}", "7154 2088"),
+        ("Livebox (étiquette)\nClé de sécurité: {}", "QGZWCMB5XXT7SZ"),
+        ("[WeChat] 妈妈: 银行卡密码是 {}，取钱以后告诉我", "574391"),
+        ("Gmail App-Passwort für den Drucker (Name: \"Canon\"):\n{}", "qstw doun mbrc memz"),
+        ("# /etc/openvpn/client/auth.txt (Büro)\nj.meyer\n{}", "lingon40518"),
+        ("Moodle – if the login loops:\nMoodleSession={}", q(40, HEX)),
+        ("fatal: unable to access 'https://deploy:{}@git.example.de/shop/theme.git/'",
+         "@KPsCeBRDRhl0ji7"),
+        ('{"type":"text","text":"Nextcloud app password created for \'notes\': {}"}',
+         "tulpen2011@"),
+        ("- 2025-02-01: 인증서 암호: {}", "minji1993#k"),
+        ("Hausbuch\n• WLAN: \"Fyrtaarn\"\n• Kode: {}", "K0c1ck@64"),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -1042,6 +1077,21 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-24": (
+        "  window.ecwid_public_token = 'public_" + q(32) + "'; // storefront, read-only catalog",
+        "Browser Exam Key: " + q(64, HEX),
+        "DSK: 26854-67754-11944-63166-45900-30354-15227-43500",
+        "Anlage: Telenot complex 200H, Zentrale S/N 69501571",
+        "\t<Times><LastModificationTime>" + q(11) + "=</LastModificationTime></Times>",
+        "set-cookie: csrftoken-policy=strict; Path=/",
+        '{"id":"shellyplus1pm-' + q(12, HEX) + '","gen":2,"auth_en":true,"auth_domain":'
+        '"shellyplus1pm-' + q(12, HEX) + '"}',
+        "Humble Bundle order ABCDE-FGHIJ-KLMNO shipped (no key yet)",
+        "Portón garaje comunidad: reparado el 12/03, factura 2024-118",
+        "$ openssl rand -hex 8\n" + q(16, HEX),
+        "Z-Wave JS UI → Security Keys\nS2_Authenticated: (not set)",
+        "git remote: https://github.com/acme/theme.git (no credentials in the URL)",
+    ),
     "round-23": (
         '{"type":"reasoning","content":null,"encrypted_content":"gAAAAAB' + q(120, URLSAFE) + '"}',
         '{"type":"user","message":"@src/auth/ explain how the API key is loaded","ts":"2025-07"}',
@@ -1054,6 +1104,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "Twilio number +1 415 555 0100, list id 03dcc67a0c (not the key)",
         "bcrypt(password) takes the plaintext, never log it",
         "    Default: t3.micro\n  DBInstanceClass:\n    Type: String",
+        # Razorpay's key id: Checkout puts it in the page (its secret is another value)
+        'var options = {"key": "rzp_live_' + q(14) + '", "amount": "50000", "currency": "INR"};',
     ),
     "round-22": (
         "    # ipsec.secrets: %any : PSK %prompt",

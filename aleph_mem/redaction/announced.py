@@ -24,6 +24,17 @@ from aleph_mem.redaction.values import (
 )
 
 
+def local_key(value: str) -> bool:
+    """A device's local key under ``"key"``: a password's shape, or Tuya's sixteen printable
+    characters (a sign and both cases, a digit or not); not a public id (Razorpay's key id
+    goes in the page: ``rzp_live_…``)."""
+    bare = value.replace("\\", "")
+    if len(bare) < 12 or bare.startswith(("rzp_", "pk_", "pub_", "public_")):
+        return False
+    return password_like(bare) or len(bare) == 16 and bare.isascii() and \
+        any(not c.isalnum() for c in bare) and bare.lower() != bare != bare.upper()
+
+
 def printed_secret(value: str) -> bool:
     """The line a password store printed, not its complaint ("Error: … is not in the
     password store.")."""
@@ -107,12 +118,13 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"aws\s+secretsmanager\s+get-secret-value\b[^\n]*--output\s+text|"
           r"gcloud\s+secrets\s+versions\s+access\b|"
           r"aws\s+configure\s+get\s+\S*(?:secret|token|password)\S*|doppler\s+secrets\s+get\b[^\n]*--plain|"
-          r"bw\s+get\s+password\b|az\s+keyvault\s+secret\s+show\b[^\n]*(?:-o|--output)\s+tsv)"
+          r"bw\s+get\s+password\b|az\s+keyvault\s+secret\s+show\b[^\n]*(?:-o|--output)\s+tsv|"
+          r"plesk\s+bin\s+secret_key\s+(?:-c|--create)\b)"
           r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1,
           hints=('vault kv get', 'vault read', 'op item get', 'op read', 'find-generic-password',
                  'find-internet-password', 'get-secret-value', 'secrets versions access',
                  'doppler secrets get', 'bw get password', 'keyvault secret show',
-                 'configure get'),
+                 'configure get', 'plesk bin secret_key'),
           lower=True, check=is_value, back=90),
     # a device's passcode: "iPhone code: 309427", a device's name above "Code: 309427"
     rule("code", r"((?:ipad|iphone|phone|handy|tablet|laptop|macbook|notebook|telefon|téléphone|"
@@ -170,6 +182,23 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"test|example)\b)(?=[^\n]*(?:key|secret|passw|token)|[^\n]*\n[^\n]*\n[^\n]*(?:key|"
           r"secret|passw|token))[^\n]*\r?\n)([a-z0-9+/=]{12,})(?=[ \t]*(?:\r?\n|$))",
           keep=1, hints=('openssl rand', 'pwgen'), lower=True, check=random_value, back=0),
+    # a Z-Wave network's S0/S2 keys (Z-Wave JS's settings)
+    rule("encryption-key", r"(\bs(?:0_legacy|2_(?:unauthenticated|authenticated|accesscontrol|"
+          r"access_control))\b[\"']?\s*[:=]\s*[\"']?)([0-9a-f]{32})\b", keep=1,
+          hints=('s0_legacy', 's2_'), lower=True, back=0),
+    # a Bitrix24 inbound webhook: its token in the path
+    rule("webhook", r"(\.bitrix24\.[a-z.]+/rest/\d+/)([a-z0-9]{12,32})(?=/)", keep=1,
+          hints=('bitrix24',), lower=True, back=1),
+    # a C header's #define of a secret (an Arduino sketch's arduino_secrets.h)
+    rule("password", r"(#define\s+\w*(?:pass|password|secret|token|api_?key|psk)\w*\s+\")"
+          r"([^\"\n]+)(?=\")", keep=1, hints=('#define',), lower=True, check=is_value, back=0),
+    # OMERO's login password
+    rule("cli-password", r"(\bomero\s+login\b[^\n]*?\s-w\s+)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
+          hints=('omero',), lower=True, check=is_value, back=0),
+    # an OpenVPN auth-user-pass file: its user, then its password
+    rule("password", r"(\bauth(?:-user-pass)?\.txt\b[^\n]*\r?\n[ \t]*[^\s#]+[ \t]*\r?\n[ \t]*)"
+          r"(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('auth.txt', 'auth-user-pass.txt'),
+          lower=True, check=is_value, back=0),
     # Mailchimp's API key (32 hex and its datacenter), wherever it stands
     rule("api-key", r"(?<![0-9a-f])[0-9a-f]{32}-us\d{1,2}\b", hints=('-us',), lower=True, back=40),
     # a plaintext password handed to a hash function (a seeder, a fixture)
@@ -209,8 +238,9 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"chiave di streaming|ключ трансляции|clave secreta|chave secreta|clé secrète|"
           r"spend key|view key|приватный ключ|シークレットアクセスキー|シークレットキー|"
           r"passwort für|пароль|кодовое слово|合言葉|暗号化キー|暗号キー|ネットワークキー|"
-          r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호)"
-          r"(?![\w-])[^\n:：@/=<>{}\"'`|–—]{0,60}(?:[:：]|[ \t][–—])[ \t]*(?:\r?\n[ \t]*)?)"
+          r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호|암호|kodeord|kode)"
+          r"(?![\w-])(?:[^\n:：@/=<>{}\"'`|–—(]|\([^)\n]{0,80}\)){0,60}(?:[:：]|[ \t][–—])[ \t]*"
+          r"(?:\r?\n[ \t]*)?)"
           r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s:：,;\"'`|]{4,90})[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$",
           keep=1,
           hints=('passw', 'kennwort', 'mot de passe', 'mdp', 'contraseña', 'senha',
@@ -229,7 +259,7 @@ ANNOUNCED: tuple[Rule, ...] = (
                  'chave secreta', 'clé secrète', 'spend key', 'view key', 'приватный ключ',
                  'シークレットアクセスキー', 'シークレットキー',
                  '密码', '口令', '비밀번호', 'şifre', 'jelsz', 'kata sandi', 'mật khẩu',
-                 'पासवर्ड'),
+                 'पासवर्ड', '암호', 'kode'),
           lower=True, check=label_word, back=20),
     # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
     # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
@@ -247,9 +277,10 @@ ANNOUNCED: tuple[Rule, ...] = (
           back=0),
     # 密码 Lx2024@hz!: a password after its CJK word, without a colon
     rule("password", r"((?:密码|密碼|口令|パスワード|비밀번호)[ \t]*"
-         r"(?:已?改(?:成|为|為)[ \t]*|是|为)?)"
-          r"([a-z0-9!@#$%^&*_+=.~-]{6,40})(?![a-z0-9!@#$%^&*_+=.~-])", keep=1,
-          hints=('密码', '密碼', '口令', 'パスワード', '비밀번호'), lower=True, check=said_secret,
+         r"(?:已?改(?:成|为|為)[ \t]*|是|为)?[ \t]*)"
+          r"([a-z0-9!@#$%^&*_+=.~-]{4,40})(?![a-z0-9!@#$%^&*_+=.~-])", keep=1,
+          hints=('密码', '密碼', '口令', 'パスワード', '비밀번호'), lower=True,
+          check=lambda v: said_secret(v) or v.isdigit() and 4 <= len(v) <= 8 and pin_value(v),
           back=0),
     # a short label at a line's start: "Kw: …", "PW: …", "pwd = …"
     rule("password", r"(?m)(^[ \t]*(?:[-*][ \t]*)?(?:kw|pw|pwd)[ \t]*[:=][ \t]*)(\S+)[ \t]*$",
@@ -262,8 +293,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           hints=('sasl_passwd',), lower=True, check=is_value),
     # a local key in a JSON tool result (Tuya's), a JetBrains activation code
     rule("password", r"(\\?\"(?:key|local_key|localkey)\\?\"\s*:\s*\\?\")((?:[^\"\\\n]|\\.)+?)"
-          r"(?=\\?\")", keep=1, hints=('key',), lower=True,
-          check=lambda v: len(v) >= 12 and password_like(v.replace("\\", "")), back=4),
+          r"(?=\\?\")", keep=1, hints=('key',), lower=True, check=local_key, back=4),
     rule("license-key", r"(?<![\w-])[a-z0-9]{10}-eyj[a-z0-9+/=]{40,}(?:-[a-z0-9+/=]{20,})*",
           hints=('-eyj',), lower=True, back=12),
     # Azure DevOps' personal access tokens (52 characters of lower-case base32)

@@ -30,6 +30,11 @@ GITHUB_CODE = re.compile(r"(?<![\w-])(?=[0-9a-f]{0,4}[a-f])(?=[0-9a-f]{0,4}\d)[0
 # a licence key of digits in five groups or more (Adobe's 6 × 4, MathWorks' 5 × 5): no date,
 # phone number or card number has that many
 DIGIT_GROUPS = re.compile(r"(?<![\d-])\d{4,5}(?:-\d{4,5}){4,}(?![\d-])")
+# a game's key (Steam's, Humble's): three or five groups of five
+STEAM_KEY = re.compile(r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=(?:[A-Z0-9-]*[A-Z]){4})[A-Z0-9]{5}-"
+                       r"[A-Z0-9]{5}-[A-Z0-9]{5}(?:-[A-Z0-9]{5}-[A-Z0-9]{5})?(?![\w-])")
+GAME_WORDS = ("steam", "humble", "redeem", "einlös", "eingelöst", "canjear", "gog", "fanatical",
+              "game key", "spiel", "juego", "jeu ", "gift")
 BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
 # a one-time-password seed in base32: one run, or groups of four as authenticator apps show it
 BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Z2-7]{16,128}={0,6}(?![A-Za-z0-9+/=_-])")
@@ -78,7 +83,10 @@ CODE_WORDS = (
     "temps d'écran", "tiempo de uso", "access code", "zugangscode", "código de acceso",
     "code secret", "code confidentiel", "code personnel", "clave de firma", "clave de operaciones",
     "zahlencode", "nummerncode", "garagencode", "haustürcode", "fahrradschloss", "bike lock",
-    "bicycle lock", "aktivierungs-code", "haustür-code", "tür-code", "tor-code", "garagen-code",
+    "bicycle lock", "radio-code", "radio code", "radiocode", "code radio", "código de radio",
+    "caixa de chaves", "caja de llaves", "portón", "clé de sécurité", "clave de seguridad",
+    "chave de segurança", "sicherheitsschlüssel", "aktivierungs-code", "haustür-code", "tür-code",
+    "tor-code", "garagen-code",
     "aktivierungscode", "freischaltcode", "code d'activation", "codice di attivazione",
     "geheimzahl",
     "garage code", "portail", "portão",
@@ -115,8 +123,10 @@ CODE_NAME = re.compile(r"(?i)codes?|pin|passcode|kombination|combination|combina
 NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|format|policy|"
                          r"count|expires?|version|ticket|order|invoice|serial|model|part|sku|"
                          r"batter(?:y|ie|ia|ía)|opener|\w*nummer|number|customer|typ|type|"
-                         r"modell?|modelo|modèle|tag)\b")
+                         r"modell?|modelo|modèle|tag|s/n|serien-nr)\b")
 # ("garage door opener: LiftMaster 8500W", "Kundennummer 40739355")
+# a parenthetical note alone on the line after a heading
+NOTE_LINE = re.compile(r"\r?\n[ \t]*[(（][^)）\n]{1,60}[)）][ \t]*\r?\n")
 # a label on the line after a heading: the line up to its colon, a few words
 LABEL_END = re.compile(r"\n[ \t]*(?:[-*][ \t]+)?[^\n:：]{1,60}[:：][ \t]*(?=\S)")
 # a word in a code's letters ("1Password"): a code of one digit has none ("mlnxxm7z")
@@ -186,7 +196,11 @@ def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
             if _grouped(m.group()) and sum(c.isalpha() for c in m.group()) >= 6:
                 out.append((m.start(), m.end(), MARK.format("recovery-key")))
         for m in DIGIT_GROUPS.finditer(text, start, end):
-            out.append((m.start(), m.end(), MARK.format("license-key")))
+            if not re.search(r"\bdsk\b", view[max(0, m.start() - 40):m.start()]):
+                out.append((m.start(), m.end(), MARK.format("license-key")))  # no Z-Wave DSK
+        if any(w in view for w in GAME_WORDS):
+            for m in STEAM_KEY.finditer(text, start, end):
+                out.append((m.start(), m.end(), MARK.format("license-key")))
         for m in BITLOCKER.finditer(text, start, end):
             out.append((m.start(), m.end(), MARK.format("recovery-key")))
         for m in ONEPASSWORD_KEY.finditer(text, start, end):
@@ -256,10 +270,12 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
             places.append((line_end + 1, len(view) if next_end == -1 else next_end))
         elif len(rest) <= 70 and not rest.rstrip().endswith((".", "!", "?")) and \
                 not re.search(r"[:=：]", rest) and \
-                w.start() - (view.rfind("\n", 0, w.start()) + 1) <= 20 and \
-                (label := LABEL_END.match(view, line_end)):
-            places.append((label.end(), len(view) if next_end == -1 else next_end))
-            # a heading's code after a label on the next line ("Záložní kódy Google ⏎ … : 1825")
+                w.start() - (view.rfind("\n", 0, w.start()) + 1) <= 20:
+            if (label := LABEL_END.match(view, line_end)):
+                places.append((label.end(), len(view) if next_end == -1 else next_end))
+                # a heading's code after a label on the next line ("Záložní kódy ⏎ …: 1825")
+            elif (note := NOTE_LINE.match(view, line_end)):
+                out += _listed(text, note.end())  # "Backup-Codes für … ⏎ (noch übrig) ⏎ 9254 8625"
         taken = []
         for start, end in places:
             taken = _codes_at(text, view, w.end(), start, end)
@@ -271,7 +287,8 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
     return out
 
 
-LISTED = re.compile(r"[ \t]*(?:[-*]|\d+[.)])?[ \t]*([A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{4,12}){0,3})"
+LISTED = re.compile(r"[ \t]*(?:[-*]|\d+[.)])?[ \t]*"
+                    r"([A-Za-z0-9]{4,12}(?:[- ][A-Za-z0-9]{4,12}){0,3})"
                     r"[ \t]*(?:\r?\n|$)")
 
 

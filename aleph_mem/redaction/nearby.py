@@ -42,11 +42,12 @@ WORD_FORMS: tuple[tuple[str, str], ...] = (
     *((w, w) for w in ("credential", "kennw", "contrase")), ("clave", r"\bclave\b"),
     *((w, w) for w in ("has[lł]o", "heslo", "jelsz", "l[öo]senord", "salasana", "[şs]ifre",
                        "senha", "parola", "wachtwoord", "adgangskode", "passord", "salasõna")),
-    ("pin", r"\bpin\b"), ("cl[ée]", r"\bcl[ée]\b"),
+    ("pin", r"\bpin\b"), ("cl[ée]", r"\bcl[ée]\b"), ("kode", r"\bkode(?:ord)?\b"),
     *((w, w) for w in ("chiave", "schlüssel", "sleutel", "nyckel", "nøkkel", "nøgle", "klucz",
                        "klíč", "anahtar", "kulcs")), ("chave", r"\bchave\b"),
     *((w, w) for w in ("キー", "пароль", "ключ", "токен", "секрет", "密码", "密碼", "口令", "密钥",
-                       "金鑰", "秘密", "パスワード", "トークン", "暗証", "비밀번호", "비번", "토큰",
+                       "金鑰", "秘密", "パスワード", "トークン", "暗証", "비밀번호", "비번", "암호",
+                       "토큰",
                        "mật khẩu", "khóa", "รหัส", "كلمة", "مفتاح", "סיסמ", "κωδικ")))
 WORDS = re.compile("|".join(word for _, word in WORD_FORMS))
 CORES = re.compile("|".join(core for core, _ in WORD_FORMS))
@@ -92,7 +93,7 @@ NOT_SECRET_NAME = re.compile(
     r"session|trace|span|build|run|job|pipeline|project|tenant|org|region|bucket|fingerprint|"
     r"thumbprint|kid|kty|alg|use|crv|n|e|x|y|type|mode|format|algorithm|policy|hint|image|"
     r"accessor|sid|uid|channel|workspace|team|chat|guild|tag|label|nkey|author|owner|handle|"
-    r"nick|nickname|by|opaque|realm|qop|cnonce|integrity)s?\d*$")
+    r"nick|nickname|by|opaque|realm|qop|cnonce|integrity|domain|time|date|timestamp)s?\d*$")
 NAME_BEFORE = re.compile(r"([\w.$-]+)\\?[\"'\]]?\s*(?::=|=>|=|:)\s*\\?[\"'`]?$|<([\w.:-]+)>$")
 # a public key's body is on the lines after its type ("ssh-rsa AAAA…\\" wrapped)
 PUBLIC_ABOVE = re.compile(r"ssh-(?:rsa|ed25519|dss|ecdsa)|begin (?:pgp )?public|public key block")
@@ -119,7 +120,7 @@ VERSION = re.compile(r"v?\d+(?:\.\d+){1,3}(?:[-+.][\w.]+)?")
 # regex's character class
 PUBLIC_LOOK = re.compile(
     r"AAAA|gAAAAA|[xyzt]pub[1-9A-HJ-NP-Za-km-z]{20}|bc1[a-z0-9]{20}|age1[a-z0-9]{40}|"
-    r"(?:pk|pi|ch|cus|sub|in|evt|prod|price|acct|seti|pm|src|txn|po|card|ba|re|tr|py|"
+    r"(?:pk|pi|ch|cus|sub|in|evt|prod|price|acct|seti|pm|src|txn|po|card|ba|re|tr|py|rzp_live|rzp_test|"
     r"msg|toolu|call|req|run|thread|asst|file|batch|resp|rs|fc|appl|goog)_|"
     r"(?:chatcmpl|org|proj)-|.*(?:a-z|A-Z|0-9)|"
     r"(?i:[0-7][0-9a-hjkmnp-tv-z]{25}$)|"  # a ULID
@@ -134,7 +135,8 @@ HEX_PIECE = re.compile(r"[0-9A-Fa-f]+")
 # assignment's "main=227" or a column's "token#191847")
 CHOSEN = re.compile(r"[A-Za-z]{3,}[!@$%&*?~^][0-9]{2,}|[0-9]{2,}[!@$%&*?~^][A-Za-z]{3,}|"
                     r"(?:[A-Z][a-z]{2,}\.){2,4}[0-9]{2,}|"  # "Sonnenblume.Zitrone.623"
-                    r"[A-Z][a-z]{3,}[+=][0-9]{2,4}")  # "Bamboo+1971", "Goiabada=1962"
+                    r"[A-Z][a-z]{3,}[+=][0-9]{2,4}|"  # "Bamboo+1971", "Goiabada=1962"
+                    r"[A-Za-z]{4,}[0-9]{2,}[!@$%&*?~^]+")  # "tulpen2010@"
 # a licence key in groups of capitals and digits
 GROUPED = re.compile(r"(?=[A-Z0-9-]*[0-9])(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){2,7}")
 SEPARATORS = re.compile(r"[-_./:+=]+")

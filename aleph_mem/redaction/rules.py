@@ -56,7 +56,7 @@ TOKENS: tuple[Rule, ...] = (
             ("access_token$sandbox$", r"[0-9a-z]{16}\$[0-9a-f]{32}"),
             *((p, r"[a-fA-F0-9]{32}") for p in ("shpat_", "shpss_", "shpca_", "shppa_")),
             ("access-production-", r"[0-9a-f-]{36}"), ("access-development-", r"[0-9a-f-]{36}"),
-            ("rzp_live_", r"[A-Za-z0-9]{14}"), ("rzp_test_", r"[A-Za-z0-9]{14}"),
+
             ("pdl_live_", r"[A-Za-z0-9_]{30,}"), ("pdl_sdbx_", r"[A-Za-z0-9_]{30,}")),
     token_rule("registry-token", ("npm_", r"[A-Za-z0-9]{36}\b"), ("pypi-AgE", B + "{50,}"),
             ("rubygems_", r"[a-f0-9]{48}"), ("oy2", r"[a-z0-9]{43}\b"),
@@ -164,6 +164,9 @@ STRUCTURED: tuple[Rule, ...] = (
     # curl -u user:pw, --user user:pw: the user stays
     rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:['\"]?)[^\s\"'\\]+", keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
+    # …quoted, spaces in it (WordPress's application passwords: six groups of four)
+    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)([\"'])[^\s:\"']+:)([^\"'\n]+)(?=\2)", keep=1,
+          hints=(' -u', '--user'), check=is_value, back=0),
     rule("cli-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
           hints=('mysql',), back=0, check=lambda v: bool(v.strip("`)*_"))),  # not "-p`"
     rule("cli-password", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',), back=0),
@@ -230,7 +233,7 @@ STRUCTURED: tuple[Rule, ...] = (
                                                 'hasło', 'пароль'),
           lower=True, check=said_secret, back=0),  # not "recover-password `email_log`"
     # a session cookie by its name, as devtools or a test's output shows it
-    rule("cookie", r"(\b(?:session|sessionid|session_id|connect\.sid|phpsessid|"
+    rule("cookie", r"(\b(?:[a-z]{2,12}session|session|sessionid|session_id|connect\.sid|phpsessid|"
           r"jsessionid|laravel_session|_session|remember_token|"
           r"wordpress_(?:logged_in|sec)_[0-9a-f]{32})=)([^;\s\"'`]{16,})", keep=1,
           hints=('session', 'connect.sid=', 'remember_token=', 'wordpress_'), lower=True,
@@ -282,16 +285,16 @@ STRUCTURED: tuple[Rule, ...] = (
          hints=('rocommunity', 'rwcommunity'), lower=True,
          check=lambda v: is_value(v) and v.lower() not in ("public", "private"), back=0),
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
-    rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
+    rule("pin", r"((?<![A-Za-z])(?:[MT]?PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
           r"(?:(?!über|via\b|call|anruf|nummer|number|tel\b|hotline|ending|endet)[^\n\d.;(]){0,60}?)"
           r"(\d{4}-\d{4}(?![\d-])|\d{4,8}(?!\d|[.,:/-]\d))", keep=1,
           hints=('pin', 'puk', 'disarm code', 'door code', 'gate code', 'alarm code',
-                 'keypad code', 'पिन', '暗証番号'), check=pin_value, back=0),
+                 'keypad code', 'पिन', '暗証番号'), check=pin_value, back=1),  # MPIN
     # …and after its label's colon, whatever stands between ("UPI पिन (SBI खाता): 999244")
-    rule("pin", r"((?<![A-Za-z])(?:PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode)|पिन|暗証番号)"
+    rule("pin", r"((?<![A-Za-z])(?:[MT]?PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode)|पिन|暗証番号)"
           r"(?![A-Za-z])[^\n:：]{0,60}[:：][ \t]*)(\d{4,8})(?![\d.,:/-])", keep=1,
-          hints=('pin', 'puk', 'पिन', '暗証番号'), check=pin_value, back=0),
+          hints=('pin', 'puk', 'पिन', '暗証番号'), check=pin_value, back=1),
     # a PIN in a config file's line ("pin = 36679", a banking tool's INI)
     rule("pin", r"((?:^|(?<=\n))[ \t]*(?:pin|pincode|pin_code|pin-code)[ \t]*[=:][ \t]*)(\d{4,8})"
           r"[ \t]*(?=\r?\n|$)", keep=1, hints=('pin',), lower=True, check=pin_value, back=40),
@@ -390,10 +393,12 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('authorization', 'x-api-key', 'api-key', 'x-auth-token', 'private-token',
                  'x-vault-token', 'x-access-token', 'x-shopify-access-token', 'x-goog-api-key',
                  'ocp-apim-subscription-key'), lower=True, check=header_value, back=0),
+    rule("auth-header", r"(\bauthorization:\s*(?:cpanel|whm)\s+[^:\s\"']+:)([a-z0-9]{20,})", keep=1,
+          hints=('cpanel ', 'whm '), lower=True, check=is_value, back=20),
     rule("auth-header", r"(\b(?:bearer|basic)\s+)([a-z0-9._~+/=-]{16,})", keep=1,
           hints=('bearer', 'basic'), lower=True, check=random_value, back=0),
     # scheme://user:password@host (the scheme and the user stay)
-    rule("url-password", r"(://[^/\s:@\"'\[]*:)(?!\d+/)([^@\s\"']+)(?=@)",
+    rule("url-password", r"(://[^/\s:@\"'\[]*:)(?!\d+/)((?:[^@\s\"'/]|@(?=[^@\s\"'/]*@))+)(?=@)",
           keep=1, hints=('://',), lower=True, check=is_value, back=0),
     # --password hunter2, --http-password=abc, --api-key=abc; -p 'x' is too short to trust
     rule("flag", r"(--[a-z-]*?(?:password|passwd|passphrase|token|api-key|apikey|secret|"
@@ -410,7 +415,8 @@ STRUCTURED: tuple[Rule, ...] = (
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
     # ``secret_name`` are not secrets' names); looked for only where a separator follows
     rule("password", r"((?<![:/])(?<!existing)(?<!existing_)(?<!existing-)(?<!progress)"
-          r"(?<!page)(?<!page_)(?<!continuation)(?<!sync)(?<!cancellation)" + KEY_WORDS
+          r"(?<!page)(?<!page_)(?<!continuation)(?<!sync)(?<!cancellation)(?<!public_)"
+          r"(?<!public)(?<!public-)" + KEY_WORDS
           + r"\\?[\"']?\]?\s*(?::=|=>|=|:(?!:))[ \t]*(?:&\[u8\]\s*=\s*|&(?:'static\s+)?str\s*=\s*|"
           r"(?:string|str|bytes)\s*=\s*)?(?:\[\]byte\(|b(?=\"))?"
           r"(?:\\\"|\"|')?)"
@@ -563,8 +569,9 @@ STRUCTURED: tuple[Rule, ...] = (
           # up to eight words to the verb: "the password admin is", "le mot de passe du compte
           # admin c'est", "הסיסמה למערכת הניהול היא"
           r"(?:[ \t]+\([^()\n]{0,40}\)|"
-          r"[ \t]+(?!(?:is|was|ist|est|es|c'est|är|er|là|هي|هو|היא|הוא|είναι|sono|era|now|"
+          r"[ \t]+(?!\(?(?:is|was|ist|est|es|c'est|är|er|là|هي|هو|היא|הוא|είναι|sono|era|now|"
           r"user|username|login|benutzer|utilisateur|usuario|utente|użytkownik|χρήστης|"
+          r"name|nom|nombre|nome|"
           r"пользователь|логин|kullanıcı|"
           r"ids?(?=\s*[:：])|hash|fingerprint|scopes?|type|expir\w*|lifetime|"
           r"length|format|policy|rotation|prefix|endpoint|usage)\b)[(\[]?[^\W_]"
@@ -600,18 +607,18 @@ STRUCTURED: tuple[Rule, ...] = (
           r"(?:password|[a-zäöü]*passwort|[a-zäöü]*kennwort|api key|api token|access key|"
           r"secret key|token|secret|şifresi|şifre|parola|contraseña|senha|heslo|hasło|"
           r"пароль|mật khẩu|kata sandi|salasana|lösenord|pw|pwd|mot de passe|kennwort|"
-          r"wachtwoord|clave|schlüssel|clé|chiave|passord|adgangskode|salasana)"
+          r"wachtwoord|clave|schlüssel|clé|chiave|passord|adgangskode|salasana|κωδικός|şifren)"
           r"(?:[ \t]+(?:temporal|temporaria|temporária|"
           r"provisoria|provisória|provisoire|temporaire|temporary|temp|new|nueva|nuevo|nova|"
           r"nouveau|nouvelle|neue|neues|initial|inicial|default|временный|новый))?[ \t]+`?)"
-          r"([a-z0-9_+/=.~!@#$%^&*-]{8,})"
+          r"([\w+/=.~!@#$%^&*-]{8,})"
           r"(?![^\s,;.!?`)])",
           keep=1, hints=('password', 'passwort', 'api key', 'api token', 'access key',
                          'secret key', 'token', 'secret', 'şifre', 'parola', 'contraseña',
                          'senha', 'heslo', 'hasło', 'пароль', 'mật khẩu', 'kata sandi',
                          'salasana', 'lösenord', 'pw', 'mot de passe', 'kennwort',
                          'wachtwoord', 'clave', 'schlüssel', 'clé', 'chiave', 'passord',
-                         'adgangskode'), lower=True, check=said_token, back=16),
+                         'adgangskode', 'κωδικός'), lower=True, check=said_token, back=16),
 )
 
 # an AWS secret key (40 characters of base64, both cases and a digit) given within a few

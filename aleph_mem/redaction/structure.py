@@ -31,7 +31,8 @@ PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
 # public key, a content address, a date
 PUBLIC_SHAPE = re.compile(
     r"(?:pk|pi|ch|cus|sub|in|evt|prod|price|acct|seti|pm|src|txn|po|card|ba|plink|file|"
-    r"cs_live|cs_test|prj|team|org|usr|user|img|phc)_|sq0idp-|pk\.|sha\d+[-:]|h1:|md5[-:]|AAAA|"
+    r"cs_live|cs_test|prj|team|org|usr|user|img|phc|rzp_live|rzp_test)_|sq0idp-|pk\.|sha\d+[-:]|"
+    r"h1:|md5[-:]|AAAA|"
     r"nodekey:|discokey:|mkey:|"
     r"ssh-|ecdsa-|"
     r"data:|did:|urn:|Qm[1-9A-HJ-NP-Za-km-z]{44}$|bafy|\d{4}-\d\d-\d\d|[\w.-]*/[\w.-]*/")
@@ -48,8 +49,9 @@ HEX_UNDER_NAME = re.compile(r"(key|token|secret)\\?[\"']?\s*[=:]\s*\\?[\"']?"
                             r"([0-9a-f]{32,128})(?![\w-])")  # on the lower-cased view
 # keys that name a place in a table or a request, not a credential
 NOT_A_SECRETS_KEY = re.compile(r"(?:cache|idempotency|partition|sort|primary|foreign|lookup|"
-                               r"object|dedup|row|table|map|dict|api_version|node|disco|machine)"
-                               r"[_-]?key$",
+                               r"object|dedup|row|table|map|dict|api_version|node|disco|machine|"
+                               r"exam|config)"
+                               r"[ _-]?key$",
                                re.IGNORECASE)
 KEYS_BEFORE = re.compile(r"([\w$-]+)[\"']?\s*[:=]")
 NAME_BEFORE = re.compile(r"([\w.$-]+)[\"'\]]?\s*(?::=|=>|=|:|\()\s*$|,\s*$")
@@ -283,6 +285,7 @@ def hex_keys(text: str, view: str) -> list[tuple[int, int, str]]:
             start -= 1
         name = text[start:m.end(1)]
         if not id_name(name) and not NOT_A_SECRETS_KEY.search(name) and \
+                not NOT_A_SECRETS_KEY.search(view, max(0, start - 16), m.end(1)) and \
                 "public" not in view[max(0, start - 12):start]:  # "PUBLIC KEY: …"
             out.append((m.start(2), m.end(2), MARK.format("secret")))
     return out

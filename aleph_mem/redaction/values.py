@@ -286,7 +286,8 @@ def secret_cookie(header: str) -> bool:
             continue  # a serialized object sent as a cookie (an exploit's payload), no session
         if eq and not HARMLESS_COOKIES.fullmatch(name.strip()) and bare.lower() not in (
                 "deleted", "null", "none", "expired", "invalid") and \
-                len(bare) >= (6 if named else 16) and not placeholder(value):
+                len(bare) >= (6 if named else 16) and not placeholder(value) and \
+                not re.fullmatch(r"[a-z]+", bare):  # "policy=strict", "samesite=lax"
             return True  # an unknown cookie counts when long ("ab_variant=checkout_v2" not)
     return False
 
