@@ -1060,6 +1060,8 @@ def shapes() -> list[Shape]:
          "tulpen2011@"),
         ("- 2025-02-01: 인증서 암호: {}", "minji1993#k"),
         ("Hausbuch\n• WLAN: \"Fyrtaarn\"\n• Kode: {}", "K0c1ck@64"),
+        ("Антон, [17:14]\nпароль от почты мамы {} — только не меняй", "$0lny$hk075"),
+        ('{"text": "пароль от нетфликса теперь {}, не меняйте его"}', "sunflower1998?"),
     )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
@@ -1091,6 +1093,9 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "$ openssl rand -hex 8\n" + q(16, HEX),
         "Z-Wave JS UI → Security Keys\nS2_Authenticated: (not set)",
         "git remote: https://github.com/acme/theme.git (no credentials in the URL)",
+        "the password policy requires Version2 — see the wiki",
+        "- arreglar la contraseña del panel (03-ago)** — hoy el bot no se puede parar",
+        "the password reset link (v2.1) — expired, ask again",
     ),
     "round-23": (
         '{"type":"reasoning","content":null,"encrypted_content":"gAAAAAB' + q(120, URLSAFE) + '"}',

@@ -35,6 +35,14 @@ def local_key(value: str) -> bool:
         any(not c.isalnum() for c in bare) and bare.lower() != bare != bare.upper()
 
 
+def chosen_password(value: str) -> bool:
+    """A password a person chose, given in a sentence: letters and a digit, and a sign or
+    both cases ("sunflower1997?", "$0lny$hk074"), not a word, a number or a name."""
+    value = value.rstrip(",;.!?")
+    return password_like(value) and any(c.isalpha() for c in value) and (
+        any(not c.isalnum() for c in value) or value.lower() != value != value.upper())
+
+
 def printed_secret(value: str) -> bool:
     """The line a password store printed, not its complaint ("Error: … is not in the
     password store.")."""
@@ -199,6 +207,17 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("password", r"(\bauth(?:-user-pass)?\.txt\b[^\n]*\r?\n[ \t]*[^\s#]+[ \t]*\r?\n[ \t]*)"
           r"(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('auth.txt', 'auth-user-pass.txt'),
           lower=True, check=is_value, back=0),
+    # a password a message gives with no verb, a few words after its word, a dash, a comma or
+    # the message's end after it ("пароль от госуслуг мамы $0lny$hk074 — только не меняй")
+    rule("password", r"((?<![\w-])(?:пароль|парол[яю]|password|passwort|kennwort|contraseña|senha|"
+          r"mot de passe|wachtwoord|hasło|heslo|şifre[mn]?|lösenord|salasana|jelszó)"
+          r"(?:[ \t]+(?!(?:policy|policies|requires?|must|min|minimum|length|format|reset|rotation|"
+          r"hint|manager|field|prompt|rules?|example|like)\b)[^\W\d_]{1,20}){0,4}[ \t]+)"
+          r"([^\s\"'`,;()\[\]{}*]{6,40}?)"
+          r"(?=[,;.!?]*(?:[ \t]+[—–-][ \t]|[ \t]*(?:,[ \t]|\\?\"|\r?\n|$)))", keep=1,
+          hints=('пароль', 'парол', 'password', 'passwort', 'kennwort', 'contraseña', 'senha',
+                 'mot de passe', 'wachtwoord', 'hasło', 'heslo', 'şifre', 'lösenord', 'salasana',
+                 'jelszó'), lower=True, check=chosen_password, back=0),
     # Mailchimp's API key (32 hex and its datacenter), wherever it stands
     rule("api-key", r"(?<![0-9a-f])[0-9a-f]{32}-us\d{1,2}\b", hints=('-us',), lower=True, back=40),
     # a plaintext password handed to a hash function (a seeder, a fixture)

@@ -65,6 +65,9 @@ WRAPPED = re.compile(r"\\?\r?\n[ \t]*[A-Za-z0-9+/=_.-]{4,}(?=[\s)\"',;]|$)")
 REST_LINE = re.compile(r"\r?\n[ \t]*([A-Za-z0-9+/_-]{8,}={0,2})[ \t]*(?=\r?\n|$)")
 REST_OF_WRAP = re.compile(r"\r?\n[ \t]*([A-Za-z0-9+/_.-]{8,}={0,2})[ \t]*(?=\r?\n|$)")
 # user:password, not a serialized object ('O:9:"UserModel":1:{s:8:…}')
+# a value worth looking for again: a token's or a password's characters, a letter and a digit
+TAKEN_AGAIN = re.compile(r"(?=[^\d]*\d)(?=[^A-Za-z]*[A-Za-z])[A-Za-z0-9+/=_.!@#$%^&~:-]"
+                         r"[A-Za-z0-9+/=_.!@#$%^&~:*()?-]+")
 USER_PASSWORD = re.compile(r"(?=[^:]*[A-Za-z])[\w.@+\\-]{1,64}:(?!//)(?!\d+:)[^\s{}\";]{6,}")
 
 
@@ -325,8 +328,8 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
 def _everywhere(text: str, taken: dict[str, str]) -> tuple[str, int]:
     """A value taken out in one place taken out wherever else it stands in the text (a tool's
     output that a transcript repeats in ``toolUseResult``, a key quoted again in a reply)."""
-    values = sorted((v for v in taken if len(v) >= 8 and "\n" not in v and looks_random(v)),
-                    key=len, reverse=True)  # not a word ("postgres" in "postgresql")
+    values = sorted((v for v in taken if len(v) >= 8 and TAKEN_AGAIN.fullmatch(v)),
+                    key=len, reverse=True)  # not a word ("postgres" in "postgresql"), no prose
     if not values:
         return text, 0
     found = re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(map(re.escape, values))
