@@ -1063,6 +1063,41 @@ def shapes() -> list[Shape]:
         ("Антон, [17:14]\nпароль от почты мамы {} — только не меняй", "$0lny$hk075"),
         ('{"text": "пароль от нетфликса теперь {}, не меняйте его"}', "sunflower1998?"),
     )
+    # round 25: corpus 20 after its one run (people who are not developers: schools, practices,
+    # clubs, landlords, a band's accounts)
+    out += _shapes(
+        "round-25",
+        ("SimplePractice — my login\nkelly.ortiz@example.com\n{}\n(separate from the Gmail pw!)",
+         "LotteOskar39"),
+        ("Autodesk account (office licence)\nlicence@atelier.example\n{}", "Hannah0604="),
+        ("Site Wi-Fi container (Baustelle B2): {}", "AzuF8UkAM0pWq?"),
+        ("Club Wi-Fi (bar): {}", "MaximusSC1919"),
+        ("Hotspot del telefono di Marco: {}", "kaffeetasse342"),
+        ("WLAN zu Hause\nSSID: FRITZ!Box 7590 XQ\nWPA2-Schlüssel: {}", q(20, "0123456789")),
+        ("Visa ending 1626, exp 03/28, CVV {} — for the booking", "354"),
+        ("Overleaf share link with EDIT rights:\nhttps://www.overleaf.com/{}",
+         q(10, "0123456789") + q(12, "abcdefghijklmnopqrstuvwxyz")),
+        ('Make.com scenario "Formulaire → Sheets"\nwebhook : https://hook.eu1.make.com/{}',
+         q(32, LOWER)),
+        ("DeepL API Free auth key: {}", quid() + ":fx"),
+        ("Nostr — my nsec: {}", "nsec1" + q(58, "023456789acdefghjklmnpqrstuvwxyz")),
+        ("define( 'AUTH_KEY',         '{}' );", "w(Q0AzU:%l<4qm[x>=rZ<wrhYj_GY7+a)Xy%BepQ(A,22xd"),
+        ("PHPSESSID of the admin session (from the screenshot): {}", q(26, LOWER)),
+        ("Sparkasse Online-Banking\nAnmeldename: wolfgang.h59\nPIN: {}", "dOmEx"),
+        ("Banco Sabadell — usuario 47649479, clave de acceso a la banca online: {}", "53895038"),
+        ("Clé USB chiffrée (VeraCrypt)\nphrase de passe : « {} »", "citron_moulin_boussole_tige"),
+        ("Passphrase of the encrypted GPG key (Kanzlei-Signatur, key id 0xC14B062EDEC81BA4): {}",
+         "Rabe Wolke Kompass Laterne Ziegeln"),
+        ("Intune — local admin on the staff laptops: .\\admin / {}", "H=#7GJyG5Qt-bAxNY1"),
+        ("Caja de la ONG — candado de la taquilla del almacén: {} (combinación)", "0648"),
+        ("Carte CPS du Dr Martin — code porteur : {}", "9385"),
+        ("Ferienwohnung Ostsee — Schlüsselbox am Eingang\nCode: {}\nWLAN im Gästebuch.", "9858"),
+        ("Appart 3B — digicode immeuble : {} / interphone « Moreau »", "B806#"),
+        ("Кодовый замок подвала: {}", "0055"),
+        ("ウォレットの復元フレーズ:\n{}", "ふへん　おたく　せんむ　かんそう　へいたく　えんとつ　"
+         "くわしい　すもう　おうべい　びじゅつかん　うわき　ずぶぬれ"),
+        ("助记词（备份）：{}", "尖 船 爬 常 认 持 杜 运 井 气 米 沸"),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -1079,6 +1114,21 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-25": (
+        "Folie 4: Beispiele für schlechte Passwörter — 123456, passwort, hallo123, Schule2024!",
+        "WIFI:T:WPA;S:mynetwork;P:mypass;;",
+        "Alarmanlage Praxis: Wartungsvertrag Nr. 516404, Anlagennr. 08385288",
+        "API key (client id): " + q(32, HEX),
+        "  # password via keyring: `keyring set https://upload.pypi.org/legacy/ __token__`",
+        "Code APE : 1071C",
+        "Séneca: la contraseña la da iPasen por SMS. Código de centro: 41049702.",
+        "WLAN: Livebox-B64F (5 GHz: Livebox-B64F-5G)",
+        "contact@asso.example\nhttps://asso.example/adhesion",
+        "Status code: 2004 (not an error)",
+        "Postal code: 75011 Paris",
+        "Schule 2025 – Kurs-Code: 4711 (Mathe LK)",
+        "Session ID: " + quid(),
+    ),
     "round-24": (
         "  window.ecwid_public_token = 'public_" + q(32) + "'; // storefront, read-only catalog",
         "Browser Exam Key: " + q(64, HEX),

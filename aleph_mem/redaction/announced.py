@@ -17,6 +17,7 @@ from aleph_mem.redaction.values import (
     looks_random,
     password_like,
     pin_value,
+    placeholder,
     random_value,
     said_secret,
     said_token,
@@ -33,6 +34,15 @@ def local_key(value: str) -> bool:
         return False
     return password_like(bare) or len(bare) == 16 and bare.isascii() and \
         any(not c.isalnum() for c in bare) and bare.lower() != bare != bare.upper()
+
+
+def wifi_key(value: str) -> bool:
+    """A network's key after a label naming the network: a chosen password, or twenty digits
+    (a FRITZ!Box's); not an SSID (a router's default "Livebox-B64F", "Vodafone-2A3F")."""
+    if re.fullmatch(r"[A-Za-z!]+[-_][0-9A-Fa-f]{4}|.*[-_](?:2\.4|5)g(?:hz)?", value, re.I):
+        return False
+    return chosen_password(value) or value.isdigit() and len(value) >= 12 or \
+        re.fullmatch(r"[a-z]{4,}\d{2,}", value) is not None  # "kaffeetasse341"
 
 
 def chosen_password(value: str) -> bool:
@@ -218,6 +228,37 @@ ANNOUNCED: tuple[Rule, ...] = (
           hints=('пароль', 'парол', 'password', 'passwort', 'kennwort', 'contraseña', 'senha',
                  'mot de passe', 'wachtwoord', 'hasło', 'heslo', 'şifre', 'lösenord', 'salasana',
                  'jelszó'), lower=True, check=chosen_password, back=0),
+    # an account written as a block: its e-mail address alone on a line, the password alone on
+    # the next ("SimplePractice — my login ⏎ kelly@… ⏎ LotteOskar38")
+    rule("password", r"((?:^|(?<=\n))[ \t]*(?:[-*][ \t]+)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]*\r?\n"
+          r"[ \t]*(?:[-*][ \t]+)?)([^\s\"'`]{6,64})(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('@',),
+          check=chosen_password, back=80),
+    # a Wi-Fi network's key after a label that names the network, no password's word
+    # ("Club Wi-Fi (bar): MaximusSC1918", "Hotspot del telefono di Marco: kaffeetasse341")
+    rule("wifi-key", r"((?:^|(?<=\n))[^\n:：]{0,40}\b(?:wi-?fi|wlan|hotspot|wpa2?(?:-psk)?)\b"
+          r"[^\n:：]{0,40}[:：][ \t]*)([^\s\"'`]{8,63})(?=[ \t]*(?:\r?\n|$))", keep=1,
+          hints=('wifi', 'wi-fi', 'wlan', 'hotspot', 'wpa'), lower=True, check=wifi_key, back=100),
+    # a CVV
+    rule("pin", r"(\b(?:cvv2?|cvc2?|csc)\b[ \t:]*)(\d{3,4})(?!\d)", keep=1,
+          hints=('cvv', 'cvc', 'csc'), lower=True, back=0),
+    # a share link that gives edit rights (Overleaf's)
+    rule("signed-url", r"(overleaf\.com/)(\d{10}[a-z]{12})\b", keep=1, hints=('overleaf.com/',),
+          lower=True, back=0),
+    # Make.com's webhooks; DeepL's free key; a Nostr private key; WordPress's keys and salts
+    rule("webhook", r"(\bhook\.[a-z0-9]+\.make\.com/)([a-z0-9]{32})\b", keep=1,
+          hints=('make.com/',), lower=True, back=20),
+    rule("api-key", r"(?<![0-9a-f-])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-"
+          r"[0-9a-f]{12}:fx\b",
+          hints=(':fx',), lower=True, back=36),
+    rule("private-key", r"\bnsec1[02-9ac-hj-np-z]{58}\b", hints=('nsec1',), lower=True, back=0),
+    rule("password", r"(\bdefine\(\s*'\w*(?:KEY|SALT|PASS|PASSWORD|SECRET|TOKEN)\w*'\s*,\s*')"
+          r"([^'\n]{8,})(?=')", keep=1, hints=("define(",), lower=False,
+          check=lambda v: len(v) >= 16 and not placeholder(v) and "unique phrase" not in v
+          or is_value(v), back=0),
+    # a session cookie named, then its value after a colon ("PHPSESSID of the admin session: …")
+    rule("cookie", r"(\b(?:phpsessid|jsessionid|sessionid|session cookie)\b[^\n:=]{0,60}"
+          r":[ \t]*)([a-z0-9%_-]{16,})", keep=1, hints=('sessid', 'session'), lower=True,
+          check=random_value, back=6),
     # Mailchimp's API key (32 hex and its datacenter), wherever it stands
     rule("api-key", r"(?<![0-9a-f])[0-9a-f]{32}-us\d{1,2}\b", hints=('-us',), lower=True, back=40),
     # a plaintext password handed to a hash function (a seeder, a fixture)
@@ -257,10 +298,16 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"chiave di streaming|ключ трансляции|clave secreta|chave secreta|clé secrète|"
           r"spend key|view key|приватный ключ|シークレットアクセスキー|シークレットキー|"
           r"passwort für|пароль|кодовое слово|合言葉|暗号化キー|暗号キー|ネットワークキー|"
-          r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호|암호|kodeord|kode)"
-          r"(?![\w-])(?:[^\n:：@/=<>{}\"'`|–—(]|\([^)\n]{0,80}\)){0,60}(?:[:：]|[ \t][–—])[ \t]*"
+          r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호|암호|kodeord|kode|phrase de passe|"
+          r"clé de (?:dé)?chiffrement|(?:de|en)cryption key|entschlüsselungsschlüssel|"
+          r"clave de acceso|"
+          r"κωδικός|κωδικ[όο]ς πρόσβασης|"
+          r"chiave di (?:de)?crittografia|clave de (?:des)?cifrado|পাসওয়ার্ড)"
+          r"(?![\w-])(?:[^\n:：@/=<>{}\"'`|–—(]|\([^)\n]{0,80}\)|(?<=\w)['’](?=\w)){0,60}"
+          r"(?:[:：]|[ \t][–—])[ \t]*"
           r"(?:\r?\n[ \t]*)?)"
-          r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s:：,;\"'`|]{4,90})[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$",
+          r"((?:[a-z]{4} ){3}[a-z]{4}|(?:[a-z0-9]{4} ){5}[a-z0-9]{4}|«[^»\n]{4,90}»|"
+          r"[^\s:：,;\"'`|]{4,90})[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$",
           keep=1,
           hints=('passw', 'kennwort', 'mot de passe', 'mdp', 'contraseña', 'senha',
                  'wachtwoord', 'lösenord', 'hasło', 'heslo', 'parola', 'safe word', 'code word',
@@ -278,7 +325,9 @@ ANNOUNCED: tuple[Rule, ...] = (
                  'chave secreta', 'clé secrète', 'spend key', 'view key', 'приватный ключ',
                  'シークレットアクセスキー', 'シークレットキー',
                  '密码', '口令', '비밀번호', 'şifre', 'jelsz', 'kata sandi', 'mật khẩu',
-                 'पासवर्ड', '암호', 'kode'),
+                 'पासवर्ड', '암호', 'kode', 'phrase de passe', 'chiffrement', 'cryption key',
+                 'entschlüsselungsschlüssel', 'crittografia', 'cifrado', 'পাসওয়ার্ড',
+                 'clave de acceso', 'κωδικ'),
           lower=True, check=label_word, back=20),
     # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
     # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
@@ -286,7 +335,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"парольная фраза|phrase secrète|frase de contraseña|hasło|heslo|contraseña|senha|"
           r"mot de passe|wachtwoord|lösenord|пароль|frase de acceso|backup passphrase)|"
           r"口令|密码|密碼)(?![\w-])"
-          r"[^\n:：@=<>{}\"'`|]{0,60}[:：][ \t]*(?:\r?\n[ \t]*)?)"
+          r"[^\n:：@=<>{}\"'`|]{0,90}[:：][ \t]*(?:\r?\n[ \t]*)?)"
           r"((?:[^\s:：\"'`;]+[ \t]+){2,7}[^\s:：\"'`;]+)[ \t]*$", keep=1,
           hints=('passphrase', 'passwort', 'kennwort', 'password', '口令', '密码', '密碼',
                  'парольная фраза',

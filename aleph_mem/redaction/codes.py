@@ -123,7 +123,8 @@ CODE_NAME = re.compile(r"(?i)codes?|pin|passcode|kombination|combination|combina
 NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|format|policy|"
                          r"count|expires?|version|ticket|order|invoice|serial|model|part|sku|"
                          r"batter(?:y|ie|ia|ía)|opener|\w*nummer|number|customer|typ|type|"
-                         r"modell?|modelo|modèle|tag|s/n|serien-nr)\b")
+                         r"modell?|modelo|modèle|tag|s/n|serien-nr|nr|vertrag|\w*vertrag|"
+                         r"contract|contrat|contrato)\b")
 # ("garage door opener: LiftMaster 8500W", "Kundennummer 40739355")
 # a parenthetical note alone on the line after a heading
 NOTE_LINE = re.compile(r"\r?\n[ \t]*[(（][^)）\n]{1,60}[)）][ \t]*\r?\n")
@@ -350,7 +351,8 @@ PUBLIC_LINE = re.compile(r"\bgvlk\b|kms client setup key")
 COMMENT_START = re.compile(r"[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)")
 COMMENT = re.compile(r"^[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)|[ \t](?:#|//)[ \t]", re.M)
 DECLARED = re.compile(
-    r"\b(?:is|are)\s+(?:a\s+)?public\b|public\s+(?:by design|identifiers?|client identifier|"
+    r"\b(?:is|are)\s+(?:a\s+)?public\b|[(\[]public[,;)\]]|"
+    r"public\s+(?:by design|identifiers?|client identifier|"
     r"sdk key|(?:[a-z]+\s+)?key[,;:)]|(?:[a-z]+\s+)?token[,;:)]|digest)|"
     r"ok in (?:the )?client|designed to be public|"
     r"safe to (?:ship|commit|publish|expose)|"

@@ -69,7 +69,8 @@ NOT_SECRET_WORDS = (
     r"public|publish|\bpub\b|domainkey|k=rsa|\bid\b|_id\b|\bids\b|identifier|\b[su]id\b|accessor|"
     r"fingerprint|etag|if-none-match|signature|signed|commit|\bsha|checksum|\bhash|digest|"
     r"\btx\b|txid|transaction|address|adresse|direcci|endere|indirizzo|\bcache\b|\brun\b|"
-    r"\bevent\b|customer|charge|intent|example|e\.g\.|z\.b\.|regex|pattern|cipher|\bsec\b|"
+    r"\bevent\b|customer|charge|intent|example|e\.g\.|z\.b\.|beispiel|ejemplo|exemple|esempio|"
+    r"exemplo|voorbeeld|przykład|пример|regex|pattern|cipher|\bsec\b|"
     r"\bssb\b|\bgpg\b|\bpgp\b|certificate|\bcert\b|\bca\b|session|request|trace|build|"
     r"version|release|revision|model|sitekey|site[ _-]key|\bnode|encrypted|sealed|\benc\(|"
     r"\bfile\b|fichier|datei|archivo|arquivo|bestand|\bplik")
@@ -80,6 +81,9 @@ PUBLIC_BEFORE = re.compile(r"public|publish|\bpub(?:[ _-]?key)?\b|site|\bnode|ho
                            r"surrogate|aggregation|dedup|routing|natural|business|composite|"
                            r"lookup|row|object")
 PUBLIC_LINE = re.compile(r"public|publish|\bpub(?:[ _-]?key)?\b")
+EXAMPLES = re.compile(r"(?<![.@/\w-])(?:examples?|beispiele?|ejemplos?|exemples?|esempi[oa]?|"
+                      r"exemplos?|voorbeeld(?:en)?|przykład\w*|пример\w*)(?![.\w-])|\be\.g\.|"
+                      r"\bz\.b\.")
 LABEL = re.compile(f"(?P<no>{NOT_SECRET_WORDS})|(?P<yes>{WORDS.pattern})")
 # a run of a password's characters: letters, digits and the signs passwords are given with
 CANDIDATE = re.compile(r"(?<![\w+/=*&!?#%@$^~.-])(?=[\w+/=*&!?#%@$^~.-]*\d)[\w+/=*&!?#%@$^~.-]{8,}")
@@ -102,7 +106,7 @@ NAME_EQUALS = re.compile(r"-{0,2}[A-Za-z_][\w.-]*=(?=[^=])")
 OUTPUT_START = re.compile(r"\\?\"(?:content|output|stdout|result)\\?\"\s*:\s*\\?\"(?:\\+\")?$")
 # a login, a slash and a password, with or without a credential's word near: "admin /
 # W#P5EWoKiG" in a table's cell, "ana.ruiz@example.org / Gx7…" in a list
-LOGIN_PAIR = re.compile(r"(?:^|(?<=[\s|:`]))([A-Za-z][\w.@+-]{1,39})`? / `?"
+LOGIN_PAIR = re.compile(r"(?:^|(?<=[\s|:`]))((?:[\w.-]{0,20}\\)?[A-Za-z][\w.@+-]{1,39})`? / `?"
                         r"([\w!@#$%^&*?~+=.-]{8,64})(?=`?(?:[\s|,;]|$))")
 # letters only, both cases, after a separator: a key with no digit ("BdMXIkjCtwosdHRr")
 LETTERS = re.compile(r"[:=：]\s*[\"'`]?((?=[A-Za-z]*[a-z][A-Z])(?=[A-Za-z]*[A-Z][a-z])"
@@ -284,6 +288,8 @@ def _said_no_secret(view: str, lines: Lines, before: str, words: str,
     if name and (id_name(name) or NOT_SECRET_NAME.search(
             re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower().replace("-", "_"))):
         return True
+    if EXAMPLES.search(words):
+        return True  # "Beispiele für schlechte Passwörter — 123456, hallo123, Schule2024!"
     if label and (label[-1].group("no") or PUBLIC_BEFORE.search(
             words, max(0, label[-1].start() - 12), label[-1].start()) or
             alone and PUBLIC_LINE.search(words, 0, label[-1].start())):

@@ -298,6 +298,10 @@ STRUCTURED: tuple[Rule, ...] = (
     # a PIN in a config file's line ("pin = 36679", a banking tool's INI)
     rule("pin", r"((?:^|(?<=\n))[ \t]*(?:pin|pincode|pin_code|pin-code)[ \t]*[=:][ \t]*)(\d{4,8})"
           r"[ \t]*(?=\r?\n|$)", keep=1, hints=('pin',), lower=True, check=pin_value, back=40),
+    # a PIN of letters, both cases, after "PIN:" (an online bank's "dOmEt")
+    rule("pin", r"((?<![A-Za-z])PIN[ \t]*[:：][ \t]*)"
+          r"((?=[A-Za-z]*[a-z])(?=[A-Za-z]*[A-Z])[A-Za-z]{5,8})"
+          r"(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('pin',), back=1),
     # a KeePass XML export's password entry
     rule("password", r"(<key>(?:password|passwort|kennwort)</key>\s*<value[^>]*>)([^<\n]+)"
           r"(?=</value>)", keep=1, hints=('<key>password</key>', '<key>passwort</key>',
@@ -568,12 +572,12 @@ STRUCTURED: tuple[Rule, ...] = (
           r"كلمة المرور|كلمة مرور|كلمة السر|الرقم السري|رمز عبور|पासवर्ड|รหัสผ่าน|סיסמה)"
           # up to eight words to the verb: "the password admin is", "le mot de passe du compte
           # admin c'est", "הסיסמה למערכת הניהול היא"
-          r"(?:[ \t]+\([^()\n]{0,40}\)|"
+          r"(?:[ \t]+\((?![^()\n]*\bid\b)[^()\n]{0,40}\)|"
           r"[ \t]+(?!\(?(?:is|was|ist|est|es|c'est|är|er|là|هي|هو|היא|הוא|είναι|sono|era|now|"
           r"user|username|login|benutzer|utilisateur|usuario|utente|użytkownik|χρήστης|"
           r"name|nom|nombre|nome|"
           r"пользователь|логин|kullanıcı|"
-          r"ids?(?=\s*[:：])|hash|fingerprint|scopes?|type|expir\w*|lifetime|"
+          r"ids?(?=\)?\s*[:：])|hash|fingerprint|scopes?|type|expir\w*|lifetime|"
           r"length|format|policy|rotation|prefix|endpoint|usage)\b)[(\[]?[^\W_]"
           r"(?:[^\s.,;:!?—=]|\.(?=\w)){0,23},?){0,8}?"
           r"(?:[ \t]+(?:is|was|ist|est|es|c'est|é|è|är|er|now|lautet|heißt|heisst|sono|era|هي|"

@@ -76,9 +76,36 @@ def _one_off(view: str, start: int, words: list[tuple[int, int, str]],
         bool(WALLET_WORDS.search(view, max(0, start - 200), start))
 
 
+# twelve to twenty-four words of a script with no Latin letters, apart by spaces or the
+# ideographic space (Japanese's list is written "ていぼう　ときどき …", Chinese's "诺 枪 展 …")
+CJK_RUN = re.compile(r"(?<![^\s\u3000：:])(?:[^\x00-\u024f\s\u3000]{1,8}[ \u3000]){11,23}"
+                     r"[^\x00-\u024f\s\u3000]{1,8}(?![^\s\u3000])")
+CJK_LANGUAGES = ("japanese", "chinese_simplified", "chinese_traditional", "korean")
+
+
+@functools.cache
+def _cjk_lists() -> tuple[frozenset[str], ...]:
+    from mnemonic import Mnemonic
+
+    return tuple(frozenset(unicodedata.normalize("NFC", w) for w in Mnemonic(language).wordlist)
+                 for language in CJK_LANGUAGES)
+
+
+def _cjk_phrases(text: str) -> list[tuple[int, int, str]]:
+    out = []
+    for m in CJK_RUN.finditer(text):
+        words = [unicodedata.normalize("NFC", w) for w in re.split(r"[ \u3000]", m.group())]
+        if len(words) in LENGTHS and len(set(words)) > len(words) // 2 and \
+                any(all(w in listed for w in words) for listed in _cjk_lists()):
+            out.append((m.start(), m.end(), MARK.format("seed-phrase")))
+    return out
+
+
 def seed_phrases(text: str, view: str) -> list[tuple[int, int, str]]:
     """Recovery phrases in the text (found on the lower-cased view)."""
     out: list[tuple[int, int, str]] = []
+    if not text.isascii() and (" " in text or "\u3000" in text):
+        out += _cjk_phrases(text)
     for m in RUN.finditer(view):
         for start, end in _phrases(view, m.start(), m.end()):
             if not any(a <= start < b for a, b, _ in out):

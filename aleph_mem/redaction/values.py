@@ -56,7 +56,7 @@ NOT_A_SECRET = re.compile(
     re.IGNORECASE)
 PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|^<|"
                                r"<[\w\s-]+>|(?:^|[_=:/-])<[\w-]*$|"
-                               r"\$\{|your[_-]|example|placeholder|deadbeef|cafebabe|"
+                               r"\$\{|your[_-]|example|placeholder|deadbeef|cafebabe|^mypass(?:word)?$|"
                                r"^(?:tu|votre|ta|deine?|seu|sua|il[_-]tuo|la[_-]tua)[_-]|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
                                r"replace[_-]?(?:me|with)|generate[_-]with|^generate$|"
@@ -159,6 +159,7 @@ def said_secret(text: str) -> bool:
         return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
                 and not names_a_secret(bare) and not CODE_TEXT.search(bare)
                 and not re.match(r"[a-z][\w.-]*\s+--?\w", bare)  # a command and its flag
+                and not (" " in bare and "://" in bare)  # "`keyring set https://… __token__`"
                 and not re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+", bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
     bare = bare.strip(":*_")  # ":elevate", "**stateless**": a word in punctuation or emphasis
@@ -199,7 +200,7 @@ above later tbd todo n/a""".split())
 def label_word(text: str) -> bool:
     """A password given alone after its label's colon: any word but a state or an absence
     ("Kennwort: Blaubeerkuchen" is one, "Password: required" and "Passwort: vergessen" not)."""
-    bare = text.strip("\"'`«»").strip()
+    bare = text.strip("\"'`«» ").strip()
     if escaped_break(bare):
         return False  # a JSON-escaped line break, not a value
     if bare.isdigit():  # "contraseña de comercio: 816535": digits after a password's label
@@ -224,8 +225,8 @@ def words_passphrase(text: str) -> bool:
     if re.match(r"(?:\S{0,20}[ \t])?[$#>%][ \t]", text) or " | " in text:
         return False  # a shell's next command ("$ ls -lh /backup | tail -1"), not words
     if not any(c.isdigit() for c in text):  # diceware: four words or more, none a little one
-        return len(words) >= 4 and all(re.fullmatch(r"[a-z]{3,10}", w) for w in words) and \
-            not any(w in STOP_WORDS or w in NOT_A_PASSWORD for w in words)
+        return len(words) >= 4 and all(re.fullmatch(r"[A-Za-z][a-z]{2,9}", w) for w in words) and \
+            not any(w.lower() in STOP_WORDS or w.lower() in NOT_A_PASSWORD for w in words)
     if re.match(r"\d+[ \t]+[^\W\d]", text) or re.search(r"(?i)passw|passcode|characters", text):
         return False  # a count and what it counts ("24 passwords remembered"), a policy
     return not text.startswith(("(", "[", "<")) and \

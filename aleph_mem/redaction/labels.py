@@ -1,0 +1,58 @@
+"""A code after a label that names a lock, or a code where a door, a card, an alarm or a
+safe is named on its line or the line above ("carte bleue de maman – code : 4610",
+"Кодовый замок подвала: 0054", "digicode immeuble : B805#", "Schlüsselbox am Eingang ⏎
+Code: 9859"). What a label says a number is wins: a postal or an area code, an error's, an
+order's, a customer's, a school's or a business's code (APE, centre) is no secret."""
+
+from __future__ import annotations
+
+import re
+
+from aleph_mem.redaction.rule import MARK
+from aleph_mem.redaction.values import pin_value
+
+# a word that names a code or a lock, then (a few words on) its colon and the code
+CODE_NAME = re.compile(
+    r"(?<![\w-])(?:codes?|código|codice|kod|kód|код\w*|кодовый замок|κωδικός|pin|combinación|"
+    r"combinaison|combinazione|digicode|cadenas|candado|coffre|schlüsselbox|smart lock|замок|"
+    r"домофон\w*|lockbox|key ?box)(?![\w-])")
+# a lock's own word: its code needs no other
+LOCK = re.compile(r"digicode|cadenas|candado|coffre|schlüsselbox|smart lock|замок|домофон|lockbox|"
+                  r"key ?box|combinación|combinaison|combinazione")
+# what a code opens, said on the code's line or the line above
+OPENS = re.compile(
+    r"door|porte|puerta|porta|tür|portail|gate|portón|portão|garage|alarm|συναγερμ|safe|"
+    r"tresor|caja fuerte|cassaforte|lock|schloss|carte|card|karte|tarjeta|cartão|cps|porteur|"
+    r"atm|\bsim\b|puk|box|boîte|caixa|caja|kiosque|immeuble|building|edificio|подъезд|квартир|"
+    r"flat|appart|wohnung|ferienwohnung|haus|house|maison|casa|locker|taquilla|spind")
+CODE_AFTER = re.compile(
+    r"[^\n:：]{0,40}?[ \t]*[:：][ \t]*"
+    r"(\d{4,8}|\d{1,2}(?:-\d{1,2}){2,3}|[A-Z]\d{3,6}#?|\d{3,6}[A-ZА-Я#*])"
+    r"(?=[ \t]*(?:$|\n|[,(;.]|/|puis\b|then\b|dann\b|und\b|и\b|y\b|e\b|et\b))")
+# what a label says its number is, when it is no code
+NOT_A_CODE = re.compile(
+    r"(?i)\b(?:id|ids|number|nummer|numéro|número|numero|nr|no|zip|postal|post|postleitzahl|"
+    r"plz|area|country|error|status|exit|http|qr|bar|barcode|promo|discount|coupon|voucher|"
+    r"tracking|order|invoice|customer|client|kunden\w*|ref|reference|version|model|serial|s/n|"
+    r"tel|phone|fax|iban|bic|swift|blz|sort|routing|account|konto|cuenta|compte|vat|tax|steuer|"
+    r"cost|kosten|price|preis|room|zimmer|floor|etage|line|zeile|iso|ean|isbn|sku|article|"
+    r"artikel|part|unit|qty|year|jahr|año|année|source|html|python|bash|css|sql|shortcut)\b")
+def labelled_codes(text: str, view: str) -> list[tuple[int, int, str]]:
+    """Codes after a label that names a code or a lock."""
+    out = []
+    for word in CODE_NAME.finditer(view):
+        m = CODE_AFTER.match(text, word.end())
+        if not m:
+            continue
+        line_start = view.rfind("\n", 0, word.start()) + 1
+        label = view[max(line_start, word.start() - 60):m.start(1)]
+        above = view[view.rfind("\n", 0, max(0, line_start - 1)) + 1:line_start]
+        if not (LOCK.search(label) or OPENS.search(label) or OPENS.search(above)):
+            continue
+        code = m.group(1)
+        digits = re.sub(r"\D", "", code)
+        if NOT_A_CODE.search(label) or re.fullmatch(r"(?:19|20)\d\d", code) or \
+                "-" not in code and not pin_value(digits):
+            continue
+        out.append((m.start(1), m.end(1), MARK.format("code")))
+    return out
