@@ -960,8 +960,8 @@ def shapes() -> list[Shape]:
              "ahogo", "cobre", "azafra\u0301n", "ganar"])),
         ('    client := search.NewClient("7QLE58KY3P", "{}") // admin key, for saveObjects',
          q(32, HEX)),
-        ("wallet seed (12 words):\n{}", "imitate arena hover fragile sculpture donkey infant "
-         "tackle rhythm genius blanket ivory"),
+        ("wallet seed (12 words):\n{}", "imitate arena hover fragile teapot donkey infant "
+         "tackle rhythm genius blanket ivory"),  # one word off the list (a slip)
     )
     # round 22: corpus 17 after its one run (codes in more words, a pentest's loot, a
     # semicolon export, a PIN letter)

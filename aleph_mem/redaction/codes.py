@@ -187,6 +187,7 @@ def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
     each looked for only where its sign is (a dash between groups, a line about a second
     factor), which keeps a 5 MB transcript's cost in string searches."""
     out = []
+    games = any(w in view for w in GAME_WORDS)  # looked for once, not once a window
     for start, end in _words_around(text, (m.start() for m in GROUP_SIGN.finditer(text))):
         for m in PRODUCT_KEY.finditer(text, start, end):
             groups = m.group().split("-")  # four groups only with letters in three of them
@@ -199,7 +200,7 @@ def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
         for m in DIGIT_GROUPS.finditer(text, start, end):
             if not re.search(r"\bdsk\b", view[max(0, m.start() - 40):m.start()]):
                 out.append((m.start(), m.end(), MARK.format("license-key")))  # no Z-Wave DSK
-        if any(w in view for w in GAME_WORDS):
+        if games:
             for m in STEAM_KEY.finditer(text, start, end):
                 out.append((m.start(), m.end(), MARK.format("license-key")))
         for m in BITLOCKER.finditer(text, start, end):

@@ -11,10 +11,11 @@ import unicodedata
 
 from aleph_mem.redaction.rule import MARK
 
-# twelve words of three letters or more in a row, separated by spaces, commas or
+# twelve words of three to nine letters in a row (BIP-39's longest, Italian's; an accent
+# written apart rides on its letter: "flu\u0301or"), separated by spaces, commas or
 # line breaks, a list's numbers allowed between them ("1. leader 2. immense …")
 RUN = re.compile(r"(?:(?<=\\n)|(?<![\w-]))"  # possessive: a run is never tried again inside
-                 r"(?:[a-zà-ž\u0300-\u036f]{3,16}+"
+                 r"(?:(?:[a-zà-ž][\u0300-\u036f]?){3,9}+"
                  r"(?:(?:[ \t,]++|\r?\n|\\n)(?:\d{1,2}[.):]?[ \t]++)?+|"
                  r"(?![\w-]))){12,}+")
 # a word ("\\nleader": leader), its accents written apart or not ("flu\u0301or", "flúor")
@@ -46,8 +47,8 @@ def _phrases(view: str, start: int, end: int) -> list[tuple[int, int]]:
     """The parts of a run of words that are twelve or more words of one list in a row: one
     pass, carrying the lists every word so far is in."""
     lists = _word_lists()
-    words = [(m.start(), m.end(), unicodedata.normalize("NFC", m.group()))
-             for m in WORD.finditer(view, start, end)]
+    words = [(m.start(), m.end(), w if (w := m.group()).isascii() else
+              unicodedata.normalize("NFC", w)) for m in WORD.finditer(view, start, end)]
     if len(words) in LENGTHS and _one_off(view, start, words, lists):
         return [(words[0][0], words[-1][1])]
     found, first, common = [], 0, 0
@@ -67,12 +68,13 @@ def _one_off(view: str, start: int, words: list[tuple[int, int, str]],
              lists: dict[str, int]) -> bool:
     """A phrase with one word misspelt or off the list ("sculpture"), on one line, where a
     wallet's word stands in the lines above it."""
-    if "\n" in view[start:words[-1][1]]:
-        return False
     masks = [lists.get(w, 0) for _, _, w in words]
+    if masks.count(0) > 1:
+        return False  # the common case, prose: told by dictionary lookups alone
     common = max(sum(1 for m in masks if m & 1 << bit) for bit in range(len(LANGUAGES)))
     said = [w for _, _, w in words]
     return common == len(words) - 1 and len(set(said)) == len(said) and \
+        "\n" not in view[start:words[-1][1]] and \
         bool(WALLET_WORDS.search(view, max(0, start - 200), start))
 
 
