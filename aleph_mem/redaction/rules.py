@@ -402,7 +402,7 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("auth-header", r"(\b(?:bearer|basic)\s+)([a-z0-9._~+/=-]{16,})", keep=1,
           hints=('bearer', 'basic'), lower=True, check=random_value, back=0),
     # scheme://user:password@host (the scheme and the user stay)
-    rule("url-password", r"(://[^/\s:@\"'\[]*:)(?!\d+/)((?:[^@\s\"'/]|@(?=[^@\s\"'/]*@))+)(?=@)",
+    rule("url-password", r"(://[^/\s:@\"'\[]*:)(?!\d+/)((?:[^@\s\"']|@(?=[^@\s\"'/]*@))+)(?=@)",
           keep=1, hints=('://',), lower=True, check=is_value, back=0),
     # --password hunter2, --http-password=abc, --api-key=abc; -p 'x' is too short to trust
     rule("flag", r"(--[a-z-]*?(?:password|passwd|passphrase|token|api-key|apikey|secret|"
