@@ -1098,6 +1098,24 @@ def shapes() -> list[Shape]:
          "くわしい　すもう　おうべい　びじゅつかん　うわき　ずぶぬれ"),
         ("助记词（备份）：{}", "尖 船 爬 常 认 持 杜 运 井 气 米 沸"),
     )
+    # round 26: corpus 21 after its one run
+    out += _shapes(
+        "round-26",
+        ("Things to tell the house-sitter:\n2. laptop login (guest account pw): {}\n3. plants",
+         "emmafinn187@TED"),
+        ("DHL Packstation 142: Abholcode {}, gültig bis 12.03.", "404258"),
+        ("Can't scan the QR code? Enter this setup key in your authenticator app:\n{}\nThen",
+         "egsr vljh pajv xcw3 behy fyej qlrb yfoz"),
+        ("Merksatz fürs Master-PW, falls ich's vergesse: {}", "IchVermisseBaileySeit2004?"),
+        ("Scan_Brief_Bank.pdf (OCR):\nIhre persönliche Geheimzahl (PIN)\nfür die girocard mit der "
+         "Endnummer 3587\nlautet: {}\nBitte vernichten.", "0028"),
+        ("Title\tURL\tUsername\tPassword\tNotes\nMeetup.com\thttps://www.meetup.com\tsabine.k\t"
+         "{}\t", "nanami_mia47!"),
+        ("Ana: Oi! A senha do portão é {}# 🙂", "1958"),
+        ("Resolution notes: unlocked in AD, reset pw to {}, updated in Veeam", "uxm5l1kQ6389vrot"),
+        ("> Running ssh deploy@vps.example.net 'sudo -S systemctl restart app' <<< '{}'",
+         "Schalke.96.54?"),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -1114,6 +1132,16 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-26": (
+        "Steps: log in as admin (password in Vault: secret/grafana/admin) → 500",
+        "Resolution notes: password rotated via CyberArk (safe: SVC-BACKUP), Veeam job updated.",
+        "Sec-WebSocket-Key: " + q(22) + "==",
+        '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tok-'
+        + quid() + '","progress":40}}',
+        "Abholcode wird per App angezeigt · PLZ 10352",
+        "Status...........: 2025-03-12, 1959 entries scanned",
+        "Ihre Geheimzahl (PIN) erhalten Sie mit getrennter Post.\nDie Karte lautet auf: Max Muster",
+    ),
     "round-25": (
         "Folie 4: Beispiele für schlechte Passwörter — 123456, passwort, hallo123, Schule2024!",
         "WIFI:T:WPA;S:mynetwork;P:mypass;;",

@@ -108,7 +108,7 @@ ANNOUNCED: tuple[Rule, ...] = (
                          'auth_token'), lower=True, check=said_token, back=30),
     # "changed the router admin pass to …": a password set to a value
     rule("password", r"(\b(?:changed|set|reset|updated?)\s+(?:[^\s.,;:]+\s+){0,4}?"
-          r"(?:password|passwort|pass|passphrase|pin|code|passcode)\s+to\s+)"
+          r"(?:password|passwort|pass|passphrase|pin|code|passcode|pw|pwd)\s+to\s+)"
           r"(\"[^\"\n]+\"|'[^'\n]+'|[^\s,;]*[^\s,;.!?])", keep=1,
           hints=('changed', 'set', 'reset', 'update'), lower=True, check=said_secret, back=0),
     # pass(1), the standard Unix password manager: a password is the first line it shows
@@ -188,7 +188,8 @@ ANNOUNCED: tuple[Rule, ...] = (
           keep=1, hints=('keytab',), lower=True, back=0),
     # a PIN letter: the PIN alone on the line after "… lautet:" / "… is:", its word above
     rule("pin", r"((?:pin|geheimzahl|passcode|code)\b[^\n]*\r?\n(?:[^\n]*\r?\n)?[^\n]*"
-          r"\b(?:lautet|is|est|es|ist|è|é)[ \t]*:?[ \t]*\r?\n[ \t]*)(\d{4,8})(?=[ \t]*(?:\r?\n|$))",
+          r"\b(?:lautet|is|est|es|ist|è|é)[ \t]*:?[ \t]*(?:\r?\n[ \t]*)?)(\d{4,8})"
+          r"(?=[ \t]*(?:\r?\n|$))",
           keep=1, hints=('pin', 'geheimzahl', 'passcode'), lower=True, check=pin_value, back=0),
     # a DSN's password handed to a format by position ("…://%s:%s@…", "report", "pw")
     rule("password", r"(://(?:%s|\{\}):(?:%s|\{\})@[^\"'\n]*[\"'][^,\n]*,\s*[\"'][^\"'\n]*[\"']\s*,"
@@ -259,6 +260,9 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("cookie", r"(\b(?:phpsessid|jsessionid|sessionid|session cookie)\b[^\n:=]{0,60}"
           r":[ \t]*)([a-z0-9%_-]{16,})", keep=1, hints=('sessid', 'session'), lower=True,
           check=random_value, back=6),
+    # a password fed to sudo -S by a here-string ("sudo -S systemctl restart app' <<< 'pw'")
+    rule("cli-password", r"(\bsudo\s+-s\b[^\n]*?<<<\s*)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
+          hints=('<<<',), lower=True, check=is_value, back=120),
     # Mailchimp's API key (32 hex and its datacenter), wherever it stands
     rule("api-key", r"(?<![0-9a-f])[0-9a-f]{32}-us\d{1,2}\b", hints=('-us',), lower=True, back=40),
     # a plaintext password handed to a hash function (a seeder, a fixture)
@@ -298,7 +302,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"chiave di streaming|ключ трансляции|clave secreta|chave secreta|clé secrète|"
           r"spend key|view key|приватный ключ|シークレットアクセスキー|シークレットキー|"
           r"passwort für|пароль|кодовое слово|合言葉|暗号化キー|暗号キー|ネットワークキー|"
-          r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호|암호|kodeord|kode|phrase de passe|"
+          r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호|암호|kodeord|kode|phrase de passe|pw|pwd|"
           r"clé de (?:dé)?chiffrement|(?:de|en)cryption key|entschlüsselungsschlüssel|"
           r"clave de acceso|"
           r"κωδικός|κωδικ[όο]ς πρόσβασης|"
@@ -325,7 +329,7 @@ ANNOUNCED: tuple[Rule, ...] = (
                  'chave secreta', 'clé secrète', 'spend key', 'view key', 'приватный ключ',
                  'シークレットアクセスキー', 'シークレットキー',
                  '密码', '口令', '비밀번호', 'şifre', 'jelsz', 'kata sandi', 'mật khẩu',
-                 'पासवर्ड', '암호', 'kode', 'phrase de passe', 'chiffrement', 'cryption key',
+                 'पासवर्ड', '암호', 'kode', 'phrase de passe', 'chiffrement', 'cryption key', 'pw',
                  'entschlüsselungsschlüssel', 'crittografia', 'cifrado', 'পাসওয়ার্ড',
                  'clave de acceso', 'κωδικ'),
           lower=True, check=label_word, back=20),
@@ -336,7 +340,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"mot de passe|wachtwoord|lösenord|пароль|frase de acceso|backup passphrase)|"
           r"口令|密码|密碼)(?![\w-])"
           r"[^\n:：@=<>{}\"'`|]{0,90}[:：][ \t]*(?:\r?\n[ \t]*)?)"
-          r"((?:[^\s:：\"'`;]+[ \t]+){2,7}[^\s:：\"'`;]+)[ \t]*$", keep=1,
+          r"((?:[^\s:：\"'`;]+[ \t]+){1,7}[^\s:：\"'`;]+)[ \t]*$", keep=1,
           hints=('passphrase', 'passwort', 'kennwort', 'password', '口令', '密码', '密碼',
                  'парольная фраза',
                  'hasło', 'heslo', 'contraseña', 'senha', 'mot de passe', 'wachtwoord',

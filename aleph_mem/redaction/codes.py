@@ -83,7 +83,8 @@ CODE_WORDS = (
     "temps d'écran", "tiempo de uso", "access code", "zugangscode", "código de acceso",
     "code secret", "code confidentiel", "code personnel", "clave de firma", "clave de operaciones",
     "zahlencode", "nummerncode", "garagencode", "haustürcode", "fahrradschloss", "bike lock",
-    "bicycle lock", "radio-code", "radio code", "radiocode", "code radio", "código de radio",
+    "bicycle lock", "abholcode", "pickup code", "código de recogida", "code de retrait",
+    "radio-code", "radio code", "radiocode", "code radio", "código de radio",
     "caixa de chaves", "caja de llaves", "portón", "clé de sécurité", "clave de seguridad",
     "chave de segurança", "sicherheitsschlüssel", "aktivierungs-code", "haustür-code", "tür-code",
     "tor-code", "garagen-code",
@@ -124,7 +125,7 @@ NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|
                          r"count|expires?|version|ticket|order|invoice|serial|model|part|sku|"
                          r"batter(?:y|ie|ia|ía)|opener|\w*nummer|number|customer|typ|type|"
                          r"modell?|modelo|modèle|tag|s/n|serien-nr|nr|vertrag|\w*vertrag|"
-                         r"contract|contrat|contrato)\b")
+                         r"contract|contrat|contrato|plz|postleitzahl|zip|postal|cep)\b")
 # ("garage door opener: LiftMaster 8500W", "Kundennummer 40739355")
 # a parenthetical note alone on the line after a heading
 NOTE_LINE = re.compile(r"\r?\n[ \t]*[(（][^)）\n]{1,60}[)）][ \t]*\r?\n")
@@ -137,13 +138,13 @@ WORD = re.compile(r"(?i)(?=[a-z]*[aeiouy])(?![a-z]*[^aeiouy\W\d_]{4})[a-z]{4,}")
 BETWEEN = 100
 
 
-def _seed(run: str, view: str, start: int, above: int = 1) -> bool:
+def _seed(run: str, view: str, start: int, above: int = 1, fewest: int = 2) -> bool:
     """A base32 run that is a seed: digits among its letters (a word in capitals has none),
     not the alphabet written out; a short one only where its line or the ``above`` lines
     before speak of a second factor."""
     letters = sum(c.isalpha() for c in run)
     digits = sum(c.isdigit() for c in run)
-    if digits < 2 or letters < 8 or "ABCDEFGH" in run.upper() or placeholder(run) \
+    if digits < fewest or letters < 8 or "ABCDEFGH" in run.upper() or placeholder(run) \
             or run in PUBLISHED or len(run) == 56 and run[0] in "NACOUXPV":
         return False  # a NATS public nkey (a seed begins with S)
     if len(run.rstrip("=")) >= 26 and digits >= 3 and run.isupper():
@@ -219,7 +220,7 @@ def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
         for m in BASE32_GROUPS.finditer(text, start, end):
             # a setup key in groups, as an app shows it, two lines under "Enter a setup key"
             if m.start() not in seen and _seed(re.sub(r"[ -]", "", m.group()), view, m.start(),
-                                               above=2):
+                                               above=2, fewest=1):  # grouped as an app shows it
                 seen.add(m.start())
                 out.append((m.start(), m.end(), MARK.format("totp-seed")))
     return out
@@ -339,7 +340,8 @@ def _codes_at(text: str, view: str, word_end: int, start: int,
                 and not CODE_WORD.match(view, brand.start()) and \
                 not CODE_NAME.fullmatch(brand.group().strip()):
             break  # a product's model after its name ("Abus Bordo 6500", "LiftMaster 8500W")
-        if _code(m.group()):
+        if _code(m.group()) or m.group().isdigit() and text.startswith("#", m.end()):
+            # a keypad's entry ("1959#") is no year
             out.append((m.start(), m.end(), MARK.format("code")))
         elif out:
             break

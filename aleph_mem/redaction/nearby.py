@@ -73,13 +73,14 @@ NOT_SECRET_WORDS = (
     r"exemplo|voorbeeld|przykład|пример|regex|pattern|cipher|\bsec\b|"
     r"\bssb\b|\bgpg\b|\bpgp\b|certificate|\bcert\b|\bca\b|session|request|trace|build|"
     r"version|release|revision|model|sitekey|site[ _-]key|\bnode|encrypted|sealed|\benc\(|"
+    r"websocket|"
     r"\bfile\b|fichier|datei|archivo|arquivo|bestand|\bplik")
 # what a credential's word is not a secret's after: a public key, a site key, a cache key, a
 # device's identity key (Matrix's "curve25519 key")
 PUBLIC_BEFORE = re.compile(r"public|publish|\bpub(?:[ _-]?key)?\b|site|\bnode|host|cache|"
                            r"idempot|partition|sort|primary|foreign|curve25519|identity|"
                            r"surrogate|aggregation|dedup|routing|natural|business|composite|"
-                           r"lookup|row|object")
+                           r"lookup|row|object|progress|page|continuation|sync|cancellation")
 PUBLIC_LINE = re.compile(r"public|publish|\bpub(?:[ _-]?key)?\b")
 EXAMPLES = re.compile(r"(?<![.@/\w-])(?:examples?|beispiele?|ejemplos?|exemples?|esempi[oa]?|"
                       r"exemplos?|voorbeeld(?:en)?|przykład\w*|пример\w*)(?![.\w-])|\be\.g\.|"

@@ -575,7 +575,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"(?:[ \t]+\((?![^()\n]*\bid\b)[^()\n]{0,40}\)|"
           r"[ \t]+(?!\(?(?:is|was|ist|est|es|c'est|är|er|là|هي|هو|היא|הוא|είναι|sono|era|now|"
           r"user|username|login|benutzer|utilisateur|usuario|utente|użytkownik|χρήστης|"
-          r"name|nom|nombre|nome|"
+          r"name|nom|nombre|nome|safe|vault|path|folder|entry|item|"
           r"пользователь|логин|kullanıcı|"
           r"ids?(?=\)?\s*[:：])|hash|fingerprint|scopes?|type|expir\w*|lifetime|"
           r"length|format|policy|rotation|prefix|endpoint|usage)\b)[(\[]?[^\W_]"

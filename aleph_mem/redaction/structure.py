@@ -43,7 +43,7 @@ ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|
                      r"file|path|url|uri|name|version|commit|ref|nonce|salt|iv|kid|fingerprint|"
                      r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|sid|uid|"
                      r"x5t|x5c|thumbprint|application_server_key|write_key|room|event|"
-                     r"public[_-]?key|pub[_-]?key|publishable[_-]?key|websocket-key)s?\d*\W*$",
+                     r"public[_-]?key|pub[_-]?key|publishable[_-]?key|web_?socket-key)s?\d*\W*$",
                      re.IGNORECASE)
 HEX_UNDER_NAME = re.compile(r"(key|token|secret)\\?[\"']?\s*[=:]\s*\\?[\"']?"
                             r"([0-9a-f]{32,128})(?![\w-])")  # on the lower-cased view
@@ -243,8 +243,8 @@ def _csv_headers(view: str) -> Iterator[tuple[int, int, str]]:
         end = view.find("\n", start)
         end = len(view) if end == -1 else end
         line = view[start:end]
-        if "," in line or ";" in line:
-            yield start, end, "," if line.count(",") >= line.count(";") else ";"
+        if "," in line or ";" in line or "\t" in line:
+            yield start, end, max(",;\t", key=line.count)
 
 
 def csv_passwords(text: str, view: str) -> list[tuple[int, int, str]]:

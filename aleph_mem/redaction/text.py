@@ -293,7 +293,7 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
         passes.append(lambda t, v: _base64(t, depth))
         passes.append(lambda t, v: _named_fields(t, v, depth))
     passes += [literals, hex_keys, shaped_codes]
-    if ("," in text or ";" in text) and any(
+    if ("," in text or ";" in text or "\t" in text) and any(
             w in low for w in ("password", "passwort", "kennwort", "totp", "otpauth")):
         passes.append(csv_passwords)
     if any(w in low for w in CREDENTIAL_WORDS):

@@ -23,6 +23,7 @@ NOT_A_SECRET = re.compile(
     r"[A-Z0-9_]+)\}?|"  # a variable ($dbPass2, $s3_key); not "$oHtf4L9L6"
     r"\$\(.*|`.*`|%\(.*|#\{.*\}|@[\w.-]+@|"
     r"(?:vault|arn|awssm|gcpsm|azkv|keyvault|doppler|infisical|ref\+[a-z]+):\S*|ENC[\[(].*|"
+    r"(?:secret|kv|kv-v2|secrets)/[\w.-]+(?:/[\w.-]+)+\)?|"
     r"pk\.eyJ.*|pk_(?:live|test)_\w+|tok_[A-Za-z]+|pub[0-9a-f]{32}|!vault.*|\$ANSIBLE_VAULT.*|"
     r"1password|bitwarden|keepass(?:xc)?|lastpass|dashlane|keychain|op://.*|!secret\b.*|"
     r"(?:window|globalthis|import\.meta\.env|app_config)\..*|"
