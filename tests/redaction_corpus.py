@@ -1141,6 +1141,15 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "Abholcode wird per App angezeigt · PLZ 10352",
         "Status...........: 2025-03-12, 1959 entries scanned",
         "Ihre Geheimzahl (PIN) erhalten Sie mit getrennter Post.\nDie Karte lautet auf: Max Muster",
+        # the third real sample's wrong marks (read blind at the end), written anew
+        "--- PASS: TestArchiveDownloaderSuite (0.20s)\n    --- PASS: "
+        "TestArchiveDownloaderSuite/TestSingleArchive (0.10s)",
+        "- Permission authorization: 只有当权限被授权给用户的活动角色时，用户才能行使权限",
+        ">- Per passare a un'altra shell di root (chiederà la password di root): `su -`",
+        "## Drawing\n```compressed-json\nN4KAkARALgngDgUwgLgAQQDwMYEMA2AlgCYBOuA7hADTgQBuCpAzo\n"
+        + q(64, B64) + "\n```",
+        "POST /forgot-password HTTP/1.1\nHost: shop.example\n\nusername=carlos",
+        "  libp2pPubKey*: SkPublicKey\n  nodeInfo.libp2pPubKey,",
     ),
     "round-25": (
         "Folie 4: Beispiele für schlechte Passwörter — 123456, passwort, hallo123, Schule2024!",

@@ -234,6 +234,12 @@ class Lines:
             end = view.find("-----end", begin)
             self.blocks.append((begin, len(view) if end == -1 else end))
             begin = view.find("-----begin", len(view) if end == -1 else end)
+        begin = view.find("```compressed-json")  # an Excalidraw drawing's data
+        while begin != -1:
+            end = view.find("```", begin + 18)
+            self.blocks.append((begin, len(view) if end == -1 else end))
+            begin = view.find("```compressed-json", len(view) if end == -1 else end)
+        self.blocks.sort()
 
     def in_block(self, at: int) -> bool:
         i = bisect.bisect_right(self.blocks, (at, self.size)) - 1

@@ -108,7 +108,7 @@ TOKENS: tuple[Rule, ...] = (
 KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?key|apikey|"
              r"access[_-]?key|secret[_-]?key(?:[_-]?base)?|private[_-]?key|client[_-]?secret|"
              r"credentials?|creds|auth[_-]?token|session[_-]?key|signing[_-]?key|"
-             r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])pass|(?<![a-z])pat|"
+             r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])(?<!--- )pass|(?<![a-z])pat|"
              r"(?<![a-z])psk|wpa[_-]?passphrase|authtok|(?<![a-z])totp(?:[_-]?secret)?|"
              r"otp[_-]?secret|mfa[_-]?secret|(?<![a-z])_auth(?=\s*=)|"
              r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|licence|webhook|root|network|"

@@ -27,7 +27,7 @@ from aleph_mem.redaction.codes import (
 )
 from aleph_mem.redaction.fields import pairs
 from aleph_mem.redaction.labels import labelled_codes
-from aleph_mem.redaction.nearby import beside_credential_words, login_pairs
+from aleph_mem.redaction.nearby import beside_credential_words, login_pairs, random_looking
 from aleph_mem.redaction.rule import MARK, Rule, occurrences
 from aleph_mem.redaction.rules import AWS_PAIR, STRUCTURED, TOKENS
 from aleph_mem.redaction.seeds import seed_phrases
@@ -329,7 +329,8 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
 def _everywhere(text: str, taken: dict[str, str]) -> tuple[str, int]:
     """A value taken out in one place taken out wherever else it stands in the text (a tool's
     output that a transcript repeats in ``toolUseResult``, a key quoted again in a reply)."""
-    values = sorted((v for v in taken if len(v) >= 8 and TAKEN_AGAIN.fullmatch(v)),
+    values = sorted((v for v in taken if len(v) >= 8 and TAKEN_AGAIN.fullmatch(v) and
+                     (random_looking(v) or any(c in "!@#$%^&*~+=?" for c in v))),
                     key=len, reverse=True)  # not a word ("postgres" in "postgresql"), no prose
     if not values:
         return text, 0

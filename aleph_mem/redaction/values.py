@@ -14,6 +14,7 @@ import re
 NOT_A_SECRET = re.compile(
     r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
     r"bytes|int|long|integer|boolean|bool|number|uuid|varchar|double|float|void|"
+    r"(?:HTTP|HTTPS|SPDY)/\d(?:\.\d)?|"
     r"\*+|x+|\.\.\.|…|<[^>]*>|%prompt|"
     # code around a value: a concatenated call ("'.base64_encode($d)"), a URL-encoded quote
     # (an XSS payload), a concatenated property ("+localStorage.token")
@@ -81,7 +82,8 @@ def placeholder(text: str) -> bool:
 
 
 # a value that names a secret rather than holding one: ``"auth_token"``, ``new_password``
-A_SECRETS_NAME = re.compile(r"[a-z]+(?:[_.-][a-z]+)*")
+# a name's parts; digits only in the first of several ("libp2p_pub_key", not "secret123")
+A_SECRETS_NAME = re.compile(r"[a-z][a-z0-9]*(?:[_.-][a-z]+)+|[a-z]+")
 SECRET_WORD = re.compile(r"token|key|secret|passw|pwd|auth|cred")
 # keys published as a tool's fixed development key (Azurite's storage emulator)
 # and the examples of the HTTP authentication RFCs ("username:password", "Aladdin:open sesame")
@@ -159,7 +161,7 @@ def said_secret(text: str) -> bool:
     if bare != text:
         return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
                 and not names_a_secret(bare) and not CODE_TEXT.search(bare)
-                and not re.match(r"[a-z][\w.-]*\s+--?\w", bare)  # a command and its flag
+                and not re.match(r"[a-z][\w.-]*\s+-(?:-?\w|\s|$)", bare)  # a command, a flag
                 and not (" " in bare and "://" in bare)  # "`keyring set https://… __token__`"
                 and not re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+", bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
@@ -325,7 +327,8 @@ def said_token(text: str) -> bool:
 
 def header_value(text: str) -> bool:
     """An ``Authorization:`` value without a scheme word is a token, not a word of prose."""
-    return is_value(text) and (len(text) >= 20 or any(not c.isalpha() for c in text))
+    return is_value(text) and text.isascii() and (len(text) >= 20 or
+                                                   any(not c.isalpha() for c in text))
 
 
 # the payload of jwt.io's example token, whatever it is signed with
