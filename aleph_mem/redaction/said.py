@@ -1,0 +1,83 @@
+"""A password a sentence gives: after its word and a verb or a colon, in some thirty
+languages ("my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …",
+"मेरा पासवर्ड … है"), or right after its word with no verb ("use the api key abc123…"). These
+run last of the structured rules (``rules.STRUCTURED``)."""
+
+from __future__ import annotations
+
+from aleph_mem.redaction.rule import Rule, rule
+from aleph_mem.redaction.values import said_secret, said_token
+
+SAID: tuple[Rule, ...] = (
+    # "मेरा पासवर्ड … है": the verb after the value
+    rule("password", r"(पासवर्ड\s+)(\S+)(?=\s+है)", keep=1, hints=('पासवर्ड',),
+          check=said_secret, back=0),
+    # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
+    rule("password", r"((?:(?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|"
+          r"(?<![=\w-])pass(?=[ \t]+(?:is|was)[ \t])|"  # "db pass is …", not "dmarc=pass"
+          r"pwd|passcode|mot de passe|mdp|contraseña|contrasena|senha|wachtwoord|"
+          r"parola(?![ \t]+chiave)|"
+          r"parolası|hasło|haslo|huvudlösenord|masterpasswort|hauptpasswort|"
+          r"psk|pre-shared key|clé pré-partagée|license key|licence key|product key|"
+          r"recovery key|recovery code|backup code|chiave di ripristino|clé de récupération|"
+          r"wiederherstellungsschlüssel|אסימון|口令|ライセンスキー|復旧キー|回復キー|"
+          r"sleutel|api-sleutel|schlüssel|api-schlüssel|clé api|chiave api|clave api|"
+          r"парольная фраза|кодовая фраза|"
+          r"пароль|api key|api token|access token|secret|token|mật khẩu|kata sandi|şifre|"
+          r"şifresi|συνθηματικό|κωδικός|lösenord(?:et)?|heslo|salasana|adgangskode|passord|"
+          r"jelszó|jelszava|private key|secret key|privkey)|パスワード|密码|密碼|비밀번호|비번|"
+          r"كلمة المرور|كلمة مرور|كلمة السر|الرقم السري|رمز عبور|पासवर्ड|รหัสผ่าน|סיסמה)"
+          # up to eight words to the verb: "the password admin is", "le mot de passe du compte
+          # admin c'est", "הסיסמה למערכת הניהול היא"
+          r"(?:[ \t]+\((?![^()\n]*\bid\b)[^()\n]{0,40}\)|"
+          r"[ \t]+(?!\(?(?:is|was|ist|est|es|c'est|är|er|là|هي|هو|היא|הוא|είναι|sono|era|now|"
+          r"user|username|login|benutzer|utilisateur|usuario|utente|użytkownik|χρήστης|"
+          r"name|nom|nombre|nome|safe|vault|path|folder|entry|item|"
+          r"пользователь|логин|kullanıcı|"
+          r"ids?(?=\)?\s*[:：])|hash|fingerprint|scopes?|type|expir\w*|lifetime|"
+          r"length|format|policy|rotation|prefix|endpoint|usage)\b)[(\[]?[^\W_]"
+          r"(?:[^\s.,;:!?—=]|\.(?=\w)){0,23},?){0,8}?"
+          r"(?:[ \t]+(?:is|was|ist|est|es|c'est|é|è|är|er|now|lautet|heißt|heisst|sono|era|هي|"
+          r"هو|là|adalah|είναι|היא|הוא|je(?=[ \t]+[\"'`]|[ \t]+\S*[\d!@#$%^&*?]))\b[ \t]*[:：]?|"
+          r"[ \t]*(?::(?!:)|[=：は是는—]|[\u0e00-\u0e7f]{0,30}?คือ))"  # not "::add-mask::"
+          r"[ \t]*"
+          r"(?:(?:now|jetzt|ab heute|heute|ora|ahora|maintenant|désormais|agora|nu|teraz|"
+          r"currently|still|toujours|encore|immer noch|todavía|ainda|sempre|теперь|сейчас):?"
+          r"[ \t]+)?)"
+          r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|「[^」\n]+」|『[^』\n]+』|«[^»\n]+»|"
+          r"[^\s,;\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]*"
+          r"[^\s,;.!?\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef])",
+          keep=1, hints=('pass', 'kennwort', 'pw', 'mot de passe', 'contrase', 'senha',
+                         'wachtwoord', 'parola', 'hasło', 'haslo', 'пароль', 'パスワード',
+                         '密码', '密碼', '비밀번호', '비번', 'api key', 'api token', 'access token',
+                         'secret', 'token', 'كلمة', 'رمز عبور', 'पासवर्ड', 'รหัสผ่าน',
+                         'mật khẩu', 'kata sandi', 'şifre', 'συνθηματικό', 'κωδικός', 'סיסמה',
+                         'парольная фраза', 'кодовая фраза',
+                         'lösenord', 'heslo', 'salasana', 'adgangskode', 'passord', 'jelsz',
+                         'private key', 'privkey', 'الرقم السري', 'sleutel', 'schlüssel',
+                         'clé api', 'chiave api', 'clave api', 'psk', 'pre-shared key',
+                         'clé pré-partagée', 'license key', 'licence key', 'product key',
+                         'recovery key', 'recovery code', 'backup code', 'chiave di ripristino',
+                         'clé de récupération', 'wiederherstellungsschlüssel', 'אסימון',
+                         '口令', 'ライセンスキー', '復旧キー', '回復キー', 'mdp', 'parolası',
+                         'huvudlösenord', 'masterpasswort', 'hauptpasswort'), lower=True,
+          check=said_secret, back=0),
+    # "use the api key abc123…": a token after its name, no verb (not a resource's name after
+    # "kubectl get secret")
+    rule("password", r"((?<![a-z0-9_])(?<!get )(?<!describe )(?<!delete )(?<!edit )"
+          r"(?:password|[a-zäöü]*passwort|[a-zäöü]*kennwort|api key|api token|access key|"
+          r"secret key|token|secret|şifresi|şifre|parola|contraseña|senha|heslo|hasło|"
+          r"пароль|mật khẩu|kata sandi|salasana|lösenord|pw|pwd|mot de passe|kennwort|"
+          r"wachtwoord|clave|schlüssel|clé|chiave|passord|adgangskode|salasana|κωδικός|şifren)"
+          r"(?:[ \t]+(?:temporal|temporaria|temporária|"
+          r"provisoria|provisória|provisoire|temporaire|temporary|temp|new|nueva|nuevo|nova|"
+          r"nouveau|nouvelle|neue|neues|initial|inicial|default|временный|новый))?[ \t]+`?)"
+          r"([\w+/=.~!@#$%^&*-]{8,})"
+          r"(?![^\s,;.!?`)])",
+          keep=1, hints=('password', 'passwort', 'api key', 'api token', 'access key',
+                         'secret key', 'token', 'secret', 'şifre', 'parola', 'contraseña',
+                         'senha', 'heslo', 'hasło', 'пароль', 'mật khẩu', 'kata sandi',
+                         'salasana', 'lösenord', 'pw', 'mot de passe', 'kennwort',
+                         'wachtwoord', 'clave', 'schlüssel', 'clé', 'chiave', 'passord',
+                         'adgangskode', 'κωδικός'), lower=True, check=said_token, back=16),
+)
