@@ -1115,6 +1115,8 @@ def shapes() -> list[Shape]:
         ("Resolution notes: unlocked in AD, reset pw to {}, updated in Veeam", "uxm5l1kQ6389vrot"),
         ("> Running ssh deploy@vps.example.net 'sudo -S systemctl restart app' <<< '{}'",
          "Schalke.96.54?"),
+        ("ACCOUNT CHECK: [mssql] Host: 10.0.0.13 User: sa (1 of 17, 0 complete) Password: {} "
+         "(1 of 8 complete)", "Qz7!vLm2"),
     )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
@@ -1150,6 +1152,13 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         + q(64, B64) + "\n```",
         "POST /forgot-password HTTP/1.1\nHost: shop.example\n\nusername=carlos",
         "  libp2pPubKey*: SkPublicKey\n  nodeInfo.libp2pPubKey,",
+        "curl -s http://10.0.0.2:9100/.admin?cmd=status\\&CSRF_TOKEN\\=\\&format\\=JSON",
+        "        $encrypted_new_password = $this->encrypt_password($new_password, $type);",
+        "    $mail->Password = '.$password.';",
+        "    fun login(email: String, password: String)",
+        "- credentials: 登录凭证，一般就是密码，登录成功后，这个信息会被自动擦除",
+        "   我们就得准备一个==session==来讨论讨论了，有问题的人在这个session上要被批斗喽。",
+        "animal focus, eye focus, cloud focus, vehicle focus, weapon focus, soft focus",
     ),
     "round-25": (
         "Folie 4: Beispiele für schlechte Passwörter — 123456, passwort, hallo123, Schule2024!",

@@ -101,3 +101,11 @@ def test_a_value_taken_out_once_is_taken_out_wherever_it_stands() -> None:
     out, n = redact(text)
     assert "Xk29fLq0ZmT7" not in out and n == 3
     assert "PIN: [REDACTED:pin]" in out and "call 0171 4821 333 for the alarm" in out
+
+
+def test_a_note_after_a_password_stays() -> None:
+    """Only the value goes: a tool's progress note after it on the line stays (medusa's
+    "(1 of 8 complete)"), and a label's parenthesis before it too."""
+    out, n = redact("ACCOUNT CHECK: [mssql] User: sa (1 of 17, 0 complete) Password: Qz7!vLm2 "
+                    "(1 of 8 complete)")
+    assert n == 1 and out.endswith("Password: [REDACTED:password] (1 of 8 complete)")

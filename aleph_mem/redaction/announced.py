@@ -311,7 +311,8 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"(?:[:：]|[ \t][–—])[ \t]*"
           r"(?:\r?\n[ \t]*)?)"
           r"((?:[a-z]{4} ){3}[a-z]{4}|(?:[a-z0-9]{4} ){5}[a-z0-9]{4}|«[^»\n]{4,90}»|"
-          r"[^\s:：,;\"'`|]{4,90})[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$",
+          r"[^\s:：,;\"'`|]{4,90})"
+          r"(?=[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$)",  # a note after it stays
           keep=1,
           hints=('passw', 'kennwort', 'mot de passe', 'mdp', 'contraseña', 'senha',
                  'wachtwoord', 'lösenord', 'hasło', 'heslo', 'parola', 'safe word', 'code word',

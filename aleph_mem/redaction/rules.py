@@ -116,7 +116,7 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"integration|"
              r"db|database|dek|kek|wrapping|data)[_-]?key)")
 VALUE = (r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")(?:[^\"\\\n]|\\.)*(?=\")|"
-         r"(?<=')[^'\n]*(?=')|(?:[^\s,;}\])&\\]|\\+(?![\\nrt])|&(?![\w.]+=))+)")
+         r"(?<=')[^'\n]*(?=')|(?![&\\])(?:[^\s,;}\])&\\]|\\+(?![\\nrt])|&(?![\w.]+=))+)")
 # (unquoted, a form's next field ends it, and a JSON-escaped break: "None\\n+auth_token")
 
 ANY_SEP = re.compile(r"[a-z0-9_.-]{0,24}\\?[\"']?\]?\s*(?::=|=>|=|:)")

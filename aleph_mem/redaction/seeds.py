@@ -58,7 +58,8 @@ def _phrases(view: str, start: int, end: int) -> list[tuple[int, int]]:
             common = (common & mask) if i > first else mask
             continue
         said = [w for _, _, w in words[first:i]]
-        if len(said) >= SHORTEST and len(set(said)) > len(said) // 2 and said != sorted(said):
+        if len(said) >= SHORTEST and len(set(said)) > len(said) // 2 and said != sorted(said) \
+                and max(map(said.count, set(said))) <= 2:  # a prompt's "… focus, … focus"
             found.append((words[first][0], words[i - 1][1]))
         first, common = (i, mask) if mask else (i + 1, 0)
     return found

@@ -14,7 +14,8 @@ import re
 NOT_A_SECRET = re.compile(
     r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
     r"bytes|int|long|integer|boolean|bool|number|uuid|varchar|double|float|void|"
-    r"(?:HTTP|HTTPS|SPDY)/\d(?:\.\d)?|"
+    r"(?:HTTP|HTTPS|SPDY)/\d(?:\.\d)?|\$?this->.*|\$\w+->.*|\.\s*\$\w+\s*\.?|"
+    r"(?:string|int|bool|boolean|long|float|double|number|any|char|byte)[)\],;]*|"
     r"\*+|x+|\.\.\.|…|<[^>]*>|%prompt|"
     # code around a value: a concatenated call ("'.base64_encode($d)"), a URL-encoded quote
     # (an XSS payload), a concatenated property ("+localStorage.token")
@@ -129,6 +130,8 @@ def is_value(text: str) -> bool:
     if escaped_break(text):
         return False  # a JSON-escaped line break ("Enter password: \\nERROR …"), not a value
     bare = re.sub(r"`[*_]+$", "`", text).strip("\\\"'`").strip()  # inline code in emphasis
+    if re.search(r"[，。、；：！？]", bare):
+        return False  # prose in a CJK script ("登录凭证，一般就是密码…")
     if text.startswith("`") and not text.rstrip("*_.,;:)").endswith("`"):
         return False  # a command's substitution ("`kubectl get secret …`")
     return (len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
