@@ -1118,6 +1118,40 @@ def shapes() -> list[Shape]:
         ("ACCOUNT CHECK: [mssql] Host: 10.0.0.13 User: sa (1 of 17, 0 complete) Password: {} "
          "(1 of 8 complete)", "Qz7!vLm2"),
     )
+    # round 27: corpora 22 and 23 after their one run at the end (power users' tools; everyday
+    # life around the world)
+    out += _shapes(
+        "round-27",
+        ('"C:\\Program Files\\VeraCrypt\\VeraCrypt.exe" /q /v "D:\\private.hc" /l X /p "{}" /a',
+         "xJLV0DRVt9Uvq0X^juMW48"),
+        ("$ echo -n '{}' | sudo cryptsetup luksOpen /dev/sdb1 backupdisk -d -", "SchneeRad7951$"),
+        ("$ echo '{}' | zfs load-key tank/private", "D4ck3l?665C"),
+        ("rclone serve webdav remote: --addr :8080 --user joplin --pass '{}'", "Pepper=Wolke.92"),
+        ("# /etc/redis/redis.conf\nrequirepass {}\nmaxmemory 256mb", "/" + q(31)),
+        ("Pi-hole: `pihole -a -p '{}'` (set 2024-01-15)", "Velvet.Sommer*23"),
+        ("MONITOR ups@localhost 1 upsmon {} primary", "1vMwPk!fY%P1%a83E#"),
+        ('iCloud app-specific password "mbsync": {}', "zuvt-lqyu-sedp-romq"),
+        ("Hidden volume — outer pw is the boring one, HIDDEN pw:\n{}",
+         "metal cloth dry visual punch decree"),
+        ("$ borg key export repo key.txt\n$ cat key.txt\nBORG_KEY " + q(64, HEX) + "\n{}",
+         q(76, B64)),
+        ("omo abeg, my OPay transaction pin na {} — help me pay the NEPA token", "6921"),
+        ("Gogo's phone notes\nEcoCash pin {}\nZESA meter 89096447418", "8895"),
+        ("Tigo Pesa — namba ya siri: {}", "9401"),
+        ("Kaspi.kz — ПИН-код от Kaspi Gold: {}", "9347"),
+        ("HDFC NetBanking\nCustomer ID: 24420834\nIPIN: {}", "5523"),
+        ("Portal DGAE UNAM\nNo. de cuenta: 387891684\nNIP: {}", "9378"),
+        ("WAEC result checker\nSerial No: WRN213173705\nPIN: {}", "336294124136"),
+        ("Amazon gift card (not redeemed yet)\nClaim code: {}", "Y7N3-AS1CMG-WFGXL"),
+        ("Pola kunci HP ibu (Oppo A17): {}", "9-2-6-8-3"),
+        ("WhatsApp end-to-end encrypted backup — 64-digit key\n{}",
+         " ".join(q(4, "0123456789") for _ in range(16))),
+        ("otpauth-migration://offline?data={}", q(60, B64).replace("+", "%2B") + "%3D%3D"),
+        ("curl https://api.xendit.co/v2/invoices -u {}:", "xnd_production_" + q(60)),
+        ("ไวไฟคอนโด ชั้น 12: {}", "1978nong$x"),
+        ("راوتر WE\nالباسورد: {}", "Yasmin79%ahm"),
+        ("QQ邮箱 SMTP 授权码：{}", q(16, "abcdefghijklmnopqrstuvwxyz")),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -1134,6 +1168,22 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    "round-27": (
+        "otpauth://totp/ACME%20Co:john.doe@email.com?secret=HXDMVJECJJWSRB3HWIZR4IFUGFTMXBOZ"
+        "&issuer=ACME%20Co",
+        "$ oathtool --totp -b GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ --now '2009-02-13 23:31:30 UTC'",
+        "team_drive = 0AYV36q174Ovz0g5llgUk9PVA",
+        "Torrent infohash: " + q(40, HEX),
+        "GPIO pin 17 drives the relay; pin 2048 does not exist on this board",
+        "ansible-playbook -i inventories/prod site.yml --ask-vault-pass --tags secrets",
+        "- Caduca el 2025-09-30; ID del token en GitHub: 4815162 (no es el secreto).",
+        "Kode garansi: OPPO-60260451",
+        "Kode promo dipakai: GORIDEHEMAT",
+        "echo 'hello' | cat -n",
+        "MONITOR ups@localhost 1 upsmon (see /etc/nut/upsd.users) primary",
+        # a login and its password under "ID/PW:": the login stays
+        "ID/PW:\n- root // " + "[REDACTED:password]",
+    ),
     "round-26": (
         "Steps: log in as admin (password in Vault: secret/grafana/admin) → 500",
         "Resolution notes: password rotated via CyberArk (safe: SVC-BACKUP), Veeam job updated.",

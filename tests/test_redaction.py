@@ -109,3 +109,10 @@ def test_a_note_after_a_password_stays() -> None:
     out, n = redact("ACCOUNT CHECK: [mssql] User: sa (1 of 17, 0 complete) Password: Qz7!vLm2 "
                     "(1 of 8 complete)")
     assert n == 1 and out.endswith("Password: [REDACTED:password] (1 of 8 complete)")
+
+
+def test_a_login_under_a_password_label_stays() -> None:
+    """"ID/PW:" above "- root // qwer1234!@": the password goes, the login and the list's
+    dash stay (the line is no passphrase of words)."""
+    out, n = redact("ID/PW:  \n- root // qwer1234!@  ")
+    assert n == 1 and "- root // [REDACTED:" in out and "qwer1234" not in out

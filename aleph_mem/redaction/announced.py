@@ -236,9 +236,12 @@ ANNOUNCED: tuple[Rule, ...] = (
           check=chosen_password, back=80),
     # a Wi-Fi network's key after a label that names the network, no password's word
     # ("Club Wi-Fi (bar): MaximusSC1918", "Hotspot del telefono di Marco: kaffeetasse341")
-    rule("wifi-key", r"((?:^|(?<=\n))[^\n:：]{0,40}\b(?:wi-?fi|wlan|hotspot|wpa2?(?:-psk)?)\b"
+    rule("wifi-key", r"((?:^|(?<=\n))[^\n:：]{0,40}(?:\b(?:wi-?fi|wlan|hotspot|wpa2?(?:-psk)?)\b|"
+          r"ไวไฟ|واي فاي|вайфай|와이파이)"
           r"[^\n:：]{0,40}[:：][ \t]*)([^\s\"'`]{8,63})(?=[ \t]*(?:\r?\n|$))", keep=1,
-          hints=('wifi', 'wi-fi', 'wlan', 'hotspot', 'wpa'), lower=True, check=wifi_key, back=100),
+          hints=('wifi', 'wi-fi', 'wlan', 'hotspot', 'wpa', 'ไวไฟ', 'واي فاي', 'вайфай',
+                 '와이파이'),
+          lower=True, check=wifi_key, back=100),
     # a CVV
     rule("pin", r"(\b(?:cvv2?|cvc2?|csc)\b[ \t:]*)(\d{3,4})(?!\d)", keep=1,
           hints=('cvv', 'cvc', 'csc'), lower=True, back=0),
@@ -263,6 +266,24 @@ ANNOUNCED: tuple[Rule, ...] = (
     # a password fed to sudo -S by a here-string ("sudo -S systemctl restart app' <<< 'pw'")
     rule("cli-password", r"(\bsudo\s+-s\b[^\n]*?<<<\s*)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
           hints=('<<<',), lower=True, check=is_value, back=120),
+    # a password piped into cryptsetup, zfs load-key, a key file; pihole's -p, VeraCrypt's /p,
+    # NUT's MONITOR line
+    rule("cli-password", r"(\becho\s+(?:-n\s+)?)('[^'\n]+'|\"[^\"\n]+\"|[^\s|]+)"
+          r"(?=\s*\|\s*(?:sudo\s+)?"
+          r"(?:cryptsetup|zfs\s+load-key|xxd\s+-r\s+-p\s*>\s*\S*key))", keep=1,
+          hints=('echo',), lower=True, check=is_value, back=0),  # the hint before the value
+    rule("cli-password", r"(\bpihole\s+-a\s+-p\s+)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
+          hints=('pihole',), lower=True, check=is_value, back=0),
+    rule("cli-password", r"(\bveracrypt\b[^\n]*?\s/p(?:assword)?\s+)('[^'\n]+'|\"[^\"\n]+\"|\S+)",
+          keep=1, hints=('veracrypt',), lower=True, check=is_value, back=60),
+    rule("password", r"(\bmonitor\s+\S+@\S+\s+\d+\s+\S+\s+)(\S+)(?=\s+(?:primary|secondary|master|"
+          r"slave)\b)", keep=1, hints=('monitor',), lower=True, check=is_value, back=0),
+    # Google Authenticator's export (every account's seed in its data)
+    rule("totp-seed", r"(otpauth-migration://offline\?data=)([a-z0-9%+/=_-]{20,})", keep=1,
+          hints=('otpauth-migration',), lower=True, back=0),
+    # a Borg key export: the key's lines under its header
+    rule("private-key", r"(\bborg_key [0-9a-f]{64}\r?\n)((?:[a-z0-9+/=]{20,}\r?\n?)+)", keep=1,
+          hints=('borg_key',), lower=True, back=0),
     # Mailchimp's API key (32 hex and its datacenter), wherever it stands
     rule("api-key", r"(?<![0-9a-f])[0-9a-f]{32}-us\d{1,2}\b", hints=('-us',), lower=True, back=40),
     # a plaintext password handed to a hash function (a seeder, a fixture)
@@ -303,11 +324,14 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"spend key|view key|приватный ключ|シークレットアクセスキー|シークレットキー|"
           r"passwort für|пароль|кодовое слово|合言葉|暗号化キー|暗号キー|ネットワークキー|"
           r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호|암호|kodeord|kode|phrase de passe|pw|pwd|"
+          r"الباسورد|الباسوورد|授权码|sandi aplikasi|sandi|"
           r"clé de (?:dé)?chiffrement|(?:de|en)cryption key|entschlüsselungsschlüssel|"
           r"clave de acceso|"
           r"κωδικός|κωδικ[όο]ς πρόσβασης|"
           r"chiave di (?:de)?crittografia|clave de (?:des)?cifrado|পাসওয়ার্ড)"
-          r"(?![\w-])(?:[^\n:：@/=<>{}\"'`|–—(]|\([^)\n]{0,80}\)|(?<=\w)['’](?=\w)){0,60}"
+          r"(?![\w-])(?![^\n:：]{0,40}\b(?:promo|garansi|warranty|voucher|kupon|coupon|referral|"
+          r"tracking|booking|order|resi)\b)"
+          r"(?:[^\n:：@/=<>{}\"'`|–—(]|\([^)\n]{0,80}\)|(?<=\w)['’](?=\w)|\"[^\"\n:]{1,30}\"){0,60}"
           r"(?:[:：]|[ \t][–—])[ \t]*"
           r"(?:\r?\n[ \t]*)?)"
           r"((?:[a-z]{4} ){3}[a-z]{4}|(?:[a-z0-9]{4} ){5}[a-z0-9]{4}|«[^»\n]{4,90}»|"
@@ -331,14 +355,15 @@ ANNOUNCED: tuple[Rule, ...] = (
                  'シークレットアクセスキー', 'シークレットキー',
                  '密码', '口令', '비밀번호', 'şifre', 'jelsz', 'kata sandi', 'mật khẩu',
                  'पासवर्ड', '암호', 'kode', 'phrase de passe', 'chiffrement', 'cryption key', 'pw',
-                 'entschlüsselungsschlüssel', 'crittografia', 'cifrado', 'পাসওয়ার্ড',
+                 'entschlüsselungsschlüssel', 'crittografia', 'cifrado', 'পাসওয়ার্ড', 'الباسورد',
+                 'الباسوورد', '授权码', 'sandi',
                  'clave de acceso', 'κωδικ'),
           lower=True, check=label_word, back=20),
     # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
     # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
     rule("password", r"(?m)((?:(?<!\w)(?:passphrase|passwort|kennwort|password|"
           r"парольная фраза|phrase secrète|frase de contraseña|hasło|heslo|contraseña|senha|"
-          r"mot de passe|wachtwoord|lösenord|пароль|frase de acceso|backup passphrase)|"
+          r"mot de passe|wachtwoord|lösenord|пароль|frase de acceso|backup passphrase|pw)|"
           r"口令|密码|密碼)(?![\w-])"
           r"[^\n:：@=<>{}\"'`|]{0,90}[:：][ \t]*(?:\r?\n[ \t]*)?)"
           r"((?:[^\s:：\"'`;]+[ \t]+){1,7}[^\s:：\"'`;]+)[ \t]*$", keep=1,
@@ -346,7 +371,7 @@ ANNOUNCED: tuple[Rule, ...] = (
                  'парольная фраза',
                  'hasło', 'heslo', 'contraseña', 'senha', 'mot de passe', 'wachtwoord',
                  'lösenord', 'пароль', 'frase de acceso',
-                 'phrase secrète', 'frase de contraseña'), lower=True, check=words_passphrase,
+                 'phrase secrète', 'frase de contraseña', 'pw'), lower=True, check=words_passphrase,
           back=0),
     # 密码 Lx2024@hz!: a password after its CJK word, without a colon
     rule("password", r"((?:密码|密碼|口令|パスワード|비밀번호)[ \t]*"

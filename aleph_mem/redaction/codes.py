@@ -35,6 +35,7 @@ STEAM_KEY = re.compile(r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=(?:[A-Z0-9-]*[A-Z]){4})[A-
                        r"[A-Z0-9]{5}-[A-Z0-9]{5}(?:-[A-Z0-9]{5}-[A-Z0-9]{5})?(?![\w-])")
 GAME_WORDS = ("steam", "humble", "redeem", "einlös", "eingelöst", "canjear", "gog", "fanatical",
               "game key", "spiel", "juego", "jeu ", "gift")
+WHATSAPP_KEY = re.compile(r"(?<![\d ])\d{4}(?: \d{4}){15}(?![\d])")
 BITLOCKER = re.compile(r"(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])")
 # a one-time-password seed in base32: one run, or groups of four as authenticator apps show it
 BASE32_RUN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Z2-7]{16,128}={0,6}(?![A-Za-z0-9+/=_-])")
@@ -43,7 +44,8 @@ BASE32_GROUPS = re.compile(r"(?<![\w-])(?:[a-z2-7]{4}[ -]){3,15}[a-z2-7]{4}(?![\
 GROUP_SIGN = re.compile(r"-[A-Z0-9]{4,6}-")  # what every grouped key has: a literal first
 SEED_HINTS = ("2fa", "mfa", "otp", "two-factor", "2-step", "authenticator", "seed", "secret",
               "2sv", "setup key", "two-step", "認証", "二段階", "2段階", "验证器", "身份验证",
-              "key manually", "can't scan", "manual entry", "okta verify",
+              "key manually", "can't scan", "manual entry", "okta verify", "autentikator",
+              "kunci penyiapan",
               "인증",
               "シークレット", "секрет", "geheim", "segreto", "sekret", "密钥", "비밀")
 SEED_WORDS = re.compile("|".join(map(re.escape, SEED_HINTS)))  # looked for on the lower-cased view
@@ -83,7 +85,9 @@ CODE_WORDS = (
     "temps d'écran", "tiempo de uso", "access code", "zugangscode", "código de acceso",
     "code secret", "code confidentiel", "code personnel", "clave de firma", "clave de operaciones",
     "zahlencode", "nummerncode", "garagencode", "haustürcode", "fahrradschloss", "bike lock",
-    "bicycle lock", "abholcode", "pickup code", "código de recogida", "code de retrait",
+    "bicycle lock", "namba ya siri", "رمز الدخول", "код від", "код от", "ダイヤルロック番号",
+    "kode cadangan", "claim code", "gift card code", "pola kunci", "pattern lock",
+    "entsperrmuster", "abholcode", "pickup code", "código de recogida", "code de retrait",
     "radio-code", "radio code", "radiocode", "code radio", "código de radio",
     "caixa de chaves", "caja de llaves", "portón", "clé de sécurité", "clave de seguridad",
     "chave de segurança", "sicherheitsschlüssel", "aktivierungs-code", "haustür-code", "tür-code",
@@ -209,6 +213,9 @@ def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
         for m in ONEPASSWORD_KEY.finditer(text, start, end):
             if _grouped(m.group()):
                 out.append((m.start(), m.end(), MARK.format("recovery-key")))
+    if "backup" in view or "key" in view:  # WhatsApp's end-to-end backup key: 16 × 4 digits
+        for m in WHATSAPP_KEY.finditer(text):
+            out.append((m.start(), m.end(), MARK.format("recovery-key")))
     if "recovery" in view or "backup code" in view:  # GitHub's recovery codes, by shape
         for m in GITHUB_CODE.finditer(view):
             out.append((m.start(), m.end(), MARK.format("code")))

@@ -42,7 +42,7 @@ WORD_FORMS: tuple[tuple[str, str], ...] = (
     *((w, w) for w in ("credential", "kennw", "contrase")), ("clave", r"\bclave\b"),
     *((w, w) for w in ("has[lł]o", "heslo", "jelsz", "l[öo]senord", "salasana", "[şs]ifre",
                        "senha", "parola", "wachtwoord", "adgangskode", "passord", "salasõna")),
-    ("pin", r"\bpin\b"), ("cl[ée]", r"\bcl[ée]\b"), ("kode", r"\bkode(?:ord)?\b"),
+    ("pin", r"\bpin\b"), ("cl[ée]", r"\bcl[ée]\b"), ("kodeord", r"\bkodeord\b"),
     *((w, w) for w in ("chiave", "schlüssel", "sleutel", "nyckel", "nøkkel", "nøgle", "klucz",
                        "klíč", "anahtar", "kulcs")), ("chave", r"\bchave\b"),
     *((w, w) for w in ("キー", "пароль", "ключ", "токен", "секрет", "密码", "密碼", "口令", "密钥",
@@ -98,7 +98,8 @@ NOT_SECRET_NAME = re.compile(
     r"session|trace|span|build|run|job|pipeline|project|tenant|org|region|bucket|fingerprint|"
     r"thumbprint|kid|kty|alg|use|crv|n|e|x|y|type|mode|format|algorithm|policy|hint|image|"
     r"accessor|sid|uid|channel|workspace|team|chat|guild|tag|label|nkey|author|owner|handle|"
-    r"nick|nickname|by|opaque|realm|qop|cnonce|integrity|domain|time|date|timestamp)s?\d*$")
+    r"nick|nickname|by|opaque|realm|qop|cnonce|integrity|domain|time|date|timestamp|drive|"
+    r"infohash)s?\d*$")
 NAME_BEFORE = re.compile(r"([\w.$-]+)\\?[\"'\]]?\s*(?::=|=>|=|:)\s*\\?[\"'`]?$|<([\w.:-]+)>$")
 # a public key's body is on the lines after its type ("ssh-rsa AAAA…\\" wrapped)
 PUBLIC_ABOVE = re.compile(r"ssh-(?:rsa|ed25519|dss|ecdsa)|begin (?:pgp )?public|public key block")
@@ -107,7 +108,7 @@ NAME_EQUALS = re.compile(r"-{0,2}[A-Za-z_][\w.-]*=(?=[^=])")
 OUTPUT_START = re.compile(r"\\?\"(?:content|output|stdout|result)\\?\"\s*:\s*\\?\"(?:\\+\")?$")
 # a login, a slash and a password, with or without a credential's word near: "admin /
 # W#P5EWoKiG" in a table's cell, "ana.ruiz@example.org / Gx7…" in a list
-LOGIN_PAIR = re.compile(r"(?:^|(?<=[\s|:`]))((?:[\w.-]{0,20}\\)?[A-Za-z][\w.@+-]{1,39})`? / `?"
+LOGIN_PAIR = re.compile(r"(?:^|(?<=[\s|:`]))((?:[\w.-]{0,20}\\)?[A-Za-z][\w.@+-]{1,39})`? //? `?"
                         r"([\w!@#$%^&*?~+=.-]{8,64})(?=`?(?:[\s|,;]|$))")
 # letters only, both cases, after a separator: a key with no digit ("BdMXIkjCtwosdHRr")
 LETTERS = re.compile(r"[:=：]\s*[\"'`]?((?=[A-Za-z]*[a-z][A-Z])(?=[A-Za-z]*[A-Z][a-z])"
@@ -472,7 +473,7 @@ def login_pairs(text: str, view: str) -> list[tuple[int, int, str]]:
     """Passwords given after a login and a slash ("admin / W#P5EWoKiG"): a value a person
     chose (every class, or a sign among its letters and digits), after a login that is a
     word or an address, not a random string itself."""
-    if " / " not in text:
+    if " / " not in text and " // " not in text:
         return []
     out = []
     for m in LOGIN_PAIR.finditer(text):
@@ -497,11 +498,17 @@ LOGIN_WORDS = re.compile(r"\b(?:login|logins|log-in|wi-?fi|wlan|creds|credential
                          r"credenciales|inloggning|inloggen|dane logowania)\b")
 
 
+PAIR_ABOVE = re.compile(r"\b(?:id/pw|id / pw|user/pass\w*|login/pass\w*|logins?|credentials?|"
+                        r"accounts?|konten|cuentas?|comptes?)\b[^\n]*[:：]\s*$")
+
+
 def _said_login(view: str, at: int) -> bool:
     """Whether a login's word stands before a pair: on its line, or in its table's header."""
     line_start = view.rfind("\n", 0, at) + 1
-    if LOGIN_WORDS.search(view, line_start, at):
-        return True
+    above = view.rfind("\n", 0, max(0, line_start - 1)) + 1
+    if LOGIN_WORDS.search(view, line_start, at) or \
+            PAIR_ABOVE.search(view, above, max(above, line_start - 1)):
+        return True  # "ID/PW:" on the line above
     if not view.startswith("|", line_start):
         return False
     header = line_start

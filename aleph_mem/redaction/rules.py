@@ -74,6 +74,8 @@ TOKENS: tuple[Rule, ...] = (
                 "dp.st.", "dp.pt.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit.")),
             ("ops_eyJ", r"[A-Za-z0-9_=-]{100,}"), ("pul-", r"[a-f0-9]{40}")),
     token_rule("chat-token", ("SK", r"[0-9a-f]{32}\b"), ("syt_", r"[A-Za-z0-9_]{20,}")),
+    token_rule("payment-token", ("xnd_production_", r"[A-Za-z0-9]{40,}"),
+               ("xnd_development_", r"[A-Za-z0-9]{40,}")),
     token_rule("api-key", ("ntn_", r"[A-Za-z0-9]{40,}"), ("secret_", r"[A-Za-z0-9]{43}\b"),
             ("NRAK-", r"[A-Z0-9]{27}\b"), ("sntrys_", r"[A-Za-z0-9+/=_-]{40,}"),
             ("sntryu_", r"[a-f0-9]{64}"), ("lin_api_", r"[A-Za-z0-9]{40}"),
@@ -193,7 +195,8 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("cli-password", r"(\bsecret\s+set\s+\S+\s+(?:-b|--body)[\s=]+)(\S+)", keep=1,
           hints=('secret set',), check=is_value, back=0),
     rule("cli-password", r"(\b(?:requirepass|masterauth)\s+)(\"[^\"\n]*\"|\S+)", keep=1,
-          hints=('requirepass', 'masterauth'), lower=True, check=is_value, back=0),
+          hints=('requirepass', 'masterauth'), lower=True,
+          check=lambda v: is_value(v) or v.startswith("/") and looks_random(v), back=0),
     # `mongosh … -u admin -p PW`, `psql -U x -p …` is a port (a number: no value)
     rule("cli-password", r"(\s-u\s*[\"']?[^\s\"']+[\"']?\s+-p\s*)(?!-)(\S+)", keep=1,
           hints=(' -u',), back=0,  # `mysql -u root -p db` asks for it, and so with `shop_db`;
@@ -292,9 +295,15 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('pin', 'puk', 'disarm code', 'door code', 'gate code', 'alarm code',
                  'keypad code', 'पिन', '暗証番号'), check=pin_value, back=1),  # MPIN
     # …and after its label's colon, whatever stands between ("UPI पिन (SBI खाता): 999244")
-    rule("pin", r"((?<![A-Za-z])(?:[MT]?PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode)|पिन|暗証番号)"
-          r"(?![A-Za-z])[^\n:：]{0,60}[:：][ \t]*)(\d{4,8})(?![\d.,:/-])", keep=1,
-          hints=('pin', 'puk', 'पिन', '暗証番号'), check=pin_value, back=1),
+    rule("pin", r"((?<![A-Za-z])(?:[MTI]?PIN\d?|PUK\d?|NIP|(?i:pin-code|code pin|pin-kode)|पिन|"
+          r"暗証番号|(?i:пин(?:-код)?|пін|পিন|ፒን|namba ya siri|رمز الدخول|رمز سري))"
+          r"(?![A-Za-z])[^\n:：]{0,60}[:：][ \t]*)(\d{4,12})(?![\d.,:/-])", keep=1,
+          hints=('pin', 'puk', 'nip', 'पिन', '暗証番号', 'пин', 'пін', 'পিন', 'ፒን', 'namba ya siri',
+                 'رمز الدخول', 'رمز سري'), check=pin_value, back=1),
+    # a lower-case "pin" right before its digits ("EcoCash pin 8894", "transaction pin na 6920")
+    rule("pin", r"(\b(?:[a-z]+ )?pin(?: na| is| ni| ya)?[ \t]+)(\d{4,8})"
+          r"(?=[ \t]*(?:$|\r?\n|[—–,;!)]|\.(?!\d)|[ \t][—–-][ \t]))",  # "pin 2048 does not" stays
+          keep=1, hints=('pin',), lower=True, check=pin_value, back=16),
     # a PIN in a config file's line ("pin = 36679", a banking tool's INI)
     rule("pin", r"((?:^|(?<=\n))[ \t]*(?:pin|pincode|pin_code|pin-code)[ \t]*[=:][ \t]*)(\d{4,8})"
           r"[ \t]*(?=\r?\n|$)", keep=1, hints=('pin',), lower=True, check=pin_value, back=40),
@@ -405,9 +414,9 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("url-password", r"(://[^/\s:@\"'\[]*:)(?!\d+/)((?:[^@\s\"']|@(?=[^@\s\"'/]*@))+)(?=@)",
           keep=1, hints=('://',), lower=True, check=is_value, back=0),
     # --password hunter2, --http-password=abc, --api-key=abc; -p 'x' is too short to trust
-    rule("flag", r"(--[a-z-]*?(?:password|passwd|passphrase|token|api-key|apikey|secret|"
+    rule("flag", r"(--[a-z-]*?(?:password|passwd|passphrase|token|api-key|apikey|secret|pass|"
           r"client-secret|"
-          r"access-key|secret-key|auth-token)(?:=|\s+))(\"[^\"]+\"|'[^']+'|[^\s\"']+)",
+          r"access-key|secret-key|auth-token)(?:=|\s+))(?!-)(\"[^\"]+\"|'[^']+'|[^\s\"']+)",
           keep=1, hints=('--',), lower=True, check=is_value, back=0),
     # an env dump's NAME=value: the value runs to the line's end (Django keys hold "()")
     rule("password", r"(?m)(^[ \t]*(?:export[ \t]+)?[A-Z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|"

@@ -34,7 +34,7 @@ SAID: tuple[Rule, ...] = (
           r"user|username|login|benutzer|utilisateur|usuario|utente|użytkownik|χρήστης|"
           r"name|nom|nombre|nome|safe|vault|path|folder|entry|item|"
           r"пользователь|логин|kullanıcı|"
-          r"ids?(?=\)?\s*[:：])|hash|fingerprint|scopes?|type|expir\w*|lifetime|"
+          r"ids?(?=\)?\s*[:：])|\w*hash|fingerprint|scopes?|type|expir\w*|lifetime|"
           r"length|format|policy|rotation|prefix|endpoint|usage)\b)[(\[]?[^\W_]"
           r"(?:[^\s.,;:!?—=]|\.(?=\w)){0,23},?){0,8}?"
           r"(?:[ \t]+(?:is|was|ist|est|es|c'est|é|è|är|er|now|lautet|heißt|heisst|sono|era|هي|"

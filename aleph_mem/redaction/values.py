@@ -95,7 +95,8 @@ PUBLISHED = frozenset({
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwi"
     "aWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
     # the example seed of Google Authenticator's key URI format and of pyotp's docs
-    "JBSWY3DPEHPK3PXP", "base32secret3232",
+    "JBSWY3DPEHPK3PXP", "base32secret3232", "HXDMVJECJJWSRB3HWIZR4IFUGFTMXBOZ",
+    "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ",
     # Stripe's API reference's test keys
     "sk_test_4eC39HqLyjWDarjtT1zdp7dc", "sk_test_BQokikJOvBiI2HlWgH4olfQ2",
     # the signature of AWS's presigned-URL example (examplebucket/test.txt, SigV4 docs); the
@@ -191,7 +192,7 @@ FILE_NAME = re.compile(r"\.(?:apk|dex|jar|exe|dll|so|zip|tar|gz|py|js|ts|md|txt|
 
 def app_password(text: str) -> bool:
     """An app password as Google and Microsoft give them: sixteen lower-case letters."""
-    return bool(re.fullmatch(r"[a-z]{16}|(?:[a-z]{4} ){3}[a-z]{4}", text))
+    return bool(re.fullmatch(r"[a-z]{16}|(?:[a-z]{4} ){3}[a-z]{4}|(?:[a-z]{4}-){3}[a-z]{4}", text))
 
 
 # what follows a password's label and is no password: a state, a rule, an absence
@@ -230,6 +231,8 @@ def words_passphrase(text: str) -> bool:
     words = text.split()
     if re.match(r"(?:\S{0,20}[ \t])?[$#>%][ \t]", text) or " | " in text:
         return False  # a shell's next command ("$ ls -lh /backup | tail -1"), not words
+    if re.search(r"\s//?\s", text) or text.startswith(("- ", "* ")):
+        return False  # a login and its password ("- root // qwer1234!@"), a list's item
     if not any(c.isdigit() for c in text):  # diceware: four words or more, none a little one
         return len(words) >= 4 and all(re.fullmatch(r"[A-Za-z][a-z]{2,9}", w) for w in words) and \
             not any(w.lower() in STOP_WORDS or w.lower() in NOT_A_PASSWORD for w in words)
