@@ -37,6 +37,8 @@ NOT_A_CODE = re.compile(
     r"tel|phone|fax|iban|bic|swift|blz|sort|routing|account|konto|cuenta|compte|vat|tax|steuer|"
     r"cost|kosten|price|preis|room|zimmer|floor|etage|line|zeile|iso|ean|isbn|sku|article|"
     r"artikel|part|unit|qty|year|jahr|año|année|source|html|python|bash|css|sql|shortcut)\b")
+
+
 def labelled_codes(text: str, view: str) -> list[tuple[int, int, str]]:
     """Codes after a label that names a code or a lock."""
     out = []
