@@ -10,8 +10,6 @@ view of the text with lower-case patterns, which keeps a 5 MB transcript near a 
 
 from __future__ import annotations
 
-import base64
-import binascii
 import bisect
 import functools
 import re
@@ -42,7 +40,7 @@ from aleph_mem.redaction.structure import (
     literals,
     table_secrets,
 )
-from aleph_mem.redaction.values import PUBLISHED, looks_random, public_token
+from aleph_mem.redaction.values import PUBLISHED, base64_text, looks_random, public_token
 
 ALL_HINTS = tuple(sorted({h for rule in STRUCTURED for h in rule.hints}))
 RULE_HINTS = [(rule, frozenset(rule.hints)) for rule in STRUCTURED]
@@ -65,10 +63,10 @@ for _rule_ in TOKENS:
 WRAPPED = re.compile(r"\\?\r?\n[ \t]*[A-Za-z0-9+/=_.-]{4,}(?=[\s)\"',;]|$)")
 REST_LINE = re.compile(r"\r?\n[ \t]*([A-Za-z0-9+/_-]{8,}={0,2})[ \t]*(?=\r?\n|$)")
 REST_OF_WRAP = re.compile(r"\r?\n[ \t]*([A-Za-z0-9+/_.-]{8,}={0,2})[ \t]*(?=\r?\n|$)")
-# user:password, not a serialized object ('O:9:"UserModel":1:{s:8:…}')
 # a value worth looking for again: a token's or a password's characters, a letter and a digit
 TAKEN_AGAIN = re.compile(r"(?=[^\d]*\d)(?=[^A-Za-z]*[A-Za-z])[A-Za-z0-9+/=_.!@#$%^&~:-]"
                          r"[A-Za-z0-9+/=_.!@#$%^&~:*()?-]+")
+# user:password, not a serialized object ('O:9:"UserModel":1:{s:8:…}')
 USER_PASSWORD = re.compile(r"(?=[^:]*[A-Za-z])[\w.@+\\-]{1,64}:(?!//)(?!\d+:)[^\s{}\";]{6,}")
 
 
@@ -249,13 +247,8 @@ def _base64(text: str, depth: int) -> list[tuple[int, int, str]]:
         blob = "".join(text[start:end].split())
         if blob.lower() == blob or blob.upper() == blob or blob in PUBLISHED:
             continue
-        try:
-            raw = base64.b64decode(blob.replace("-", "+").replace("_", "/")
-                                   + "=" * (-len(blob.rstrip("=")) % 4), validate=False)
-            said = raw.decode("utf-8")
-        except (binascii.Error, UnicodeDecodeError, ValueError):
-            continue
-        if not all(c.isprintable() or c in "\n\r\t" for c in said):
+        said = base64_text(blob)
+        if said is None or not all(c.isprintable() or c in "\n\r\t" for c in said):
             continue
         if USER_PASSWORD.fullmatch(said.strip()) or _redact(said, depth + 1)[1]:
             out.append((start, end, MARK.format("base64-credential")))

@@ -270,6 +270,15 @@ HARMLESS_COOKIES = re.compile(r"_ga(?:_\w+)?|_gid|_gat\w*|_fbp|_fbc|_gcl_\w+|_hj
                               re.IGNORECASE)
 
 
+def base64_text(value: str) -> str | None:
+    """What base64 says as UTF-8 text (standard or URL-safe, padded or not), or None."""
+    try:
+        return base64.b64decode(value.replace("-", "+").replace("_", "/")
+                                + "=" * (-len(value.rstrip("=")) % 4)).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+
+
 def payload(value: str) -> bool:
     """Base64 (URL-encoded or not) of a serialized object (PHP's ``O:9:"UserModel":…``,
     ``C:19:…``, ``a:2:{…``): an exploit's payload. Not an encrypted envelope (Laravel's
@@ -277,12 +286,8 @@ def payload(value: str) -> bool:
     value = value.replace("%3D", "=").replace("%3d", "=")
     if "." in value or len(value) < 16 or not re.fullmatch(r"[A-Za-z0-9+/_-]+=*", value):
         return False
-    try:
-        said = base64.b64decode(value.replace("-", "+").replace("_", "/")
-                                + "=" * (-len(value.rstrip("=")) % 4)).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        return False
-    return said.isprintable() and bool(re.match(r"[OCa]:\d+:[{\"]", said))
+    said = base64_text(value)
+    return said is not None and said.isprintable() and bool(re.match(r"[OCa]:\d+:[{\"]", said))
 
 
 def secret_cookie(header: str) -> bool:
