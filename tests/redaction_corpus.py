@@ -1152,6 +1152,20 @@ def shapes() -> list[Shape]:
         ("راوتر WE\nالباسورد: {}", "Yasmin79%ahm"),
         ("QQ邮箱 SMTP 授权码：{}", q(16, "abcdefghijklmnopqrstuvwxyz")),
     )
+    # round 28: what the real sample's fixes must keep taking out (a key handed to a call
+    # named for it; a code of capitals after its word)
+    out += _shapes(
+        "round-28",
+        ('>>> lims = Client(url="https://lab.example.org", auth=ApiKeyAuth("{}"))', "sk_" + q(32)),
+        ("网易邮箱客户端授权密码 {}  （Thunderbird用）", q(16, string.ascii_uppercase)),
+        ("curl -X POST http://localhost:8080/login --data 'user=alice&password={}&remember-me=on'",
+         "Kx8!" + q(8)),
+        ("Set-Cookie: sessionid={}; Path=/; HttpOnly; SameSite=Lax", q(32, LOWER)),
+        ("$ expect -c 'spawn ssh pi@10.0.0.9; expect \"password:\"; send \"{}\\r\"; interact'",
+         "Birke-" + q(4, "0123456789") + "K"),
+        ("رمز فایل اکسل حقوق کارمندان: {}", "mh3" + q(6, string.ascii_lowercase) + ".k55"),
+        ("Gitee 私人令牌（同步镜像用）：{}", q(32, HEX)),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -1168,6 +1182,28 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    # round 28: the third real sample's wrong marks that were still changed, written anew
+    "round-28": (
+        "docker run -d -e POSTGRES_PASSWORD=password postgres:16-alpine",
+        'wget -qO- "https://dyn.example.org/nic/update?hostname=$HOST&token=$DDNS_TOKEN&myip="'
+        " > /var/log/ddns.log",
+        "AUTH_TYPE=ldap\nAUTHMETHOD=kerberos",
+        "curl -X POST http://localhost:8080/login --data 'user=alice&password=abc&remember-me=on'",
+        "- ✅ ~~API key 401 after the bot's PUT~~ — SOLVED 2024-03-02: the same key works again.",
+        "La regla: `vault://` junto a un token real — **`vault://` no exime**.",
+        "mysql -u admin -p\nmysql> show databases;",
+        "Set-Cookie: remember-me=; path=/; Max-Age=0",
+        "$session->checkCsrfToken(); // patch@20240311",
+        "reset-password link clicked\n"
+        "User-Agent: Mozilla/5.0 (X11) AppleWebKit/605.1.15 Safari/605.1",
+        "[Budget sheet](https://docs.google.com/spreadsheet/ccc?key=0Bx7kLmPqRsTuVwXyZaBcDeFgHiJkLmNoPq"
+        "&usp=sharing)",
+        'expect "login:"; send "admin\\r"',
+        'expect "Password:"; send "$env(SSH_PASS)\\r"',
+        "رمز المنتج: AB-2231",
+        "رمز الخصم: RAMADAN25",
+        "访问令牌有效期：7200秒",
+    ),
     "round-27": (
         "otpauth://totp/ACME%20Co:john.doe@email.com?secret=HXDMVJECJJWSRB3HWIZR4IFUGFTMXBOZ"
         "&issuer=ACME%20Co",

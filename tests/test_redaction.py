@@ -111,6 +111,21 @@ def test_a_note_after_a_password_stays() -> None:
     assert n == 1 and out.endswith("Password: [REDACTED:password] (1 of 8 complete)")
 
 
+def test_a_mark_takes_the_value_and_nothing_after_it() -> None:
+    """What follows a secret on its line stays: a Set-Cookie's attributes, a form's next
+    field, a user agent's products after a reset token in an access log."""
+    cookie = "Set-Cookie: sessionid=kkkkkkQ2m9xLp4Wz7vTb3n; Path=/; HttpOnly; Max-Age=1209600"
+    assert redact(cookie) == ("Set-Cookie: [REDACTED:cookie]; Path=/; HttpOnly; Max-Age=1209600",
+                              1)
+    form = "--data 'user=alice&password=Kx8!tQ2mZ9&remember-me=on'"
+    out, n = redact(form)
+    assert n == 1 and "Kx8!" not in out and out.endswith("=on'") and "user=alice&password=" in out
+    log = ('"GET /forgot-password?temp-forgot-password-token=yd7scgKr0YB4Gkfxc9qPGwyQTZpkVgTL '
+           'HTTP/1.1" 200 "user-agent: Mozilla/5.0 (Victim) AppleWebKit/537.36 (KHTML)"')
+    out, n = redact(log)
+    assert n == 1 and "yd7scg" not in out and "AppleWebKit/537.36 (KHTML" in out
+
+
 def test_a_login_under_a_password_label_stays() -> None:
     """"ID/PW:" above "- root // qwer1234!@": the password goes, the login and the list's
     dash stay (the line is no passphrase of words)."""

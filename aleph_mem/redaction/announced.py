@@ -220,7 +220,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           lower=True, check=is_value, back=0),
     # a password a message gives with no verb, a few words after its word, a dash, a comma or
     # the message's end after it ("пароль от госуслуг мамы $0lny$hk074 — только не меняй")
-    rule("password", r"((?<![\w-])(?:пароль|парол[яю]|password|passwort|kennwort|contraseña|senha|"
+    rule("password", r"((?<![\w=-])(?:пароль|парол[яю]|password|passwort|kennwort|contraseña|senha|"
           r"mot de passe|wachtwoord|hasło|heslo|şifre[mn]?|lösenord|salasana|jelszó)"
           r"(?:[ \t]+(?!(?:policy|policies|requires?|must|min|minimum|length|format|reset|rotation|"
           r"hint|manager|field|prompt|rules?|example|like)\b)[^\W\d_]{1,20}){0,4}[ \t]+)"
@@ -263,6 +263,11 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("cookie", r"(\b(?:phpsessid|jsessionid|sessionid|session cookie)\b[^\n:=]{0,60}"
           r":[ \t]*)([a-z0-9%_-]{16,})", keep=1, hints=('sessid', 'session'), lower=True,
           check=random_value, back=6),
+    # an expect script answering a password prompt: expect "password:"; send "pw\r"
+    rule("cli-password", r"(\bexpect\s+(?:-\w+\s+)*\"[^\"\n]*pass[^\"\n]*\"[^\n]*?\bsend\s+"
+          r"(?:--\s+)?\")([^\"\\\n]+)(?=(?:\\r|\\n)?\")", keep=1, hints=('send ',), lower=True,
+          check=lambda v: is_value(v) and not re.fullmatch(r"\$(?:env\(\w+\)|[a-z_]\w*)", v),
+          back=120),  # not Tcl's variables ("$env(SSH_PASS)")
     # a password fed to sudo -S by a here-string ("sudo -S systemctl restart app' <<< 'pw'")
     rule("cli-password", r"(\bsudo\s+-s\b[^\n]*?<<<\s*)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
           hints=('<<<',), lower=True, check=is_value, back=120),
@@ -310,8 +315,9 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("webhook", r"(maker\.ifttt\.com/trigger/[^/\s]+/(?:json/)?with/key/)([a-z0-9_-]{16,})",
           keep=1, hints=('maker.ifttt.com',), lower=True, back=0),
     # a label ending a line with the secret after its colon, a single word of any kind
-    # ("Telefon-Banking Kennwort (…): Blaubeerkuchen", "Family safe word: tangerine-otter")
-    rule("password", r"(?m)((?<![a-z0-9_])(?:[a-zäöüåæø-]{0,20}?(?:passwort|kennwort|lösenord|"
+    # ("Telefon-Banking Kennwort (…): Blaubeerkuchen", "Family safe word: tangerine-otter");
+    # not a value's word ("MYSQL_ROOT_PASSWORD=password mysql:latest")
+    rule("password", r"(?m)((?<![a-z0-9_=])(?:[a-zäöüåæø-]{0,20}?(?:passwort|kennwort|lösenord|"
           r"wachtwoord|passord|adgangskode)|password|passwort|kennwort|mot de passe|mdp|contraseña|"
           r"senha|wachtwoord|lösenord|hasło|heslo|parola|safe word|code word|codeword|"
           r"şifre(?:si)?|jelszó|jelszava|kata sandi|mật khẩu|पासवर्ड|"
@@ -324,13 +330,14 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"spend key|view key|приватный ключ|シークレットアクセスキー|シークレットキー|"
           r"passwort für|пароль|кодовое слово|合言葉|暗号化キー|暗号キー|ネットワークキー|"
           r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호|암호|kodeord|kode|phrase de passe|pw|pwd|"
-          r"الباسورد|الباسوورد|授权码|sandi aplikasi|sandi|"
+          r"الباسورد|الباسوورد|授权码|令牌|رمز|sandi aplikasi|sandi|"
           r"clé de (?:dé)?chiffrement|(?:de|en)cryption key|entschlüsselungsschlüssel|"
           r"clave de acceso|"
           r"κωδικός|κωδικ[όο]ς πρόσβασης|"
           r"chiave di (?:de)?crittografia|clave de (?:des)?cifrado|পাসওয়ার্ড)"
           r"(?![\w-])(?![^\n:：]{0,40}\b(?:promo|garansi|warranty|voucher|kupon|coupon|referral|"
-          r"tracking|booking|order|resi)\b)"
+          r"tracking|booking|order|resi|المنتج|الخصم|القسيمة|البريد|البريدي|الدولة|التتبع|"
+          r"الحجز|الطلب|السويفت|الفرع|الاستجابة|الخطأ|العملة|الشحن|الإحالة)\b)"
           r"(?:[^\n:：@/=<>{}\"'`|–—(]|\([^)\n]{0,80}\)|(?<=\w)['’](?=\w)|\"[^\"\n:]{1,30}\"){0,60}"
           r"(?:[:：]|[ \t][–—])[ \t]*"
           r"(?:\r?\n[ \t]*)?)"
@@ -356,7 +363,7 @@ ANNOUNCED: tuple[Rule, ...] = (
                  '密码', '口令', '비밀번호', 'şifre', 'jelsz', 'kata sandi', 'mật khẩu',
                  'पासवर्ड', '암호', 'kode', 'phrase de passe', 'chiffrement', 'cryption key', 'pw',
                  'entschlüsselungsschlüssel', 'crittografia', 'cifrado', 'পাসওয়ার্ড', 'الباسورد',
-                 'الباسوورد', '授权码', 'sandi',
+                 'الباسوورد', '授权码', '令牌', 'رمز', 'sandi',
                  'clave de acceso', 'κωδικ'),
           lower=True, check=label_word, back=20),
     # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe

@@ -119,6 +119,8 @@ COMMENT_AFTER = re.compile(r"[\\\"'`]*\)?[,;)]*[ \t]*(?://|#|--|/\*)[ \t]*")
 CHAT_LINE = re.compile(r"(?:\[[^\]\n]{3,30}\][ \t]*[^\W\d]|[A-Z])[\w .'-]{0,30}:[ \t]")
 BLOB_LINE = re.compile(r"[A-Za-z0-9+/=_-]+")
 # a name in camel case with digits (``CircomBn254Cfg``, ``Summer2024``): random only by label
+# a product and its version, as a user agent names them ("AppleWebKit/537.36", "Chrome/111.0")
+PRODUCT = re.compile(r"[A-Za-z][\w-]*/\d+(?:\.\d+)+")
 IDENTIFIER = re.compile(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+|\d+)+")
 VERSION = re.compile(r"v?\d+(?:\.\d+){1,3}(?:[-+.][\w.]+)?")
 # shapes public whatever stands before them: an SSH key's body, an extended public key, an
@@ -343,7 +345,9 @@ def _labelled(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
         return bool(label) and bool(label[-1].group("yes")) and \
             not said[label[-1].end():].strip(" \t:=`\"'*")
     if label and label[-1].group("yes"):
-        return True
+        # a call's name, the call closed before the value, is code, not a label
+        # ("validateCSRFToken(); // crmv@171581"; not 'ApiKeyAuth("sk_…")')
+        return not re.match(r"\([^()]*\)", said[label[-1].end():])
     after = text[e:line_end]
     value = text[a:e]
     comment = COMMENT_AFTER.match(after)
@@ -409,8 +413,8 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
                 # ``psk=5jSy…`` unquoted: the name stays ("Shop: Goiabada=1962" is one value)
                 a, value = a + name.end(), value[name.end():]
             if lead and text[m.start()] == "@" or text[m.start()] == "^" or \
-                    not random_looking(value):  # a handle; a note's block id ("^nXMD9Rmg")
-                continue
+                    not random_looking(value) or PRODUCT.fullmatch(value):
+                continue  # a handle; a note's block id ("^nXMD9Rmg"); "AppleWebKit/537.36"
             if _labelled(text, view, lines, a, a + len(value)):
                 out.append((a, a + len(value), MARK.format("secret")))
         out += _letters_after_labels(text, view, start, end)

@@ -118,7 +118,7 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"integration|"
              r"db|database|dek|kek|wrapping|data)[_-]?key)")
 VALUE = (r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")(?:[^\"\\\n]|\\.)*(?=\")|"
-         r"(?<=')[^'\n]*(?=')|(?![&\\])(?:[^\s,;}\])&\\]|\\+(?![\\nrt])|&(?![\w.]+=))+)")
+         r"(?<=')[^'\n]*(?=')|(?![&\\])(?:[^\s,;}\])&\\]|\\+(?![\\nrt])|&(?![\w.-]+=))+)")
 # (unquoted, a form's next field ends it, and a JSON-escaped break: "None\\n+auth_token")
 
 ANY_SEP = re.compile(r"[a-z0-9_.-]{0,24}\\?[\"']?\]?\s*(?::=|=>|=|:)")
@@ -161,8 +161,11 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('.webhook.office.com',), lower=True),
     rule("sentry-dsn", r"(https?://[0-9a-f]{32}:)[0-9a-f]{32}(?=@[^\s/]*sentry)", keep=1,
           hints=('sentry',), lower=True),
-    rule("cookie", r"((?:^|(?<=[\s\"']))(?:set-)?cookie\s*:\s*[\"']?)(?=[^\s=;,]+=)[^\n\"']{8,}",
+    rule("cookie", r"((?:^|(?<=[\s\"']))cookie\s*:\s*[\"']?)(?=[^\s=;,]+=)[^\n\"']{8,}",
           keep=1, hints=('cookie',), lower=True, back=4, check=lambda v: secret_cookie(v)),
+    # a server's Set-Cookie sets one cookie: its attributes after it stay (path, Max-Age…)
+    rule("cookie", r"((?:^|(?<=[\s\"']))set-cookie\s*:\s*[\"']?)(?=[^\s=;,]+=)[^\n\"';]{8,}",
+          keep=1, hints=('set-cookie',), lower=True, back=4, check=lambda v: secret_cookie(v)),
     # curl -u user:pw, --user user:pw: the user stays
     rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:['\"]?)[^\s\"'\\]+", keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
@@ -198,8 +201,9 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('requirepass', 'masterauth'), lower=True,
           check=lambda v: is_value(v) or v.startswith("/") and looks_random(v), back=0),
     # `mongosh … -u admin -p PW`, `psql -U x -p …` is a port (a number: no value)
-    rule("cli-password", r"(\s-u\s*[\"']?[^\s\"']+[\"']?\s+-p\s*)(?!-)(\S+)", keep=1,
+    rule("cli-password", r"(\s-u\s*[\"']?[^\s\"']+[\"']?\s+-p[ \t]*)(?!-)(\S+)", keep=1,
           hints=(' -u',), back=0,  # `mysql -u root -p db` asks for it, and so with `shop_db`;
+          # the next line is its prompt ("mysql> …"), not the password
           # a usage text lists flags ("-usr/--username, -psw/--password")
           check=lambda v: said_secret(v) and "/--" not in v and
           not re.fullmatch(r"[a-z]+(?:_[a-z0-9]+)+", v)),
@@ -351,9 +355,10 @@ STRUCTURED: tuple[Rule, ...] = (
     # Go's DSN: user:password@tcp(host)/db
     rule("url-password", r"(\b[\w.-]+:)([^@\s\"':/]+)(?=@(?:tcp|unix|udp)\()", keep=1,
           hints=('@tcp(', '@unix(', '@udp('), lower=True, check=is_value),
-    # a signature or a token in a URL's query string, or an AWS request's signature
+    # a signature or a token in a URL's query string, or an AWS request's signature (an old
+    # Google Sheets link's ``ccc?key=`` is the sheet's id)
     rule("signed-url", r"([?&](?:x-amz-signature|x-goog-signature|x-amz-security-token|"
-          r"signature|access_token|api_key|apikey|token|key|auth_token|client_secret|secret|"
+          r"signature|access_token|api_key|apikey|token|(?<!/ccc\?)(?<!/pub\?)key|auth_token|client_secret|secret|"
           r"password|passwd|pwd|private_token|appid|app_key|subscription-key|access_key|"
           r"accesskey)=)([a-z0-9%+/=_.!*~-]{6,}?)(?=[&#\s\"'<>)]|$)",
           keep=1, hints=('signature=', 'security-token=', 'token=', 'key=', 'secret=',
@@ -421,7 +426,10 @@ STRUCTURED: tuple[Rule, ...] = (
     # an env dump's NAME=value: the value runs to the line's end (Django keys hold "()")
     rule("password", r"(?m)(^[ \t]*(?:export[ \t]+)?[A-Z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|"
           r"API_KEY|APIKEY|PRIVATE_KEY|AUTH)[A-Z0-9_]*(?<!_ID)(?<!_URL)(?<!_URI)(?<!_DOMAIN)"
-          r"(?<!_AUDIENCE)(?<!_SCOPE)(?<!_ISSUER)(?<!_HOST)(?<!_USER)(?<!_NAME)=)(\S+)$", keep=1,
+          r"(?<!_AUDIENCE)(?<!_SCOPE)(?<!_ISSUER)(?<!_HOST)(?<!_USER)(?<!_NAME)"
+          # how a login is made, not its secret: AUTHTYPE=database, AUTH_METHOD=ldap
+          r"(?<!TYPE)(?<!MODE)(?<!METHOD)(?<!_PROVIDER)(?<!_BACKEND)(?<!_STRATEGY)=)(\S+)$",
+          keep=1,
           hints=('secret', 'passw', 'token', 'api_key', 'apikey', 'private_key', 'auth'),
           check=is_value),
     # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a

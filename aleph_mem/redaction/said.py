@@ -13,7 +13,7 @@ SAID: tuple[Rule, ...] = (
     rule("password", r"(पासवर्ड\s+)(\S+)(?=\s+है)", keep=1, hints=('पासवर्ड',),
           check=said_secret, back=0),
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
-    rule("password", r"((?:(?<![a-z0-9_:/])(?:password|passwort|kennwort|passwd|passphrase|pw|"
+    rule("password", r"((?:(?<![a-z0-9_:/=])(?:password|passwort|kennwort|passwd|passphrase|pw|"
           r"(?<![=\w-])pass(?=[ \t]+(?:is|was)[ \t])|"  # "db pass is …", not "dmarc=pass"
           r"pwd|passcode|mot de passe|mdp|contraseña|contrasena|senha|wachtwoord|"
           r"parola(?![ \t]+chiave)|"
@@ -45,8 +45,9 @@ SAID: tuple[Rule, ...] = (
           r"currently|still|toujours|encore|immer noch|todavía|ainda|sempre|теперь|сейчас):?"
           r"[ \t]+)?)"
           r"(?!\[redacted:)(\"[^\"\n]+\"|'[^'\n]+'|`[^`\n]+`|「[^」\n]+」|『[^』\n]+』|«[^»\n]+»|"
-          r"[^\s,;\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef]*"
-          r"[^\s,;.!?\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef])",
+          # unquoted, a query's next field ends it ("token=$TOKEN&ip=")
+          r"(?:(?!&[\w.-]+=)[^\s,;\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef])*"
+          r"[^\s,;.!?&\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef])",
           keep=1, hints=('pass', 'kennwort', 'pw', 'mot de passe', 'contrase', 'senha',
                          'wachtwoord', 'parola', 'hasło', 'haslo', 'пароль', 'パスワード',
                          '密码', '密碼', '비밀번호', '비번', 'api key', 'api token', 'access token',

@@ -133,6 +133,8 @@ def is_value(text: str) -> bool:
     bare = re.sub(r"`[*_]+$", "`", text).strip("\\\"'`").strip()  # inline code in emphasis
     if re.search(r"[，。、；：！？]", bare):
         return False  # prose in a CJK script ("登录凭证，一般就是密码…")
+    if re.match(r"[;)]\s", bare):
+        return False  # code between two strings ('"password:"; send "…"'), not a value
     if text.startswith("`") and not text.rstrip("*_.,;:)").endswith("`"):
         return False  # a command's substitution ("`kubectl get secret …`")
     return (len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
@@ -157,11 +159,12 @@ def said_secret(text: str) -> bool:
     if escaped_break(text):
         return False  # a JSON-escaped line break ("Password: \\ndn: …"), not a value
     text = re.sub(r"\\[nrt].*", "", text)  # "required\\n\"}": the value ends at the break
+    text = re.sub(r"^[*_]+(?=[`\"'])|(?<=[`\"'])[*_]+$", "", text)  # "**`op://`**": emphasis
     if text[-1:] in "\"'\\" and text[:1] not in "\"'`「『":
         text = text.rstrip("\"'\\")  # a JSON string's end after a word ('loaded"'), no quote
     bare = text.strip("\"'`「」『』\\")
-    if bare in PUBLISHED:
-        return False
+    if bare in PUBLISHED or re.match(r"[;)]\s", bare):
+        return False  # a published key; code between two strings ('"pass:"; send "…"')
     if bare != text:
         return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
                 and not names_a_secret(bare) and not CODE_TEXT.search(bare)
@@ -170,6 +173,8 @@ def said_secret(text: str) -> bool:
                 and not re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+", bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
     bare = bare.strip(":*_")  # ":elevate", "**stateless**": a word in punctuation or emphasis
+    if re.fullmatch(r"[^\W\d_]{4,12}", bare) and bare.isupper():
+        return False  # a status in capitals ("API key 401 — RESUELTO"), not a password
     for opening, closing in ("()", "[]", "{}"):  # "string)": a bracket without its pair
         if closing in bare and opening not in bare or opening in bare and closing not in bare:
             bare = bare.strip(opening + closing)
