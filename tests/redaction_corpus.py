@@ -35,6 +35,13 @@ def q(n: int, alphabet: str = ALNUM) -> str:
     return "".join(own.choice(alphabet) for _ in range(n))
 
 
+near = random.Random(2929)  # round 29 on: near misses' draws, made at import
+
+
+def nq(n: int, alphabet: str = ALNUM) -> str:
+    return "".join(near.choice(alphabet) for _ in range(n))
+
+
 def quid() -> str:
     return f"{q(8, HEX)}-{q(4, HEX)}-4{q(3, HEX)}-a{q(3, HEX)}-{q(12, HEX)}"
 
@@ -1166,6 +1173,63 @@ def shapes() -> list[Shape]:
         ("رمز فایل اکسل حقوق کارمندان: {}", "mh3" + q(6, string.ascii_lowercase) + ".k55"),
         ("Gitee 私人令牌（同步镜像用）：{}", q(32, HEX)),
     )
+    # round 29: corpora 24 and 25 after their one run (the home lab; data and research work)
+    pve = "\n".join([
+        "root@pve:~# pveum user token add ci@pve deploy --privsep 0",
+        "┌──────────────┬──────────────────────────────────────┐",
+        "│ key          │ value                                │",
+        "╞══════════════╪══════════════════════════════════════╡",
+        "│ full-tokenid │ ci@pve!deploy                        │",
+        "├──────────────┼──────────────────────────────────────┤",
+        "│ value        │ {} │",
+        "└──────────────┴──────────────────────────────────────┘"])
+    out += _shapes(
+        "round-29",
+        ("Backlog MqttHost 10.0.0.5; MqttUser tasmota; MqttPassword {}; Topic dryer",
+         "Rabe_" + q(6, string.ascii_lowercase) + "42"),
+        ("root@OpenWrt:~# uci set wireless.@wifi-iface[0].key='{}'", "lotte" + q(5, "0123456789")),
+        ("C:\\> net use Y: \\\\fileserver\\scans {} /user:OFFICE\\anna",
+         "Porto*Lab" + q(3, "0123456789")),
+        ("$ rclone obscure '{}'\n" + q(40, URLSAFE), "mila" + q(4, "0123456789") + "-"),
+        ("mc alias set backup https://s3.example.net " + q(20, string.ascii_uppercase) + " {}",
+         q(40, ALNUM)),
+        ("!wandb login {}", q(40, HEX)),
+        ("$ kinit jdoe@CLUSTER.EXAMPLE.ORG <<< '{}'", "Ottawa" + q(2, "0123456789") + "_"),
+        ("curl -u {}: https://api.example-gpu.cloud/v1/instances",
+         "secret_lab-ml_" + q(32, HEX) + "." + q(20)),
+        ("snmpwalk -v2c -c {} 192.168.1.20 system", q(10, string.ascii_letters)),
+        ("snmpget -v3 -l authNoPriv -u monitor -a SHA -A '{}' 10.0.0.2 sysUpTime.0",
+         "mint" + q(3, "0123456789") + "+x"),
+        ('[[inputs.snmp]]\n  agents = ["udp://10.0.0.2:161"]\n  community = "{}"', q(12)),
+        ("WATCHTOWER_NOTIFICATION_URL=discord://{}@" + q(18, "0123456789"), q(68, URLSAFE)),
+        ("*.home.example.com {{\n    tls {{\n        dns hetzner {}\n    }}\n}}", q(32)),
+        ('<Option name="NetworkKey" value="{}" />',
+         ", ".join("0x" + q(2, "0123456789ABCDEF") for _ in range(16))),
+        ("S2 Unauthenticated: {}", q(32, "0123456789ABCDEF")),
+        ("db.internal.example.org:5432:app:svc_app:{}", "Gauss" + q(4, "0123456789") + "."),
+        ("# /etc/davfs2/secrets\nhttps://cloud.example.org/remote.php/dav/files/oma/  oma  {}",
+         "-".join(q(5) for _ in range(5))),
+        (pve, quid()),
+        ("    Schlüsselinhalt        : {}", "Gast" + q(6, string.ascii_letters) + "2016"),
+        ("ssid=Garage\nwpa=2\nwpa_passphrase={}\nwpa_key_mgmt=WPA-PSK", q(16, "0123456789")),
+        ("ngrok token for the defence demo: {}", q(27) + "_" + q(21)),
+        ('#!/usr/bin/expect -f\nspawn ssh tk@login.hpc.example.edu\nexpect "Password:"\n'
+         'send "{}\\r"\ninteract', "Sh@ng" + q(4, "0123456789")),
+        ('env:\n  - name: LAB_API_KEY\n    value: "{}"\n  - name: LAB_RUN\n    value: abl-3',
+         "local-" + q(40, HEX)),
+        ("AWS_SECRET_ACCESS_KEY={}\nAWS_DEFAULT_REGION=eu-west-1",
+         "/" + q(9, ALNUM) + "/" + q(5) + "7" + q(22, ALNUM) + "9"),
+        ('{{"content": "REDCAP_TOKEN_PID12={}\\nREDCAP_URL=https://redcap.example.org/api/"}}',
+         q(32, "0123456789ABCDEF")),
+        ('{{"output": "ok\\n{}\\n"}}', "ghp_" + q(36)),
+        ("- [ ] is `influx_pw` still in git history?! (`influx_pw: {}`)",
+         "Falcon." + q(6, string.ascii_letters) + "97"),
+        ("alarm_control_panel:\n  - platform: manual\n    name: Haus Alarm\n    code: '{}'",
+         q(6, "123456789")),
+        ("Jellyfin API-Key für Jellyseerr: `{}`", q(32, HEX)),
+        ("can u ssh into the cluster? pasword is {}", "Zurich" + q(4, "0123456789") + "!"),
+        ('$pw = ConvertTo-SecureString "{}" -AsPlainText -Force', q(6) + "%" + q(7) + "="),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -1182,6 +1246,42 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    # round 29: corpora 24 and 25 (what the home lab's and research's files hold that is none)
+    "round-29": (
+        "Backlog MqttHost 10.0.0.5; MqttUser tasmota; Topic dryer; TelePeriod 60",
+        "root@OpenWrt:~# uci set wireless.@wifi-iface[0].encryption='psk2'",
+        "C:\\> net use Z: \\\\nas\\dokumente /user:NAS\\papa /persistent:yes",
+        'echo "$RCLONE_PW" | rclone obscure -',
+        "wandb login --relogin",
+        "snmpwalk -v2c -c public 192.168.1.1 system",
+        'snmpget -v3 -l authNoPriv -u librenms -a SHA -A "$SNMP_AUTH" 10.0.0.2 sysUpTime.0',
+        "Community: Obsidian-Forum-Berlin (we meet on Fridays)",
+        '[[inputs.snmp]]\n  agents = ["udp://10.0.0.2:161"]\n  community = "public"',
+        "password: $2y$10$" + nq(53, ALNUM + "./"),
+        "ADMIN_TOKEN='$$argon2id$$v=19$$m=65540,t=3,p=4$$" + nq(22) + "$$" + nq(43) + "'",
+        "    client_secret: '$pbkdf2-sha512$310000$" + nq(22) + "$" + nq(86) + "'",
+        '- "traefik.http.middlewares.auth.basicauth.users=yuki:$$apr1$$' + nq(8) + "$$"
+        + nq(22) + '"',
+        '  pwhash = "$BALLOON-SHA256$v=1$s=1024,t=32$' + nq(22) + "==$" + nq(43) + '="',
+        "config login\n\toption username 'root'\n\toption password '$p$root'",
+        "fritzbox_password: !env_var FRITZ_PASSWORD",
+        '"dbpassword": "***REMOVED SENSITIVE VALUE***",',
+        "      MINIO_ROOT_PASSWORD: minioadmin",
+        "APP_KEY=SomeRandomStringOf32CharsExactly",
+        "[security]\nsecret_key = SW2YcwTIb9zpOOhoPsMm",
+        "TELEGRAM_BOT_TOKEN=123456789:ABCdefGhIJKlmNoPQRsTUVwxyZ",
+        'openai.api_key = os.environ["OPENAI_API_KEY"]\nopenai.organization = "org-'
+        + nq(24) + '"',
+        "- OTP per App, Token-Seriennummer " + nq(12, UPPER),
+        'token <- Sys.getenv("REDCAP_TOKEN")\n'
+        "ds <- redcap_read(redcap_uri = uri, token = token)$data",
+        'exp = Experiment(api_key=os.getenv("COMET_API_KEY"))\n# resume exp key ' + nq(32, HEX),
+        "config wireguard_wg0\n\toption public_key '" + nq(43) + "='",
+        'curl -k -H "Authorization: PVEAPIToken=root@pam!ci=$PVE_TOKEN_SECRET" https://pve:8006',
+        "- tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2 (<- example token from the ntfy docs)",
+        'expect "Password:"\nsend "$env(SSH_PASS)\\r"',
+        "AWS_SHARED_CREDENTIALS_FILE=/home/anna/Projects/Thesis2024/aws/credentials",
+    ),
     # round 28: the third real sample's wrong marks that were still changed, written anew
     "round-28": (
         "docker run -d -e POSTGRES_PASSWORD=password postgres:16-alpine",

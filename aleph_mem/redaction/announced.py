@@ -264,7 +264,8 @@ ANNOUNCED: tuple[Rule, ...] = (
           r":[ \t]*)([a-z0-9%_-]{16,})", keep=1, hints=('sessid', 'session'), lower=True,
           check=random_value, back=6),
     # an expect script answering a password prompt: expect "password:"; send "pw\r"
-    rule("cli-password", r"(\bexpect\s+(?:-\w+\s+)*\"[^\"\n]*pass[^\"\n]*\"[^\n]*?\bsend\s+"
+    rule("cli-password", r"(\bexpect\s+(?:-\w+\s+)*\"[^\"\n]*pass[^\"\n]*\"[^\n]{0,80}?"
+          r"(?:\n[ \t]*)?\bsend\s+"
           r"(?:--\s+)?\")([^\"\\\n]+)(?=(?:\\r|\\n)?\")", keep=1, hints=('send ',), lower=True,
           check=lambda v: is_value(v) and not re.fullmatch(r"\$(?:env\(\w+\)|[a-z_]\w*)", v),
           back=120),  # not Tcl's variables ("$env(SSH_PASS)")

@@ -1,6 +1,7 @@
 """A value stored beside its name as two fields of one record: a password manager's export
 (``{"value": "…", "name": "password"}``), a HAR's header (``{"name": "Cookie", "value":
-"SID=…"}``), a Postman variable. ``pairs`` finds them; ``text.py`` reads each as the line
+"SID=…"}``), a Postman variable, a Kubernetes container's env (``- name: API_KEY`` and
+``value: …`` on the next line). ``pairs`` finds them; ``text.py`` reads each as the line
 ``name: value`` would be read, by every rule, so a name says what its value is wherever the
 two stand in the record."""
 
@@ -17,10 +18,16 @@ NAME = re.compile(r"(\\?)\"(?:name|key|designation|label|field|header|purpose)\1
 VALUE = {"": re.compile(r"\"value\"\s*:\s*\"((?:[^\"\\\n]|\\.)*)\""),
          "\\": re.compile(r"\\\"value\\\"\s*:\s*\\\"((?:[^\"\\\n]|\\\\.)*?)\\\"")}
 HINT = "value"
+# a YAML list's item named on one line, its value on the next (a pod's env, a compose list)
+YAML_PAIR = re.compile(r"(?m)^([ \t]*)- name:[ \t]*[\"']?([\w.-]{1,60})[\"']?[ \t]*\r?\n"
+                       r"\1[ \t]+value:[ \t]*([\"']?)([^\s\"'#][^\n\"']*?)\3[ \t]*\r?$")
 
 
 def pairs(text: str, view: str) -> Iterator[tuple[str, int, int]]:
     """Each record's name and where its value is: (name, start, end)."""
+    if "- name:" in view and "value:" in view:
+        for m in YAML_PAIR.finditer(text):
+            yield m.group(2), m.start(4), m.end(4)
     if f'"{HINT}"' not in view and f'\\"{HINT}\\"' not in view:
         return
     for record in RECORD.finditer(text):

@@ -26,8 +26,8 @@ OPENS = re.compile(
     r"atm|\bsim\b|puk|box|boîte|caixa|caja|kiosque|immeuble|building|edificio|подъезд|квартир|"
     r"flat|appart|wohnung|ferienwohnung|haus|house|maison|casa|locker|taquilla|spind")
 CODE_AFTER = re.compile(
-    r"[^\n:：]{0,40}?[ \t]*[:：][ \t]*"
-    r"(\d{4,8}|\d{1,2}(?:-\d{1,2}){2,3}|[A-Z]\d{3,6}#?|\d{3,6}[A-ZА-Я#*])"
+    r"[^\n:：]{0,40}?[ \t]*[:：][ \t]*(?P<q>['\"]?)"  # quoted in YAML ("code: '7330'")
+    r"(\d{4,8}|\d{1,2}(?:-\d{1,2}){2,3}|[A-Z]\d{3,6}#?|\d{3,6}[A-ZА-Я#*])(?P=q)"
     r"(?=[ \t]*(?:$|\n|[,(;.]|/|puis\b|then\b|dann\b|und\b|и\b|y\b|e\b|et\b))")
 # what a label says its number is, when it is no code
 NOT_A_CODE = re.compile(
@@ -47,14 +47,14 @@ def labelled_codes(text: str, view: str) -> list[tuple[int, int, str]]:
         if not m:
             continue
         line_start = view.rfind("\n", 0, word.start()) + 1
-        label = view[max(line_start, word.start() - 60):m.start(1)]
+        label = view[max(line_start, word.start() - 60):m.start(2)]
         above = view[view.rfind("\n", 0, max(0, line_start - 1)) + 1:line_start]
         if not (LOCK.search(label) or OPENS.search(label) or OPENS.search(above)):
             continue
-        code = m.group(1)
+        code = m.group(2)
         digits = re.sub(r"\D", "", code)
         if NOT_A_CODE.search(label) or re.fullmatch(r"(?:19|20)\d\d", code) or \
                 "-" not in code and not pin_value(digits):
             continue
-        out.append((m.start(1), m.end(1), MARK.format("code")))
+        out.append((m.start(2), m.end(2), MARK.format("code")))
     return out

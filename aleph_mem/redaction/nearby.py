@@ -23,6 +23,7 @@ from aleph_mem.redaction.codes import PRODUCT_KEY
 from aleph_mem.redaction.rule import MARK
 from aleph_mem.redaction.structure import (
     CAMEL,
+    CRYPT_HASH,
     KEYS_BEFORE,
     PUBLIC_SHAPE,
     WORDLIKE,
@@ -73,7 +74,7 @@ NOT_SECRET_WORDS = (
     r"exemplo|voorbeeld|przykład|пример|regex|pattern|cipher|\bsec\b|"
     r"\bssb\b|\bgpg\b|\bpgp\b|certificate|\bcert\b|\bca\b|session|request|trace|build|"
     r"version|release|revision|model|sitekey|site[ _-]key|\bnode|encrypted|sealed|\benc\(|"
-    r"websocket|"
+    r"websocket|serial|seriennummer|numéro de série|número de serie|\bexp(?:eriment)? key|"
     r"\bfile\b|fichier|datei|archivo|arquivo|bestand|\bplik")
 # what a credential's word is not a secret's after: a public key, a site key, a cache key, a
 # device's identity key (Matrix's "curve25519 key")
@@ -99,8 +100,9 @@ NOT_SECRET_NAME = re.compile(
     r"thumbprint|kid|kty|alg|use|crv|n|e|x|y|type|mode|format|algorithm|policy|hint|image|"
     r"accessor|sid|uid|channel|workspace|team|chat|guild|tag|label|nkey|author|owner|handle|"
     r"nick|nickname|by|opaque|realm|qop|cnonce|integrity|domain|time|date|timestamp|drive|"
-    r"infohash)s?\d*$")
-NAME_BEFORE = re.compile(r"([\w.$-]+)\\?[\"'\]]?\s*(?::=|=>|=|:)\s*\\?[\"'`]?$|<([\w.:-]+)>$")
+    r"infohash|public_key|pub_key|pubkey)s?\d*$")
+NAME_BEFORE = re.compile(r"([\w.$-]+)\\?[\"'\]]?\s*(?::=|=>|=|:)\s*\\?[\"'`]?$|<([\w.:-]+)>$|"
+                         r"\boption\s+([\w.-]+)\s+'$")  # OpenWrt's UCI: option name 'value'
 # a public key's body is on the lines after its type ("ssh-rsa AAAA…\\" wrapped)
 PUBLIC_ABOVE = re.compile(r"ssh-(?:rsa|ed25519|dss|ecdsa)|begin (?:pgp )?public|public key block")
 NAME_EQUALS = re.compile(r"-{0,2}[A-Za-z_][\w.-]*=(?=[^=])")
@@ -294,7 +296,7 @@ def _said_no_secret(view: str, lines: Lines, before: str, words: str,
     joined into (an ARN's, ``auth0|…``, ``nodekey:…``), a PEM block or a public key's wrapped
     lines it is inside."""
     found = NAME_BEFORE.search(before)
-    name = found and (found.group(1) or found.group(2))
+    name = found and (found.group(1) or found.group(2) or found.group(3))
     if name and (id_name(name) or NOT_SECRET_NAME.search(
             re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower().replace("-", "_"))):
         return True
@@ -398,9 +400,10 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
     out = []
     for start, end in _windows(view, lines):
         for m in CANDIDATE.finditer(text, start, end):
+            around = _token_around(text, m.start(), m.end())
             if not _worth_a_look(text, view, lines, m.start(), m.end()) or \
-                    _in_link(_token_around(text, m.start(), m.end())):
-                continue
+                    _in_link(around) or CRYPT_HASH.search(around):
+                continue  # a link's part; a password's hash ("$argon2id$v=19$…")
             a, value = m.start(), m.group().rstrip("*_")
             if value[-1:] in ENDING and not random_looking(value):
                 value = value.rstrip(ENDING + "*_")  # a sentence's end ("… is Xy7kQ2m.")

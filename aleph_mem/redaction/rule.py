@@ -42,8 +42,10 @@ def rule(kind: str, pattern: str, keep: int = 0, flags: int = 0, hints: tuple[st
 
 def token_rule(kind: str, *shapes: tuple[str, str]) -> Rule:
     """Tokens by their literal prefix and body: ``(prefix, body pattern)``. The prefix comes
-    first in the pattern (a fast literal search) and must not follow a word character."""
-    parts = [re.escape(p) + f"(?<![A-Za-z0-9_]{re.escape(p)})" + body for p, body in shapes]
+    first in the pattern (a fast literal search) and must not follow a word character (the
+    letter of a JSON-escaped break, ``\\nghp_…``, is none)."""
+    parts = [re.escape(p) + f"(?<!(?<!\\\\)[A-Za-z0-9_]{re.escape(p)})" + body
+             for p, body in shapes]
     return Rule(kind, "|".join(f"(?:{p})" for p in parts), check=looks_random,
                 prefixes=tuple(p for p, _ in shapes))
 

@@ -10,6 +10,7 @@ import re
 from aleph_mem.redaction.announced import ANNOUNCED
 from aleph_mem.redaction.rule import Rule, rule, token_rule
 from aleph_mem.redaction.said import SAID
+from aleph_mem.redaction.tools import TOOLS
 from aleph_mem.redaction.values import (
     PUBLISHED,
     UUID,
@@ -111,6 +112,7 @@ KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?k
              r"access[_-]?key|secret[_-]?key(?:[_-]?base)?|private[_-]?key|client[_-]?secret|"
              r"credentials?|creds|auth[_-]?token|session[_-]?key|signing[_-]?key|"
              r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])(?<!--- )pass|(?<![a-z])pat|"
+             r"(?<![a-z])pw|token[_-]?value|"
              r"(?<![a-z])psk|wpa[_-]?passphrase|authtok|(?<![a-z])totp(?:[_-]?secret)?|"
              r"otp[_-]?secret|mfa[_-]?secret|(?<![a-z])_auth(?=\s*=)|"
              r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|licence|webhook|root|network|"
@@ -287,6 +289,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"\S*(?:[ \t]+[^\s|;&]+)*[ \t]*\r?\n)(?!-----)([^\s]{8,})(?=[ \t]*(?:\r?\n|$))", keep=1,
           hints=('cat ',), lower=True, check=is_value, back=0),
     *ANNOUNCED,
+    *TOOLS,
     # SNMP communities in snmpd.conf (rocommunity SECRET 10.0.0.0/24)
     rule("password", r"(\b(?:ro|rw)community6?[ \t]+)(\S+)", keep=1,
          hints=('rocommunity', 'rwcommunity'), lower=True,
@@ -424,11 +427,14 @@ STRUCTURED: tuple[Rule, ...] = (
           r"access-key|secret-key|auth-token)(?:=|\s+))(?!-)(\"[^\"]+\"|'[^']+'|[^\s\"']+)",
           keep=1, hints=('--',), lower=True, check=is_value, back=0),
     # an env dump's NAME=value: the value runs to the line's end (Django keys hold "()")
-    rule("password", r"(?m)(^[ \t]*(?:export[ \t]+)?[A-Z0-9_]*(?:SECRET|PASSWORD|PASSWD|TOKEN|"
+    # (a line of a tool's output in a transcript starts after "content": " or an escaped break)
+    rule("password", r"(?m)((?:^|(?<=\\n)|(?<=\": \"))[ \t]*(?:export[ \t]+)?[A-Z0-9_]*"
+          r"(?:SECRET|PASSWORD|PASSWD|TOKEN|"
           r"API_KEY|APIKEY|PRIVATE_KEY|AUTH)[A-Z0-9_]*(?<!_ID)(?<!_URL)(?<!_URI)(?<!_DOMAIN)"
           r"(?<!_AUDIENCE)(?<!_SCOPE)(?<!_ISSUER)(?<!_HOST)(?<!_USER)(?<!_NAME)"
           # how a login is made, not its secret: AUTHTYPE=database, AUTH_METHOD=ldap
-          r"(?<!TYPE)(?<!MODE)(?<!METHOD)(?<!_PROVIDER)(?<!_BACKEND)(?<!_STRATEGY)=)(\S+)$",
+          r"(?<!TYPE)(?<!MODE)(?<!METHOD)(?<!_PROVIDER)(?<!_BACKEND)(?<!_STRATEGY)=)"
+          r"((?:(?!\\[nrt\"])\S)+)(?=$|\\[nrt]|\\?\")",
           keep=1,
           hints=('secret', 'passw', 'token', 'api_key', 'apikey', 'private_key', 'auth'),
           check=is_value),
@@ -444,7 +450,7 @@ STRUCTURED: tuple[Rule, ...] = (
           # unquoted, three words in a row are a sentence ("Password: chiedere a Giulia")
           r"(?!\[redacted:)(?:(?<=[\"'])|(?![^\W\d_]+(?:[ \t]+[`\"'(]?[^\W\d_]|,[ \t]+[^\W\d_])))"
           + VALUE, keep=1,
-          hints=("pass", "pwd", "secret", "token", "key", "cred", "pat", "psk", "authtok",
+          hints=("pass", "pwd", "pw", "secret", "token", "key", "cred", "pat", "psk", "authtok",
                  "totp", "_auth"),
           lower=True, check=is_value, back=24, gate=ANY_SEP),
     # a wallet's key: WIF (5…, K…, L…), a 64-byte key in base58 (Solana), where a wallet is

@@ -13,7 +13,8 @@ SAID: tuple[Rule, ...] = (
     rule("password", r"(पासवर्ड\s+)(\S+)(?=\s+है)", keep=1, hints=('पासवर्ड',),
           check=said_secret, back=0),
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
-    rule("password", r"((?:(?<![a-z0-9_:/=])(?:password|passwort|kennwort|passwd|passphrase|pw|"
+    rule("password", r"((?:(?<![a-z0-9_:/=])(?:password|pasword|passwort|kennwort|passwd|"
+          r"passphrase|pw|"
           r"(?<![=\w-])pass(?=[ \t]+(?:is|was)[ \t])|"  # "db pass is …", not "dmarc=pass"
           r"pwd|passcode|mot de passe|mdp|contraseña|contrasena|senha|wachtwoord|"
           r"parola(?![ \t]+chiave)|"
@@ -22,6 +23,7 @@ SAID: tuple[Rule, ...] = (
           r"recovery key|recovery code|backup code|chiave di ripristino|clé de récupération|"
           r"wiederherstellungsschlüssel|אסימון|口令|ライセンスキー|復旧キー|回復キー|"
           r"sleutel|api-sleutel|schlüssel|api-schlüssel|clé api|chiave api|clave api|"
+          r"api-key|api-nyckel|api-nøkkel|api-nøgle|api-avain|"
           r"парольная фраза|кодовая фраза|"
           r"пароль|api key|api token|access token|secret|token|mật khẩu|kata sandi|şifre|"
           r"şifresi|συνθηματικό|κωδικός|lösenord(?:et)?|heslo|salasana|adgangskode|passord|"
@@ -48,7 +50,7 @@ SAID: tuple[Rule, ...] = (
           # unquoted, a query's next field ends it ("token=$TOKEN&ip=")
           r"(?:(?!&[\w.-]+=)[^\s,;\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef])*"
           r"[^\s,;.!?&\u3000-\u30ff\u3400-\u9fff\uac00-\ud7af\uff00-\uffef])",
-          keep=1, hints=('pass', 'kennwort', 'pw', 'mot de passe', 'contrase', 'senha',
+          keep=1, hints=('pass', 'pasword', 'kennwort', 'pw', 'mot de passe', 'contrase', 'senha',
                          'wachtwoord', 'parola', 'hasło', 'haslo', 'пароль', 'パスワード',
                          '密码', '密碼', '비밀번호', '비번', 'api key', 'api token', 'access token',
                          'secret', 'token', 'كلمة', 'رمز عبور', 'पासवर्ड', 'รหัสผ่าน',
@@ -57,6 +59,7 @@ SAID: tuple[Rule, ...] = (
                          'lösenord', 'heslo', 'salasana', 'adgangskode', 'passord', 'jelsz',
                          'private key', 'privkey', 'الرقم السري', 'sleutel', 'schlüssel',
                          'clé api', 'chiave api', 'clave api', 'psk', 'pre-shared key',
+                         'api-key', 'api-nyckel', 'api-nøkkel', 'api-nøgle', 'api-avain',
                          'clé pré-partagée', 'license key', 'licence key', 'product key',
                          'recovery key', 'recovery code', 'backup code', 'chiave di ripristino',
                          'clé de récupération', 'wiederherstellungsschlüssel', 'אסימון',

@@ -23,7 +23,8 @@ UNQUOTED = re.compile(r"^[ \t]*([\w.-]*(?:key|token|secret|auth))[ \t]*[=:][ \t]
 CSP_SOURCES = ("nonce-", "sha256-", "sha384-", "sha512-")
 # a password's hash quoted alone ("hashid '$2y$10$…'"): under a key's name a rule judges it
 # (CurseForge's API keys look like bcrypt)
-CRYPT_HASH = re.compile(r"\$(?:1|2[abxy]?|5|6|y|7|apr1|argon2(?:id|i|d)?|scrypt|pbkdf2[-\w]*)\$")
+CRYPT_HASH = re.compile(r"\$\$?(?:1|2[abxy]?|5|6|y|7|apr1|argon2(?:id|i|d)?|scrypt|pbkdf2[-\w]*|"
+                        r"balloon-sha256)\$", re.IGNORECASE)  # "$$": a compose file's escape
 ID_WORD_BEFORE = re.compile(r"(?i)\b(?:id|ids|workflow|element|file|doc|uuid|guid)\s*[(:]?\s*$")
 UUID_IN = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
@@ -54,7 +55,9 @@ NOT_A_SECRETS_KEY = re.compile(r"(?:cache|idempotency|partition|sort|primary|for
                                r"[ _-]?key$",
                                re.IGNORECASE)
 KEYS_BEFORE = re.compile(r"([\w$-]+)[\"']?\s*[:=]")
-NAME_BEFORE = re.compile(r"([\w.$-]+)[\"'\]]?\s*(?::=|=>|=|:|\()\s*$|,\s*$")
+# a name before a value: ``name = ``, ``"name": ``, ``call(``, OpenWrt's UCI ``option name ``
+NAME_BEFORE = re.compile(r"([\w.$-]+)[\"'\]]?\s*(?::=|=>|=|:|\()\s*$|,\s*$|"
+                         r"\boption\s+([\w.-]+)\s+$")
 
 
 CAMEL = re.compile(r"[A-Z][a-z]+|[a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -145,7 +148,7 @@ def literals(text: str, view: str) -> list[tuple[int, int, str]]:
     for m in LITERAL.finditer(text):
         value = m.group(2)
         if (m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_$\\")
-                or value.startswith(CSP_SOURCES) or CRYPT_HASH.match(value)
+                or value.startswith(CSP_SOURCES) or CRYPT_HASH.search(value)
                 or value.startswith("gAAAAA")  # Fernet's ciphertext (Codex's encrypted_content)
                 or not _random_value(value)):
             continue  # a page's script nonce or hash ("'nonce-G74M…'") is sent to every visitor
@@ -153,7 +156,8 @@ def literals(text: str, view: str) -> list[tuple[int, int, str]]:
         if not text[line_start:m.start()].strip() and line_start:  # `KEY =⏎  "…"`
             line_start = text.rfind("\n", 0, line_start - 1) + 1
         before = NAME_BEFORE.search(text, line_start, m.start())
-        if before and before.group(1) and id_name(before.group(1)) or any(
+        name = before and (before.group(1) or before.group(2))
+        if name and id_name(name) or any(
                 id_name(k) for k in KEYS_BEFORE.findall(text, line_start, m.start())):
             continue  # `doc_id = "…"`, `applicationServerKey: decode("…")`
         if m.group(1) == "`" and not (before and before.group(1) and re.search(

@@ -40,7 +40,13 @@ from aleph_mem.redaction.structure import (
     literals,
     table_secrets,
 )
-from aleph_mem.redaction.values import PUBLISHED, base64_text, looks_random, public_token
+from aleph_mem.redaction.values import (
+    PUBLISHED,
+    base64_text,
+    hashed_password,
+    looks_random,
+    public_token,
+)
 
 ALL_HINTS = tuple(sorted({h for rule in STRUCTURED for h in rule.hints}))
 RULE_HINTS = [(rule, frozenset(rule.hints)) for rule in STRUCTURED]
@@ -117,7 +123,8 @@ def _spans(rule: Rule, seen: dict[str, list[int]], text: str,
         if "[REDACTED:" in text[m.start():m.end()]:
             continue  # a mark an earlier rule left is never read as a key or a value
         start = m.end(rule.keep) if rule.keep else m.start()
-        if rule.check and not rule.check(text[start:m.end()]):
+        if rule.check and not rule.check(text[start:m.end()]) or \
+                rule.keep and hashed_password(m.group(rule.keep), text[start:m.end()]):
             continue
         out.append((start, _wrapped_end(text, m.end()) if rule.keep else m.end(),
                     MARK.format(rule.kind)))
@@ -183,6 +190,9 @@ def _token_runs(text: str) -> list[tuple[int, int, Rule]]:
     out = []
     for m in RUN.finditer(text):
         start = m.start()
+        if text[start - 1:start] == "\\" and text[start] in "nrt" and \
+                text[start + 1:start + 3] in PREFIX_RULES:
+            start += 1  # after a JSON-escaped break ("\\nghp_…"), not its letter
         rules = PREFIX_RULES.get(text[start:start + 2])
         if rules:
             rule = next((r for r, p in rules if text.startswith(p, start)), None)

@@ -27,7 +27,14 @@ NOT_A_SECRET = re.compile(
     r"(?:vault|arn|awssm|gcpsm|azkv|keyvault|doppler|infisical|ref\+[a-z]+):\S*|ENC[\[(].*|"
     r"(?:secret|kv|kv-v2|secrets)/[\w.-]+(?:/[\w.-]+)+\)?|"
     r"pk\.eyJ.*|pk_(?:live|test)_\w+|tok_[A-Za-z]+|pub[0-9a-f]{32}|!vault.*|\$ANSIBLE_VAULT.*|"
-    r"1password|bitwarden|keepass(?:xc)?|lastpass|dashlane|keychain|op://.*|!secret\b.*|"
+    r"1password|bitwarden|keepass(?:xc)?|lastpass|dashlane|keychain|op://.*|"
+    r"!(?:secret|env_var|include)\b.*|"
+    # a password's hash (crypt, PHC: argon2, pbkdf2, Apache's apr1, Pi-hole's BALLOON;
+    # doubled "$$" in a compose file; bcrypt: ``hashed_password``), OpenWrt's "$p$root"
+    r"\$\$?(?:argon2(?:id|i|d)|pbkdf2(?:-sha\d+)?|apr1|[156]|y|gy|7|scrypt|md5|sha1|"
+    r"balloon-sha256)\$.*|\$p\$\w+|"
+    # an OpenAI organization's id; a call's argument closed ("token)$data" in R)
+    r"org-[A-Za-z0-9]{20,}|(?-i:[a-z_][a-z0-9_]*)\)(?:\$|\.\w|\[).*|"
     r"(?:window|globalthis|import\.meta\.env|app_config)\..*|"
     r"\{[\w.-]+\}?.*|#{2,}[\w-]+#{2,}|password|passwd|pass|pwd|secret|token|key|user|username|"
     r"[\d:+\-./TZ]+|0x[0-9a-fA-F]{40}|"  # a date, a time, a number; an account's address
@@ -36,7 +43,7 @@ NOT_A_SECRET = re.compile(
     r"(?:~|\.{1,2})?/[\w.\-/]*|[a-z][a-z0-9+.-]*://[^@\s]*|"
     r"\[REDACTED:[a-z-]+\]|"
     # a PowerShell cmdlet (Read-Host …), a Java class by its package (org.apache….Http11…)
-    r"\(?(?-i:[A-Z][a-z]+-[A-Z][A-Za-z]+)|(?-i:[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*){2,}\.[A-Z]\w*)|"
+    r"\(?(?-i:[A-Z][a-z]+(?:[A-Z][a-z]+)?-[A-Z][A-Za-z]+)|(?-i:[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*){2,}\.[A-Z]\w*)|"
     # a reference to where the secret lives: Azure's Key Vault, a vault path ("kv/data/app:
     # password"), a credential's name and file (systemd's ``name:/path``, ``%d/name``)
     r"@Microsoft\.KeyVault\(.*|[a-z][a-z_.-]*(?:/[a-z_.-]+){2,}:[a-z_.-]+['\")]*|"
@@ -62,6 +69,10 @@ PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|�
                                r"\$\{|your[_-]|example|placeholder|deadbeef|cafebabe|^mypass(?:word)?$|"
                                r"^(?:tu|votre|ta|deine?|seu|sua|il[_-]tuo|la[_-]tua)[_-]|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
+                               # Nextcloud's occ, Firefly III's .env.example; the alphabet
+                               # in order ("ABCdefGhIJKlmNoPQRsTUVwxyZ", Telegram's docs)
+                               r"removed sensitive value|somerandomstring|"
+                               r"abcdefghij|bcdefghijk|klmnopqrst|qrstuvwxyz|"
                                r"replace[_-]?(?:me|with)|generate[_-]with|^generate$|"
                                # WordPress's stand-in; hydra's ^PASS^ and ffuf's FUZZ
                                # words; what local OpenAI-compatible servers take as a key
@@ -102,8 +113,20 @@ PUBLISHED = frozenset({
     # the signature of AWS's presigned-URL example (examplebucket/test.txt, SigV4 docs); the
     # passphrase of BIP-39's test vectors
     "aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404", "TREZOR",
-    # redis.conf's documented requirepass example
-    "foobared"})
+    # redis.conf's documented requirepass example; MinIO's default root password; ntfy's
+    # docs' example access token; Grafana's defaults.ini secret_key
+    "foobared", "minioadmin", "tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2", "SW2YcwTIb9zpOOhoPsMm"})
+
+
+# a bcrypt hash: a password's, or an API's key in that shape (JSONBin's master keys)
+BCRYPT = re.compile(r"\$\$?2[abxy]?\$\$?\d\d\$\$?[./A-Za-z0-9]{53}")
+# a name that says its value is a password (so a bcrypt value is that password's hash)
+PASSWORD_NAME = re.compile(r"(?i)pass|pw|hash|crypt")
+
+
+def hashed_password(name: str, value: str) -> bool:
+    """A password's bcrypt hash under a password's name (``password: $2y$10$…``)."""
+    return bool(BCRYPT.match(value.strip("'\"`"))) and bool(PASSWORD_NAME.search(name))
 
 
 def escaped_break(text: str) -> bool:
@@ -137,9 +160,19 @@ def is_value(text: str) -> bool:
         return False  # code between two strings ('"password:"; send "…"'), not a value
     if text.startswith("`") and not text.rstrip("*_.,;:)").endswith("`"):
         return False  # a command's substitution ("`kubectl get secret …`")
-    return (len(bare) >= 6 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
+    return (len(bare) >= 6 and (not NOT_A_SECRET.match(bare) or aws_secret_shape(bare))
+            and not placeholder(bare)
             and not names_a_secret(bare) and bare.split("&", 1)[0] not in PUBLISHED
+            # its secret part a variable's ("root@pam!ci=$PVE_TOKEN_SECRET")
+            and not re.search(r"[=:]\$\{?[A-Za-z_]\w*\}?$", bare)
             and not re.search(r"\s\.\s*\$|\$\w+\s*\.\s", bare))  # PHP: '" .$pass. "'
+
+
+def aws_secret_shape(text: str) -> bool:
+    """An AWS secret access key (40 of base64's letters) that starts with "/" as a path
+    does: random in both cases and digits, where a path's parts are words."""
+    return bool(re.fullmatch(r"/[A-Za-z0-9/+]{39}", text)) and looks_random(text) and \
+        sum(c.isdigit() for c in text) >= 2 and text != text.lower() and text != text.upper()
 
 
 def looks_random(text: str) -> bool:
