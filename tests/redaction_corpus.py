@@ -1229,6 +1229,10 @@ def shapes() -> list[Shape]:
         ("Jellyfin API-Key für Jellyseerr: `{}`", q(32, HEX)),
         ("can u ssh into the cluster? pasword is {}", "Zurich" + q(4, "0123456789") + "!"),
         ('$pw = ConvertTo-SecureString "{}" -AsPlainText -Force', q(6) + "%" + q(7) + "="),
+        # a chosen password after any label, alone at its line's end
+        ("Bandcamp — conta da banda: {}", "Rita&Joel" + q(4, "0123456789")),
+        ("PayPal личный: {} (почта на yandex)", q(12, string.ascii_letters) + "+6"),
+        ("- Router Login: {}", "Gr9" + q(5, string.ascii_lowercase) + "%%"),
     )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
@@ -1281,6 +1285,13 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "- tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2 (<- example token from the ntfy docs)",
         'expect "Password:"\nsend "$env(SSH_PASS)\\r"',
         "AWS_SHARED_CREDENTIALS_FILE=/home/anna/Projects/Thesis2024/aws/credentials",
+        "Password rules for the family:\n- at least 14 characters\n"
+        "- Example of a bad one: Fluffy2019!",
+        "Price: 49.99+tax",
+        "Meeting room: Q&A-2024-West",
+        "Version: 2.14.3-rc.1+build.aaaa89e",
+        "UPI ID: anita73@ybl",
+        "Contact: @Jonas_Bauer92!",
     ),
     # round 28: the third real sample's wrong marks that were still changed, written anew
     "round-28": (

@@ -124,6 +124,8 @@ def test_a_mark_takes_the_value_and_nothing_after_it() -> None:
            'HTTP/1.1" 200 "user-agent: Mozilla/5.0 (Victim) AppleWebKit/537.36 (KHTML)"')
     out, n = redact(log)
     assert n == 1 and "yd7scg" not in out and "AppleWebKit/537.36 (KHTML" in out
+    env = 'SMTPPASSWORD="Bldcnt2020&*()"  '  # its quotes and the line's spaces stay
+    assert redact(env) == ('SMTPPASSWORD="[REDACTED:password]"  ', 1)
 
 
 def test_a_login_under_a_password_label_stays() -> None:

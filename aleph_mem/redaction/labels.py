@@ -2,12 +2,18 @@
 safe is named on its line or the line above ("carte bleue de maman – code : 4610",
 "Кодовый замок подвала: 0054", "digicode immeuble : B805#", "Schlüsselbox am Eingang ⏎
 Code: 9859"). What a label says a number is wins: a postal or an area code, an error's, an
-order's, a customer's, a school's or a business's code (APE, centre) is no secret."""
+order's, a customer's, a school's or a business's code (APE, centre) is no secret.
+
+And a value a person chose as a password (letters, a digit and a sign: "Ines&Kenji1994") alone
+after any label at a line's end ("conta da banda: …", "Synology DSM admin 'nas': …"): the
+label need not name a password when the value says what it is. A label that says the value
+is an example, an id, a version or a hash wins."""
 
 from __future__ import annotations
 
 import re
 
+from aleph_mem.redaction.nearby import EXAMPLES, NOT_SECRET_WORDS
 from aleph_mem.redaction.rule import MARK
 from aleph_mem.redaction.values import pin_value
 
@@ -57,4 +63,45 @@ def labelled_codes(text: str, view: str) -> list[tuple[int, int, str]]:
                 "-" not in code and not pin_value(digits):
             continue
         out.append((m.start(2), m.end(2), MARK.format("code")))
+    return out
+
+
+# a label, its colon, a value alone at the line's end (or before a note in brackets)
+LABELLED_VALUE = re.compile(
+    r"(?m)^[ \t]*(?:[-*+][ \t]+(?:\[[ xX]\][ \t]+)?)?(?P<label>[^\n:：=`]{2,48}?)[ \t]*[:：][ \t]+"
+    r"(?P<tick>`?)(?P<value>[^\s`\"'<>|]{8,64})(?P=tick)[ \t]*(?:\([^)\n]{0,80}\)[ \t]*)?\r?$")
+CHOSEN_SIGNS = frozenset("!@#$%^&*+=?~")
+# a label that is code, a header's name (``X-Request-Id``), a config's key (``build_id``)
+CODE_LABEL = re.compile(r"[(){};<>=]|^[ \t]*(?:#|//)|^[ \t]*[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+[ \t]*$|"
+                        r"^[ \t]*[a-z_]+[ \t]*$")
+NOT_CHOSEN_LABEL = re.compile(NOT_SECRET_WORDS)
+
+
+def _chosen(value: str) -> bool:
+    """Letters (three or more, in both cases), a digit and a sign; not
+    a link, an address, a path, a handle, a file, a hash's marker or a list of fields."""
+    if not value.isascii() or re.search(r"[/\\=:,;()#\[\]]|\.[a-z]{2,5}$|\*\*|__|\+\+", value):
+        return False
+    if value[0] in "@$~!^" or re.fullmatch(r"[\w.+-]+@[\w.-]+", value):
+        return False  # a handle, a variable, a UPI id, an e-mail address
+    if re.search(r"\b[A-Z]&[A-Z]\b", value):
+        return False  # "Q&A", "R&D", "AT&T"
+    letters = sum(c.isalpha() for c in value)
+    return letters >= 3 and any(c.isdigit() for c in value) and \
+        any(c in CHOSEN_SIGNS for c in value) and value != value.upper() and \
+        value != value.lower() and not re.fullmatch(r"[\w.-]+\?[\w.=&%-]+", value)
+
+
+def chosen_after_labels(text: str, view: str) -> list[tuple[int, int, str]]:
+    """A password-shaped value alone after any label at its line's end."""
+    out = []
+    for m in LABELLED_VALUE.finditer(text):
+        value = m.group("value").rstrip(".,;")
+        label = m.group("label")
+        if not _chosen(value) or CODE_LABEL.search(label):
+            continue
+        low = view[m.start("label"):m.end("label")]
+        if EXAMPLES.search(low) or NOT_CHOSEN_LABEL.search(low) or NOT_A_CODE.search(low):
+            continue
+        out.append((m.start("value"), m.start("value") + len(value), MARK.format("password")))
     return out

@@ -433,8 +433,8 @@ STRUCTURED: tuple[Rule, ...] = (
           r"API_KEY|APIKEY|PRIVATE_KEY|AUTH)[A-Z0-9_]*(?<!_ID)(?<!_URL)(?<!_URI)(?<!_DOMAIN)"
           r"(?<!_AUDIENCE)(?<!_SCOPE)(?<!_ISSUER)(?<!_HOST)(?<!_USER)(?<!_NAME)"
           # how a login is made, not its secret: AUTHTYPE=database, AUTH_METHOD=ldap
-          r"(?<!TYPE)(?<!MODE)(?<!METHOD)(?<!_PROVIDER)(?<!_BACKEND)(?<!_STRATEGY)=)"
-          r"((?:(?!\\[nrt\"])\S)+)(?=$|\\[nrt]|\\?\")",
+          r"(?<!TYPE)(?<!MODE)(?<!METHOD)(?<!_PROVIDER)(?<!_BACKEND)(?<!_STRATEGY)=[\"']?)"
+          r"((?:(?!\\[nrt\"])[^\s\"'])+)(?=[\"']?[ \t]*$|\\[nrt]|\\?\")",
           keep=1,
           hints=('secret', 'passw', 'token', 'api_key', 'apikey', 'private_key', 'auth'),
           check=is_value),

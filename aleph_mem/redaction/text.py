@@ -24,7 +24,7 @@ from aleph_mem.redaction.codes import (
     shaped_codes,
 )
 from aleph_mem.redaction.fields import pairs
-from aleph_mem.redaction.labels import labelled_codes
+from aleph_mem.redaction.labels import chosen_after_labels, labelled_codes
 from aleph_mem.redaction.nearby import beside_credential_words, login_pairs, random_looking
 from aleph_mem.redaction.rule import MARK, Rule, occurrences
 from aleph_mem.redaction.rules import AWS_PAIR, STRUCTURED, TOKENS
@@ -301,7 +301,7 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
         passes.append(csv_passwords)
     if any(w in low for w in CREDENTIAL_WORDS):
         passes.append(call_passwords)
-    passes += [named_codes, labelled_codes, security_answers]
+    passes += [named_codes, labelled_codes, chosen_after_labels, security_answers]
     if "|" in text and "---" in text:
         passes.append(table_secrets)
     if ",http" in low or ',"http' in low:
