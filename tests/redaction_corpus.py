@@ -1233,6 +1233,17 @@ def shapes() -> list[Shape]:
         ("Bandcamp — conta da banda: {}", "Rita&Joel" + q(4, "0123456789")),
         ("PayPal личный: {} (почта на yandex)", q(12, string.ascii_letters) + "+6"),
         ("- Router Login: {}", "Gr9" + q(5, string.ascii_lowercase) + "%%"),
+        # a passphrase after a dash, or on the next line in inline code; a letter's digits; a
+        # password in brackets after its word
+        ("Vaultwarden master password (Oma) — {}", " ".join(
+            own.choice(("amber", "quartz", "violet", "ember", "pepper", "tractor", "lagoon",
+                        "marble", "falcon", "meadow")) for _ in range(6))),
+        ("das initiale Passwort aus der AIO-Oberfläche:\n`{}`", " ".join(
+            own.choice(("bergen", "bremen", "kaffee", "austin", "oslo", "mango", "tiger",
+                        "wolke")) for _ in range(8))),
+        ("Ihr Passwort für das Kundenportal: {}. Kundennummer 0408852459.",
+         q(1, "123456789") + q(5, "0123456789")),
+        ("- [ ] change the Disney+ pw (currently {}) — Tom still uses it", q(10) + "&"),
     )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
@@ -1292,6 +1303,11 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "Version: 2.14.3-rc.1+build.aaaa89e",
         "UPI ID: anita73@ybl",
         "Contact: @Jonas_Bauer92!",
+        "the password policy (currently 12 characters) is fine",
+        "Passwort — siehe Bitwarden, Eintrag Familie",
+        "Password reset code sent: 123456. Valid 10 min",
+        "WLAN-Passwort (aktuell: siehe Tresor) ändern",
+        "J'ai changé mon mot de passe hier via le lien. Numéro client : 50682931, contrat 77.",
     ),
     # round 28: the third real sample's wrong marks that were still changed, written anew
     "round-28": (

@@ -373,14 +373,25 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"парольная фраза|phrase secrète|frase de contraseña|hasło|heslo|contraseña|senha|"
           r"mot de passe|wachtwoord|lösenord|пароль|frase de acceso|backup passphrase|pw)|"
           r"口令|密码|密碼)(?![\w-])"
-          r"[^\n:：@=<>{}\"'`|]{0,90}[:：][ \t]*(?:\r?\n[ \t]*)?)"
-          r"((?:[^\s:：\"'`;]+[ \t]+){1,7}[^\s:：\"'`;]+)[ \t]*$", keep=1,
+          # its colon or a dash; the words on the next line, or in inline code
+          r"[^\n:：@=<>{}\"'`|]{0,90}(?:[:：]|[ \t][—–])[ \t]*(?:\r?\n[ \t]*)?`?)"
+          r"((?:[^\s:：\"'`;]+[ \t]+){1,7}[^\s:：\"'`;]+)(?=`?[ \t]*$)", keep=1,
           hints=('passphrase', 'passwort', 'kennwort', 'password', '口令', '密码', '密碼',
                  'парольная фраза',
                  'hasło', 'heslo', 'contraseña', 'senha', 'mot de passe', 'wachtwoord',
                  'lösenord', 'пароль', 'frase de acceso',
                  'phrase secrète', 'frase de contraseña', 'pw'), lower=True, check=words_passphrase,
           back=0),
+    # a letter's or a message's password of digits, a sentence going on after it ("Пароль для
+    # входа в личный кабинет: 207433. Лицевой счёт …")
+    rule("password", r"((?<![\w-])(?:пароль|password|passwort|kennwort|mot de passe|contraseña|"
+          r"senha|wachtwoord|hasło|heslo|şifre(?:niz)?)(?![\w-])"
+          r"(?![^\n:：]{0,60}\b(?:numéro|number|nummer|número|numero|номер|id|client|customer|"
+          r"kundennummer|kundennr|account|konto|compte|cuenta|conta|счёт|счет)\b)[^\n:：=.!?]{0,60}[:：][ \t]*)"
+          r"(\d{6,12})(?=[.,;][ \t]+\w|[ \t]*$)", keep=1,
+          hints=('пароль', 'password', 'passwort', 'kennwort', 'mot de passe', 'contraseña',
+                 'senha', 'wachtwoord', 'hasło', 'heslo', 'şifre'), lower=True,
+          check=pin_value, back=0),
     # 密码 Lx2024@hz!: a password after its CJK word, without a colon
     rule("password", r"((?:密码|密碼|口令|パスワード|비밀번호)[ \t]*"
          r"(?:已?改(?:成|为|為)[ \t]*|是|为)?[ \t]*)"

@@ -9,6 +9,14 @@ from aleph_mem.redaction.rule import Rule, rule
 from aleph_mem.redaction.values import said_secret, said_token
 
 SAID: tuple[Rule, ...] = (
+    # "change the Netflix pw (currently EcUq…&)": the value in brackets after its word
+    rule("password", r"((?<![\w-])(?:password|passwort|kennwort|pw|pwd|mot de passe|mdp|"
+          r"contraseña|senha|wachtwoord|пароль)(?:[ \t]+[^\W\d_]+){0,2}[ \t]+\((?:currently|now|"
+          r"aktuell|derzeit|zurzeit|actuellement|actualmente|atualmente|attualmente|сейчас|jetzt|"
+          r"still|noch)[ \t]*:?[ \t]+)([^\s()]{4,64})(?=\))", keep=1,
+          hints=('(currently', '(now', '(aktuell', '(derzeit', '(zurzeit', '(actuellement',
+                 '(actualmente', '(atualmente', '(attualmente', '(сейчас', '(jetzt', '(still',
+                 '(noch'), lower=True, check=said_secret, back=60),
     # "मेरा पासवर्ड … है": the verb after the value
     rule("password", r"(पासवर्ड\s+)(\S+)(?=\s+है)", keep=1, hints=('पासवर्ड',),
           check=said_secret, back=0),
