@@ -387,7 +387,8 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("password", r"((?<![\w-])(?:пароль|password|passwort|kennwort|mot de passe|contraseña|"
           r"senha|wachtwoord|hasło|heslo|şifre(?:niz)?)(?![\w-])"
           r"(?![^\n:：]{0,60}\b(?:numéro|number|nummer|número|numero|номер|id|client|customer|"
-          r"kundennummer|kundennr|account|konto|compte|cuenta|conta|счёт|счет)\b)[^\n:：=.!?]{0,60}[:：][ \t]*)"
+          r"kundennummer|kundennr|account|konto|compte|cuenta|conta|счёт|счет)\b)"
+          r"[^\n:：=.!?]{0,60}[:：][ \t]*)"
           r"(\d{6,12})(?=[.,;][ \t]+\w|[ \t]*$)", keep=1,
           hints=('пароль', 'password', 'passwort', 'kennwort', 'mot de passe', 'contraseña',
                  'senha', 'wachtwoord', 'hasło', 'heslo', 'şifre'), lower=True,
