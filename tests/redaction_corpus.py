@@ -1308,6 +1308,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "Password reset code sent: 123456. Valid 10 min",
         "WLAN-Passwort (aktuell: siehe Tresor) ändern",
         "J'ai changé mon mot de passe hier via le lien. Numéro client : 50682931, contrat 77.",
+        "[*] Salt for password found: " + nq(16, HEX),
+        "function set_password($user, $new_password, $skipOldPwdCheck = false) // patch@40211",
     ),
     # round 28: the third real sample's wrong marks that were still changed, written anew
     "round-28": (

@@ -318,7 +318,8 @@ ANNOUNCED: tuple[Rule, ...] = (
     # a label ending a line with the secret after its colon, a single word of any kind
     # ("Telefon-Banking Kennwort (…): Blaubeerkuchen", "Family safe word: tangerine-otter");
     # not a value's word ("MYSQL_ROOT_PASSWORD=password mysql:latest")
-    rule("password", r"(?m)((?<![a-z0-9_=])(?:[a-zäöüåæø-]{0,20}?(?:passwort|kennwort|lösenord|"
+    rule("password", r"(?m)((?<![a-z0-9_=])(?<!salt for )(?<!hash for )(?<!salt of )(?<!hash of )"
+          r"(?:[a-zäöüåæø-]{0,20}?(?:passwort|kennwort|lösenord|"
           r"wachtwoord|passord|adgangskode)|password|passwort|kennwort|mot de passe|mdp|contraseña|"
           r"senha|wachtwoord|lösenord|hasło|heslo|parola|safe word|code word|codeword|"
           r"şifre(?:si)?|jelszó|jelszava|kata sandi|mật khẩu|पासवर्ड|"

@@ -346,6 +346,8 @@ def _labelled(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
     if text[a - 1:a] == "`":  # Markdown's inline code holds ids: only a label right before
         return bool(label) and bool(label[-1].group("yes")) and \
             not said[label[-1].end():].strip(" \t:=`\"'*")
+    if re.search(r"[);{]\s*(?://|#)\s*$", before):
+        return False  # a change marker commenting code ("…Check = false) // crmv@34947")
     if label and label[-1].group("yes"):
         # a call's name, the call closed before the value, is code, not a label
         # ("validateCSRFToken(); // crmv@171581"; not 'ApiKeyAuth("sk_…")')

@@ -21,7 +21,8 @@ SAID: tuple[Rule, ...] = (
     rule("password", r"(पासवर्ड\s+)(\S+)(?=\s+है)", keep=1, hints=('पासवर्ड',),
           check=said_secret, back=0),
     # "my password is …", "das Passwort ist …", "la contraseña es …", "パスワードは …"
-    rule("password", r"((?:(?<![a-z0-9_:/=])(?:password|pasword|passwort|kennwort|passwd|"
+    rule("password", r"((?:(?<![a-z0-9_:/=])(?<!salt for )(?<!hash for )(?:password|pasword|"
+          r"passwort|kennwort|passwd|"
           r"passphrase|pw|"
           r"(?<![=\w-])pass(?=[ \t]+(?:is|was)[ \t])|"  # "db pass is …", not "dmarc=pass"
           r"pwd|passcode|mot de passe|mdp|contraseña|contrasena|senha|wachtwoord|"
