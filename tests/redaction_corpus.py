@@ -1244,6 +1244,13 @@ def shapes() -> list[Shape]:
         ("Ihr Passwort für das Kundenportal: {}. Kundennummer 0408852459.",
          q(1, "123456789") + q(5, "0123456789")),
         ("- [ ] change the Disney+ pw (currently {}) — Tom still uses it", q(10) + "&"),
+        # an agent's chat: a password in brackets, a login "with" its user and password, a
+        # variable set "to" its value
+        ("connect to redis on 10.0.4.2 (password {}) and check slowlog", q(7) + "-" + q(3)),
+        ("log into the switch at 192.168.0.2 with admin and {} and list the ports",
+         "linde@" + q(6, string.ascii_lowercase) + "-74"),
+        ("Ich setze `DB_PASSWORD` in `.env` auf `{}` und starte den Stack neu.",
+         "MonChat" + q(8, string.ascii_letters) + "68+"),
     )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
@@ -1309,6 +1316,9 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "WLAN-Passwort (aktuell: siehe Tresor) ändern",
         "J'ai changé mon mot de passe hier via le lien. Numéro client : 50682931, contrat 77.",
         "[*] Salt for password found: " + nq(16, HEX),
+        "(password required) — log in with your account and password",
+        "Log in with Google and GitHub2FA later; log in with admin and admin on the test box.",
+        "set `API_TOKEN` to `${VAULT_TOKEN}` in the workflow",
         "function set_password($user, $new_password, $skipOldPwdCheck = false) // patch@40211",
     ),
     # round 28: the third real sample's wrong marks that were still changed, written anew

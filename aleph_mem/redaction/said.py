@@ -9,6 +9,26 @@ from aleph_mem.redaction.rule import Rule, rule
 from aleph_mem.redaction.values import said_secret, said_token
 
 SAID: tuple[Rule, ...] = (
+    # "(password BSUHMbc-fqd)": a password's word and its value in one pair of brackets
+    rule("password", r"(\((?:password|passwort|kennwort|pw|pwd|pass|mot de passe|mdp|contraseña|"
+          r"senha|wachtwoord|пароль)[ \t]*[:=]?[ \t]+)([^\s()]{4,64})(?=\))", keep=1,
+          hints=('(password', '(passwort', '(kennwort', '(pw', '(pass', '(mot de passe', '(mdp',
+                 '(contraseña', '(senha', '(wachtwoord', '(пароль'), lower=True,
+          check=said_secret, back=0),
+    # "log into the router with admin and waldmeister@kartoffel-74": a login, then its password
+    rule("password", r"(\blog(?:[ \t]*in(?:to)?|on)\b(?:[^.\n]|\.(?=\S)){0,80}?\bwith[ \t]+"
+          r"(?:user[ \t]+)?(?!(?:google|github|gitlab|apple|microsoft|facebook|sso|saml|okta|"
+          r"passkey|your|my|the|touch|face)\b)"  # a provider or a device, not a login
+          r"[\w.@-]{2,40}[ \t]+(?:and|&|/)[ \t]+(?:(?:the[ \t]+)?(?:password|pw)[ \t]+)?)"
+          r"(\S{6,64}?)(?=[,;.!?]?(?:[ \t]|$|\\?\"))", keep=1, hints=('log',), lower=True,
+          check=said_secret, back=0),
+    # "set `DB_PASSWORD` in `.env` to `…`", "setze `DB_PASSWORD` in `.env` auf `…`"
+    rule("password", r"(\b(?:set|sets|setting|setze|setzt|mets|pon|imposta|zet|ustaw)[ \t]+`?"
+          r"[a-z0-9_]*(?:password|passwd|secret|token|api_key|_pass|_pw)[a-z0-9_]*`?"
+          r"(?:[ \t]+(?:in|im|dans|en|to|auf)[ \t]+`?[\w./-]+`?)?[ \t]+"
+          r"(?:to|auf|à|a|op|na|=)[ \t]+[`\"'])([^`\"'\s]{4,128})(?=[`\"'])", keep=1,
+          hints=('set', 'setze', 'setzt', 'mets', 'pon ', 'imposta', 'zet ', 'ustaw'), lower=True,
+          check=said_secret, back=0),
     # "change the Netflix pw (currently EcUq…&)": the value in brackets after its word
     rule("password", r"((?<![\w-])(?:password|passwort|kennwort|pw|pwd|mot de passe|mdp|"
           r"contraseña|senha|wachtwoord|пароль)(?:[ \t]+[^\W\d_]+){0,2}[ \t]+\((?:currently|now|"
