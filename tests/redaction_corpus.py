@@ -1251,6 +1251,9 @@ def shapes() -> list[Shape]:
          "linde@" + q(6, string.ascii_lowercase) + "-74"),
         ("Ich setze `DB_PASSWORD` in `.env` auf `{}` und starte den Stack neu.",
          "MonChat" + q(8, string.ascii_letters) + "68+"),
+        ("- [ ] memorize: `{}` (then delete this line!)", "_".join(
+            own.choice(("pretty", "earth", "decade", "tackle", "evolve", "romance", "alarm",
+                        "lizard", "orbit", "pepper")) for _ in range(7))),
     )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
@@ -1319,6 +1322,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "(password required) — log in with your account and password",
         "Log in with Google and GitHub2FA later; log in with admin and admin on the test box.",
         "set `API_TOKEN` to `${VAULT_TOKEN}` in the workflow",
+        "def pretty_print_table_header_row_style(): build-test-deploy-release-notes-draft",
+        "abandon_abandon_abandon_abandon_abandon_about",
         "function set_password($user, $new_password, $skipOldPwdCheck = false) // patch@40211",
     ),
     # round 28: the third real sample's wrong marks that were still changed, written anew

@@ -1,7 +1,9 @@
 """A wallet's recovery phrase: twelve words or more, every one of them from one of BIP-39's
 word lists (the ``mnemonic`` package's), whatever label or none stands before them. A sentence
 never is one: its little words ("the", "of", "is") are in no list; nor is a test vector that
-repeats one word ("abandon abandon … about"), nor the list itself in its order."""
+repeats one word ("abandon abandon … about"), nor the list itself in its order. A diceware
+passphrase written as one word (``pretty_earth_decade_tackle_evolve_romance``: six words or
+more of one list, joined by one sign) is one too: a name in code is not made of such words."""
 
 from __future__ import annotations
 
@@ -113,4 +115,24 @@ def seed_phrases(text: str, view: str) -> list[tuple[int, int, str]]:
         for start, end in _phrases(view, m.start(), m.end()):
             if not any(a <= start < b for a, b, _ in out):
                 out.append((start, end, MARK.format("seed-phrase")))
+    return out
+
+
+# six words or more of three to eight letters joined by one sign ("pretty_earth_decade_…")
+JOINED = re.compile(r"(?<![\w.-])[a-z]{3,8}([_.-])[a-z]{3,8}(?:\1[a-z]{3,8}){4,11}(?![\w-])")
+
+
+def joined_phrases(text: str, view: str) -> list[tuple[int, int, str]]:
+    """Diceware passphrases written as one word, every part of it in one of BIP-39's lists."""
+    out = []
+    for m in JOINED.finditer(text):
+        parts = m.group().split(m.group(1))
+        if len(set(parts)) < len(parts) - 1:
+            continue  # a word repeated: no passphrase drawn at random
+        lists = _word_lists()
+        common = -1
+        for part in parts:
+            common &= lists.get(part, 0)
+        if common:
+            out.append((m.start(), m.end(), MARK.format("password")))
     return out

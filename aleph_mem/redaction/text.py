@@ -28,7 +28,7 @@ from aleph_mem.redaction.labels import chosen_after_labels, labelled_codes
 from aleph_mem.redaction.nearby import beside_credential_words, login_pairs, random_looking
 from aleph_mem.redaction.rule import MARK, Rule, occurrences
 from aleph_mem.redaction.rules import AWS_PAIR, STRUCTURED, TOKENS
-from aleph_mem.redaction.seeds import seed_phrases
+from aleph_mem.redaction.seeds import joined_phrases, seed_phrases
 from aleph_mem.redaction.structure import (
     CREDENTIAL_WORDS,
     blobs,
@@ -308,7 +308,8 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
         passes.append(export_rows)
     if any(w in low for w in ("xxd", "fromhex", "unhexlify", "hex2bin", "hex -d")):
         passes.append(hex_text)
-    passes += [seed_phrases, login_pairs, beside_credential_words]  # last: no rule's name
+    # last: what no rule names
+    passes += [seed_phrases, joined_phrases, login_pairs, beside_credential_words]
     # what comments declare public: found once, moved along as passes replace spans
     public = declared_public(low) if any(w in low for w in DECLARED_HINTS + PUBLIC_WORDS) \
         else []
