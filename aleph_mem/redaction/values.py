@@ -69,10 +69,10 @@ PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|‚óè{3,}|‚Ä
                                r"\$\{|your[_-]|example|placeholder|deadbeef|cafebabe|^mypass(?:word)?$|"
                                r"^(?:tu|votre|ta|deine?|seu|sua|il[_-]tuo|la[_-]tua)[_-]|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
-                               # Nextcloud's occ, Firefly III's .env.example; the alphabet
-                               # in order ("ABCdefGhIJKlmNoPQRsTUVwxyZ", Telegram's docs)
+                               # Nextcloud's occ, Firefly III's .env.example, a bot token's
+                               # stand-in in tutorials
                                r"removed sensitive value|somerandomstring|"
-                               r"abcdefghij|bcdefghijk|klmnopqrst|qrstuvwxyz|"
+                               r"(?-i:ABCdefGhIJKlmNoPQRsTUVwxyZ)|"
                                r"replace[_-]?(?:me|with)|generate[_-]with|^generate$|"
                                # WordPress's stand-in; hydra's ^PASS^ and ffuf's FUZZ
                                # words; what local OpenAI-compatible servers take as a key
