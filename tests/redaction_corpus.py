@@ -1324,6 +1324,20 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "set `API_TOKEN` to `${VAULT_TOKEN}` in the workflow",
         "def pretty_print_table_header_row_style(): build-test-deploy-release-notes-draft",
         "abandon_abandon_abandon_abandon_abandon_about",
+        # what the worked-on corpora's near misses showed (16 to 25), written anew
+        "Shop API key (public, used in the site's JS, read-only): " + nq(26, HEX),
+        "Failure Reason:\t\tUnknown user name or bad password.\nStatus:\t\t\t0xC000006D",
+        "temporary password in the log (`grep temporary`). Torrent infohash: " + nq(40, HEX),
+        '<script src="https://app.midtrans.com/snap/snap.js" data-client-key="SB-Mid-client-'
+        + nq(16) + '"></script>',
+        '{"destination":"U' + nq(32, HEX) + '","events":[{"type":"follow"}]}',
+        "English vocabulary, week 3:\norbit, lizard, pepper, decade, tackle, evolve, romance, "
+        "alarm, earth, pretty, cloth, iron\nWrite a sentence with each word.",
+        "# secret: projects/1234567890/secrets/db-pass/versions/latest",
+        '<String><Key>Password</Key><Value Protected="True">' + nq(32) + "</Value></String>",
+        '{"cmd": "redis-cli -h cache -a \\"$REDIS_PASSWORD\\" ping"}',
+        '{"command": "mysql -h 10.0.0.5 -u root -p shop", "description": "schema"}',
+        "Identity: your student email\nPassword: your student portal password",
         "function set_password($user, $new_password, $skipOldPwdCheck = false) // patch@40211",
     ),
     # round 28: the third real sample's wrong marks that were still changed, written anew

@@ -338,7 +338,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"κωδικός|κωδικ[όο]ς πρόσβασης|"
           r"chiave di (?:de)?crittografia|clave de (?:des)?cifrado|পাসওয়ার্ড)"
           r"(?![\w-])(?![^\n:：]{0,40}\b(?:promo|garansi|warranty|voucher|kupon|coupon|referral|"
-          r"tracking|booking|order|resi|المنتج|الخصم|القسيمة|البريد|البريدي|الدولة|التتبع|"
+          r"tracking|booking|order|resi|hash|infohash|checksum|fingerprint|digest|المنتج|الخصم|القسيمة|البريد|البريدي|الدولة|التتبع|"
           r"الحجز|الطلب|السويفت|الفرع|الاستجابة|الخطأ|العملة|الشحن|الإحالة)\b)"
           r"(?:[^\n:：@/=<>{}\"'`|–—(]|\([^)\n]{0,80}\)|(?<=\w)['’](?=\w)|\"[^\"\n:]{1,30}\"){0,60}"
           r"(?:[:：]|[ \t][–—])[ \t]*"

@@ -418,8 +418,9 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
                 # ``psk=5jSy…`` unquoted: the name stays ("Shop: Goiabada=1962" is one value)
                 a, value = a + name.end(), value[name.end():]
             if lead and text[m.start()] == "@" or text[m.start()] == "^" or \
-                    not random_looking(value) or PRODUCT.fullmatch(value):
-                continue  # a handle; a note's block id ("^nXMD9Rmg"); "AppleWebKit/537.36"
+                    not random_looking(value) or PRODUCT.fullmatch(value) or \
+                    re.fullmatch(r"0x[0-9a-fA-F]{1,16}", value):
+                continue  # a handle; a block id ("^nXMD9Rmg"); "AppleWebKit/537.36"; 0xC000006D
             if _labelled(text, view, lines, a, a + len(value)):
                 out.append((a, a + len(value), MARK.format("secret")))
         out += _letters_after_labels(text, view, start, end)

@@ -184,7 +184,7 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("cli-password", r"(\bhtpasswd(?=[^\n]*\s-\w*b)(?:\s+-\w+)*\s+\S+\s+\S+\s+)(\S+)",
           keep=1, hints=('htpasswd',), back=0),
     rule("cli-password", r"(\bredis-cli\b[^\n]*?\s-a\s+)(\S+)", keep=1, hints=('redis-cli',),
-          back=0),
+          check=is_value, back=0),  # not '-a \\"$REDIS_PASSWORD\\"' in a transcript
     rule("cli-password", r"((?:-pass(?:in|out)?|-passwd|-k)\s+pass:)(\S+)", keep=1,
           hints=('-pass', '-k'), back=0),
     rule("cli-password", r"(-(?:store|key|srcstore|deststore|srckey|destkey)pass\s+)(\S+)",
@@ -203,7 +203,7 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('requirepass', 'masterauth'), lower=True,
           check=lambda v: is_value(v) or v.startswith("/") and looks_random(v), back=0),
     # `mongosh … -u admin -p PW`, `psql -U x -p …` is a port (a number: no value)
-    rule("cli-password", r"(\s-u\s*[\"']?[^\s\"']+[\"']?\s+-p[ \t]*)(?!-)(\S+)", keep=1,
+    rule("cli-password", r"(\s-u\s*[\"']?[^\s\"']+[\"']?\s+-p[ \t]*)(?!-)([^\s\"\\]+)", keep=1,
           hints=(' -u',), back=0,  # `mysql -u root -p db` asks for it, and so with `shop_db`;
           # the next line is its prompt ("mysql> …"), not the password
           # a usage text lists flags ("-usr/--username, -psw/--password")
@@ -319,7 +319,9 @@ STRUCTURED: tuple[Rule, ...] = (
           r"((?=[A-Za-z]*[a-z])(?=[A-Za-z]*[A-Z])[A-Za-z]{5,8})"
           r"(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('pin',), back=1),
     # a KeePass XML export's password entry
-    rule("password", r"(<key>(?:password|passwort|kennwort)</key>\s*<value[^>]*>)([^<\n]+)"
+    # (a KDBX's inner XML: a Protected="True" value is XOR'd with its stream, no password)
+    rule("password", r"(<key>(?:password|passwort|kennwort)</key>\s*"
+          r"<value(?![^>]*protected=\"true\")[^>]*>)([^<\n]+)"
           r"(?=</value>)", keep=1, hints=('<key>password</key>', '<key>passwort</key>',
                                           '<key>kennwort</key>'),
           lower=True, check=is_value, back=0),

@@ -26,6 +26,9 @@ WORD = re.compile(r"(?<=\\n)" + LETTER + r"+|(?<![a-zà-ž\u0300-\u036f\\])" + L
 LANGUAGES = ("english", "spanish", "french", "italian", "portuguese", "czech")
 SHORTEST = 12
 LENGTHS = (12, 15, 18, 21, 24)  # BIP-39's phrase lengths
+# a lesson's word list: words to learn, not a wallet's (unless a wallet is named too)
+VOCABULARY = re.compile(r"vocabular|vokabel|wortschatz|vocabolario|spelling|word list|"
+                        r"words of the week|palabras de la semana|単語帳|生词")
 WALLET_WORDS = re.compile(r"seed|phrase|mnemonic|recovery|wallet|ledger|trezor|metamask|bip-?39|"
                           r"\d\d words|単語|フレーズ|助记词|钱包|니모닉|지갑|сид|фраз|semilla|"
                           r"palabras|mots|wörter|parole|słów|kelime")
@@ -112,6 +115,9 @@ def seed_phrases(text: str, view: str) -> list[tuple[int, int, str]]:
     if not text.isascii() and (" " in text or "\u3000" in text):
         out += _cjk_phrases(text)
     for m in RUN.finditer(view):
+        before = view[max(0, m.start() - 300):m.start()]
+        if VOCABULARY.search(before) and not WALLET_WORDS.search(before):
+            continue  # "English class vocabulary, week 8: found, promote, rich, …"
         for start, end in _phrases(view, m.start(), m.end()):
             if not any(a <= start < b for a, b, _ in out):
                 out.append((start, end, MARK.format("seed-phrase")))

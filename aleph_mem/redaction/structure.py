@@ -36,7 +36,8 @@ PUBLIC_SHAPE = re.compile(
     r"h1:|md5[-:]|AAAA|"
     r"nodekey:|discokey:|mkey:|"
     r"ssh-|ecdsa-|"
-    r"data:|did:|urn:|Qm[1-9A-HJ-NP-Za-km-z]{44}$|bafy|\d{4}-\d\d-\d\d|[\w.-]*/[\w.-]*/")
+    r"data:|did:|urn:|Qm[1-9A-HJ-NP-Za-km-z]{44}$|bafy|\d{4}-\d\d-\d\d|[\w.-]*/[\w.-]*/|"
+    r"[UCR][0-9a-f]{32}$")  # LINE's user, group and room ids
 # a key in padded base64 (Cosmos DB's, a storage account's): its slashes make no path
 PADDED_BASE64 = re.compile(r"[A-Za-z0-9+/]{38,}={1,2}")
 # a name that says what it holds is an identifier, not a key

@@ -34,6 +34,8 @@ NOT_A_SECRET = re.compile(
     r"\$\$?(?:argon2(?:id|i|d)|pbkdf2(?:-sha\d+)?|apr1|[156]|y|gy|7|scrypt|md5|sha1|"
     r"balloon-sha256)\$.*|\$p\$\w+|"
     # an OpenAI organization's id; a call's argument closed ("token)$data" in R)
+    # a GCP Secret Manager's resource name; Midtrans' client key (public, in a page)
+    r"projects/[\w-]+/secrets/[\w.-]+(?:/versions/\w+)?|(?:SB-)?Mid-client-\S+|"
     r"org-[A-Za-z0-9]{20,}|(?-i:[a-z_][a-z0-9_]*)\)(?:\$|\.\w|\[).*|"
     r"(?:window|globalthis|import\.meta\.env|app_config)\..*|"
     r"\{[\w.-]+\}?.*|#{2,}[\w-]+#{2,}|password|passwd|pass|pwd|secret|token|key|user|username|"
@@ -258,6 +260,7 @@ def label_word(text: str) -> bool:
 
 
 STOP_WORDS = frozenset("""the a an at be is are must least characters chars long and or of to for
+your see same ask use via
 with from in on min max minimum maximum required letters digits numbers symbols one two three
 mindestens zeichen und oder mit ein eine der die das au moins caractères et ou de la le les un une
 des mínimo caracteres y o el los las con al menos almeno caratteri il lo e di""".split())
