@@ -11,6 +11,7 @@ import re
 
 from aleph_mem.redaction.rule import Rule, rule
 from aleph_mem.redaction.values import (
+    HOST,
     announced_value,
     is_value,
     label_word,
@@ -257,8 +258,9 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("private-key", r"\bnsec1[02-9ac-hj-np-z]{58}\b", hints=('nsec1',), lower=True, back=0),
     rule("password", r"(\bdefine\(\s*'\w*(?:KEY|SALT|PASS|PASSWORD|SECRET|TOKEN)\w*'\s*,\s*')"
           r"([^'\n]{8,})(?=')", keep=1, hints=("define(",), lower=False,
-          check=lambda v: len(v) >= 16 and not placeholder(v) and "unique phrase" not in v
-          or is_value(v), back=0),
+          check=lambda v: (len(v) >= 16 and not placeholder(v) and "unique phrase" not in v
+                           or is_value(v)) and not HOST.fullmatch(v),  # a cache key's salt
+          back=0),  # is the site's domain ('WP_CACHE_KEY_SALT', 'praxis-weber.de')
     # a session cookie named, then its value after a colon ("PHPSESSID of the admin session: …")
     rule("cookie", r"(\b(?:phpsessid|jsessionid|sessionid|session cookie)\b[^\n:=]{0,60}"
           r":[ \t]*)([a-z0-9%_-]{16,})", keep=1, hints=('sessid', 'session'), lower=True,

@@ -129,7 +129,8 @@ NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|
                          r"count|expires?|version|ticket|order|invoice|serial|model|part|sku|"
                          r"batter(?:y|ie|ia|ía)|opener|\w*nummer|number|customer|typ|type|"
                          r"modell?|modelo|modèle|tag|s/n|serien-nr|nr|vertrag|\w*vertrag|"
-                         r"contract|contrat|contrato|plz|postleitzahl|zip|postal|cep)\b")
+                         r"contract|contrat|contrato|plz|postleitzahl|zip|postal|cep|numero|"
+                         r"número|numéro|serie|série|scade|expira)\b")
 # ("garage door opener: LiftMaster 8500W", "Kundennummer 40739355")
 # a parenthetical note alone on the line after a heading
 NOTE_LINE = re.compile(r"\r?\n[ \t]*[(（][^)）\n]{1,60}[)）][ \t]*\r?\n")

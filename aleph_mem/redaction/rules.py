@@ -12,6 +12,7 @@ from aleph_mem.redaction.rule import Rule, rule, token_rule
 from aleph_mem.redaction.said import SAID
 from aleph_mem.redaction.tools import TOOLS
 from aleph_mem.redaction.values import (
+    HOST,
     PUBLISHED,
     UUID,
     announced_value,
@@ -297,12 +298,14 @@ STRUCTURED: tuple[Rule, ...] = (
     # a PIN given after its name (a card's, a phone's, a door's, an alarm's)
     rule("pin", r"((?<![A-Za-z])(?:[MT]?PIN\d?|PUK\d?|(?i:pin-code|code pin|pin-kode|disarm code|"
           r"door code|gate code|alarm code|keypad code)|पिन|暗証番号)(?![A-Za-z])"
-          r"(?:(?!über|via\b|call|anruf|nummer|number|tel\b|hotline|ending|endet)[^\n\d.;(]){0,60}?)"
+          r"(?:(?!über|via\b|call|anruf|nummer|number|tel\b|hotline|ending|endet)[^\n\d.;(?!]){0,60}?)"
           r"(\d{4}-\d{4}(?![\d-])|\d{4,8}(?!\d|[.,:/-]\d))", keep=1,
           hints=('pin', 'puk', 'disarm code', 'door code', 'gate code', 'alarm code',
                  'keypad code', 'पिन', '暗証番号'), check=pin_value, back=1),  # MPIN
     # …and after its label's colon, whatever stands between ("UPI पिन (SBI खाता): 999244")
-    rule("pin", r"((?<![A-Za-z])(?:[MTI]?PIN\d?|PUK\d?|NIP|(?i:pin-code|code pin|pin-kode)|पिन|"
+    # (a NIP of ten digits is Poland's tax number, not Mexico's PIN)
+    rule("pin", r"((?<![A-Za-z])(?:[MTI]?PIN\d?|PUK\d?|NIP(?![^\n:：]{0,60}[:：][ \t]*\d{7})|"
+          r"(?i:pin-code|code pin|pin-kode)|पिन|"
           r"暗証番号|(?i:пин(?:-код)?|пін|পিন|ፒን|namba ya siri|رمز الدخول|رمز سري))"
           r"(?![A-Za-z])[^\n:：]{0,60}[:：][ \t]*)(\d{4,12})(?![\d.,:/-])", keep=1,
           hints=('pin', 'puk', 'nip', 'पिन', '暗証番号', 'пин', 'пін', 'পিন', 'ፒን', 'namba ya siri',
@@ -569,7 +572,7 @@ STRUCTURED: tuple[Rule, ...] = (
           lower=True, back=0),
     rule("password", r"(define\(\s*['\"][a-z0-9_]*(?:password|secret|key|salt|token)[a-z0-9_]*"
           r"['\"]\s*,\s*['\"])([^'\"\n]+)(?=['\"])", keep=1, hints=('define(',), lower=True,
-          check=is_value, back=0),
+          check=lambda v: is_value(v) and not HOST.fullmatch(v), back=0),
     rule("password", r"(<[\w:]*password[\w:]*>\s*<value>)([^<]+)(?=</value>)", keep=1,
           hints=('password>',), lower=True, check=is_value, back=40),
     rule("private-key", r"-----BEGIN OpenVPN Static key V1-----.*?-----END OpenVPN Static key "
