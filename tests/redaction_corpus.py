@@ -1202,7 +1202,7 @@ def shapes() -> list[Shape]:
          "mint" + q(3, "0123456789") + "+x"),
         ('[[inputs.snmp]]\n  agents = ["udp://10.0.0.2:161"]\n  community = "{}"', q(12)),
         ("WATCHTOWER_NOTIFICATION_URL=discord://{}@" + q(18, "0123456789"), q(68, URLSAFE)),
-        ("*.home.example.com {{\n    tls {{\n        dns hetzner {}\n    }}\n}}", q(32)),
+        ("*.home.example.com {\n    tls {\n        dns hetzner {}\n    }\n}", q(32)),
         ('<Option name="NetworkKey" value="{}" />',
          ", ".join("0x" + q(2, "0123456789ABCDEF") for _ in range(16))),
         ("S2 Unauthenticated: {}", q(32, "0123456789ABCDEF")),
@@ -1255,6 +1255,52 @@ def shapes() -> list[Shape]:
             own.choice(("pretty", "earth", "decade", "tackle", "evolve", "romance", "alarm",
                         "lizard", "orbit", "pepper")) for _ in range(7))),
     )
+    # round 30: corpora 28 and 29 after their one run (small businesses; mobile, embedded,
+    # games and streaming)
+    low = string.ascii_lowercase
+    out += _shapes(
+        "round-30",
+        ("ffmpeg -re -i in.mp4 -f flv rtmp://live.twitch.tv/app/{}",
+         "live_" + q(9, "0123456789") + "_" + q(30)),
+        ("ffmpeg -i cam.mp4 -f flv rtmp://a.rtmp.youtube.com/live2/{}",
+         "-".join(q(4, low + "0123456789") for _ in range(5))),
+        ("multistream: restream key {} (nicht ändern)",
+         "re_" + q(7, "0123456789") + "_" + q(20, HEX)),
+        ('WiFi.begin("Casa-5G", "{}");', "Bobik&" + q(5, string.ascii_letters) + "95"),
+        ('ArduinoOTA.setPassword("{}");', "Choco_" + q(7, string.ascii_letters) + "02"),
+        ('ElegantOTA.setAuth("admin", "{}");', "ILove" + q(5, string.ascii_letters) + "32"),
+        ('with MCRcon("127.0.0.1", "{}", port=25575) as mcr:', "VIKING_" + q(6, low) + "5578"),
+        ("$ python3 espota.py -i 192.168.1.5 -p 3232 -a '{}' -f firmware.bin",
+         q(5, low) + "4_" + q(6, low)),
+        ("upload_protocol = espota\nupload_flags =\n    --port=3232\n    --auth={}",
+         "tarkov_" + q(4, low) + "98"),
+        ("NimBLEDevice::setSecurityPasskey({});", "8" + q(5, "0123456789")),
+        ("CONFIG_BT_FIXED_PASSKEY=y\n# main.c: bt_passkey_set({});", "7" + q(5, "0123456789")),
+        ("static const u1_t PROGMEM APPKEY[16] = { {} };",
+         ", ".join("0x" + q(2, "0123456789ABCDEF") for _ in range(16))),
+        ("obs-cmd --websocket obsws://192.168.1.10:4455/{} scene switch Game", q(16)),
+        ("force_install_dir ../srv\nlogin builder_bot {}\napp_update 376030 validate",
+         "Nagoya_" + q(4, "0123456789")),
+        ("> enablecheats {}\nCheats enabled", "V1king" + q(3, "0123456789")),
+        ("$ rcon -a 10.0.0.5:27015 -p '{}' status", "Kuro_" + q(5, string.ascii_letters) + "82"),
+        ('gslt="{}"', q(32, "0123456789ABCDEF")),
+        ("$ particle token create\nNew access token expires on Thu Jul 03 2025\n    {}",
+         q(40, HEX)),
+        ('<string moduleConfig="true" name="CodePushDeploymentKey">{}</string>', q(37, URLSAFE)),
+        ("xcrun altool --upload-app -f App.ipa -u dev@example.org -p {}",
+         "-".join(q(4, low) for _ in range(4))),
+        ('GameAnalytics.initialize(activity, "' + q(32, HEX) + '", "{}");', q(40, HEX)),
+        ("| Key | Value |\n|---|---|\n| MATCH_PASSWORD | `{}` |",
+         "Passw0rd" + q(5, string.ascii_letters) + "!"),
+        ("gameKey:\n  - " + q(32, HEX) + "\nsecretKey:\n  - {}", q(40, HEX)),
+        ('wifi_password: "{}"', q(20, "0123456789")),
+        ("environment:\n  - CS2_RCONPW={}", "Curitiba_" + q(4, "0123456789")),
+        ("$ cat ~/.config/itch/butler_creds\n{}", q(40)),
+        ("- APIキー (butler用): `{}`", q(40)),
+        ("- 로봇 토큰 (CI용): `{}`", q(40, URLSAFE)),
+        ("シークレットキー {} はリポジトリに入れないこと", q(40, HEX)),
+        ("particle.callFunction({ deviceId: 'x', name: 'led', auth: '{}' })", q(40, HEX)),
+    )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
     out.append(Shape("round-9", "$ kubectl create token ci-deployer\n" + "\n".join(
@@ -1271,6 +1317,40 @@ def shapes() -> list[Shape]:
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    # round 30: corpora 28 and 29 (what a shop's, a maker's and a streamer's notes hold that
+    # is none)
+    "round-30": (
+        "Server: rtmp://live.twitch.tv/app/ (the key is in the Twitch dashboard)",
+        "WiFi.begin(WIFI_SSID, WIFI_PASS);\nArduinoOTA.setPassword(OTA_PASSWORD);",
+        'xcrun altool -u dev@example.org -p "@keychain:AC_PASSWORD"',
+        "NimBLEDevice::setSecurityPasskey(123456);",
+        "static const u1_t PROGMEM DEVEUI[8] = { 0x70, 0xB3, 0xD5, 0x7E, 0xD0, 0x05, 0x1A, 0x2B };",
+        "force_install_dir ../srv\nlogin anonymous\napp_update 376030 validate",
+        "| Key | Value |\n|---|---|\n| MATCH_GIT_URL | `git@github.com:x/certs.git` |\n"
+        "| MATCH_PASSWORD | (see Vault: mobile/match) |",
+        "gameKey:\n  - " + nq(32, HEX) + "\nsecretKey:\n  - ",
+        "wifi_password_min_length: 12345678",
+        'Purchases.configure(withAPIKey: "appl_' + nq(27) + '")',
+        "mqtt.connect('mqtts://broker:8883', { clientId: 'garage-esp32-01', username: 'iot', "
+        "password: process.env.MQTT_PASSWORD });",
+        'app_store_connect_api_key(\n  key_id: "W9TTLZXF03",\n  issuer_id: "' + nq(8, HEX) + "-"
+        + nq(4, HEX) + "-" + nq(4, HEX) + "-" + nq(4, HEX) + "-" + nq(12, HEX) + '",\n)',
+        "Keystore: upload.jks\nStore type: PKCS12\nKey alias: upload",
+        "motd=\\u00a76Kumpel-SMP\nrcon.password=\nrcon.port=25575",
+        "    resource: !secret blynk_v5_url",
+        "## ハードウェアウォレット\nマスター指紋：" + nq(8, HEX),
+        "KSeF – faktura przyjęta\nNIP: 5261040828",
+        "define( 'WP_CACHE_KEY_SALT', 'praxis-weber.de' );",
+        "the POS asks for a manager PIN. can you keep the PIN out of the doc? PLU for espresso "
+        "is 9118",
+        "PIN: nella busta in cassaforte\nPUK: nella busta in cassaforte\n"
+        "Certificato CNS scade il 12.07.2023, numero serie 97177744",
+        "ADYEN_CLIENT_KEY=live_T196IPJ2CD6RG9YL8SVCA6EJNA9QMRYW",
+        '# {"id":7033,"order_key":"wc_order_HhaFUxt4SpY63","status":"processing"}',
+        "password: scade ogni 90 giorni",
+        "# PAT: Integrations > API & Webhooks > Generate new token",
+        '\t"github_pat":  regexp.MustCompile(`ghp_[A-Za-z0-9]{36}`),',
+    ),
     # round 29: corpora 24 and 25 (what the home lab's and research's files hold that is none)
     "round-29": (
         "Backlog MqttHost 10.0.0.5; MqttUser tasmota; Topic dryer; TelePeriod 60",

@@ -334,7 +334,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"spend key|view key|приватный ключ|シークレットアクセスキー|シークレットキー|"
           r"passwort für|пароль|кодовое слово|合言葉|暗号化キー|暗号キー|ネットワークキー|"
           r"パスフレーズ|暗号|密码|无线密码|口令|비밀번호|암호|kodeord|kode|phrase de passe|pw|pwd|"
-          r"الباسورد|الباسوورد|授权码|令牌|رمز|sandi aplikasi|sandi|"
+          r"الباسورد|الباسوورد|授权码|令牌|رمز|sandi aplikasi|sandi|토큰|アクセストークン|apiキー|"
           r"clé de (?:dé)?chiffrement|(?:de|en)cryption key|entschlüsselungsschlüssel|"
           r"clave de acceso|"
           r"κωδικός|κωδικ[όο]ς πρόσβασης|"
@@ -344,10 +344,10 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"الحجز|الطلب|السويفت|الفرع|الاستجابة|الخطأ|العملة|الشحن|الإحالة)\b)"
           r"(?:[^\n:：@/=<>{}\"'`|–—(]|\([^)\n]{0,80}\)|(?<=\w)['’](?=\w)|\"[^\"\n:]{1,30}\"){0,60}"
           r"(?:[:：]|[ \t][–—])[ \t]*"
-          r"(?:\r?\n[ \t]*)?)"
+          r"(?:\r?\n[ \t]*)?(?P<tick>`?))"  # in inline code too
           r"((?:[a-z]{4} ){3}[a-z]{4}|(?:[a-z0-9]{4} ){5}[a-z0-9]{4}|«[^»\n]{4,90}»|"
           r"[^\s:：,;\"'`|]{4,90})"
-          r"(?=[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$)",  # a note after it stays
+          r"(?=(?P=tick)[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$)",  # a note after it stays
           keep=1,
           hints=('passw', 'kennwort', 'mot de passe', 'mdp', 'contraseña', 'senha',
                  'wachtwoord', 'lösenord', 'hasło', 'heslo', 'parola', 'safe word', 'code word',
@@ -367,7 +367,8 @@ ANNOUNCED: tuple[Rule, ...] = (
                  '密码', '口令', '비밀번호', 'şifre', 'jelsz', 'kata sandi', 'mật khẩu',
                  'पासवर्ड', '암호', 'kode', 'phrase de passe', 'chiffrement', 'cryption key', 'pw',
                  'entschlüsselungsschlüssel', 'crittografia', 'cifrado', 'পাসওয়ার্ড', 'الباسورد',
-                 'الباسوورد', '授权码', '令牌', 'رمز', 'sandi',
+                 'الباسوورد', '授权码', '令牌', 'رمز', 'sandi', '토큰', 'アクセストークン',
+                 'apiキー',
                  'clave de acceso', 'κωδικ'),
           lower=True, check=label_word, back=20),
     # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe

@@ -130,7 +130,7 @@ NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|
                          r"batter(?:y|ie|ia|ía)|opener|\w*nummer|number|customer|typ|type|"
                          r"modell?|modelo|modèle|tag|s/n|serien-nr|nr|vertrag|\w*vertrag|"
                          r"contract|contrat|contrato|plz|postleitzahl|zip|postal|cep|numero|"
-                         r"número|numéro|serie|série|scade|expira)\b")
+                         r"número|numéro|serie|série|scade|expira)\b|指紋|フィンガープリント|指纹")
 # ("garage door opener: LiftMaster 8500W", "Kundennummer 40739355")
 # a parenthetical note alone on the line after a heading
 NOTE_LINE = re.compile(r"\r?\n[ \t]*[(（][^)）\n]{1,60}[)）][ \t]*\r?\n")
@@ -249,6 +249,7 @@ def _code(value: str) -> bool:
     groups = value.split(" ")
     spaced = len(groups) >= 4 and all(len(g) == 4 for g in groups)  # Dropbox's four by four
     if digits == 0 or placeholder(value) or re.fullmatch(r"(?:19|20)\d\d", bare) or \
+            re.fullmatch(r"(?i)pkcs\d+|x\.?509|sha\d+|rsa\d*|aes\d*|md5", bare) or \
             not spaced and any(not any(c.isdigit() for c in g) for g in groups) or \
             spaced and sum(any(c.isdigit() for c in g) for g in groups) < 2:
         return False  # a year; "2000 lines": groups apart are a code only with digits in each

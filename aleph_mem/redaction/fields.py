@@ -1,7 +1,8 @@
 """A value stored beside its name as two fields of one record: a password manager's export
 (``{"value": "…", "name": "password"}``), a HAR's header (``{"name": "Cookie", "value":
 "SID=…"}``), a Postman variable, a Kubernetes container's env (``- name: API_KEY`` and
-``value: …`` on the next line). ``pairs`` finds them; ``text.py`` reads each as the line
+``value: …`` on the next line), a YAML name over its list's one item. ``pairs`` finds them;
+``text.py`` reads each as the line
 ``name: value`` would be read, by every rule, so a name says what its value is wherever the
 two stand in the record."""
 
@@ -19,6 +20,10 @@ VALUE = {"": re.compile(r"\"value\"\s*:\s*\"((?:[^\"\\\n]|\\.)*)\""),
          "\\": re.compile(r"\\\"value\\\"\s*:\s*\\\"((?:[^\"\\\n]|\\\\.)*?)\\\"")}
 HINT = "value"
 # a YAML list's item named on one line, its value on the next (a pod's env, a compose list)
+# a YAML name whose value is a list of one item on the next line (Unity's settings asset:
+# "secretKey:⏎  - 9f…")
+YAML_ITEM = re.compile(r"(?m)^([ \t]*)([\w.-]{1,60}):[ \t]*\r?\n\1[ \t]*-[ \t]+"
+                       r"([^\s#\"'][^\s\"']*)[ \t]*\r?$")
 YAML_PAIR = re.compile(r"(?m)^([ \t]*)- name:[ \t]*[\"']?([\w.-]{1,60})[\"']?[ \t]*\r?\n"
                        r"\1[ \t]+value:[ \t]*([\"']?)([^\s\"'#][^\n\"']*?)\3[ \t]*\r?$")
 
@@ -28,6 +33,9 @@ def pairs(text: str, view: str) -> Iterator[tuple[str, int, int]]:
     if "- name:" in view and "value:" in view:
         for m in YAML_PAIR.finditer(text):
             yield m.group(2), m.start(4), m.end(4)
+    if ":\n" in view and "- " in view:
+        for m in YAML_ITEM.finditer(text):
+            yield m.group(2), m.start(3), m.end(3)
     if f'"{HINT}"' not in view and f'\\"{HINT}\\"' not in view:
         return
     for record in RECORD.finditer(text):

@@ -74,7 +74,7 @@ NOT_SECRET_WORDS = (
     r"exemplo|voorbeeld|przykład|пример|regex|pattern|cipher|\bsec\b|"
     r"\bssb\b|\bgpg\b|\bpgp\b|certificate|\bcert\b|\bca\b|session|request|trace|build|"
     r"version|release|revision|model|sitekey|site[ _-]key|\bnode|encrypted|sealed|\benc\(|"
-    r"websocket|serial|seriennummer|numéro de série|número de serie|\bexp(?:eriment)? key|"
+    r"websocket|game key|serial|seriennummer|numéro de série|número de serie|\bexp(?:eriment)? key|"
     r"\bfile\b|fichier|datei|archivo|arquivo|bestand|\bplik")
 # what a credential's word is not a secret's after: a public key, a site key, a cache key, a
 # device's identity key (Matrix's "curve25519 key")
@@ -409,6 +409,8 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
             a, value = m.start(), m.group().rstrip("*_")
             if value[-1:] in ENDING and not random_looking(value):
                 value = value.rstrip(ENDING + "*_")  # a sentence's end ("… is Xy7kQ2m.")
+            if text[a - 1:a] == "\\" and re.match(r"u[0-9a-fA-F]{4}", value):
+                continue  # an escaped character ("motd=\\u00a76Kumpel"), not a value
             if text[a - 1:a] == "\\" and value[:1] in "nrt":
                 a, value = a + 1, value[1:]  # a JSON-escaped break before it, not its letter
             lead = len(value) - len(value.lstrip("*_?&#@~"))

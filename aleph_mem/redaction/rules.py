@@ -112,8 +112,8 @@ TOKENS: tuple[Rule, ...] = (
 KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?key|apikey|"
              r"access[_-]?key|secret[_-]?key(?:[_-]?base)?|private[_-]?key|client[_-]?secret|"
              r"credentials?|creds|auth[_-]?token|session[_-]?key|signing[_-]?key|"
-             r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])(?<!--- )pass|(?<![a-z])pat|"
-             r"(?<![a-z])pw|token[_-]?value|"
+             r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])(?<!--- )pass|"
+             r"(?<![a-z])pw|token[_-]?value|(?<![a-z])auth(?=\s*:\s*['\"])|"
              r"(?<![a-z])psk|wpa[_-]?passphrase|authtok|(?<![a-z])totp(?:[_-]?secret)?|"
              r"otp[_-]?secret|mfa[_-]?secret|(?<![a-z])_auth(?=\s*=)|"
              r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|licence|webhook|root|network|"
@@ -286,7 +286,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # `cat` of a file named for a secret, its content the next line
     rule("password", r"(\bcat\s+(?!\S*htpasswd)(?!/etc/passwd\b)(?!\S*\.enc\b)\S*(?:password|"
           r"passwd|secret|token|api[_-]?key|"
-          r"credential|(?<![a-z])pass(?![a-z])|_pass\b|private)"
+          r"credential|creds\b|(?<![a-z])pass(?![a-z])|_pass\b|private)"
           r"\S*(?:[ \t]+[^\s|;&]+)*[ \t]*\r?\n)(?!-----)([^\s]{8,})(?=[ \t]*(?:\r?\n|$))", keep=1,
           hints=('cat ',), lower=True, check=is_value, back=0),
     *ANNOUNCED,
@@ -431,17 +431,22 @@ STRUCTURED: tuple[Rule, ...] = (
           r"client-secret|"
           r"access-key|secret-key|auth-token)(?:=|\s+))(?!-)(\"[^\"]+\"|'[^']+'|[^\s\"']+)",
           keep=1, hints=('--',), lower=True, check=is_value, back=0),
+    # a personal access token under "PAT": random only ("PAT: Integrations > API" is a path)
+    rule("password", r"((?<![a-z])pat\\?[\"']?\s*(?::=|=|:(?!:))[ \t]*[\"'`]?)"
+          r"([a-z0-9_.~+/=-]{16,})(?=[\s\"'`,;]|$)", keep=1, hints=('pat',), lower=True,
+          check=random_value, back=0),  # not a call ("github_pat": regexp.MustCompile(…))
     # an env dump's NAME=value: the value runs to the line's end (Django keys hold "()")
     # (a line of a tool's output in a transcript starts after "content": " or an escaped break)
-    rule("password", r"(?m)((?:^|(?<=\\n)|(?<=\": \"))[ \t]*(?:export[ \t]+)?[A-Z0-9_]*"
-          r"(?:SECRET|PASSWORD|PASSWD|TOKEN|"
+    rule("password", r"(?m)((?:^|(?<=\\n)|(?<=\": \"))[ \t]*(?:export[ \t]+|-[ \t]+)?[A-Z0-9_]*"
+          r"(?:SECRET|PASSWORD|PASSWD|TOKEN|PW(?=[_=])|"
           r"API_KEY|APIKEY|PRIVATE_KEY|AUTH)[A-Z0-9_]*(?<!_ID)(?<!_URL)(?<!_URI)(?<!_DOMAIN)"
           r"(?<!_AUDIENCE)(?<!_SCOPE)(?<!_ISSUER)(?<!_HOST)(?<!_USER)(?<!_NAME)"
           # how a login is made, not its secret: AUTHTYPE=database, AUTH_METHOD=ldap
           r"(?<!TYPE)(?<!MODE)(?<!METHOD)(?<!_PROVIDER)(?<!_BACKEND)(?<!_STRATEGY)=[\"']?)"
           r"((?:(?!\\[nrt\"])[^\s\"'])+)(?=[\"']?[ \t]*$|\\[nrt]|\\?\")",
           keep=1,
-          hints=('secret', 'passw', 'token', 'api_key', 'apikey', 'private_key', 'auth'),
+          hints=('secret', 'passw', 'token', 'api_key', 'apikey', 'private_key', 'auth', 'pw=',
+                 'pw_'),
           check=is_value),
     # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
@@ -455,8 +460,8 @@ STRUCTURED: tuple[Rule, ...] = (
           # unquoted, three words in a row are a sentence ("Password: chiedere a Giulia")
           r"(?!\[redacted:)(?:(?<=[\"'])|(?![^\W\d_]+(?:[ \t]+[`\"'(]?[^\W\d_]|,[ \t]+[^\W\d_])))"
           + VALUE, keep=1,
-          hints=("pass", "pwd", "pw", "secret", "token", "key", "cred", "pat", "psk", "authtok",
-                 "totp", "_auth"),
+          hints=("pass", "pwd", "pw", "secret", "token", "key", "cred", "psk", "authtok",
+                 "totp", "_auth", "auth:", "auth :"),
           lower=True, check=is_value, back=24, gate=ANY_SEP),
     # a wallet's key: WIF (5…, K…, L…), a 64-byte key in base58 (Solana), where a wallet is
     # named

@@ -97,11 +97,12 @@ SAID: tuple[Rule, ...] = (
           check=said_secret, back=0),
     # "use the api key abc123…": a token after its name, no verb (not a resource's name after
     # "kubectl get secret")
-    rule("password", r"((?<![a-z0-9_])(?<!get )(?<!describe )(?<!delete )(?<!edit )"
+    rule("password", r"((?<![a-z0-9_!])(?<!get )(?<!describe )(?<!delete )(?<!edit )"
           r"(?:password|[a-zäöü]*passwort|[a-zäöü]*kennwort|api key|api token|access key|"
           r"secret key|token|secret|şifresi|şifre|parola|contraseña|senha|heslo|hasło|"
           r"пароль|mật khẩu|kata sandi|salasana|lösenord|pw|pwd|mot de passe|kennwort|"
-          r"wachtwoord|clave|schlüssel|clé|chiave|passord|adgangskode|salasana|κωδικός|şifren)"
+          r"wachtwoord|clave|schlüssel|clé|chiave|passord|adgangskode|salasana|κωδικός|şifren|"
+          r"シークレットキー|アクセストークン|apiキー|토큰|액세스 토큰|访问令牌)"
           r"(?:[ \t]+(?:temporal|temporaria|temporária|"
           r"provisoria|provisória|provisoire|temporaire|temporary|temp|new|nueva|nuevo|nova|"
           r"nouveau|nouvelle|neue|neues|initial|inicial|default|временный|новый))?[ \t]+`?)"
@@ -112,5 +113,6 @@ SAID: tuple[Rule, ...] = (
                          'senha', 'heslo', 'hasło', 'пароль', 'mật khẩu', 'kata sandi',
                          'salasana', 'lösenord', 'pw', 'mot de passe', 'kennwort',
                          'wachtwoord', 'clave', 'schlüssel', 'clé', 'chiave', 'passord',
-                         'adgangskode', 'κωδικός'), lower=True, check=said_token, back=16),
+                         'adgangskode', 'κωδικός', 'シークレットキー', 'アクセストークン',
+                         'apiキー', '토큰', '访问令牌'), lower=True, check=said_token, back=16),
 )

@@ -32,7 +32,8 @@ PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
 # public key, a content address, a date
 PUBLIC_SHAPE = re.compile(
     r"(?:pk|pi|ch|cus|sub|in|evt|prod|price|acct|seti|pm|src|txn|po|card|ba|plink|file|"
-    r"cs_live|cs_test|prj|team|org|usr|user|img|phc|rzp_live|rzp_test)_|sq0idp-|pk\.|sha\d+[-:]|"
+    r"cs_live|cs_test|prj|team|org|usr|user|img|phc|rzp_live|rzp_test|wc_order)_|sq0idp-|pk\.|"
+    r"sha\d+[-:]|"
     r"h1:|md5[-:]|AAAA|"
     r"nodekey:|discokey:|mkey:|"
     r"ssh-|ecdsa-|"
@@ -45,7 +46,8 @@ ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|
                      r"file|path|url|uri|name|version|commit|ref|nonce|salt|iv|kid|fingerprint|"
                      r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|sid|uid|"
                      r"x5t|x5c|thumbprint|application_server_key|write_key|room|event|"
-                     r"public[_-]?key|pub[_-]?key|publishable[_-]?key|web_?socket-key)s?\d*\W*$",
+                     r"public[_-]?key|pub[_-]?key|publishable[_-]?key|web_?socket-key|"
+                     r"game[_-]?key)s?\d*\W*$",  # GameAnalytics' game key (its secret key is not)
                      re.IGNORECASE)
 HEX_UNDER_NAME = re.compile(r"(key|token|secret)\\?[\"']?\s*[=:]\s*\\?[\"']?"
                             r"([0-9a-f]{32,128})(?![\w-])")  # on the lower-cased view
@@ -190,6 +192,12 @@ STRING = re.compile(r"([\"'])((?:\\.|(?!\1)[^\\\n])*)\1")
 DSN = re.compile(r"(?:^|[:;])(?:host|dbname|server|database|port|charset)=[^;]*;")
 
 
+# an argument's name before its string (``clientId: '…'``, ``issuer_id="…"``)
+KEYWORD_BEFORE = re.compile(r"([A-Za-z_]\w*)\s*[:=]\s*$")
+NOT_A_PASSWORD_ARG = re.compile(r"(?i)user|name|host|client|server|url|uri|path|topic|issuer|"
+                                r"region|database|schema|port")
+
+
 def call_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
     """Password-like strings among the arguments of a call that logs in or connects."""
     out = []
@@ -203,6 +211,9 @@ def call_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
         for k, lit in enumerate(strings):
             if DSN.search(lit.group(2)):
                 continue  # a data source's name ("mysql:host=…;dbname=…"), not a password
+            named = KEYWORD_BEFORE.search(text, max(m.end(), lit.start() - 40), lit.start())
+            if named and (id_name(named.group(1)) or NOT_A_PASSWORD_ARG.search(named.group(1))):
+                continue  # an argument named for what is no password ("clientId: '…'")
             if password_like(lit.group(2)) or k == 1 and m.group().startswith("login") \
                     and "@" in strings[0].group(2) and is_value(lit.group(2)):
                 out.append((lit.start(2), lit.end(2), MARK.format("password")))  # login(user, pw)
@@ -291,7 +302,8 @@ def hex_keys(text: str, view: str) -> list[tuple[int, int, str]]:
         name = text[start:m.end(1)]
         if not id_name(name) and not NOT_A_SECRETS_KEY.search(name) and \
                 not NOT_A_SECRETS_KEY.search(view, max(0, start - 16), m.end(1)) and \
-                "public" not in view[max(0, start - 12):start]:  # "PUBLIC KEY: …"
+                "public" not in view[max(0, start - 12):start] and \
+                len(set(m.group(2))) > 2:  # "PUBLIC KEY: …"; "1111…1111" is a stand-in
             out.append((m.start(2), m.end(2), MARK.format("secret")))
     return out
 
@@ -327,6 +339,17 @@ NOT_A_CELL = re.compile(r"[\d,.%\s]+|\d{4}-\d\d-\d\d.*|[<>=~^]*\d+(?:\.\d+)+.*|"
 NOT_A_SECRET_COLUMN = re.compile(r"\bid\b|hint|policy|length|expir|name|hash|fingerprint|"
                                  r"public|rotat|owner|where|location|stored|vault|manager|scope")
 SOFTWARE = re.compile(r"software|program|app\b|product|licen[cs]e|lizenz")
+# a key/value table's columns: its "key" holds names ("| Schlüssel | Wert |")
+KEY_COLUMN = re.compile(r"key|schlüssel|clé|clave|chiave|sleutel|ключ|variable|name")
+VALUE_COLUMN = re.compile(r"value|wert|valeur|valor|valore|waarde|значение|wartość")
+
+
+def _key_value_columns(heads: list[str]) -> tuple[int, int] | None:
+    """A key/value table's columns (``| Schlüssel | Wert |``): where its names and its values
+    are, or None."""
+    keys = [k for k, h in enumerate(heads) if KEY_COLUMN.fullmatch(h.strip(" *_`").lower())]
+    values = [k for k, h in enumerate(heads) if VALUE_COLUMN.fullmatch(h.strip(" *_`").lower())]
+    return (keys[0], values[0]) if keys and values else None
 
 
 def _cells(line: str) -> list[tuple[int, int]]:
@@ -378,11 +401,15 @@ def _table_at(text: str, view: str, head_start: int, head_end: int,
     out: list[tuple[int, int, str]] = []
     header = view[head_start:head_end]
     software = bool(SOFTWARE.search(header))
-    cols = [k for k, (a, b) in enumerate(_cells(header))
-            if (TABLE_SECRET.search(header[a:b]) or software and "serial" in header[a:b])
-            and not NOT_A_SECRET_COLUMN.search(header[a:b])]
+    heads = [header[a:b] for a, b in _cells(header)]
+    cols = [k for k, head in enumerate(heads)
+            if (TABLE_SECRET.search(head) or software and "serial" in head)
+            and not NOT_A_SECRET_COLUMN.search(head)
+            and not (KEY_COLUMN.fullmatch(head.strip(" *_`")) and any(
+                VALUE_COLUMN.fullmatch(h.strip(" *_`")) for h in heads))]
+    pair = _key_value_columns(heads)
     at = rows_start + 1
-    while cols and at < len(text):
+    while (cols or pair) and at < len(text):
         end = text.find("\n", at)
         end = len(text) if end == -1 else end
         row = text[at:end]
@@ -392,6 +419,12 @@ def _table_at(text: str, view: str, head_start: int, head_end: int,
         for k in cols:
             if k < len(cells) and table_value(row[cells[k][0]:cells[k][1]]):
                 out.append((at + cells[k][0], at + cells[k][1], MARK.format("password")))
+        if pair and max(pair) < len(cells):  # "| MATCH_PASSWORD | `…` |": its name says
+            key, value = (row[cells[k][0]:cells[k][1]] for k in pair)
+            if TABLE_SECRET.search(key.lower()) and not NOT_A_SECRET_COLUMN.search(key.lower()) \
+                    and table_value(value):
+                out.append((at + cells[pair[1]][0], at + cells[pair[1]][1],
+                            MARK.format("password")))
         at = end + 1
     return out
 

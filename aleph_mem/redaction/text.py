@@ -43,6 +43,7 @@ from aleph_mem.redaction.structure import (
 from aleph_mem.redaction.values import (
     PUBLISHED,
     base64_text,
+    digits_password,
     hashed_password,
     looks_random,
     public_token,
@@ -123,8 +124,10 @@ def _spans(rule: Rule, seen: dict[str, list[int]], text: str,
         if "[REDACTED:" in text[m.start():m.end()]:
             continue  # a mark an earlier rule left is never read as a key or a value
         start = m.end(rule.keep) if rule.keep else m.start()
-        if rule.check and not rule.check(text[start:m.end()]) or \
-                rule.keep and hashed_password(m.group(rule.keep), text[start:m.end()]):
+        value = text[start:m.end()]
+        if rule.check and not rule.check(value) and not (
+                rule.keep and digits_password(m.group(rule.keep), value)) or \
+                rule.keep and hashed_password(m.group(rule.keep), value):
             continue
         out.append((start, _wrapped_end(text, m.end()) if rule.keep else m.end(),
                     MARK.format(rule.kind)))

@@ -3,7 +3,9 @@ device's console command (Tasmota's ``Backlog``, OpenWrt's ``uci set``), on a co
 that has no flag for it (``net use``, ``rclone obscure``, ``mc alias set``, ``wandb login``,
 ``kinit <<<``), in an SNMP community, in a notification URL (Discord's ``discord://token@id``),
 in a line of a ``.pgpass`` or a ``davfs2`` secrets file, or in a tool's own output
-(``pveum``'s token table, netsh's "key content" in other languages)."""
+(``pveum``'s token table, netsh's "key content" in other languages); and as the maker's and the
+streamer's tools take them: a stream key in an RTMP URL, a board's Wi-Fi or OTA password in
+its sketch, a BLE passkey, a LoRaWAN key as bytes, a game server's RCON or admin password."""
 
 from __future__ import annotations
 
@@ -92,6 +94,71 @@ TOOLS: tuple[Rule, ...] = (
     # hostapd's and wpa_supplicant's passphrase of digits only (a number elsewhere is no value)
     rule("wifi-key", r"(?m)(^[ \t]*(?:wpa_passphrase|psk)[ \t]*=[ \t]*\"?)(\d{8,63})(?=\"?[ \t]*$)",
           keep=1, hints=('wpa_passphrase', 'psk'), lower=True, back=30),
+    # a stream key: the last part of an RTMP ingest URL (Twitch's app/, YouTube's live2/,
+    # Facebook's rtmp/, Kick's and Restream's), and the keys' own shapes
+    rule("stream-key", r"(\brtmps?://[^\s/\"']+(?::\d+)?/(?:app|live2|live|rtmp|stream)/)"
+          r"([^\s/\"'?]{12,})", keep=1, hints=('rtmp://', 'rtmps://'), lower=True,
+          check=random_value, back=0),
+    rule("stream-key", r"(?<![\w-])(?:live_\d{6,12}_[A-Za-z0-9]{20,40}|"
+          r"FB-\d{10,20}-\d-[A-Za-z0-9_-]{16,}|"
+          r"re_\d{5,10}_[0-9a-f]{16,}|sk_[a-z]{2}-[a-z]+-\d_[A-Za-z0-9]{8,})(?![\w-])",
+          hints=('live_', 'fb-', 're_', 'sk_'), check=looks_random),
+    # a board's passwords in its sketch: Wi-Fi.begin(ssid, pw), OTA, a web updater's login
+    rule("password", r"(\b(?:WiFi|WiFiMulti|wifiMulti)\.(?:begin|addAP)\(\s*\"[^\"\n]*\"\s*,\s*\")"
+          r"([^\"\n]+)(?=\")", keep=1, hints=('wifi.begin', 'wifimulti.addap'), check=is_value,
+          back=0),
+    rule("password", r"(\.setPassword\(\s*\")([^\"\n]+)(?=\")", keep=1,
+          hints=('.setpassword(',), check=is_value, back=0),
+    rule("password", r"(\.setAuth\(\s*\"[^\"\n]*\"\s*,\s*\")([^\"\n]+)(?=\")", keep=1,
+          hints=('.setauth(',), check=is_value, back=0),
+    rule("password", r"(\bMCRcon\(\s*[\"'][^\"'\n]*[\"']\s*,\s*[\"'])([^\"'\n]+)(?=[\"'])", keep=1,
+          hints=('mcrcon(',), check=is_value, back=0),
+    # espota's -a / --auth, PlatformIO's upload_flags --auth=
+    rule("cli-password", r"(\bespota(?:\.py)?\b[^\n]*?\s(?:-a|--auth)[ =]?)"
+          r"('[^'\n]+'|\"[^\"\n]+\"|\S+)",
+          keep=1, hints=('espota',), lower=True, check=is_value, back=0),
+    rule("cli-password", r"(\bupload_flags\b[\s\S]{0,300}?--auth[= ])(\S+)", keep=1,
+          hints=('upload_flags',), lower=True, check=is_value, back=0),
+    # a BLE passkey set in code or typed at bluetoothctl's prompt
+    rule("pin", r"((?:\bsetSecurityPasskey\(|passkey_set\(|\bpasskey\s*=\s*|"
+          r"Enter passkey \(number in 0-999999\):\s*))(\d{6})(?!\d)", keep=1,
+          hints=('passkey',), check=lambda v: v not in ("000000", "123456"), back=20),
+    # LoRaWAN's keys as sixteen bytes (LMIC's APPKEY[16] = { 0xAF, … })
+    rule("encryption-key", r"(\b(?:appkey|nwkskey|appskey|app_key|nwk_s_key|app_s_key)\w*\s*"
+          r"(?:\[\d*\])?\s*=\s*\{\s*)((?:0x[0-9a-f]{2},\s*){15}0x[0-9a-f]{2})", keep=1,
+          hints=('appkey', 'nwkskey', 'appskey', 'app_key', 'nwk_s_key', 'app_s_key'),
+          lower=True, back=0),
+    # obs-websocket's URL: obsws://host:port/password
+    rule("password", r"(\bobsws://[^/\s\"']+/)([^\s\"'\\]+)", keep=1, hints=('obsws://',),
+          lower=True, check=is_value, back=0),
+    # steamcmd's script: "login USER PASSWORD" on a line of its own; ARK's "enablecheats PW";
+    # rcon -p, CS2's game server login token (gslt)
+    rule("password", r"(?m)(^[ \t]*\+?login[ \t]+\S+[ \t]+)(\S+)(?=[ \t]*$)", keep=1,
+          hints=('app_update', 'force_install_dir', 'steamcmd'), check=is_value),
+    rule("password", r"(\benablecheats[ \t]+)(\S+)", keep=1, hints=('enablecheats',), lower=True,
+          check=is_value, back=0),
+    rule("cli-password", r"(\brcon\b[^\n]*?\s-p[ \t]*)('[^'\n]+'|\"[^\"\n]+\"|[^\s-]\S*)", keep=1,
+          hints=('rcon',), lower=True, check=is_value, back=0),
+    rule("api-key", r"(\b(?:gslt|sv_setsteamaccount|srcds_token)[\"']?\s*[=:\s]\s*[\"']?)"
+          r"([0-9a-f]{32})(?![0-9a-f])", keep=1,
+          hints=('gslt', 'sv_setsteamaccount', 'srcds_token'),
+          lower=True, back=0),
+    # particle token create: the token on the lines after its output's first line
+    rule("api-key", r"(\bparticle\s+token\s+create\b[\s\S]{0,300}?\n[ \t]*)([0-9a-f]{40})\b",
+          keep=1, hints=('particle token create',), lower=True, back=0),
+    # an Android string resource named for a key, a token or a password
+    rule("api-key", r"(<string\b[^>\n]*\bname=\"[^\"]*(?:deploymentkey|secret|token|password|"
+          r"apikey|api_key)[^\"]*\"[^>\n]*>)([^<\n]{12,})(?=</string>)", keep=1,
+          hints=('<string',), lower=True, check=random_value),
+    # xcrun altool -u … -p PASSWORD (an app-specific password)
+    rule("cli-password", r"(\baltool\b[^\n]*?\s-p[ \t]+)(?!@)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
+          hints=('altool',), lower=True, check=is_value, back=0),
+    # GameAnalytics.initialize(activity, GAME_KEY, SECRET_KEY): the third, by position
+    rule("api-key", r"(\bGameAnalytics\.initialize\([^)\n]*?,\s*\"[0-9a-f]{32}\"\s*,\s*\")"
+          r"([0-9a-f]{40})(?=\")", keep=1, hints=('gameanalytics.initialize',), back=0),
+    # appcenter codepush deployment list -k: each row's key
+    rule("api-key", r"(?m)(^[│|]\s*[\w-]+\s*[│|]\s*)([A-Za-z0-9_-]{36,40})(?=\s*[│|])", keep=1,
+          hints=('codepush',), check=random_value),
     # an ngrok authtoken (27 characters, "_", 21) where ngrok is named
     rule("api-key", r"(?<![a-z0-9_])[0-9a-z]{25,27}_[0-9a-z]{20,22}(?![a-z0-9_])",
           hints=('ngrok',), lower=True, check=random_value),

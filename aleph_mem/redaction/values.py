@@ -36,6 +36,9 @@ NOT_A_SECRET = re.compile(
     # an OpenAI organization's id; a call's argument closed ("token)$data" in R)
     # a GCP Secret Manager's resource name; Midtrans' client key (public, in a page)
     r"projects/[\w-]+/secrets/[\w.-]+(?:/versions/\w+)?|(?:SB-)?Mid-client-\S+|"
+    # RevenueCat's public SDK keys (its secret keys are ``sk_``)
+    r"(?:appl|goog|amzn)_[A-Za-z0-9]{20,}|@(?:keychain|env):\S*|"  # altool's references
+    r"(?-i:(?:live|test)_[A-Z0-9]{32})|"  # Adyen's client key (public, in the page)
     r"org-[A-Za-z0-9]{20,}|(?-i:[a-z_][a-z0-9_]*)\)(?:\$|\.\w|\[).*|"
     r"(?:window|globalthis|import\.meta\.env|app_config)\..*|"
     r"\{[\w.-]+\}?.*|#{2,}[\w-]+#{2,}|password|passwd|pass|pwd|secret|token|key|user|username|"
@@ -124,6 +127,14 @@ PUBLISHED = frozenset({
 BCRYPT = re.compile(r"\$\$?2[abxy]?\$\$?\d\d\$\$?[./A-Za-z0-9]{53}")
 # a name that says its value is a password (so a bcrypt value is that password's hash)
 PASSWORD_NAME = re.compile(r"(?i)pass|pw|hash|crypt")
+
+
+def digits_password(name: str, value: str) -> bool:
+    """A password of digits only under a password's name (a router's 20-digit Wi-Fi key:
+    ``wifi_password: "80142771696220222341"``); a number elsewhere is no value."""
+    return bool(re.fullmatch(r"[\"']?\d{8,64}[\"']?", value)) and \
+        bool(re.search(r"(?i)pass|psk|pwd|(?<![a-z])pw(?![a-z])", name)) and \
+        not re.search(r"(?i)len|min|max|age|days|count|expir|rotat|port", name)
 
 
 def hashed_password(name: str, value: str) -> bool:
@@ -260,7 +271,8 @@ def label_word(text: str) -> bool:
 
 
 STOP_WORDS = frozenset("""the a an at be is are must least characters chars long and or of to for
-your see same ask use via
+your see same ask use via every ogni cada tous chaque alle days giorni jours días dias tage
+tagen dni dagen scade caduca vence expire expires expira läuft
 with from in on min max minimum maximum required letters digits numbers symbols one two three
 mindestens zeichen und oder mit ein eine der die das au moins caractères et ou de la le les un une
 des mínimo caracteres y o el los las con al menos almeno caratteri il lo e di""".split())
