@@ -1300,6 +1300,26 @@ def shapes() -> list[Shape]:
         ("- 로봇 토큰 (CI용): `{}`", q(40, URLSAFE)),
         ("シークレットキー {} はリポジトリに入れないこと", q(40, HEX)),
         ("particle.callFunction({ deviceId: 'x', name: 'led', auth: '{}' })", q(40, HEX)),
+        # a domain's transfer code; a till's and an alarm's codes; a password in Portuguese, one
+        # starting with "$3", a passphrase after a compound word
+        ("Domain-Umzug zu IONOS\nAuthCode: {}\nAuftragsnummer: 915342107",
+         q(9, string.ascii_letters) + ")" + q(2, string.ascii_uppercase)),
+        ("Transfer to Cloudflare\nEPP/Auth code: {}\nUnlocked at GoDaddy", "c+->" + q(6) + "%&"),
+        ("Code de transfert (AUTHINFO) pour panaderia.fr : {}\nValable 7 jours.",
+         "t=;)%" + q(8)),
+        ("Verhuiscode (token) bakkerij.nl: {}\naangevraagd bij TransIP", "FG&" + q(6) + "?f"),
+        ("[24.12.24, 07:58] Marco: der Storno-Code ist jetzt {}\n[24.12.24, 08:01] Anna: ok",
+         "2" + q(3, "13579")),
+        ("**Kasa fiskalna Elzab** – kod kierownika: `{}`", "1" + q(3, "02468")),
+        ("Notitie kassa (Untill):\n- beheerderscode = {}\n- dagafsluiting om 23:00",
+         "9" + q(3, "13579")),
+        ("Securitas Direct / Verisure\ncódigo de desconexión: {}\nnº contrato: 9221060",
+         "6" + q(3, "02468")),
+        ("Citius (mandatários)\npalavra-passe: {}", "Valencia" + q(4, "0123456789") + "_"),
+        ("archivo: cert_empresa.pfx\ncontraseña de exportación: {}",
+         "$3" + q(5, string.ascii_lowercase) + "2004"),
+        ("> Hauptkennwort Passwortmanager (Proton Pass): `{}`", " ".join(
+            own.sample(("Kamm", "Kawa", "Oliva", "Hefe", "Tisch", "Wolke", "Birne"), 4))),
     )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
@@ -1350,6 +1370,10 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "password: scade ogni 90 giorni",
         "# PAT: Integrations > API & Webhooks > Generate new token",
         '\t"github_pat":  regexp.MustCompile(`ghp_[A-Za-z0-9]{36}`),',
+        "AuthCode: kommt per Post von Strato\nAuth code: 123456",
+        "[24.12.24, 07:58] Marco: der Storno-Code ist jetzt geändert, frag mich",
+        "Kassa: 24 tafels, code: 2024 (jaar)",
+        "Transfer lock: on. EPP status: clientTransferProhibited",
     ),
     # round 29: corpora 24 and 25 (what the home lab's and research's files hold that is none)
     "round-29": (

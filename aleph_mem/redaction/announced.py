@@ -323,7 +323,8 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("password", r"(?m)((?<![a-z0-9_=])(?<!salt for )(?<!hash for )(?<!salt of )(?<!hash of )"
           r"(?:[a-zäöüåæø-]{0,20}?(?:passwort|kennwort|lösenord|"
           r"wachtwoord|passord|adgangskode)|password|passwort|kennwort|mot de passe|mdp|contraseña|"
-          r"senha|wachtwoord|lösenord|hasło|heslo|parola|safe word|code word|codeword|"
+          r"senha|wachtwoord|lösenord|hasło|heslo|parola|palavra-passe|safe word|code word|"
+          r"codeword|"
           r"şifre(?:si)?|jelszó|jelszava|kata sandi|mật khẩu|पासवर्ड|"
           r"palabra clave|mot de code|kodewort|codewort|losungswort|passphrase|memorable word|"
           r"memorable information|passcode|kenncode|código de acceso|codice d'accesso|"
@@ -349,7 +350,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"[^\s:：,;\"'`|]{4,90})"
           r"(?=(?P=tick)[ \t]*(?:[(（][^)）\n]*[)）][ \t]*)?$)",  # a note after it stays
           keep=1,
-          hints=('passw', 'kennwort', 'mot de passe', 'mdp', 'contraseña', 'senha',
+          hints=('passw', 'kennwort', 'mot de passe', 'mdp', 'contraseña', 'senha', 'palavra',
                  'wachtwoord', 'lösenord', 'hasło', 'heslo', 'parola', 'safe word', 'code word',
                  'codeword', 'palabra clave', 'mot de code', 'kodewort', 'codewort',
                  'losungswort', 'passphrase', 'пароль', 'кодовое слово', '合言葉', '暗号',
@@ -373,7 +374,8 @@ ANNOUNCED: tuple[Rule, ...] = (
           lower=True, check=label_word, back=20),
     # a passphrase of several words after its label ("GPG-Passphrase (…): Leuchtturm Ebbe
     # Flut 1987", "私钥口令：quartz49 yarrow flint lagoon marble")
-    rule("password", r"(?m)((?:(?<!\w)(?:passphrase|passwort|kennwort|password|"
+    rule("password", r"(?m)((?:(?<!\w)(?:passphrase|[a-zäöü]{0,20}passwort|"
+          r"[a-zäöü]{0,20}kennwort|password|"
           r"парольная фраза|phrase secrète|frase de contraseña|hasło|heslo|contraseña|senha|"
           r"mot de passe|wachtwoord|lösenord|пароль|frase de acceso|backup passphrase|pw)|"
           r"口令|密码|密碼)(?![\w-])"
@@ -385,7 +387,7 @@ ANNOUNCED: tuple[Rule, ...] = (
                  'hasło', 'heslo', 'contraseña', 'senha', 'mot de passe', 'wachtwoord',
                  'lösenord', 'пароль', 'frase de acceso',
                  'phrase secrète', 'frase de contraseña', 'pw'), lower=True, check=words_passphrase,
-          back=0),
+          back=20),  # a compound word before it ("Hauptkennwort")
     # a letter's or a message's password of digits, a sentence going on after it ("Пароль для
     # входа в личный кабинет: 207433. Лицевой счёт …")
     rule("password", r"((?<![\w-])(?:пароль|password|passwort|kennwort|mot de passe|contraseña|"

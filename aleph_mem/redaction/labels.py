@@ -20,6 +20,7 @@ from aleph_mem.redaction.values import pin_value
 # a word that names a code or a lock, then (a few words on) its colon and the code
 CODE_NAME = re.compile(
     r"(?<![\w-])(?:codes?|código|codice|kod|kód|код\w*|кодовый замок|κωδικός|pin|combinación|"
+    r"storno-code|stornocode|beheerderscode|managercode|manager code|supervisor code|"
     r"combinaison|combinazione|digicode|cadenas|candado|coffre|schlüsselbox|smart lock|замок|"
     r"домофон\w*|lockbox|key ?box)(?![\w-])")
 # a lock's own word: its code needs no other
@@ -30,9 +31,11 @@ OPENS = re.compile(
     r"door|porte|puerta|porta|tür|portail|gate|portón|portão|garage|alarm|συναγερμ|safe|"
     r"tresor|caja fuerte|cassaforte|lock|schloss|carte|card|karte|tarjeta|cartão|cps|porteur|"
     r"atm|\bsim\b|puk|box|boîte|caixa|caja|kiosque|immeuble|building|edificio|подъезд|квартир|"
-    r"flat|appart|wohnung|ferienwohnung|haus|house|maison|casa|locker|taquilla|spind")
+    r"flat|appart|wohnung|ferienwohnung|haus|house|maison|casa|locker|taquilla|spind|"
+    r"desconexi|disarm|unscharf|désactivation|storno|void|manager|kierownik|beheerder|"
+    r"sleutelkluis|keysafe|key safe|schlüsseltresor|kasa|kassa|kasse|caja registradora|pos\b")
 CODE_AFTER = re.compile(
-    r"[^\n:：]{0,40}?[ \t]*[:：][ \t]*(?P<q>['\"]?)"  # quoted in YAML ("code: '7330'")
+    r"[^\n:：=?!]{0,40}?[ \t]*(?:[:：=]|\bist(?: jetzt)?|\bis(?: now)?)[ \t]*(?P<q>['\"`]?)"
     r"(\d{4,8}|\d{1,2}(?:-\d{1,2}){2,3}|[A-Z]\d{3,6}#?|\d{3,6}[A-ZА-Я#*])(?P=q)"
     r"(?=[ \t]*(?:$|\n|[,(;.]|/|puis\b|then\b|dann\b|und\b|и\b|y\b|e\b|et\b))")
 # what a label says its number is, when it is no code

@@ -153,6 +153,15 @@ TOOLS: tuple[Rule, ...] = (
     # xcrun altool -u … -p PASSWORD (an app-specific password)
     rule("cli-password", r"(\baltool\b[^\n]*?\s-p[ \t]+)(?!@)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
           hints=('altool',), lower=True, check=is_value, back=0),
+    # a domain's transfer code (EPP/AuthInfo) after its label, whatever signs it holds
+    rule("password", r"(\b(?:auth[ -]?code|auth[ -]?info|epp(?:[ /-]?auth)?[ -]?(?:code|key)|"
+          r"transfer[ -]?(?:code|key|kodu)|verhuiscode|code de transfert|"
+          r"c[óo]digo de (?:autorizaci[óo]n|transferencia)|codice (?:di trasferimento|authinfo)|"
+          r"umzugscode|kk-code)\b[^\n:：]{0,60}?(?:[:：]|\bgeldi:)[ \t]*)"
+          r"([^\s]{6,40})(?=[ \t]*(?:\r?\n|$|\\n|\\?\"))", keep=1,
+          hints=('auth', 'epp', 'transfer', 'verhuiscode', 'code de transfert', 'código de',
+                 'codigo de', 'codice', 'umzugscode', 'kk-code'), lower=True,
+          check=lambda v: looks_random(v) and is_value(v.strip("`")), back=0),
     # GameAnalytics.initialize(activity, GAME_KEY, SECRET_KEY): the third, by position
     rule("api-key", r"(\bGameAnalytics\.initialize\([^)\n]*?,\s*\"[0-9a-f]{32}\"\s*,\s*\")"
           r"([0-9a-f]{40})(?=\")", keep=1, hints=('gameanalytics.initialize',), back=0),

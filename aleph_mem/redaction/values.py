@@ -21,8 +21,8 @@ NOT_A_SECRET = re.compile(
     # (an XSS payload), a concatenated property ("+localStorage.token")
     r"\.\s*[A-Za-z_$][\w$]*\(.*|%2[27].*|\+\s*[A-Za-z_$][\w$]*(?:\.[\w$]+)+.*|"
     r"(?:bearer|basic|digest)[`'\".,;:)]*|\{\{.*\}\}|\$\{[^}]*\}\}?|\$\{?"
-    r"(?-i:[A-Za-z_][A-Za-z_.]*\d*|[A-Za-z_][A-Za-z0-9_.]*[_.][A-Za-z0-9_.]*|[a-z0-9_]+|"
-    r"[A-Z0-9_]+)\}?|"  # a variable ($dbPass2, $s3_key); not "$oHtf4L9L6"
+    r"(?-i:[A-Za-z_][A-Za-z_.]*\d*|[A-Za-z_][A-Za-z0-9_.]*[_.][A-Za-z0-9_.]*|[a-z_][a-z0-9_]*|"
+    r"[A-Z_][A-Z0-9_]*|\d+)\}?|"  # a variable ($dbPass2, $s3_key); not "$oHtf4L9L6"
     r"\$\(.*|`.*`|%\(.*|#\{.*\}|@[\w.-]+@|"
     r"(?:vault|arn|awssm|gcpsm|azkv|keyvault|doppler|infisical|ref\+[a-z]+):\S*|ENC[\[(].*|"
     r"(?:secret|kv|kv-v2|secrets)/[\w.-]+(?:/[\w.-]+)+\)?|"
