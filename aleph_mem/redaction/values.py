@@ -132,7 +132,11 @@ PASSWORD_NAME = re.compile(r"(?i)pass|pw|hash|crypt")
 def digits_password(name: str, value: str) -> bool:
     """A password of digits only under a password's name (a router's 20-digit Wi-Fi key:
     ``wifi_password: "80142771696220222341"``); a number elsewhere is no value."""
-    return bool(re.fullmatch(r"[\"']?\d{8,64}[\"']?", value)) and \
+    digits = value.strip("\"'")
+    if digits in "01234567890123456789" or digits in "98765432109876543210" or \
+            len(set(digits)) == 1:
+        return False  # the most guessed of all ("123456789"), a run, one digit repeated
+    return bool(re.fullmatch(r"\d{8,64}", digits)) and \
         bool(re.search(r"(?i)pass|psk|pwd|(?<![a-z])pw(?![a-z])", name)) and \
         not re.search(r"(?i)len|min|max|age|days|count|expir|rotat|port", name)
 
