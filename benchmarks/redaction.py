@@ -1,7 +1,7 @@
 """Redaction speed: ``redact`` on a 5 MB Claude Code transcript (the Stop hook's, from
 benchmarks/sessions.py, 200 fake secrets planted), whole and message by message, and on
-5 MB of tool output (git logs, hashes, UUIDs, JSON, base64 data, wrapped lines): the
-median of --runs runs each.
+5 MB of tool output (git logs, hashes, UUIDs, JSON, base64 data, wrapped lines), and on
+hostile single lines (thousands of spaces, letters, signs): the median of --runs runs each.
 
     python benchmarks/redaction.py [--mb 5] [--runs 5]
 """
@@ -44,6 +44,18 @@ def tool_output(target_bytes: int) -> str:
     return "\n".join(lines)
 
 
+# lines a note or a tool's output can hold that a careless pattern backtracks over for
+# minutes (a line of 9,000 spaces took one rule 30 s): each is timed on its own
+HOSTILE = {
+    "9,000 spaces": " " * 9000,
+    "9,000 spaces, a colon, a value": " " * 9000 + ": Xk29!qLm",
+    "20,000 letters": "a" * 20000,
+    "5,000 'password: '": "password: " * 5000,
+    "20,000 '@'": "@" * 20000,
+    "a table of 5,000 empty cells": "| " * 5000 + "\n|---|\n" + "| x " * 5000,
+}
+
+
 def median_seconds(fn: Callable[[], object], runs: int) -> float:
     times = []
     for _ in range(runs):
@@ -73,6 +85,8 @@ def main() -> None:
           f"{median_seconds(lambda: [redact(r) for r in rows], args.runs):.2f} s")
     print(f"tool output {len(noise) / 1e6:.1f} MB (hashes, UUIDs, base64, wrapped lines): "
           f"{median_seconds(lambda: redact(noise), args.runs):.2f} s; changed: {changed}")
+    for name, text in HOSTILE.items():
+        print(f"one line, {name}: {median_seconds(lambda t=text: redact(t), args.runs):.3f} s")
 
 
 if __name__ == "__main__":

@@ -1374,6 +1374,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "[24.12.24, 07:58] Marco: der Storno-Code ist jetzt geändert, frag mich",
         "Kassa: 24 tafels, code: 2024 (jaar)",
         "Transfer lock: on. EPP status: clientTransferProhibited",
+        # a line of 9,000 spaces in a note (a rule once backtracked over it for 30 s)
+        "Router Login:\n" + " " * 9000 + "\nend",
     ),
     # round 29: corpora 24 and 25 (what the home lab's and research's files hold that is none)
     "round-29": (

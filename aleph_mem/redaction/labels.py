@@ -71,7 +71,9 @@ def labelled_codes(text: str, view: str) -> list[tuple[int, int, str]]:
 
 # a label, its colon, a value alone at the line's end (or before a note in brackets)
 LABELLED_VALUE = re.compile(
-    r"(?m)^[ \t]*(?:[-*+][ \t]+(?:\[[ xX]\][ \t]+)?)?(?P<label>[^\n:：=`]{2,48}?)[ \t]*[:：][ \t]+"
+    # (possessive, the label starting with no space: a line of 9,000 spaces is no label)
+    r"(?m)^[ \t]*+(?:[-*+][ \t]+(?:\[[ xX]\][ \t]+)?)?(?P<label>[^\s:：=`][^\n:：=`]{1,47}?)"
+    r"[ \t]*[:：][ \t]+"
     r"(?P<tick>`?)(?P<value>[^\s`\"'<>|]{8,64})(?P=tick)[ \t]*(?:\([^)\n]{0,80}\)[ \t]*)?\r?$")
 CHOSEN_SIGNS = frozenset("!@#$%^&*+=?~")
 # a label that is code, a header's name (``X-Request-Id``), a config's key (``build_id``)
