@@ -1374,6 +1374,26 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "[24.12.24, 07:58] Marco: der Storno-Code ist jetzt geändert, frag mich",
         "Kassa: 24 tafels, code: 2024 (jaar)",
         "Transfer lock: on. EPP status: clientTransferProhibited",
+        # the fourth real sample's wrong classes (read blind at the end), written anew
+        "   PASS  Tests\\Feature\\OrderTest\n  ✓ it creates an order",
+        "msbuild App.sln /t:Rebuild /p:Configuration=Debug /m",
+        "deploy ALL=(root) NOPASSWD: NGINX_RELOAD",
+        '    db: { user: "demo", pwd: "123456", },',
+        "'password' => 'required|string|min:12|confirmed',",
+        "$pass = $_POST['pass'] ?? '';",
+        "query Ranking($apiKey: String!) { ranking(apiKey: $apiKey) }",
+        "pip install tiktoken==0.8.0 openai==1.2.3",
+        "✔ нет секретов в изменённых строках — чисто",
+        "{{ admin_password | password_hash('sha256') }}",
+        "return back()->withErrors(['error' => 'The username or password you entered is wrong.']);",
+        '  "appSigningCertSha384": "...",',
+        '--data-urlencode "wallet=0x' + nq(40, HEX) + '"',
+        '"chain": "solana:' + nq(32, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
+        + '", "feeMint": "' + nq(44, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz")
+        + '"',
+        'errors["password"] = "Password must be at least 12 characters"',
+        "| Secret | Value |\n|---|---|\n| `DB_HOST` | database host |\n"
+        "| `DB_PASSWORD` | the app user's password |",
         # a line of 9,000 spaces in a note (a rule once backtracked over it for 30 s)
         "Router Login:\n" + " " * 9000 + "\nend",
     ),

@@ -344,7 +344,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"tracking|booking|order|resi|hash|infohash|checksum|fingerprint|digest|المنتج|الخصم|القسيمة|البريد|البريدي|الدولة|التتبع|"
           r"الحجز|الطلب|السويفت|الفرع|الاستجابة|الخطأ|العملة|الشحن|الإحالة)\b)"
           r"(?:[^\n:：@/=<>{}\"'`|–—(]|\([^)\n]{0,80}\)|(?<=\w)['’](?=\w)|\"[^\"\n:]{1,30}\"){0,60}"
-          r"(?:[:：]|[ \t][–—])[ \t]*"
+          r"(?:[:：]|[ \t][–—](?=[ \t]*\S*[\d!@#$%^&*?]))[ \t]*"
           r"(?:\r?\n[ \t]*)?(?P<tick>`?))"  # in inline code too
           r"((?:[a-z]{4} ){3}[a-z]{4}|(?:[a-z0-9]{4} ){5}[a-z0-9]{4}|«[^»\n]{4,90}»|"
           r"[^\s:：,;\"'`|]{4,90})"
@@ -407,7 +407,8 @@ ANNOUNCED: tuple[Rule, ...] = (
           check=lambda v: said_secret(v) or v.isdigit() and 4 <= len(v) <= 8 and pin_value(v),
           back=0),
     # a short label at a line's start: "Kw: …", "PW: …", "pwd = …"
-    rule("password", r"(?m)(^[ \t]*(?:[-*][ \t]*)?(?:kw|pw|pwd)[ \t]*[:=][ \t]*)(\S+)[ \t]*$",
+    rule("password", r"(?m)(^[ \t]*(?:[-*][ \t]*)?(?:kw|pw|pwd)[ \t]*[:=][ \t]*)"
+          r"(\S+?)(?=,?[ \t]*$)",
           keep=1, hints=('kw', 'pw'), lower=True, check=said_secret, back=8),
     # "jane@example.com / pw": an account and its password on one line of a list
     rule("password", r"(?m)([\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]+/[ \t]+)(\S+)[ \t]*$", keep=1,

@@ -109,7 +109,7 @@ TOKENS: tuple[Rule, ...] = (
                     r"(?:" + B + r"{16,})?\." + B + r"{8,}\." + B + r"{16,}\." + B + "{8,})")),
 )
 
-KEY_WORDS = (r"(?:password|passwd|pwd|passphrase|passcode|secret|token|api[_-]?key|apikey|"
+KEY_WORDS = (r"(?:password|(?<!no)passwd|pwd|passphrase|passcode|secret|token|api[_-]?key|apikey|"
              r"access[_-]?key|secret[_-]?key(?:[_-]?base)?|private[_-]?key|client[_-]?secret|"
              r"credentials?|creds|auth[_-]?token|session[_-]?key|signing[_-]?key|"
              r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])(?<!--- )pass|"
@@ -532,11 +532,13 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("secret-manager-token", r"(\bvault\s+operator\s+unseal\s+(?:-\S+\s+)*)"
           r"([a-z0-9+/=]{20,})", keep=1, hints=('operator unseal',), lower=True, back=6),
     # RDP clients: xfreerdp /p:'…'
-    rule("cli-password", r"(\s/p:[\"']?)([^\s\"']+)", keep=1, hints=('/p:',), check=is_value,
-          back=1),
+    rule("cli-password", r"(\s/p:[\"']?)(?![\w.]+=)([^\s\"']+)", keep=1, hints=('/p:',),
+          check=is_value, back=1),  # not msbuild's /p:Configuration=Release
     # msmtp, .netrc: `password VALUE` on a line (a Google app password is four words)
-    rule("password", r"(?m)(^[ \t]*(?i:password|passwd|passphrase|pass)[ \t]+)"
-          r"((?:[a-z]{4} ){3}[a-z]{4}|[^\s=:]\S*)[ \t]*$", keep=1,
+    # (not a test runner's verdict: "PASS  Tests\Feature\WalletTest", "PASS src/app.test.ts")
+    rule("password", r"(?m)(^[ \t]*(?i:password|passwd|passphrase|"
+          r"pass(?!(?-i:[ \t]+[A-Z]\w*[\\/.])))"
+          r"[ \t]+)((?:[a-z]{4} ){3}[a-z]{4}|[^\s=:]\S*)[ \t]*$", keep=1,
           hints=('pass',), check=said_secret, back=16),
     # a user and a password joined in one string (`CURLOPT_USERPWD, "admin:…"`)
     rule("password", r"((?:userpwd|userpass|user_pass|basic_auth)\W{1,6}[\"'][^:\"'\s]+:)"

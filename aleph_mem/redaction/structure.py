@@ -33,7 +33,7 @@ PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
 PUBLIC_SHAPE = re.compile(
     r"(?:pk|pi|ch|cus|sub|in|evt|prod|price|acct|seti|pm|src|txn|po|card|ba|plink|file|"
     r"cs_live|cs_test|prj|team|org|usr|user|img|phc|rzp_live|rzp_test|wc_order)_|sq0idp-|pk\.|"
-    r"sha\d+[-:]|"
+    r"sha\d+[-:]|solana:|eip155:|"
     r"h1:|md5[-:]|AAAA|"
     r"nodekey:|discokey:|mkey:|"
     r"ssh-|ecdsa-|"
@@ -47,7 +47,9 @@ ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|
                      r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|sid|uid|"
                      r"x5t|x5c|thumbprint|application_server_key|write_key|room|event|"
                      r"public[_-]?key|pub[_-]?key|publishable[_-]?key|web_?socket-key|"
-                     r"game[_-]?key)s?\d*\W*$",  # GameAnalytics' game key (its secret key is not)
+                     # GameAnalytics' game key (its secret key is not), Figma's file key, an
+                     # account's address, a token's mint
+                     r"game[_-]?key|file[_-]?key|address|mint|program[_-]?id|owner)s?\d*\W*$",
                      re.IGNORECASE)
 HEX_UNDER_NAME = re.compile(r"(key|token|secret)\\?[\"']?\s*[=:]\s*\\?[\"']?"
                             r"([0-9a-f]{32,128})(?![\w-])")  # on the lower-cased view
@@ -150,6 +152,9 @@ def literals(text: str, view: str) -> list[tuple[int, int, str]]:
     out = []
     for m in LITERAL.finditer(text):
         value = m.group(2)
+        if text[m.end():m.end() + 3].lstrip().startswith(":") or \
+                re.search(r"0x[0-9a-fA-F]{40}", value):
+            continue  # a key's name ('"eifSigningCertSha256": "…"'); an account's address
         if (m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_$\\")
                 or value.startswith(CSP_SOURCES) or CRYPT_HASH.search(value)
                 or value.startswith("gAAAAA")  # Fernet's ciphertext (Codex's encrypted_content)
@@ -375,6 +380,8 @@ def table_value(cell: str) -> bool:
     if len(bare) < 4 or placeholder(bare) or bare.startswith(("(", "[", "<", "http", "op://")) \
             or NOT_A_CELL.fullmatch(bare):
         return False
+    if cell.strip(" *_").startswith("`") and re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", bare):
+        return False  # a secret's name in inline code ("| `VM_SSH_KEY` | SSH private key |")
     if " " in bare and not re.fullmatch(r"(?:[a-z]{4} ){3}[a-z]{4}|(?:\d{4} ){2,}\d{4}", bare):
         return False
     return any(c.isdigit() for c in bare) or not bare.isalpha() or bare[1:] != bare[1:].lower()

@@ -15,7 +15,12 @@ NOT_A_SECRET = re.compile(
     r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
     r"bytes|int|long|integer|boolean|bool|number|uuid|varchar|double|float|void|"
     r"(?:HTTP|HTTPS|SPDY)/\d(?:\.\d)?|\$?this->.*|\$\w+->.*|\.\s*\$\w+\s*\.?|"
-    r"(?:string|int|bool|boolean|long|float|double|number|any|char|byte)[)\],;]*|"
+    r"(?:string|int|bool|boolean|long|float|double|number|any|char|byte|id)[)\],;!]*|"
+    # a hash's name; a framework's validation rules ('required|string|min:8|confirmed'); a
+    # request's field ($_POST['password']); a version pin ("tiktoken==0.7.0")
+    r"(?:sha-?\d+|md5|bcrypt|argon2\w*|pbkdf2\w*|scrypt|blake2\w*)|"
+    r"(?:required|nullable|sometimes|string|min:\d+|max:\d+|confirmed|email)(?:\|[\w:,]+)+|"
+    r"\$_(?:POST|GET|REQUEST|SERVER|ENV|COOKIE)\[.*|=[=~]?[\d.*]+|"
     r"\*+|x+|\.\.\.|…|<[^>]*>|%prompt|"
     # code around a value: a concatenated call ("'.base64_encode($d)"), a URL-encoded quote
     # (an XSS payload), a concatenated property ("+localStorage.token")
@@ -175,6 +180,8 @@ def is_value(text: str) -> bool:
         return False  # prose in a CJK script ("登录凭证，一般就是密码…")
     if re.match(r"[;)]\s", bare):
         return False  # code between two strings ('"password:"; send "…"'), not a value
+    if " " in bare.strip() and PROSE.search(bare):
+        return False  # a message about it ("Password is required", "Password wajib diisi")
     if text.startswith("`") and not text.rstrip("*_.,;:)").endswith("`"):
         return False  # a command's substitution ("`kubectl get secret …`")
     return (len(bare) >= 6 and (not NOT_A_SECRET.match(bare) or aws_secret_shape(bare))
@@ -212,12 +219,16 @@ def said_secret(text: str) -> bool:
     text = re.sub(r"^[*_]+(?=[`\"'])|(?<=[`\"'])[*_]+$", "", text)  # "**`op://`**": emphasis
     if text[-1:] in "\"'\\" and text[:1] not in "\"'`「『":
         text = text.rstrip("\"'\\")  # a JSON string's end after a word ('loaded"'), no quote
+    word = re.sub(r"[.,;!?]?['\"][)\]}]*;?$", "", text)
+    if text[:1] not in "\"'`「『" and word != text and word.isalpha():
+        return False  # a word at a string's or a call's end ("… is incorrect.'])")
     bare = text.strip("\"'`「」『』\\")
     if bare in PUBLISHED or re.match(r"[;)]\s", bare):
         return False  # a published key; code between two strings ('"pass:"; send "…"')
     if bare != text:
         return (len(bare) >= 4 and not NOT_A_SECRET.match(bare) and not placeholder(bare)
                 and not names_a_secret(bare) and not CODE_TEXT.search(bare)
+                and not (" " in bare and PROSE.search(bare))  # "Password wajib diisi"
                 and not re.match(r"[a-z][\w.-]*\s+-(?:-?\w|\s|$)", bare)  # a command, a flag
                 and not (" " in bare and "://" in bare)  # "`keyring set https://… __token__`"
                 and not re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+", bare)
@@ -237,6 +248,11 @@ def said_secret(text: str) -> bool:
         or bare[1:] != bare[1:].lower() or app_password(bare))
 
 
+# a sentence about a password, not one: a form's message, a policy
+PROSE = re.compile(r"(?i)\b(?:is|are|must|be|should|required|invalid|incorrect|wrong|match|"
+                   r"least|wajib|harus|diisi|erforderlich|obligatoire|requerido|requerida|"
+                   r"obrigatória|obbligatoria|characters|zeichen|caractères|caracteres|"
+                   r"entered|enter|empty|missing)\b")
 # code, not a value: a call, a string joined to another ('" . f(32) . "')
 CODE_TEXT = re.compile(r"\w\(|\s\.\s|\s\+\s")
 # a file's name ("Pass Safe_1.2.12_apkcombo.com.apk!classes.dex")
