@@ -1320,6 +1320,7 @@ def shapes() -> list[Shape]:
          "$3" + q(5, string.ascii_lowercase) + "2004"),
         ("> Hauptkennwort Passwortmanager (Proton Pass): `{}`", " ".join(
             own.sample(("Kamm", "Kawa", "Oliva", "Hefe", "Tisch", "Wolke", "Birne"), 4))),
+        ("Synology DSM admin account 'nasadmin': {}", "AkHH!" + q(8) + "^2R"),
     )
     jwt = ("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6Y2k6"
            + r(80, URLSAFE) + "." + r(120, URLSAFE))
@@ -1394,6 +1395,14 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         'errors["password"] = "Password must be at least 12 characters"',
         "| Secret | Value |\n|---|---|\n| `DB_HOST` | database host |\n"
         "| `DB_PASSWORD` | the app user's password |",
+        # …and what the session's own new rules changed there (all wrong), written anew
+        '      pcrs: {\n        "1": process.env.APP_PCR1!,\n      },',
+        'export APP_SIGNING_PRIVATE_KEY="$PWD/certs/signing-key.pem"',
+        'DATABASE_PW="########"',
+        'DOCKER_PASSWORD="你的阿里云密码"',
+        "// Set-Cookie: JSESSIONID=abc123; HttpOnly; Secure",
+        "- auth-code + PKCE, see (auth.ts:120-131).",
+        "    public function test_user_can_edit_own_post()",
         # a line of 9,000 spaces in a note (a rule once backtracked over it for 30 s)
         "Router Login:\n" + " " * 9000 + "\nend",
     ),

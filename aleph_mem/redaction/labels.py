@@ -15,7 +15,7 @@ import re
 
 from aleph_mem.redaction.nearby import EXAMPLES, NOT_SECRET_WORDS
 from aleph_mem.redaction.rule import MARK
-from aleph_mem.redaction.values import pin_value
+from aleph_mem.redaction.values import is_value, pin_value
 
 # a word that names a code or a lock, then (a few words on) its colon and the code
 CODE_NAME = re.compile(
@@ -77,9 +77,12 @@ LABELLED_VALUE = re.compile(
     r"(?P<tick>`?)(?P<value>[^\s`\"'<>|]{8,64})(?P=tick)[ \t]*(?:\([^)\n]{0,80}\)[ \t]*)?\r?$")
 CHOSEN_SIGNS = frozenset("!@#$%^&*+=?~")
 # a label that is code, a header's name (``X-Request-Id``), a config's key (``build_id``)
-CODE_LABEL = re.compile(r"[(){};<>=]|^[ \t]*(?:#|//)|^[ \t]*[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+[ \t]*$|"
+CODE_LABEL = re.compile(r"[(){};<>=]|^[ \t]*[\"'][^\"']*[\"'][ \t]*$|^[ \t]*(?:#|//)|"
+                        r"^[ \t]*[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+[ \t]*$|"
                         r"^[ \t]*[a-z_]+[ \t]*$")
 NOT_CHOSEN_LABEL = re.compile(NOT_SECRET_WORDS)
+# an account's words: a code's label they say is no code, a password's they say is one
+ACCOUNT_WORDS = frozenset({"account", "konto", "cuenta", "compte", "customer", "client"})
 
 
 def _chosen(value: str) -> bool:
@@ -103,10 +106,11 @@ def chosen_after_labels(text: str, view: str) -> list[tuple[int, int, str]]:
     for m in LABELLED_VALUE.finditer(text):
         value = m.group("value").rstrip(".,;")
         label = m.group("label")
-        if not _chosen(value) or CODE_LABEL.search(label):
-            continue
+        if not _chosen(value) or CODE_LABEL.search(label) or not is_value(value):
+            continue  # code ('"0": process.env.PCR0!'), a reference, a stand-in
         low = view[m.start("label"):m.end("label")]
-        if EXAMPLES.search(low) or NOT_CHOSEN_LABEL.search(low) or NOT_A_CODE.search(low):
+        if EXAMPLES.search(low) or NOT_CHOSEN_LABEL.search(low) or any(
+                w.group() not in ACCOUNT_WORDS for w in NOT_A_CODE.finditer(low)):
             continue
         out.append((m.start("value"), m.start("value") + len(value), MARK.format("password")))
     return out

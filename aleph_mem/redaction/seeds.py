@@ -132,6 +132,9 @@ def joined_phrases(text: str, view: str) -> list[tuple[int, int, str]]:
     """Diceware passphrases written as one word, every part of it in one of BIP-39's lists."""
     out = []
     for m in JOINED.finditer(text):
+        before = text[max(0, m.start() - 3):m.start()]
+        if text[m.end():m.end() + 1] == "(" or not re.search(r"[`\"':]\s*$", before):
+            continue  # a name in code ("test_author_can_edit_own_post()"); quoted or labelled only
         parts = m.group().split(m.group(1))
         if len(set(parts)) < len(parts) - 1:
             continue  # a word repeated: no passphrase drawn at random

@@ -157,11 +157,12 @@ TOOLS: tuple[Rule, ...] = (
     rule("password", r"(\b(?:auth[ -]?code|auth[ -]?info|epp(?:[ /-]?auth)?[ -]?(?:code|key)|"
           r"transfer[ -]?(?:code|key|kodu)|verhuiscode|code de transfert|"
           r"c[óo]digo de (?:autorizaci[óo]n|transferencia)|codice (?:di trasferimento|authinfo)|"
-          r"umzugscode|kk-code)\b[^\n:：]{0,60}?(?:[:：]|\bgeldi:)[ \t]*)"
+          r"umzugscode|kk-code)\b(?:[^\n:：(]|\([^)\n:]{0,20}\)){0,60}?(?:[:：]|\bgeldi:)[ \t]*)"
           r"([^\s]{6,40})(?=[ \t]*(?:\r?\n|$|\\n|\\?\"))", keep=1,
           hints=('auth', 'epp', 'transfer', 'verhuiscode', 'code de transfert', 'código de',
                  'codigo de', 'codice', 'umzugscode', 'kk-code'), lower=True,
-          check=lambda v: looks_random(v) and is_value(v.strip("`")), back=0),
+          check=lambda v: looks_random(v) and is_value(v.strip("`")) and
+          sum(c.isalpha() for c in v) >= 3, back=0),  # not "(provisioning.ts:463-468)."
     # GameAnalytics.initialize(activity, GAME_KEY, SECRET_KEY): the third, by position
     rule("api-key", r"(\bGameAnalytics\.initialize\([^)\n]*?,\s*\"[0-9a-f]{32}\"\s*,\s*\")"
           r"([0-9a-f]{40})(?=\")", keep=1, hints=('gameanalytics.initialize',), back=0),

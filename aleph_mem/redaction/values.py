@@ -28,7 +28,7 @@ NOT_A_SECRET = re.compile(
     r"(?:bearer|basic|digest)[`'\".,;:)]*|\{\{.*\}\}|\$\{[^}]*\}\}?|\$\{?"
     r"(?-i:[A-Za-z_][A-Za-z_.]*\d*|[A-Za-z_][A-Za-z0-9_.]*[_.][A-Za-z0-9_.]*|[a-z_][a-z0-9_]*|"
     r"[A-Z_][A-Z0-9_]*|\d+)\}?|"  # a variable ($dbPass2, $s3_key); not "$oHtf4L9L6"
-    r"\$\(.*|`.*`|%\(.*|#\{.*\}|@[\w.-]+@|"
+    r"\$\(.*|`.*`|%\(.*|#\{.*\}|@[\w.-]+@|\$\{?[A-Za-z_]\w*\}?/\S*|"  # "$PWD/certs/key.pem"
     r"(?:vault|arn|awssm|gcpsm|azkv|keyvault|doppler|infisical|ref\+[a-z]+):\S*|ENC[\[(].*|"
     r"(?:secret|kv|kv-v2|secrets)/[\w.-]+(?:/[\w.-]+)+\)?|"
     r"pk\.eyJ.*|pk_(?:live|test)_\w+|tok_[A-Za-z]+|pub[0-9a-f]{32}|!vault.*|\$ANSIBLE_VAULT.*|"
@@ -81,7 +81,8 @@ PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|�
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
                                # Nextcloud's occ, Firefly III's .env.example, a bot token's
                                # stand-in in tutorials
-                               r"removed sensitive value|somerandomstring|"
+                               r"removed sensitive value|somerandomstring|^#{4,}$|"
+                               r"^(?:abc123|abcdef|123abc|xyz123)$|^(?:你的|您的|あなたの)|"
                                r"(?-i:ABCdefGhIJKlmNoPQRsTUVwxyZ)|"
                                r"replace[_-]?(?:me|with)|generate[_-]with|^generate$|"
                                # WordPress's stand-in; hydra's ^PASS^ and ffuf's FUZZ
