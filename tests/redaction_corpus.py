@@ -1403,6 +1403,9 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "// Set-Cookie: JSESSIONID=abc123; HttpOnly; Secure",
         "- auth-code + PKCE, see (auth.ts:120-131).",
         "    public function test_user_can_edit_own_post()",
+        'Use one vague message: "The username or password you entered is wrong."',
+        'Jito tip accounts (Solana mainnet):\n    "'
+        + nq(44, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz") + '",',
         # a line of 9,000 spaces in a note (a rule once backtracked over it for 30 s)
         "Router Login:\n" + " " * 9000 + "\nend",
     ),

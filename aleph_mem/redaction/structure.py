@@ -60,6 +60,10 @@ NOT_A_SECRETS_KEY = re.compile(r"(?:cache|idempotency|partition|sort|primary|for
                                r"[ _-]?key$",
                                re.IGNORECASE)
 KEYS_BEFORE = re.compile(r"([\w$-]+)[\"']?\s*[:=]")
+# a Solana account's or program's address (a public key in base58) where Solana is written of
+BASE58_ADDRESS = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}")
+SOLANA_WORDS = re.compile(r"solana|\bmint\b|program|pubkey|lamports|\bspl\b|wallet|jito|"
+                          r"anchor|declare_id|devnet|mainnet")
 # a name before a value: ``name = ``, ``"name": ``, ``call(``, OpenWrt's UCI ``option name ``
 NAME_BEFORE = re.compile(r"([\w.$-]+)[\"'\]]?\s*(?::=|=>|=|:|\()\s*$|,\s*$|"
                          r"\boption\s+([\w.-]+)\s+$")
@@ -153,7 +157,8 @@ def literals(text: str, view: str) -> list[tuple[int, int, str]]:
     for m in LITERAL.finditer(text):
         value = m.group(2)
         if text[m.end():m.end() + 3].lstrip().startswith(":") or \
-                re.search(r"0x[0-9a-fA-F]{40}", value):
+                re.search(r"0x[0-9a-fA-F]{40}", value) or \
+                BASE58_ADDRESS.fullmatch(value) and SOLANA_WORDS.search(view):
             continue  # a key's name ('"eifSigningCertSha256": "…"'); an account's address
         if (m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_$\\")
                 or value.startswith(CSP_SOURCES) or CRYPT_HASH.search(value)

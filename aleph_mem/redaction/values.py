@@ -235,6 +235,8 @@ def said_secret(text: str) -> bool:
                 and not re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+", bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
     bare = bare.strip(":*_")  # ":elevate", "**stateless**": a word in punctuation or emphasis
+    if re.fullmatch(r"[^\W\d_]+[.,;!?]+", bare) and bare.rstrip(".,;!?").islower():
+        return False  # a sentence's last word ("… you entered is incorrect.")
     if re.fullmatch(r"[^\W\d_]{4,12}", bare) and bare.isupper():
         return False  # a status in capitals ("API key 401 — RESUELTO"), not a password
     for opening, closing in ("()", "[]", "{}"):  # "string)": a bracket without its pair
