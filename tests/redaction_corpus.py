@@ -1406,6 +1406,15 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         'Use one vague message: "The username or password you entered is wrong."',
         'Jito tip accounts (Solana mainnet):\n    "'
         + nq(44, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz") + '",',
+        "    estimator = Estimator(sagemaker_session=sagemaker_session, role=role)",
+        "- Main finding of this pass: big-tech vendors ship the same workflow",
+        "            password: form.password,\n            \"to_token\": to_symbol,",
+        'headers={"x-api-key": PARTNER_API_KEY})',
+        '  "@solana/spl-token": "^0.4.1"',
+        "- Design-system token sweep: `--muted`, `--border` tokens added",
+        '  debug_session: ".planning/debug/resolved/settings-page"',
+        "`mysqlbinlog $f | mysql -h$host -u$user -p$pwd` 把日志发给目标库",
+        "(el multiplicador de tokens es 10×–100×)",
         # a line of 9,000 spaces in a note (a rule once backtracked over it for 30 s)
         "Router Login:\n" + " " * 9000 + "\nend",
     ),

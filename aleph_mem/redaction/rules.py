@@ -176,7 +176,9 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)([\"'])[^\s:\"']+:)([^\"'\n]+)(?=\2)", keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
     rule("cli-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
-          hints=('mysql',), back=0, check=lambda v: bool(v.strip("`)*_"))),  # not "-p`"
+          hints=('mysql',), back=0,  # not "-p`", not a variable ("-p$pwd`")
+          check=lambda v: bool(v.strip("`)*_"))
+          and not re.fullmatch(r"\$\{?\w+\}?", v.strip("`'\""))),
     rule("cli-password", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',), back=0),
     rule("cli-password", r"(\blogin\b[^\n]*?\s(?:-p|--password)(?:\s+|=))(?!-)(\S+)", keep=1,
           hints=('login',), check=is_value, back=0),
@@ -458,7 +460,8 @@ STRUCTURED: tuple[Rule, ...] = (
           r"(?:string|str|bytes)\s*=\s*)?(?:\[\]byte\(|b(?=\"))?"
           r"(?:\\\"|\"|')?)"
           # unquoted, three words in a row are a sentence ("Password: chiedere a Giulia")
-          r"(?!\[redacted:)(?:(?<=[\"'])|(?![^\W\d_]+(?:[ \t]+[`\"'(]?[^\W\d_]|,[ \t]+[^\W\d_])))"
+          r"(?!\[redacted:)(?:(?<=[\"'])|(?![^\W\d_]+(?:-[^\W\d_]+)*(?:[ \t]+[`\"'(]?[^\W\d_]|"
+          r",[ \t]+[^\W\d_])))"
           + VALUE, keep=1,
           hints=("pass", "pwd", "pw", "secret", "token", "key", "cred", "psk", "authtok",
                  "totp", "_auth", "auth:", "auth :"),

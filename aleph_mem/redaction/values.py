@@ -21,6 +21,10 @@ NOT_A_SECRET = re.compile(
     r"(?:sha-?\d+|md5|bcrypt|argon2\w*|pbkdf2\w*|scrypt|blake2\w*)|"
     r"(?:required|nullable|sometimes|string|min:\d+|max:\d+|confirmed|email)(?:\|[\w:,]+)+|"
     r"\$_(?:POST|GET|REQUEST|SERVER|ENV|COOKIE)\[.*|=[=~]?[\d.*]+|"
+    # a property's access ("formData.password"), a name in snake case ("from_symbol"), a
+    # version range ("^0.32.1"), a CSS custom property ("--muted"), a relative path
+    r"(?-i:[a-z][A-Za-z]*(?:\.[a-z_][A-Za-z_]*)+)|(?-i:[a-z]+(?:_[a-z]+){1,2})|"
+    r"[\^~><=]{1,2}\d+(?:\.\d+)+.*|--[\w-]+|\.[\w-]+(?:/[\w.\-]+)+/?|"
     r"\*+|x+|\.\.\.|…|<[^>]*>|%prompt|"
     # code around a value: a concatenated call ("'.base64_encode($d)"), a URL-encoded quote
     # (an XSS payload), a concatenated property ("+localStorage.token")
@@ -177,6 +181,10 @@ def is_value(text: str) -> bool:
     if escaped_break(text):
         return False  # a JSON-escaped line break ("Enter password: \\nERROR …"), not a value
     bare = re.sub(r"`[*_]+$", "`", text).strip("\\\"'`").strip()  # inline code in emphasis
+    if bare.endswith(",") and re.fullmatch(r"[a-z_][\w.]*,", bare):
+        bare = bare[:-1]  # an argument's name before its comma ("sagemaker_session,")
+    if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+[)}\]]+", bare):
+        return False  # a constant's name closing its call ("JUPITER_API_KEY})")
     if re.search(r"[，。、；：！？]", bare):
         return False  # prose in a CJK script ("登录凭证，一般就是密码…")
     if re.match(r"[;)]\s", bare):
@@ -235,6 +243,8 @@ def said_secret(text: str) -> bool:
                 and not re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+", bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
     bare = bare.strip(":*_")  # ":elevate", "**stateless**": a word in punctuation or emphasis
+    if re.fullmatch(r"[\d.,]+[×x%]?(?:[–-][\d.,]+[×x%]?)?\)?", bare):
+        return False  # a number or a range ("10×–100×)")
     if re.fullmatch(r"[^\W\d_]+[.,;!?]+", bare) and bare.rstrip(".,;!?").islower():
         return False  # a sentence's last word ("… you entered is incorrect.")
     if re.fullmatch(r"[^\W\d_]{4,12}", bare) and bare.isupper():
