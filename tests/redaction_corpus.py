@@ -1415,6 +1415,8 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         '  debug_session: ".planning/debug/resolved/settings-page"',
         "`mysqlbinlog $f | mysql -h$host -u$user -p$pwd` 把日志发给目标库",
         "(el multiplicador de tokens es 10×–100×)",
+        # the fifth real sample's largest wrong class (read blind): date's -u and a format
+        'utc_now() { date -u +%Y-%m-%dT%H:%M:%SZ; }',
         # a line of 9,000 spaces in a note (a rule once backtracked over it for 30 s)
         "Router Login:\n" + " " * 9000 + "\nend",
     ),

@@ -170,7 +170,9 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("cookie", r"((?:^|(?<=[\s\"']))set-cookie\s*:\s*[\"']?)(?=[^\s=;,]+=)[^\n\"';]{8,}",
           keep=1, hints=('set-cookie',), lower=True, back=4, check=lambda v: secret_cookie(v)),
     # curl -u user:pw, --user user:pw: the user stays
-    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?[^\s:\"']+:['\"]?)[^\s\"'\\]+", keep=1,
+    # (not date's -u +%Y-%m-%dT%H:%M:%SZ: a format, no user)
+    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)(?!\+?%)[\"']?[^\s:\"'%]+:['\"]?)[^\s\"'\\]+",
+          keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
     # …quoted, spaces in it (WordPress's application passwords: six groups of four)
     rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)([\"'])[^\s:\"']+:)([^\"'\n]+)(?=\2)", keep=1,
