@@ -2,9 +2,8 @@
 (``{"value": "…", "name": "password"}``), a HAR's header (``{"name": "Cookie", "value":
 "SID=…"}``), a Postman variable, a Kubernetes container's env (``- name: API_KEY`` and
 ``value: …`` on the next line), a YAML name over its list's one item. ``pairs`` finds them;
-``text.py`` reads each as the line
-``name: value`` would be read, by every rule, so a name says what its value is wherever the
-two stand in the record."""
+``text.py`` reads each as the line ``name: value`` would be read, by every rule, so a name
+says what its value is wherever the two stand in the record."""
 
 from __future__ import annotations
 
@@ -19,11 +18,11 @@ NAME = re.compile(r"(\\?)\"(?:name|key|designation|label|field|header|purpose)\1
 VALUE = {"": re.compile(r"\"value\"\s*:\s*\"((?:[^\"\\\n]|\\.)*)\""),
          "\\": re.compile(r"\\\"value\\\"\s*:\s*\\\"((?:[^\"\\\n]|\\\\.)*?)\\\"")}
 HINT = "value"
-# a YAML list's item named on one line, its value on the next (a pod's env, a compose list)
 # a YAML name whose value is a list of one item on the next line (Unity's settings asset:
 # "secretKey:⏎  - 9f…")
 YAML_ITEM = re.compile(r"(?m)^([ \t]*)([\w.-]{1,60}):[ \t]*\r?\n\1[ \t]*-[ \t]+"
                        r"([^\s#\"'][^\s\"']*)[ \t]*\r?$")
+# a YAML list's item named on one line, its value on the next (a pod's env, a compose list)
 YAML_PAIR = re.compile(r"(?m)^([ \t]*)- name:[ \t]*[\"']?([\w.-]{1,60})[\"']?[ \t]*\r?\n"
                        r"\1[ \t]+value:[ \t]*([\"']?)([^\s\"'#][^\n\"']*?)\3[ \t]*\r?$")
 

@@ -354,11 +354,16 @@ KEY_COLUMN = re.compile(r"key|schlüssel|clé|clave|chiave|sleutel|ключ|vari
 VALUE_COLUMN = re.compile(r"value|wert|valeur|valor|valore|waarde|значение|wartość")
 
 
+def _named_columns(heads: list[str], name: re.Pattern[str]) -> list[int]:
+    """The columns whose whole header (on the lower-cased view, emphasis aside) ``name``
+    matches."""
+    return [k for k, h in enumerate(heads) if name.fullmatch(h.strip(" *_`"))]
+
+
 def _key_value_columns(heads: list[str]) -> tuple[int, int] | None:
     """A key/value table's columns (``| Schlüssel | Wert |``): where its names and its values
     are, or None."""
-    keys = [k for k, h in enumerate(heads) if KEY_COLUMN.fullmatch(h.strip(" *_`").lower())]
-    values = [k for k, h in enumerate(heads) if VALUE_COLUMN.fullmatch(h.strip(" *_`").lower())]
+    keys, values = _named_columns(heads, KEY_COLUMN), _named_columns(heads, VALUE_COLUMN)
     return (keys[0], values[0]) if keys and values else None
 
 
@@ -414,12 +419,11 @@ def _table_at(text: str, view: str, head_start: int, head_end: int,
     header = view[head_start:head_end]
     software = bool(SOFTWARE.search(header))
     heads = [header[a:b] for a, b in _cells(header)]
+    pair = _key_value_columns(heads)
+    names = _named_columns(heads, KEY_COLUMN) if pair else []  # a key/value table's names
     cols = [k for k, head in enumerate(heads)
             if (TABLE_SECRET.search(head) or software and "serial" in head)
-            and not NOT_A_SECRET_COLUMN.search(head)
-            and not (KEY_COLUMN.fullmatch(head.strip(" *_`")) and any(
-                VALUE_COLUMN.fullmatch(h.strip(" *_`")) for h in heads))]
-    pair = _key_value_columns(heads)
+            and not NOT_A_SECRET_COLUMN.search(head) and k not in names]
     at = rows_start + 1
     while (cols or pair) and at < len(text):
         end = text.find("\n", at)

@@ -42,12 +42,12 @@ NOT_A_SECRET = re.compile(
     # doubled "$$" in a compose file; bcrypt: ``hashed_password``), OpenWrt's "$p$root"
     r"\$\$?(?:argon2(?:id|i|d)|pbkdf2(?:-sha\d+)?|apr1|[156]|y|gy|7|scrypt|md5|sha1|"
     r"balloon-sha256)\$.*|\$p\$\w+|"
-    # an OpenAI organization's id; a call's argument closed ("token)$data" in R)
     # a GCP Secret Manager's resource name; Midtrans' client key (public, in a page)
     r"projects/[\w-]+/secrets/[\w.-]+(?:/versions/\w+)?|(?:SB-)?Mid-client-\S+|"
     # RevenueCat's public SDK keys (its secret keys are ``sk_``)
     r"(?:appl|goog|amzn)_[A-Za-z0-9]{20,}|@(?:keychain|env):\S*|"  # altool's references
     r"(?-i:(?:live|test)_[A-Z0-9]{32})|"  # Adyen's client key (public, in the page)
+    # an OpenAI organization's id; a call's argument closed ("token)$data" in R)
     r"org-[A-Za-z0-9]{20,}|(?-i:[a-z_][a-z0-9_]*)\)(?:\$|\.\w|\[).*|"
     r"(?:window|globalthis|import\.meta\.env|app_config)\..*|"
     r"\{[\w.-]+\}?.*|#{2,}[\w-]+#{2,}|password|passwd|pass|pwd|secret|token|key|user|username|"
