@@ -1334,10 +1334,50 @@ def shapes() -> list[Shape]:
                      "dojwF4zPHp3Rj8+ne7743E4V2.PT"))
     out.append(Shape("round-9", "access_token: " + "\n".join(
         jwt[i:i + 80] for i in range(0, len(jwt), 80)) + "\n$ ", jwt))
+    # round 31: literals in code, beside the names, members and formulas that are none (the
+    # near misses of the same name): a literal is a secret wherever it stands
+    low = string.ascii_lowercase
+    out += _shapes(
+        "round-31",
+        ('client := NewClient(Config{User: "ops", Password: "{}"})', "Kite" + q(6) + "!7"),
+        ("conn = connect(host=db, user=admin, password={})", "Tern" + q(5) + "42x"),
+        ("{user: deploy, password: {}}", "Wren" + q(6, low) + "9Q"),
+        ("let creds = Credentials(token: \"{}\", region: .euWest)", q(36, HEX)),
+        ("$config['db_password'] = '{}';", "Moss" + q(6) + "#1"),
+        ("- first pass: {}", "Heron" + q(4, "0123456789") + "!"),
+        ("cost of a hash: $O(n)$, and the admin password: {}", "Lark_" + q(6) + "3"),
+        ("ci@builds.example.org\n{}", "Plover" + q(4, "0123456789") + "?"),
+        ("(`grafana_pw: {}`)", "Falcon." + q(5, string.ascii_letters) + "61"),
+        ("backup login: `backupsvc` / `{}`", "ba" + q(4) + "!" + q(2, "0123456789")),
+    )
     return out
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    # round 31: code that names a value, formulas, package versions, "pass" in a sentence and
+    # ids side by side (the fourth and fifth real samples' wrong lines, written anew)
+    "round-31": (
+        "        let session = SessionState(authToken: token, expires: .never)",
+        "    assert store.lookup(kind: .cookie, creds: .missing, at: now) == nil",
+        "\treturn basicAuth{password: *pwd}",
+        '\treturn map[string]any{"user": c.User, "password": c.Password}, nil',
+        "const stored = sessionStorage.getItem('refresh_token');",
+        "    let secret = SecretKey::generate(&mut rng);",
+        "export type Keys = { secretKey: Uint8Array; publicKey: Uint8Array };",
+        "Body: `{email: str, password: str}` — the server answers 201.",
+        "        'password' => $input['password'], 'remember' => true,",
+        "    rest_pass  = (df['end'] - df['start']).dt.seconds",
+        "Bob computes his private key from $x(aP) = xaP$ and keeps it.",
+        "So the private key is ($\\color{red}n, d$) = ($\\color{red}55, 27$).",
+        "Both roots of $k^2 - 4k/T_0$ are real; the token count stays fixed.",
+        "- Still on top: `CxQr8PLm2Wd` / `CxQm3NZa9Tf` (two posts of 10-02)",
+        "func Attach(token *jwt.Token) grpc.CallOption {",
+        "Pinned versions:\n  lodash@4.17.21\n  express@4.19.2",
+        "  icu@74.2\n  openssl@3.0.13+quic",
+        "- **Two-step review**: first pass = spelling + links; second pass = facts",
+        "- [x] 04-01 — layout pass: grid-gap 12px on every card",
+        "Both checks PASS: reviewer §3 (no gaps found)",
+    ),
     # round 30: corpora 28 and 29 (what a shop's, a maker's and a streamer's notes hold that
     # is none)
     "round-30": (

@@ -25,6 +25,10 @@ from aleph_mem.redaction.values import (
     words_passphrase,
 )
 
+# an address's domain: its last label letters (``kelly@mail.example.com``), not a package's
+# version (``axios@0.30.4``, ``node@6.11.1``)
+DOMAIN = r"[\w-]+(?:\.[\w-]+)*\.[A-Za-z][A-Za-z-]*(?![\w.-])"
+
 
 def local_key(value: str) -> bool:
     """A device's local key under ``"key"``: a password's shape, or Tuya's sixteen printable
@@ -232,7 +236,7 @@ ANNOUNCED: tuple[Rule, ...] = (
                  'jelszó'), lower=True, check=chosen_password, back=0),
     # an account written as a block: its e-mail address alone on a line, the password alone on
     # the next ("SimplePractice — my login ⏎ kelly@… ⏎ LotteOskar38")
-    rule("password", r"((?:^|(?<=\n))[ \t]*(?:[-*][ \t]+)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]*\r?\n"
+    rule("password", r"((?:^|(?<=\n))[ \t]*(?:[-*][ \t]+)?[\w.+-]+@" + DOMAIN + r"[ \t]*\r?\n"
           r"[ \t]*(?:[-*][ \t]+)?)([^\s\"'`]{6,64})(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('@',),
           check=chosen_password, back=80),
     # a Wi-Fi network's key after a label that names the network, no password's word
@@ -411,7 +415,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"(\S+?)(?=,?[ \t]*$)",
           keep=1, hints=('kw', 'pw'), lower=True, check=said_secret, back=8),
     # "jane@example.com / pw": an account and its password on one line of a list
-    rule("password", r"(?m)([\w.+-]+@[\w-]+(?:\.[\w-]+)+[ \t]+/[ \t]+)(\S+)[ \t]*$", keep=1,
+    rule("password", r"(?m)([\w.+-]+@" + DOMAIN + r"[ \t]+/[ \t]+)(\S+)[ \t]*$", keep=1,
           hints=('@',), lower=True, check=said_secret, back=64),
     # postfix's sasl_passwd: a host, then user:password
     rule("password", r"(?m)(^\[?[\w.-]+\]?(?::\d+)?[ \t]+[^:\s]+:)(\S+)$", keep=1,

@@ -20,6 +20,7 @@ import bisect
 import re
 
 from aleph_mem.redaction.codes import PRODUCT_KEY
+from aleph_mem.redaction.context import id_list
 from aleph_mem.redaction.rule import MARK
 from aleph_mem.redaction.structure import (
     CAMEL,
@@ -490,7 +491,7 @@ def login_pairs(text: str, view: str) -> list[tuple[int, int, str]]:
     out = []
     for m in LOGIN_PAIR.finditer(text):
         login, value = m.group(1), m.group(2).rstrip(ENDING + "*_")  # a sentence's end, emphasis
-        if random_looking(login):
+        if random_looking(login) or id_list(login, value):
             continue
         whole = m.group(2).rstrip(".*_")
         if whole != value and random_looking(whole) and _looks_chosen(whole):

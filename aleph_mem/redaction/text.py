@@ -23,6 +23,7 @@ from aleph_mem.redaction.codes import (
     security_answers,
     shaped_codes,
 )
+from aleph_mem.redaction.context import names_code
 from aleph_mem.redaction.fields import pairs
 from aleph_mem.redaction.labels import chosen_after_labels, labelled_codes
 from aleph_mem.redaction.nearby import beside_credential_words, login_pairs, random_looking
@@ -46,9 +47,13 @@ from aleph_mem.redaction.values import (
     digits_password,
     hashed_password,
     looks_random,
+    pass_in_prose,
     public_token,
 )
 
+# the marks of rules that read a value by its name or its words, not by its shape: what they
+# find in code or a formula is not taken (``context.py``)
+GENERIC = frozenset((MARK.format("password"), MARK.format("secret")))
 ALL_HINTS = tuple(sorted({h for rule in STRUCTURED for h in rule.hints}))
 RULE_HINTS = [(rule, frozenset(rule.hints)) for rule in STRUCTURED]
 # a token's two parts on two lines: the end of one line, the start of the next
@@ -127,7 +132,9 @@ def _spans(rule: Rule, seen: dict[str, list[int]], text: str,
         value = text[start:m.end()]
         if rule.check and not rule.check(value) and not (
                 rule.keep and digits_password(m.group(rule.keep), value)) or \
-                rule.keep and hashed_password(m.group(rule.keep), value):
+                rule.keep and hashed_password(m.group(rule.keep), value) or \
+                rule.keep and pass_in_prose(text[max(0, m.start() - 40):m.start()],
+                                            m.group(rule.keep), value):
             continue
         out.append((start, _wrapped_end(text, m.end()) if rule.keep else m.end(),
                     MARK.format(rule.kind)))
@@ -321,6 +328,8 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
         spans = find(text, low)
         if spans and public:
             spans = _undeclared(spans, public)
+        if spans:
+            spans = [s for s in spans if s[2] not in GENERIC or not names_code(text, s[0], s[1])]
         if spans:
             before = text
             text, done = _apply(text, spans)

@@ -156,6 +156,16 @@ def hashed_password(name: str, value: str) -> bool:
     return bool(BCRYPT.match(value.strip("'\"`"))) and bool(PASSWORD_NAME.search(name))
 
 
+def pass_in_prose(before: str, name: str, value: str) -> bool:
+    """"pass" as a sentence uses it ("first pass = entities", "consistency pass: view-toggle",
+    a test's "PASS: critic"): the name is the bare word, after a word and a space or in
+    capitals, and the value is a word, not a password."""
+    if not re.fullmatch(r"(?i)pass\W*", name.strip()) or \
+            not re.fullmatch(r"[^\W\d_]+(?:-[^\W\d_]+)*", value.strip("\"'`*")):
+        return False
+    return name.strip().startswith("PASS") or bool(re.search(r"[^\W\d_]{2,} $", before))
+
+
 def escaped_break(text: str) -> bool:
     """Text that starts with a JSON-escaped line break ("Password: \\ndn: …" in a transcript):
     what follows a label on the next line, not a value."""
@@ -187,7 +197,7 @@ def is_value(text: str) -> bool:
         return False  # a constant's name closing its call ("JUPITER_API_KEY})")
     if re.search(r"[，。、；：！？]", bare):
         return False  # prose in a CJK script ("登录凭证，一般就是密码…")
-    if re.match(r"[;)]\s", bare):
+    if re.match(r"[;),]\s", bare):
         return False  # code between two strings ('"password:"; send "…"'), not a value
     if " " in bare.strip() and PROSE.search(bare):
         return False  # a message about it ("Password is required", "Password wajib diisi")

@@ -1,0 +1,106 @@
+"""What the line around a value says the value is, whatever rule found it: code that names a
+value (a variable, a member, a call, a type, an enum's case), math between dollar signs, or one
+of a list of ids. None of those is a secret a person wrote down, and each is a whole line of
+code or a formula an agent can no longer read once it is taken out.
+
+Only literals are secrets in code: ``password: "s3cret"`` holds one, ``password: a.Password``
+and ``creds: .absent`` name where one is."""
+
+from __future__ import annotations
+
+import re
+
+IDENT = r"[A-Za-z_$][\w$]*"
+# a name, a member of one (``a.Password``, ``Token::new``, ``user->pass``), an enum's case
+# (``.absent``), a pointer's target or an address (``*token``, ``&cfg.key``), a grouping
+# parenthesis before it (``(row['日期'] - start)``)
+CHAIN = re.compile(rf"\(?([.*&]?){IDENT}((?:(?:\.|::|->|\?\.){IDENT})*)[!?]?")
+# a type in a declaration (``{login: str, password: str}``, ``privateKey: Uint8Array;``)
+TYPES = frozenset(("str", "string", "String", "int", "Int", "bool", "Bool", "boolean", "bytes",
+                   "number", "any", "object", "Object", "Data", "Date", "None", "nil", "null",
+                   "undefined", "true", "false", "True", "False", "Uint8Array", "Buffer",
+                   "Secret", "SecretStr", "SecretString", "Optional", "Option", "char"))
+# inline math as Obsidian reads it: "$" before a non-space, "$" after one, no digit after it
+MATH = re.compile(r"(?<![\\$\w])\$(?=[^\s$])([^$\n]*?[^\s\\$])\$(?![\d$])")
+MATH_SIGNS = re.compile(r"\\[A-Za-z]+|[\^_]\{?|[A-Za-z)]\s*[=<>+/*]\s*[A-Za-z(\d]|[A-Za-z]\(")
+SHELL_VARIABLE = re.compile(r"\{?[A-Z_][A-Z0-9_]*\b")
+
+
+def _line(text: str, start: int, end: int) -> tuple[int, int]:
+    left = text.rfind("\n", 0, start) + 1
+    right = text.find("\n", end)
+    return left, len(text) if right == -1 else right
+
+
+def _open_brackets(before: str) -> int:
+    """How many of the line's brackets are open before the value (a call's or a literal's)."""
+    depth = 0
+    for c in re.sub(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'", "", before):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}" and depth:
+            depth -= 1
+    return depth
+
+
+def expression(text: str, start: int, end: int) -> bool:
+    """Whether the value at ``text[start:end]`` is code that names a value: unquoted, and a
+    call, an index, a member or an enum's case, or a name or a type inside the brackets of a
+    call or a literal, followed by what ends an argument."""
+    if start and text[start - 1] in "\"'":
+        return False  # a string literal holds what it says
+    value = text[start:end]
+    m = CHAIN.match(value)
+    if not m:
+        return False
+    rest = value[m.end():]
+    after = text[end:end + 1]
+    if rest[:1] in ("(", "[") or not rest and after in ("(", "["):
+        # a call or an index: of a member (``Token::new(``), or a variable's (``$creds['…']``)
+        return bool(m.group(2) or m.group(1) or value.startswith(("$", "(", "($")))
+    rest = rest.rstrip("`")  # inline code's end
+    if rest.strip(")]};,") or value.startswith("("):
+        return value.startswith("(") and not rest.strip(")]};,") and bool(m.group(2))
+    left, right = _line(text, start, end)
+    inside = _open_brackets(text[left:start]) > 0
+    follows = text[end:right].lstrip(" \t")[:1]
+    ends_argument = not follows or follows in ",;)]}" or rest[:1] in tuple(",;)]}")
+    if not (inside and ends_argument):
+        return False
+    word = value.rstrip(")]};,!?`").lstrip("(")
+    if m.group(1) or m.group(2) and re.match(r"[a-z_$]", word):
+        return True  # ``.absent``, ``*token``, ``a.Password`` (not "Falcon.Cooper97")
+    if word in TYPES:
+        return True
+    # a variable's name: letters in one case or camel case, no digit ("access", "accessToken")
+    return bool(re.fullmatch(r"[a-z_][a-z_]*|[a-z]+(?:[A-Z][a-z]+)+", word))
+
+
+def in_math(text: str, start: int, end: int) -> bool:
+    """Whether the value stands in a formula between dollar signs (``$a(bG) = abG$``), not
+    in quotes (a Django key: ``'$sp9o2suc8066=13*u+j$…'``)."""
+    if start and text[start - 1] in "\"'":
+        return False
+    left, right = _line(text, start, end)
+    if "$" not in text[left:right]:
+        return False
+    for m in MATH.finditer(text, left, right):
+        if m.start() <= start + 1 and end - 1 <= m.end() or m.start() <= start < m.end():
+            body = m.group(1)
+            if SHELL_VARIABLE.match(body) or any(c in body for c in "\"'`"):
+                continue  # "$HOME/x:$PATH", '"$USER" "$PASS"': a shell's variables
+            if MATH_SIGNS.search(body):
+                return True
+    return False
+
+
+def id_list(login: str, value: str) -> bool:
+    """Two ids of one shape side by side (a list of posts' ids, ``DblTFNfE_Tr / DblG8smExWc``),
+    not a login and its password."""
+    return len(login) == len(value) >= 8 and login[:2] == value[:2] and \
+        bool(re.fullmatch(r"[\w-]+", login)) and bool(re.fullmatch(r"[\w-]+", value))
+
+
+def names_code(text: str, start: int, end: int) -> bool:
+    """Whether what a rule would take out is code or math, not a value written down."""
+    return expression(text, start, end) or in_math(text, start, end)
