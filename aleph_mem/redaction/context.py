@@ -23,6 +23,11 @@ TYPES = frozenset(("str", "string", "String", "int", "Int", "bool", "Bool", "boo
 # inline math as Obsidian reads it: "$" before a non-space, "$" after one, no digit after it
 MATH = re.compile(r"(?<![\\$\w])\$(?=[^\s$])([^$\n]*?[^\s\\$])\$(?![\d$])")
 MATH_SIGNS = re.compile(r"\\[A-Za-z]+|[\^_]\{?|[A-Za-z)]\s*[=<>+/*]\s*[A-Za-z(\d]|[A-Za-z]\(")
+# a declaration before the name: the value after it is a type or a name (Swift, TypeScript,
+# Kotlin, Rust)
+DECLARATION = re.compile(r"[ \t>*`-]*(?:(?:private|public|internal|fileprivate|static|final|"
+                         r"readonly|export|pub)[ \t]+)*(?:let|var|val|const|static|init|func|fn)\b")
+TYPE_NAME = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]*)+")  # ``OAuthCredentials``
 SHELL_VARIABLE = re.compile(r"\{?[A-Z_][A-Z0-9_]*\b")
 
 
@@ -65,15 +70,49 @@ def expression(text: str, start: int, end: int) -> bool:
     inside = _open_brackets(text[left:start]) > 0
     follows = text[end:right].lstrip(" \t")[:1]
     ends_argument = not follows or follows in ",;)]}" or rest[:1] in tuple(",;)]}")
+    word = value.rstrip(")]};,!?`").lstrip("(")
+    if DECLARATION.match(text, left) and (m.group(2) or TYPE_NAME.fullmatch(word)):
+        return True  # ``let credentials: OAuthCredentials``, ``let key = Prefs.runway``
     if not (inside and ends_argument):
         return False
-    word = value.rstrip(")]};,!?`").lstrip("(")
+    if TYPE_NAME.fullmatch(word) and text[left:start].rstrip().endswith(":"):
+        return True  # a parameter's type: ``init(credentials: OAuthCredentials)``
     if m.group(1) or m.group(2) and re.match(r"[a-z_$]", word):
         return True  # ``.absent``, ``*token``, ``a.Password`` (not "Falcon.Cooper97")
     if word in TYPES:
         return True
     # a variable's name: letters in one case or camel case, no digit ("access", "accessToken")
     return bool(re.fullmatch(r"[a-z_][a-z_]*|[a-z]+(?:[A-Z][a-z]+)+", word))
+
+
+def value_end(text: str, start: int, end: int) -> int:
+    """Where an unquoted value really ends: at its table cell's border, or before the quote
+    or backtick that closes a string or inline code opened before it on its line
+    (``"password=test123".``, `` `DB_PASSWORD=Icin2026` |``), so the mark takes the value
+    and leaves the line's punctuation."""
+    if start and text[start - 1] in "\"'":
+        return end  # a quoted value ends at its own quote
+    left, _ = _line(text, start, end)
+    value = text[start:end]
+    before = text[left:start]
+    if before.lstrip().startswith("|") and "|" in value:
+        value = value[:value.index("|")]
+    for quote in "`\"'":
+        if quote in value[1:] and before.count(quote) % 2 == 1 and value.count(quote) % 2 == 1:
+            value = value[:value.index(quote, 1)]
+    return start + len(value.rstrip())
+
+
+def key_ends_a_string(text: str, key_start: int, name: str) -> bool:
+    """Whether a secret's word closes a string that began before it ("'Show password' : …",
+    a ternary's two messages), not a quoted key of its own (``"db_password": …``)."""
+    m = re.match(r"[\w.-]+([\"'])\s*(?:=>|[:=])", name)
+    if not m:
+        return False
+    i = key_start
+    while i and (text[i - 1].isalnum() or text[i - 1] in "_.-$"):
+        i -= 1
+    return text[i - 1:i] != m.group(1)
 
 
 def in_math(text: str, start: int, end: int) -> bool:

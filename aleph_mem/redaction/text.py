@@ -23,7 +23,7 @@ from aleph_mem.redaction.codes import (
     security_answers,
     shaped_codes,
 )
-from aleph_mem.redaction.context import names_code
+from aleph_mem.redaction.context import key_ends_a_string, names_code, value_end
 from aleph_mem.redaction.fields import pairs
 from aleph_mem.redaction.labels import chosen_after_labels, labelled_codes
 from aleph_mem.redaction.nearby import beside_credential_words, login_pairs, random_looking
@@ -47,6 +47,7 @@ from aleph_mem.redaction.values import (
     digits_password,
     hashed_password,
     looks_random,
+    names_a_place,
     pass_in_prose,
     public_token,
 )
@@ -133,11 +134,21 @@ def _spans(rule: Rule, seen: dict[str, list[int]], text: str,
         if rule.check and not rule.check(value) and not (
                 rule.keep and digits_password(m.group(rule.keep), value)) or \
                 rule.keep and hashed_password(m.group(rule.keep), value) or \
-                rule.keep and pass_in_prose(text[max(0, m.start() - 40):m.start()],
-                                            m.group(rule.keep), value):
+                rule.keep and any(f(text[text.rfind("\n", 0, m.start()) + 1:m.start()],
+                                    text[m.start(rule.keep):m.end(rule.keep)], value)
+                                  for f in (pass_in_prose, names_a_place)):
             continue
-        out.append((start, _wrapped_end(text, m.end()) if rule.keep else m.end(),
-                    MARK.format(rule.kind)))
+        end = m.end()
+        if rule.keep:
+            if key_ends_a_string(text, m.start(rule.keep), m.group(rule.keep)) or \
+                    text[start - 1:start] in ("\"", "'") and value[:1].isspace():
+                continue  # a message's last word, what stands between two strings
+            end = _wrapped_end(text, m.end())
+            if end == m.end():
+                end = value_end(text, start, end)
+            if end <= start or end < m.end() and rule.check and not rule.check(text[start:end]):
+                continue  # what is left once the line's punctuation is not a value
+        out.append((start, end, MARK.format(rule.kind)))
     return out
 
 

@@ -166,6 +166,23 @@ def pass_in_prose(before: str, name: str, value: str) -> bool:
     return name.strip().startswith("PASS") or bool(re.search(r"[^\W\d_]{2,} $", before))
 
 
+def names_a_place(before: str, name: str, value: str) -> bool:
+    """A value its name shows to be a name, not a secret: a slug under a key's, a token's or an
+    id's name (``STORAGE_KEY = 'wallet-account'``, ``--initial-cluster-token etcd-cluster-1``),
+    an id that starts with a date under a session's (``session_id: 20260705_155823_d2b79c``), or
+    a word after a capitalized dash in a list ("-Password Change", "Answ:-Password manager")."""
+    bare, low = value.strip("\"'`"), name.lower().rstrip(" \t=:\"'")
+    if re.search(r"(?:key|token|_id|-id)$", low) and not re.search(r"secret|pass|api|auth", low) \
+            and re.fullmatch(r"[a-z][a-z0-9]*(?:[-:_.][a-z0-9]+)+", bare) and \
+            sum(c.isdigit() for c in bare) <= 4 and \
+            any(len(w) >= 4 and w.isalpha() for w in re.split(r"[-:_.]", bare)):
+        return True
+    if "session" in low and re.match(r"(?:19|20)\d\d-?[01]\d-?[0-3]\d[-_T]", bare):
+        return True
+    return bool(re.fullmatch(r"-[A-Z][a-z]+[ \t]+", name) and (not before.strip() or
+                before.endswith(":")) and re.fullmatch(r"[A-Za-z][a-z]+[:,-]?", value))
+
+
 def escaped_break(text: str) -> bool:
     """Text that starts with a JSON-escaped line break ("Password: \\ndn: …" in a transcript):
     what follows a label on the next line, not a value."""
@@ -203,6 +220,8 @@ def is_value(text: str) -> bool:
         return False  # a message about it ("Password is required", "Password wajib diisi")
     if text.startswith("`") and not text.rstrip("*_.,;:)").endswith("`"):
         return False  # a command's substitution ("`kubectl get secret …`")
+    if not_written_down(bare):
+        return False
     return (len(bare) >= 6 and (not NOT_A_SECRET.match(bare) or aws_secret_shape(bare))
             and not placeholder(bare)
             and not names_a_secret(bare) and bare.split("&", 1)[0] not in PUBLISHED
@@ -229,6 +248,33 @@ def not_placeholder(text: str) -> bool:
     return not placeholder(text)
 
 
+# words joined by slashes or colons ("expired/malformed/missing", "focus:ring-button/50",
+# "bg-gray-*/bg-white"): a list or a class's name
+WORD_LIST = re.compile(r"[a-z][a-z0-9*-]*(?:[/:][a-z0-9*-]+)+")
+# a command in inline code: a tool's name, a space, its arguments
+COMMAND = re.compile(r"(?:npm|npx|pnpm|yarn|git|gh|docker|kubectl|helm|pip|uv|brew|apt|curl|"
+                     r"aws|gcloud|az|cargo|go|make|ssh|scp|sudo|systemctl|op|vault)\s+[a-z-]")
+# what no one writes down as a secret: a regular expression, a command's substitution, a
+# template's field, an arithmetic expression, words in another script beside the key's own
+# ("sk-cp-你的key"), a description that names the secret ("User's password"), a hash's name
+REGEX = re.compile(r"\[[^\]]*\w-\w[^\]]*\]|\{\d+(?:,\d*)?\}|\\[dwsDWS][+*]|^/?\^.*\$/?$|"
+                   r"^\.[*+]")
+EXPRESSION = re.compile(r"[\w.]+(?:\s+(?:\*\*|[-+*/%])\s+[\w.]+)+")
+DESCRIBED = re.compile(r"(?i)\s.*\b(?:password|passwort|token|secret|key)\b|"
+                       r"\b(?:password|passwort|token|secret|key)\b.*\s")
+HASH_NAME = re.compile(r"(?i)sha-?(?:1|224|256|384|512)|md5|bcrypt|scrypt|argon2\w*|pbkdf2\w*|"
+                       r"netntlmv[12]|ntlm")
+
+
+def not_written_down(bare: str) -> bool:
+    """A value that is no secret whatever its name says (see above)."""
+    return bool(REGEX.search(bare) or bare.startswith("$(") or
+                re.search(r"\{[A-Za-z_]\w*\}", bare) or EXPRESSION.fullmatch(bare) or
+                re.search(r"[\u3400-\u9fff\uff08\uff09]", bare) and re.search(r"[A-Za-z]", bare)
+                or DESCRIBED.search(bare) or HASH_NAME.fullmatch(bare) or
+                re.fullmatch(r"[^\W\d_]+:", bare))  # a prompt's label ('read -p "Password: "')
+
+
 def said_secret(text: str) -> bool:
     """A value a sentence gives as a password: quoted, or not a plain word (a digit, a
     symbol, a capital inside it)."""
@@ -250,6 +296,7 @@ def said_secret(text: str) -> bool:
                 and not (" " in bare and PROSE.search(bare))  # "Password wajib diisi"
                 and not re.match(r"[a-z][\w.-]*\s+-(?:-?\w|\s|$)", bare)  # a command, a flag
                 and not (" " in bare and "://" in bare)  # "`keyring set https://… __token__`"
+                and not (text[:1] == "`" and COMMAND.match(bare))  # "`npm token list`"
                 and not re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+", bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
     bare = bare.strip(":*_")  # ":elevate", "**stateless**": a word in punctuation or emphasis
@@ -266,6 +313,10 @@ def said_secret(text: str) -> bool:
         return False  # a word in another script ("Token คือสตริงยาว…") is prose
     if re.fullmatch(r"[a-z]+(?:_[a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+", bare):
         return False  # an identifier ("email_log"), a name in camel case ("TypeScript")
+    if "](" in text or WORD_LIST.fullmatch(bare) and \
+            sum(len(w) >= 3 for w in re.split(r"[-/:*]", bare) if w.isalpha()) >= 2 or \
+            re.fullmatch(r"\d{1,3}-[^\W\d_]{3,}|[A-Z][a-z]*(?:-[A-Z][a-z]+)+", bare):
+        return False  # a link's text, "lost/regenerated", "7-krokowy", "X-Guest-Token"
     return is_value(bare) and not bare.endswith((":", "：")) and (
         any(not c.isalpha() and c not in "-'’" for c in bare)
         or bare[1:] != bare[1:].lower() or app_password(bare))
