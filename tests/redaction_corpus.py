@@ -1397,6 +1397,12 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "label = f\"{token}:{suffix}\"",
         "|Minimum password length|12|",
         "-Password Rotation, Verification, Reconciliation",
+        "- Ticket token: `#[0-9]{3,6}` in the commit's subject",
+        "Scale the token amount by its decimals: `amount * 10 ** decimals`.",
+        "- Input focus token: `ring-sky-400 dark:ring-sky-700` → `ring-focus`",
+        "curl -X PUT http://admin:你的密码@127.0.0.1:5984/notes",
+        'Grep for `"QwenForSequenceClassification2"` in the model registry',
+        "// returns 'patchedValueOfFirstArg2' when the hook ran",
     ),
     # round 30: corpora 28 and 29 (what a shop's, a maker's and a streamer's notes hold that
     # is none)

@@ -406,7 +406,8 @@ ANNOUNCED: tuple[Rule, ...] = (
     # 密码 Lx2024@hz!: a password after its CJK word, without a colon
     rule("password", r"((?:密码|密碼|口令|パスワード|비밀번호)[ \t]*"
          r"(?:已?改(?:成|为|為)[ \t]*|是|为)?[ \t]*)"
-          r"([a-z0-9!@#$%^&*_+=.~-]{4,40})(?![a-z0-9!@#$%^&*_+=.~-])", keep=1,
+          # not the host after a URL's placeholder ("admin:你的密码@localhost")
+          r"(?!@)([a-z0-9!@#$%^&*_+=.~-]{4,40})(?![a-z0-9!@#$%^&*_+=.~-])", keep=1,
           hints=('密码', '密碼', '口令', 'パスワード', '비밀번호'), lower=True,
           check=lambda v: said_secret(v) or v.isdigit() and 4 <= len(v) <= 8 and pin_value(v),
           back=0),

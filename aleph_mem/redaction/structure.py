@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 
 from aleph_mem.redaction.rule import MARK, occurrences
-from aleph_mem.redaction.values import is_value, password_like, placeholder
+from aleph_mem.redaction.values import identifier_words, is_value, password_like, placeholder
 
 BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
 
@@ -233,7 +233,7 @@ def call_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
 def _random_value(value: str) -> bool:
     return ((PADDED_BASE64.fullmatch(value) or not PUBLIC_SHAPE.match(value))
             and is_value(value) and random_token(value)
-            and not decodes_to_text(value))
+            and not decodes_to_text(value) and not identifier_words(value))
 
 
 # a password manager's or a browser's export: a CSV header naming a password column

@@ -251,6 +251,8 @@ def not_placeholder(text: str) -> bool:
 # words joined by slashes or colons ("expired/malformed/missing", "focus:ring-button/50",
 # "bg-gray-*/bg-white"): a list or a class's name
 WORD_LIST = re.compile(r"[a-z][a-z0-9*-]*(?:[/:][a-z0-9*-]+)+")
+# a style's class names ("border-gray-300 dark:border-gray-600")
+CLASS_LIST = re.compile(r"[a-z][a-z0-9:/*]*-[a-z0-9:/*-]+(?:\s+[a-z][a-z0-9:/*]*-[a-z0-9:/*-]+)+")
 # a command in inline code: a tool's name, a space, its arguments
 COMMAND = re.compile(r"(?:npm|npx|pnpm|yarn|git|gh|docker|kubectl|helm|pip|uv|brew|apt|curl|"
                      r"aws|gcloud|az|cargo|go|make|ssh|scp|sudo|systemctl|op|vault)\s+[a-z-]")
@@ -264,6 +266,23 @@ DESCRIBED = re.compile(r"(?i)\s.*\b(?:password|passwort|token|secret|key)\b|"
                        r"\b(?:password|passwort|token|secret|key)\b.*\s")
 HASH_NAME = re.compile(r"(?i)sha-?(?:1|224|256|384|512)|md5|bcrypt|scrypt|argon2\w*|pbkdf2\w*|"
                        r"netntlmv[12]|ntlm")
+
+
+CHUNK = re.compile(r"[A-Z]{2,5}(?=[A-Z][a-z]|\d|$|[-_])|[A-Z]?[a-z]+|(?<!\d)\d{1,2}(?!\d)|[-_]")
+
+
+def identifier_words(value: str) -> bool:
+    """A name made of words (``MiniCPM3ForCausalLM``, ``originalValOfMethodArg1``): every
+    piece a word with a vowel, an acronym or a small number (not a year: "ProdKey2026" was
+    chosen as a secret), three words or more, where a generator's token breaks into pieces
+    no one would say."""
+    pieces = CHUNK.findall(value)
+    if "".join(pieces) != value:
+        return False
+    words = [p for p in pieces if p[-1].islower()]
+    return sum(len(w) >= 3 for w in words) >= 3 and all(
+        re.search(r"[aeiouy]", w.lower()) and not re.search(r"[^aeiouy]{4}", w.lower())
+        for w in words if len(w) >= 3)
 
 
 def not_written_down(bare: str) -> bool:
@@ -297,6 +316,7 @@ def said_secret(text: str) -> bool:
                 and not re.match(r"[a-z][\w.-]*\s+-(?:-?\w|\s|$)", bare)  # a command, a flag
                 and not (" " in bare and "://" in bare)  # "`keyring set https://… __token__`"
                 and not (text[:1] == "`" and COMMAND.match(bare))  # "`npm token list`"
+                and not not_written_down(bare) and not CLASS_LIST.fullmatch(bare)
                 and not re.fullmatch(r"[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z]+(?:[A-Z][a-z]+)+", bare)
                 and not re.fullmatch(r"[a-z]+(?:[:_./-][a-z]+)+", bare))  # 'admin:public_key'
     bare = bare.strip(":*_")  # ":elevate", "**stateless**": a word in punctuation or emphasis
