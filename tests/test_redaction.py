@@ -4,6 +4,8 @@ byte-identical, with nothing counted."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from redaction_corpus import NEAR_MISSES, Shape, shapes
 
@@ -133,3 +135,18 @@ def test_a_login_under_a_password_label_stays() -> None:
     dash stay (the line is no passphrase of words)."""
     out, n = redact("ID/PW:  \n- root // qwer1234!@  ")
     assert n == 1 and "- root // [REDACTED:" in out and "qwer1234" not in out
+
+
+@pytest.mark.parametrize(("text", "redacted"), [
+    ('the file holds "password=Tq8#mZp2x". Then commit it',
+     'the file holds "password=[REDACTED:password]". Then commit it'),
+    ("| DB | `DB_PASSWORD=Tq8#mZp2x` |", "| DB | `DB_PASSWORD=[REDACTED:password]` |"),
+    ("Web UI (login:nzbget, password:Tq8mZp2x6789)",
+     "Web UI (login:nzbget, password:[REDACTED])"),
+    ('The password to the vault is "Tq8#mZp2x."', 'The password to the vault is "[REDACTED]"'),
+])
+def test_a_mark_takes_the_value_and_leaves_the_lines_punctuation(text: str, redacted: str) -> None:
+    """The quotes, the backticks, the parenthesis and the table's border around a value stay:
+    a reader still sees the line's shape, and nothing of the secret."""
+    marks = re.sub(r"\[REDACTED:[\w-]+\]", "[REDACTED]", redact(text)[0])
+    assert marks == re.sub(r"\[REDACTED:[\w-]+\]", "[REDACTED]", redacted)

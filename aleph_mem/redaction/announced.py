@@ -237,7 +237,8 @@ ANNOUNCED: tuple[Rule, ...] = (
     # an account written as a block: its e-mail address alone on a line, the password alone on
     # the next ("SimplePractice — my login ⏎ kelly@… ⏎ LotteOskar38")
     rule("password", r"((?:^|(?<=\n))[ \t]*(?:[-*][ \t]+)?[\w.+-]+@" + DOMAIN + r"[ \t]*\r?\n"
-          r"[ \t]*(?:[-*][ \t]+)?)([^\s\"'`]{6,64})(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('@',),
+          r"[ \t]*(?:[-*][ \t]+)?)(?![\w.+-]+@[\w-]+\.)([^\s\"'`]{6,64})(?=[ \t]*(?:\r?\n|$))",
+          keep=1, hints=('@',),
           check=chosen_password, back=80),
     # a Wi-Fi network's key after a label that names the network, no password's word
     # ("Club Wi-Fi (bar): MaximusSC1918", "Hotspot del telefono di Marco: kaffeetasse341")

@@ -130,7 +130,8 @@ NOT_THE_CODE = re.compile(r"\b(?:id|ids|identifier|fingerprint|hash|name|length|
                          r"batter(?:y|ie|ia|ía)|opener|\w*nummer|number|customer|typ|type|"
                          r"modell?|modelo|modèle|tag|s/n|serien-nr|nr|vertrag|\w*vertrag|"
                          r"contract|contrat|contrato|plz|postleitzahl|zip|postal|cep|numero|"
-                         r"número|numéro|serie|série|scade|expira)\b|指紋|フィンガープリント|指纹")
+                         r"número|numéro|serie|série|scade|expira|location|page|transcript)\b|"
+                         r"指紋|フィンガープリント|指纹")
 # ("garage door opener: LiftMaster 8500W", "Kundennummer 40739355")
 # a parenthetical note alone on the line after a heading
 NOTE_LINE = re.compile(r"\r?\n[ \t]*[(（][^)）\n]{1,60}[)）][ \t]*\r?\n")
@@ -150,8 +151,8 @@ def _seed(run: str, view: str, start: int, above: int = 1, fewest: int = 2) -> b
     letters = sum(c.isalpha() for c in run)
     digits = sum(c.isdigit() for c in run)
     if digits < fewest or letters < 8 or "ABCDEFGH" in run.upper() or placeholder(run) \
-            or run in PUBLISHED or len(run) == 56 and run[0] in "NACOUXPV":
-        return False  # a NATS public nkey (a seed begins with S)
+            or run in PUBLISHED or len(run) == 56 and run[0] in "NACOUXPVG":
+        return False  # a NATS public nkey, a Stellar account's key (a seed begins with S)
     if len(run.rstrip("=")) >= 26 and digits >= 3 and run.isupper():
         return True
     line_start = start
@@ -349,6 +350,8 @@ def _codes_at(text: str, view: str, word_end: int, start: int,
                 and not CODE_WORD.match(view, brand.start()) and \
                 not CODE_NAME.fullmatch(brand.group().strip()):
             break  # a product's model after its name ("Abus Bordo 6500", "LiftMaster 8500W")
+        if re.match(r":~?\d", text[m.end():m.end() + 3]):
+            break  # a place in a file or a transcript ("15765a88:~670"), not a code
         if _code(m.group()) or m.group().isdigit() and text.startswith("#", m.end()):
             # a keypad's entry ("1959#") is no year
             out.append((m.start(), m.end(), MARK.format("code")))

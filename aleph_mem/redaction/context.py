@@ -55,6 +55,9 @@ def expression(text: str, start: int, end: int) -> bool:
     if start and text[start - 1] in "\"'":
         return False  # a string literal holds what it says
     value = text[start:end]
+    if re.match(r"[A-Za-z][\w-]*\(", value + text[end:end + 1]) and "-" in value.split("(")[0] \
+            or re.fullmatch(r"\d+[*/][A-Za-z_][\w.]*[)]*", value):
+        return True  # a call by a hyphenated name ("HKDF-Extract(…"), "5*time.Second"
     m = CHAIN.match(value)
     if not m:
         return False
@@ -73,6 +76,9 @@ def expression(text: str, start: int, end: int) -> bool:
     word = value.rstrip(")]};,!?`").lstrip("(")
     if DECLARATION.match(text, left) and (m.group(2) or TYPE_NAME.fullmatch(word)):
         return True  # ``let credentials: OAuthCredentials``, ``let key = Prefs.runway``
+    if not inside and (rest or text[end:right].strip()) == "," and \
+            re.fullmatch(r"[a-z]+(?:[A-Z][a-z]+)+", word):
+        return True  # an object literal's property on a line of its own: ``session: sessionLink,``
     if not (inside and ends_argument):
         return False
     if TYPE_NAME.fullmatch(word) and text[left:start].rstrip().endswith(":"):
@@ -100,6 +106,9 @@ def value_end(text: str, start: int, end: int) -> int:
     for quote in "`\"'":
         if quote in value[1:] and before.count(quote) % 2 == 1 and value.count(quote) % 2 == 1:
             value = value[:value.index(quote, 1)]
+    for opening, closing in ("()", "[]", "{}"):  # "(login:nzbget, password:tegbzn6789)"
+        if value.endswith(closing) and opening not in value and opening in before:
+            value = value.rstrip(closing)
     return start + len(value.rstrip())
 
 
@@ -140,6 +149,19 @@ def id_list(login: str, value: str) -> bool:
         bool(re.fullmatch(r"[\w-]+", login)) and bool(re.fullmatch(r"[\w-]+", value))
 
 
+def one_of_options(text: str, start: int, end: int) -> bool:
+    """Whether the value is one of a list of options in inline code ("mode: `auto`, `dark`,
+    or `light`"): a backtick opens the next item or closed the one before on its line (a
+    string in JSON or a CSV row is a value whatever follows it)."""
+    if "`" not in (text[start - 1:start], text[start:start + 1]):
+        return False
+    after = text[end:end + 12].lstrip("`")
+    before = text[max(0, start - 12):start].rstrip("`")
+    return bool(re.match(r"(?:,|[ \t]+or|[ \t]+and)[ \t]*`", after) or
+                re.search(r"`[ \t]*(?:,|or|and)[ \t]*$", before))  # not "`login` / `password`"
+
+
 def names_code(text: str, start: int, end: int) -> bool:
     """Whether what a rule would take out is code or math, not a value written down."""
-    return expression(text, start, end) or in_math(text, start, end)
+    return expression(text, start, end) or in_math(text, start, end) or \
+        one_of_options(text, start, end)

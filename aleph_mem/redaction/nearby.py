@@ -395,6 +395,9 @@ def _names_above(view: str, start: int, end: int) -> bool:
     return False
 
 
+KEY_BEFORE = re.compile(r"([\w.-]+)[\"']?[ \t]*[:=][ \t]*[\"'`]?\Z")
+
+
 def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
     """Random strings a credential's word labels (the last pass)."""
     if credential_word(view) == -1:
@@ -424,6 +427,9 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
                     not random_looking(value) or PRODUCT.fullmatch(value) or \
                     re.fullmatch(r"0x[0-9a-fA-F]{1,16}", value):
                 continue  # a handle; a block id ("^nXMD9Rmg"); "AppleWebKit/537.36"; 0xC000006D
+            key = KEY_BEFORE.search(text, max(0, a - 60), a)
+            if key and id_name(key.group(1)):
+                continue  # an id's or a citation's key by its name ("bibtex_key: …")
             if _labelled(text, view, lines, a, a + len(value)):
                 out.append((a, a + len(value), MARK.format("secret")))
         out += _letters_after_labels(text, view, start, end)

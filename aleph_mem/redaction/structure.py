@@ -49,7 +49,9 @@ ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|
                      r"public[_-]?key|pub[_-]?key|publishable[_-]?key|web_?socket-key|"
                      # GameAnalytics' game key (its secret key is not), Figma's file key, an
                      # account's address, a token's mint
-                     r"game[_-]?key|file[_-]?key|address|mint|program[_-]?id|owner)s?\d*\W*$",
+                     r"game[_-]?key|file[_-]?key|address|mint|program[_-]?id|owner|"
+                     # a citation's key ("bibtex_key: DeVerna2025-dl"), a search engine's task
+                     r"bibtex[_-]?key|cite[_-]?key|citation[_-]?key|task)s?\d*\W*$",
                      re.IGNORECASE)
 HEX_UNDER_NAME = re.compile(r"(key|token|secret)\\?[\"']?\s*[=:]\s*\\?[\"']?"
                             r"([0-9a-f]{32,128})(?![\w-])")  # on the lower-cased view
@@ -392,6 +394,9 @@ def table_value(cell: str) -> bool:
         return False
     if cell.strip(" *_").startswith("`") and re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", bare):
         return False  # a secret's name in inline code ("| `VM_SSH_KEY` | SSH private key |")
+    if cell.strip(" *_").startswith("`") and \
+            re.fullmatch(r"[a-z][a-z]*(?:_[a-z]+)+(?:/[a-z]+)*", bare):
+        return False  # a field's name under a glossary's "Schlüssel" ("| `date_start` | …")
     if " " in bare and not re.fullmatch(r"(?:[a-z]{4} ){3}[a-z]{4}|(?:\d{4} ){2,}\d{4}", bare):
         return False
     return any(c.isdigit() for c in bare) or not bare.isalpha() or bare[1:] != bare[1:].lower()

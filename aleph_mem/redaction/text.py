@@ -52,9 +52,10 @@ from aleph_mem.redaction.values import (
     public_token,
 )
 
+QUOTE_PAIRS = frozenset(('""', "''", "``", "「」", "『』", "«»"))
 # the marks of rules that read a value by its name or its words, not by its shape: what they
-# find in code or a formula is not taken (``context.py``)
-GENERIC = frozenset((MARK.format("password"), MARK.format("secret")))
+# find in code, a formula or a list of options is not taken (``context.py``)
+GENERIC = frozenset((MARK.format("password"), MARK.format("secret"), MARK.format("cookie")))
 ALL_HINTS = tuple(sorted({h for rule in STRUCTURED for h in rule.hints}))
 RULE_HINTS = [(rule, frozenset(rule.hints)) for rule in STRUCTURED]
 # a token's two parts on two lines: the end of one line, the start of the next
@@ -148,6 +149,8 @@ def _spans(rule: Rule, seen: dict[str, list[int]], text: str,
                 end = value_end(text, start, end)
             if end <= start or end < m.end() and rule.check and not rule.check(text[start:end]):
                 continue  # what is left once the line's punctuation is not a value
+            if end - start > 2 and text[start] + text[end - 1] in QUOTE_PAIRS:
+                start, end = start + 1, end - 1  # the quotes stay around the mark
         out.append((start, end, MARK.format(rule.kind)))
     return out
 

@@ -174,7 +174,8 @@ def names_a_place(before: str, name: str, value: str) -> bool:
     bare, low = value.strip("\"'`"), name.lower().rstrip(" \t=:\"'")
     if re.search(r"(?:key|token|_id|-id)$", low) and not re.search(r"secret|pass|api|auth", low) \
             and re.fullmatch(r"[a-z][a-z0-9]*(?:[-:_.][a-z0-9]+)+", bare) and \
-            sum(c.isdigit() for c in bare) <= 4 and \
+            sum(c.isdigit() for c in bare) <= 4 and not re.search(
+                r"secret|token|pass|pwd|key|(?:19|20)\d\d", bare) and \
             any(len(w) >= 4 and w.isalpha() for w in re.split(r"[-:_.]", bare)):
         return True
     if "session" in low and re.match(r"(?:19|20)\d\d-?[01]\d-?[0-3]\d[-_T]", bare):
@@ -265,7 +266,8 @@ EXPRESSION = re.compile(r"[\w.]+(?:\s+(?:\*\*|[-+*/%])\s+[\w.]+)+")
 DESCRIBED = re.compile(r"(?i)\s.*\b(?:password|passwort|token|secret|key)\b|"
                        r"\b(?:password|passwort|token|secret|key)\b.*\s")
 HASH_NAME = re.compile(r"(?i)sha-?(?:1|224|256|384|512)|md5|bcrypt|scrypt|argon2\w*|pbkdf2\w*|"
-                       r"netntlmv[12]|ntlm")
+                       r"netntlmv[12]|ntlm|aes-?(?:128|192|256)(?:-[a-z]{2,4})?|chacha20\S*|"
+                       r"rsa-?\d{4}|ed25519")
 
 
 CHUNK = re.compile(r"[A-Z]{2,5}(?=[A-Z][a-z]|\d|$|[-_])|[A-Z]?[a-z]+|(?<!\d)\d{1,2}(?!\d)|[-_]")
@@ -291,7 +293,9 @@ def not_written_down(bare: str) -> bool:
                 re.search(r"\{[A-Za-z_]\w*\}", bare) or EXPRESSION.fullmatch(bare) or
                 re.search(r"[\u3400-\u9fff\uff08\uff09]", bare) and re.search(r"[A-Za-z]", bare)
                 or DESCRIBED.search(bare) or HASH_NAME.fullmatch(bare) or
-                re.fullmatch(r"[^\W\d_]+:", bare))  # a prompt's label ('read -p "Password: "')
+                re.fullmatch(r"[^\W\d_]+:", bare) or  # a prompt's label ('read -p "Password: "')
+                bare.startswith("|") or "=|" in bare or  # a pattern's alternatives ("pass=|pwd=")
+                len(bare.split()) >= 3 and ", " in bare)  # a list ("kafka, harbor, env group")
 
 
 def said_secret(text: str) -> bool:
@@ -324,7 +328,7 @@ def said_secret(text: str) -> bool:
         return False  # a number or a range ("10×–100×)")
     if re.fullmatch(r"[^\W\d_]+[.,;!?]+", bare) and bare.rstrip(".,;!?").islower():
         return False  # a sentence's last word ("… you entered is incorrect.")
-    if re.fullmatch(r"[^\W\d_]{4,12}", bare) and bare.isupper():
+    if re.fullmatch(r"[^\W\d_]{4,12}[.,;!?]*", bare) and bare.rstrip(".,;!?").isupper():
         return False  # a status in capitals ("API key 401 — RESUELTO"), not a password
     for opening, closing in ("()", "[]", "{}"):  # "string)": a bracket without its pair
         if closing in bare and opening not in bare or opening in bare and closing not in bare:
