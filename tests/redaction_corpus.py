@@ -1349,6 +1349,7 @@ def shapes() -> list[Shape]:
         ("ci@builds.example.org\n{}", "Plover" + q(4, "0123456789") + "?"),
         ("(`grafana_pw: {}`)", "Falcon." + q(5, string.ascii_letters) + "61"),
         ("backup login: `backupsvc` / `{}`", "ba" + q(4) + "!" + q(2, "0123456789")),
+        ("- password for the pi in the garage is {}", "pi/" + q(7, low)),
     )
     return out
 

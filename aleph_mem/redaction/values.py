@@ -250,7 +250,8 @@ def not_placeholder(text: str) -> bool:
 
 
 # words joined by slashes or colons ("expired/malformed/missing", "focus:ring-button/50",
-# "bg-gray-*/bg-white"): a list or a class's name
+# "bg-gray-*/bg-white"): a list or a class's name (two words and one slash may be a login and
+# its password: "ubuntu/homelab")
 WORD_LIST = re.compile(r"[a-z][a-z0-9*-]*(?:[/:][a-z0-9*-]+)+")
 # a style's class names ("border-gray-300 dark:border-gray-600")
 CLASS_LIST = re.compile(r"[a-z][a-z0-9:/*]*-[a-z0-9:/*-]+(?:\s+[a-z][a-z0-9:/*]*-[a-z0-9:/*-]+)+")
@@ -337,7 +338,8 @@ def said_secret(text: str) -> bool:
         return False  # a word in another script ("Token คือสตริงยาว…") is prose
     if re.fullmatch(r"[a-z]+(?:_[a-z]+)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+", bare):
         return False  # an identifier ("email_log"), a name in camel case ("TypeScript")
-    if "](" in text or WORD_LIST.fullmatch(bare) and \
+    if "](" in text or WORD_LIST.fullmatch(bare) and (bare.count("/") >= 2 or ":" in bare or
+                                                     "*" in bare) and \
             sum(len(w) >= 3 for w in re.split(r"[-/:*]", bare) if w.isalpha()) >= 2 or \
             re.fullmatch(r"\d{1,3}-[^\W\d_]{3,}|[A-Z][a-z]*(?:-[A-Z][a-z]+)+", bare):
         return False  # a link's text, "lost/regenerated", "7-krokowy", "X-Guest-Token"
