@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -111,7 +112,15 @@ def main() -> None:
     if args.child:
         child(Path(args.child), args.seed)
         return
-    root = Path(tempfile.mkdtemp(prefix="aleph-crash-")) / "vault"
+    scratch = Path(tempfile.mkdtemp(prefix="aleph-crash-"))
+    try:
+        figures = _trials(scratch / "vault", args)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)  # the killed writers' vault, every run
+    print(json.dumps(figures))
+
+
+def _trials(root: Path, args: argparse.Namespace) -> dict:
     init_vault(root)
     with Memory.open(root) as mem:
         mem.reindex()
@@ -130,7 +139,7 @@ def main() -> None:
         figures.update(check(root))
         figures["kills"] += 1
     figures["seconds"] = round(time.perf_counter() - started, 1)
-    print(json.dumps(figures))
+    return figures
 
 
 if __name__ == "__main__":

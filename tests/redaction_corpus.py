@@ -1419,6 +1419,16 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "ctx, cancel := context.WithTimeout(ctx, 3*time.Second)",
         "- **Public Key**: `GCFXHS4GXL6BVUCXBWXGTITROWLVYXQKQLF4YH5O5JT3YZXCYPAFBJZB`",
         "Review verdict — PLAUSIBLE. The sources agree on the token limit.",
+        "Cookie: theme=dark; verify=wiener; lang=de",
+        'reg query "HKLM\\SOFTWARE\\Wow6432Node\\Vendor\\App" /v Token',
+        'tok = AutoTokenizer.from_pretrained("Mistral/Ministral-8B-Instruct")',
+        '  memberperiodid__c: "a0nPm00000qtyonIAA",',
+        'date -u "+%Y-%m-%dT%H:%M:%SZ"    # now, in ISO 8601',
+        "**pass = True.** The second check agrees with the first.",
+        "wait 5m → lint → pass: merge",
+        "client_secret = $__env{OAUTH_CLIENT_SECRET}",
+        '  command: "mysql -u {{ db_user }} -p{{ db_password }} -e \'SHOW TABLES;\'"',
+        "for up in $(cat pairs.txt); do sshpass -p `echo $up | cut -d: -f2` ssh host; done",
     ),
     # round 30: corpora 28 and 29 (what a shop's, a maker's and a streamer's notes hold that
     # is none)

@@ -114,11 +114,11 @@ def test_a_note_after_a_password_stays() -> None:
 
 
 def test_a_mark_takes_the_value_and_nothing_after_it() -> None:
-    """What follows a secret on its line stays: a Set-Cookie's attributes, a form's next
-    field, a user agent's products after a reset token in an access log."""
+    """What follows a secret on its line stays: a Set-Cookie's name and attributes, a form's
+    next field, a user agent's products after a reset token in an access log."""
     cookie = "Set-Cookie: sessionid=kkkkkkQ2m9xLp4Wz7vTb3n; Path=/; HttpOnly; Max-Age=1209600"
-    assert redact(cookie) == ("Set-Cookie: [REDACTED:cookie]; Path=/; HttpOnly; Max-Age=1209600",
-                              1)
+    assert redact(cookie) == (
+        "Set-Cookie: sessionid=[REDACTED:cookie]; Path=/; HttpOnly; Max-Age=1209600", 1)
     form = "--data 'user=alice&password=Kx8!tQ2mZ9&remember-me=on'"
     out, n = redact(form)
     assert n == 1 and "Kx8!" not in out and out.endswith("=on'") and "user=alice&password=" in out
@@ -144,6 +144,9 @@ def test_a_login_under_a_password_label_stays() -> None:
     ("Web UI (login:nzbget, password:Tq8mZp2x6789)",
      "Web UI (login:nzbget, password:[REDACTED])"),
     ('The password to the vault is "Tq8#mZp2x."', 'The password to the vault is "[REDACTED]"'),
+    ("<div>Your API key is: Tq8mZp2xLw4Rn7Vb</div>", "<div>Your API key is: [REDACTED]</div>"),
+    ("Cookie: verify=carlos; session=NMkr6rIvj2IbQdZy38EorgBMqFFpxvRk",
+     "Cookie: verify=carlos; session=[REDACTED]"),
 ])
 def test_a_mark_takes_the_value_and_leaves_the_lines_punctuation(text: str, redacted: str) -> None:
     """The quotes, the backticks, the parenthesis and the table's border around a value stay:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from aleph_mem.redaction.values import looks_random
+
 IDENT = r"[A-Za-z_$][\w$]*"
 # a name, a member of one (``a.Password``, ``Token::new``, ``user->pass``), an enum's case
 # (``.absent``), a pointer's target or an address (``*token``, ``&cfg.key``), a grouping
@@ -106,6 +108,8 @@ def value_end(text: str, start: int, end: int) -> int:
     for quote in "`\"'":
         if quote in value[1:] and before.count(quote) % 2 == 1 and value.count(quote) % 2 == 1:
             value = value[:value.index(quote, 1)]
+    if "</" in value:
+        value = value[:value.index("</")]  # an element's end ("<div>Key: …</div>")
     for opening, closing in ("()", "[]", "{}"):  # "(login:nzbget, password:tegbzn6789)"
         if value.endswith(closing) and opening not in value and opening in before:
             value = value.rstrip(closing)
@@ -165,3 +169,23 @@ def names_code(text: str, start: int, end: int) -> bool:
     """Whether what a rule would take out is code or math, not a value written down."""
     return expression(text, start, end) or in_math(text, start, end) or \
         one_of_options(text, start, end)
+
+
+COOKIE_PAIR = re.compile(r"([^\s=;,]+)=([^;,\s]*)")
+SESSION_NAME = re.compile(r"(?i)sess|sid|auth|token|jwt|remember|csrf|xsrf|secret|key|pass|login|"
+                          r"user_?id|identity|access|refresh|ticket|sso|saml|oidc")
+
+
+def cookie_values(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Where the secret values of a Cookie header stand: each cookie named for a session or a
+    credential, or holding a random value, taken alone; the names, and a cookie that holds a
+    word or a flag ("verify=carlos", "Admin=true"), stay as they are."""
+    out = []
+    for m in COOKIE_PAIR.finditer(text, start, end):
+        name, value = m.group(1), m.group(2).strip("'\"")
+        if not value:
+            continue
+        if SESSION_NAME.search(name) and len(value) >= 6 or \
+                len(value) >= 12 and looks_random(value):
+            out.append((m.start(2), m.start(2) + len(m.group(2).rstrip("'\""))))
+    return out

@@ -31,7 +31,7 @@ from aleph_mem.redaction.structure import (
     decodes_to_text,
     id_name,
 )
-from aleph_mem.redaction.values import FILE_NAME, HOST, UUID, is_value
+from aleph_mem.redaction.values import FILE_NAME, HOST, MODEL_ID, UUID, is_value
 
 # a credential's word, on the lower-cased view, in the languages people write notes in: each
 # word's literal core (an alternation of plain words is scanned fast, by its first letters)
@@ -428,8 +428,10 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
                     re.fullmatch(r"0x[0-9a-fA-F]{1,16}", value):
                 continue  # a handle; a block id ("^nXMD9Rmg"); "AppleWebKit/537.36"; 0xC000006D
             key = KEY_BEFORE.search(text, max(0, a - 60), a)
-            if key and id_name(key.group(1)):
-                continue  # an id's or a citation's key by its name ("bibtex_key: …")
+            if key and id_name(key.group(1)) or MODEL_ID.fullmatch(value) or \
+                    text[a - 1:a] == "\\" and text[a + len(value):a + len(value) + 1] == "\\":
+                continue  # an id's or a citation's key by its name ("bibtex_key: …"), a model's
+                # name, a registry path's part ("SOFTWARE\\Wow6432Node\\…")
             if _labelled(text, view, lines, a, a + len(value)):
                 out.append((a, a + len(value), MARK.format("secret")))
         out += _letters_after_labels(text, view, start, end)

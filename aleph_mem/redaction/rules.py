@@ -170,18 +170,22 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("cookie", r"((?:^|(?<=[\s\"']))set-cookie\s*:\s*[\"']?)(?=[^\s=;,]+=)[^\n\"';]{8,}",
           keep=1, hints=('set-cookie',), lower=True, back=4, check=lambda v: secret_cookie(v)),
     # curl -u user:pw, --user user:pw: the user stays
-    # (not date's -u +%Y-%m-%dT%H:%M:%SZ: a format, no user)
-    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)(?!\+?%)[\"']?[^\s:\"'%]+:['\"]?)[^\s\"'\\]+",
+    # (not date's -u +%Y-%m-%dT%H:%M:%SZ, quoted or not: a format, no user; not python -u
+    # "c:\Users\…": a drive)
+    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)(?![\"']?\+?%)(?![\"']?[A-Za-z]:\\)"
+          r"[\"']?[^\s:\"'%]+:['\"]?)[^\s\"'\\]+",
           keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
     # …quoted, spaces in it (WordPress's application passwords: six groups of four)
-    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)([\"'])[^\s:\"']+:)([^\"'\n]+)(?=\2)", keep=1,
+    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)([\"'])(?!\+?%)[^\s:\"']+:)([^\"'\n]+)(?=\2)",
+          keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
     rule("cli-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
-          hints=('mysql',), back=0,  # not "-p`", not a variable ("-p$pwd`")
-          check=lambda v: bool(v.strip("`)*_"))
+          hints=('mysql',), back=0,  # not "-p`", not a variable ("-p$pwd`"), no template
+          check=lambda v: bool(v.strip("`)*_")) and not v.startswith(("{{", "{%", "${"))
           and not re.fullmatch(r"\$\{?\w+\}?", v.strip("`'\""))),
-    rule("cli-password", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',), back=0),
+    rule("cli-password", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',), back=0,
+          check=lambda v: not v.startswith(("`", "$(", "{{"))),  # a command's output, a template
     rule("cli-password", r"(\blogin\b[^\n]*?\s(?:-p|--password)(?:\s+|=))(?!-)(\S+)", keep=1,
           hints=('login',), check=is_value, back=0),
     rule("cli-password", r"(\bconfigure\s+set\s+[\w.-]*(?:secret|token|password|key)[\w.-]*"

@@ -10,7 +10,13 @@ import re
 from collections.abc import Iterator
 
 from aleph_mem.redaction.rule import MARK, occurrences
-from aleph_mem.redaction.values import identifier_words, is_value, password_like, placeholder
+from aleph_mem.redaction.values import (
+    MODEL_ID,
+    identifier_words,
+    is_value,
+    password_like,
+    placeholder,
+)
 
 BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")
 
@@ -51,7 +57,9 @@ ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|
                      # account's address, a token's mint
                      r"game[_-]?key|file[_-]?key|address|mint|program[_-]?id|owner|"
                      # a citation's key ("bibtex_key: DeVerna2025-dl"), a search engine's task
-                     r"bibtex[_-]?key|cite[_-]?key|citation[_-]?key|task)s?\d*\W*$",
+                     r"bibtex[_-]?key|cite[_-]?key|citation[_-]?key|task|"
+                     # a Salesforce record's id ("sfid", "memberperiodid__c")
+                     r"sfid|[a-z]+id__c)s?\d*\W*$",
                      re.IGNORECASE)
 HEX_UNDER_NAME = re.compile(r"(key|token|secret)\\?[\"']?\s*[=:]\s*\\?[\"']?"
                             r"([0-9a-f]{32,128})(?![\w-])")  # on the lower-cased view
@@ -235,7 +243,8 @@ def call_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
 def _random_value(value: str) -> bool:
     return ((PADDED_BASE64.fullmatch(value) or not PUBLIC_SHAPE.match(value))
             and is_value(value) and random_token(value)
-            and not decodes_to_text(value) and not identifier_words(value))
+            and not decodes_to_text(value) and not identifier_words(value)
+            and not MODEL_ID.fullmatch(value))
 
 
 # a password manager's or a browser's export: a CSV header naming a password column

@@ -23,7 +23,12 @@ from aleph_mem.redaction.codes import (
     security_answers,
     shaped_codes,
 )
-from aleph_mem.redaction.context import key_ends_a_string, names_code, value_end
+from aleph_mem.redaction.context import (
+    cookie_values,
+    key_ends_a_string,
+    names_code,
+    value_end,
+)
 from aleph_mem.redaction.fields import pairs
 from aleph_mem.redaction.labels import chosen_after_labels, labelled_codes
 from aleph_mem.redaction.nearby import beside_credential_words, login_pairs, random_looking
@@ -52,7 +57,7 @@ from aleph_mem.redaction.values import (
     public_token,
 )
 
-QUOTE_PAIRS = frozenset(('""', "''", "``", "「」", "『』", "«»"))
+QUOTE_PAIRS = frozenset(('""', "''", "``", "「」", "『』", "«»", "()", "[]"))
 # the marks of rules that read a value by its name or its words, not by its shape: what they
 # find in code, a formula or a list of options is not taken (``context.py``)
 GENERIC = frozenset((MARK.format("password"), MARK.format("secret"), MARK.format("cookie")))
@@ -149,8 +154,11 @@ def _spans(rule: Rule, seen: dict[str, list[int]], text: str,
                 end = value_end(text, start, end)
             if end <= start or end < m.end() and rule.check and not rule.check(text[start:end]):
                 continue  # what is left once the line's punctuation is not a value
-            if end - start > 2 and text[start] + text[end - 1] in QUOTE_PAIRS:
-                start, end = start + 1, end - 1  # the quotes stay around the mark
+            while end - start > 2 and text[start] + text[end - 1] in QUOTE_PAIRS:
+                start, end = start + 1, end - 1  # the quotes and brackets stay around the mark
+            if rule.kind == "cookie" and re.match(r"[\w.-]+=[^=;\s]", text[start:end]):
+                out += [(a, b, MARK.format("cookie")) for a, b in cookie_values(text, start, end)]
+                continue  # a header's cookies, each value alone
         out.append((start, end, MARK.format(rule.kind)))
     return out
 

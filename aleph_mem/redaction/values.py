@@ -161,9 +161,11 @@ def pass_in_prose(before: str, name: str, value: str) -> bool:
     a test's "PASS: critic"): the name is the bare word, after a word and a space or in
     capitals, and the value is a word, not a password."""
     if not re.fullmatch(r"(?i)pass\W*", name.strip()) or \
-            not re.fullmatch(r"[^\W\d_]+(?:-[^\W\d_]+)*", value.strip("\"'`*")):
+            not re.fullmatch(r"[^\W\d_]+(?:[-↔/][^\W\d_]+)*[.,;]?", value.strip("\"'`*")):
         return False
-    return name.strip().startswith("PASS") or bool(re.search(r"[^\W\d_]{2,} $", before))
+    if value.strip("\"'`*.,;").lower() in ("true", "false", "yes", "no", "ok", "fail", "failed"):
+        return True  # a check's outcome ("**pass = True.**")
+    return name.strip().startswith("PASS") or bool(re.search(r"[^\s*•>#|-] $", before))
 
 
 def names_a_place(before: str, name: str, value: str) -> bool:
@@ -288,9 +290,15 @@ def identifier_words(value: str) -> bool:
         for w in words if len(w) >= 3)
 
 
+# a model's name on a hub ("Qwen/Qwen2.5-32B-Instruct", "HuggingFaceTB/SmolLM2-1.7B-Instruct")
+MODEL_ID = re.compile(r"[A-Za-z][\w.-]*/[A-Za-z][\w.]*-(?:[\w.]+-)*?(?:\d+(?:\.\d+)?[BMK]|"
+                      r"Instruct|Chat|Base|hf|GGUF|AWQ|GPTQ)\b[\w.-]*")
+
+
 def not_written_down(bare: str) -> bool:
     """A value that is no secret whatever its name says (see above)."""
-    return bool(REGEX.search(bare) or bare.startswith("$(") or
+    return bool(REGEX.search(bare) or bare.startswith(("$(", "{{", "{%", "${{")) or
+                re.match(r"\$_*[A-Za-z]*\{", bare) or MODEL_ID.fullmatch(bare) or
                 re.search(r"\{[A-Za-z_]\w*\}", bare) or EXPRESSION.fullmatch(bare) or
                 re.search(r"[\u3400-\u9fff\uff08\uff09]", bare) and re.search(r"[A-Za-z]", bare)
                 or DESCRIBED.search(bare) or HASH_NAME.fullmatch(bare) or
