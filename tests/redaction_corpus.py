@@ -1429,6 +1429,10 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "client_secret = $__env{OAUTH_CLIENT_SECRET}",
         '  command: "mysql -u {{ db_user }} -p{{ db_password }} -e \'SHOW TABLES;\'"',
         "for up in $(cat pairs.txt); do sshpass -p `echo $up | cut -d: -f2` ssh host; done",
+        "Get the token first:\nmarta7@k8s-lab:~$ kubectl --token=$token get pods",
+        'example.org.   300   IN   TXT   "google-site-verification='
+        'Qm3xT0pV8rWk2LbY9sNfZ4dHcJ6aE1gUoIiR5yX7wKe"',
+        "class PickPlaceSimMarkerFLowEnvV3(PickPlaceSimEnvV3):  # the token budget is per step",
     ),
     # round 30: corpora 28 and 29 (what a shop's, a maker's and a streamer's notes hold that
     # is none)

@@ -183,6 +183,7 @@ def random_looking(value: str) -> bool:
     return not (HOST.fullmatch(value) and not CHOSEN.fullmatch(value) or  # not a host's shape
                 FILE_NAME.search(value) or VERSION.fullmatch(value) or
                 "@" in value and "." in value.split("@")[-1] or "://" in value or
+                re.fullmatch(r"[a-z_][\w.-]*@[A-Za-z][\w-]*", value) or  # a prompt's user@host
                 value.startswith(("/", "~", "./", "%")) or CRYPT.match(value) or
                 PUBLIC_LOOK.match(value) or PUBLIC_SHAPE.match(value) and not (
                     BASE64ISH.fullmatch(value) and "u" in cls and "l" in cls) or

@@ -26,6 +26,9 @@ LITERAL = re.compile(r"([\"'`])(?=[^\s\"'`\\]*[A-Z])(?=[^\s\"'`\\]*[a-z])"
                      r"(?=[^\s\"'`\\]*\d)([^\s\"'`\\]{16,200})\1")
 UNQUOTED = re.compile(r"^[ \t]*([\w.-]*(?:key|token|secret|auth))[ \t]*[=:][ \t]*"
                       r"([^\s\"'`]{16,200})[ \t]*$", re.MULTILINE | re.IGNORECASE)
+# what a domain publishes in DNS TXT records: site verifications, SPF, a DKIM public key
+DNS_PUBLIC = re.compile(r"(?:google|facebook|apple|atlassian|docusign|adobe|stripe|zoom|"
+                        r"openai|anthropic)[\w-]*-verification=|v=spf1|v=DKIM1|MS=ms\d")
 CSP_SOURCES = ("nonce-", "sha256-", "sha384-", "sha512-")
 # a password's hash quoted alone ("hashid '$2y$10$…'"): under a key's name a rule judges it
 # (CurseForge's API keys look like bcrypt)
@@ -175,6 +178,8 @@ def literals(text: str, view: str) -> list[tuple[int, int, str]]:
                 or value.startswith("gAAAAA")  # Fernet's ciphertext (Codex's encrypted_content)
                 or not _random_value(value)):
             continue  # a page's script nonce or hash ("'nonce-G74M…'") is sent to every visitor
+        if DNS_PUBLIC.match(value):
+            continue  # a DNS TXT record: published for anyone to read
         line_start = text.rfind("\n", 0, m.start()) + 1
         if not text[line_start:m.start()].strip() and line_start:  # `KEY =⏎  "…"`
             line_start = text.rfind("\n", 0, line_start - 1) + 1

@@ -273,7 +273,8 @@ HASH_NAME = re.compile(r"(?i)sha-?(?:1|224|256|384|512)|md5|bcrypt|scrypt|argon2
                        r"rsa-?\d{4}|ed25519")
 
 
-CHUNK = re.compile(r"[A-Z]{2,5}(?=[A-Z][a-z]|\d|$|[-_])|[A-Z]?[a-z]+|(?<!\d)\d{1,2}(?!\d)|[-_]")
+CHUNK = re.compile(r"[A-Z]{2,5}(?=[A-Z][a-z]|\d|$|[-_])|[A-Z]?[a-z]+|(?<!\d)\d{1,2}(?!\d)|[-_]|"
+                   r"[A-Z]")
 
 
 def identifier_words(value: str) -> bool:
@@ -285,7 +286,9 @@ def identifier_words(value: str) -> bool:
     if "".join(pieces) != value:
         return False
     words = [p for p in pieces if p[-1].islower()]
-    return sum(len(w) >= 3 for w in words) >= 3 and all(
+    letters = sum(c.isalpha() for c in value)
+    return sum(len(w) >= 3 for w in words) >= 3 and \
+        sum(len(w) for w in words if len(w) >= 3) >= 0.7 * letters and all(
         re.search(r"[aeiouy]", w.lower()) and not re.search(r"[^aeiouy]{4}", w.lower())
         for w in words if len(w) >= 3)
 
