@@ -1350,6 +1350,9 @@ def shapes() -> list[Shape]:
         ("(`grafana_pw: {}`)", "Falcon." + q(5, string.ascii_letters) + "61"),
         ("backup login: `backupsvc` / `{}`", "ba" + q(4) + "!" + q(2, "0123456789")),
         ("- password for the pi in the garage is {}", "pi/" + q(7, low)),
+        ("environment:\n  - RABBITMQ_DEFAULT_PASS={}", "my" + q(8, low)),
+        ("Kurz fürs Team: das Gäste-WLAN-Passwort lautet {} (bis Juni)",
+         ".".join(q(5, low) for _ in range(3)) + "7"),
     )
     return out
 
@@ -1433,6 +1436,15 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         'example.org.   300   IN   TXT   "google-site-verification='
         'Qm3xT0pV8rWk2LbY9sNfZ4dHcJ6aE1gUoIiR5yX7wKe"',
         "class PickPlaceSimMarkerFLowEnvV3(PickPlaceSimEnvV3):  # the token budget is per step",
+        "    secret_key_base = Rails.application.secret_key_base # from credentials.yml.enc",
+        "  hasToken: !!process.env.API_TOKEN, // a boolean only",
+        "  proxy.Credentials = CredentialCache.DefaultNetworkCredentials",
+        "      token = JWT.encode payload, signing_key, \"HS256\"",
+        '      { token: "keyword", foreground: "c678dd" },',
+        "hydra -l admin -P words.txt host http-post-form \"/login:user=^USER^&pass=^PASS^:F=no\"",
+        '  return "Session{id=\'" + id + "\', token=\'" + sessionToken + "\'}";',
+        "    client-key: C:\\Users\\ana\\.minikube\\client.key",
+        "data={'token': f'{n:04d}', 'email': 'me@example.org'}",
     ),
     # round 30: corpora 28 and 29 (what a shop's, a maker's and a streamer's notes hold that
     # is none)

@@ -16,7 +16,10 @@ IDENT = r"[A-Za-z_$][\w$]*"
 # a name, a member of one (``a.Password``, ``Token::new``, ``user->pass``), an enum's case
 # (``.absent``), a pointer's target or an address (``*token``, ``&cfg.key``), a grouping
 # parenthesis before it (``(row['日期'] - start)``)
-CHAIN = re.compile(rf"\(?([.*&]?){IDENT}((?:(?:\.|::|->|\?\.){IDENT})*)[!?]?")
+CHAIN = re.compile(rf"\(?([.*&@]?|!!|::){IDENT}((?:(?:\.|::|->|\?\.){IDENT})*)[!?]?")
+# the names a chain of members starts from in code
+ROOTS = frozenset(("self", "this", "os", "process", "Rails", "app", "config", "settings", "env",
+                   "window", "document", "ctx", "req", "request", "res", "response", "System"))
 # a type in a declaration (``{login: str, password: str}``, ``privateKey: Uint8Array;``)
 TYPES = frozenset(("str", "string", "String", "int", "Int", "bool", "Bool", "boolean", "bytes",
                    "number", "any", "object", "Object", "Data", "Date", "None", "nil", "null",
@@ -30,6 +33,7 @@ MATH_SIGNS = re.compile(r"\\[A-Za-z]+|[\^_]\{?|[A-Za-z)]\s*[=<>+/*]\s*[A-Za-z(\d
 DECLARATION = re.compile(r"[ \t>*`-]*(?:(?:private|public|internal|fileprivate|static|final|"
                          r"readonly|export|pub)[ \t]+)*(?:let|var|val|const|static|init|func|fn)\b")
 TYPE_NAME = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]*)+")  # ``OAuthCredentials``
+TYPE_MEMBER = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]*)+\.[A-Z][a-z]+(?:[A-Z][a-z]*)+")
 SHELL_VARIABLE = re.compile(r"\{?[A-Z_][A-Z0-9_]*\b")
 
 
@@ -65,6 +69,16 @@ def expression(text: str, start: int, end: int) -> bool:
         return False
     rest = value[m.end():]
     after = text[end:end + 1]
+    chain, lead = m.group(2), m.group(1)
+    bare = value.strip(")]};,`").lstrip("(!@&*:.")
+    code_like = not re.search(r"\d", bare) and (
+        "_" in bare or re.search(r"[a-z][A-Z]", bare) or bare.split(".")[0] in ROOTS)
+    if not rest.strip(")]};,`") and chain and (
+            "::" in chain or "->" in chain or chain.count(".") >= 2 and code_like or
+            lead in ("::", "!!") or TYPE_MEMBER.fullmatch(bare)):
+        return True  # ``Rails.application.secret_key_base``, ``CredentialCache.DefaultNetwork…``
+    if chain and not rest and re.match(r" [a-z_]\w*,", text[end:end + 40]):
+        return True  # a call without its parentheses (Ruby's ``JWT.encode payload, key``)
     if rest[:1] in ("(", "[") or not rest and after in ("(", "["):
         # a call or an index: of a member (``Token::new(``), or a variable's (``$creds['…']``)
         return bool(m.group(2) or m.group(1) or value.startswith(("$", "(", "($")))
@@ -79,12 +93,14 @@ def expression(text: str, start: int, end: int) -> bool:
     if DECLARATION.match(text, left) and (m.group(2) or TYPE_NAME.fullmatch(word)):
         return True  # ``let credentials: OAuthCredentials``, ``let key = Prefs.runway``
     if not inside and (rest or text[end:right].strip()) == "," and \
-            re.fullmatch(r"[a-z]+(?:[A-Z][a-z]+)+", word):
+            re.fullmatch(r"[a-z]+(?:[A-Z][a-z]+)+|[a-z_]+|@[a-z_]+", word):
         return True  # an object literal's property on a line of its own: ``session: sessionLink,``
     if not (inside and ends_argument):
         return False
     if TYPE_NAME.fullmatch(word) and text[left:start].rstrip().endswith(":"):
         return True  # a parameter's type: ``init(credentials: OAuthCredentials)``
+    if m.group(1) == "@":
+        return bool(re.fullmatch(r"@[a-z_]+", word))  # Ruby's ``token: @token`` (not "@tigre1978")
     if m.group(1) or m.group(2) and re.match(r"[a-z_$]", word):
         return True  # ``.absent``, ``*token``, ``a.Password`` (not "Falcon.Cooper97")
     if word in TYPES:

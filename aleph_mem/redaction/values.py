@@ -160,7 +160,7 @@ def pass_in_prose(before: str, name: str, value: str) -> bool:
     """"pass" as a sentence uses it ("first pass = entities", "consistency pass: view-toggle",
     a test's "PASS: critic"): the name is the bare word, after a word and a space or in
     capitals, and the value is a word, not a password."""
-    if not re.fullmatch(r"(?i)pass\W*", name.strip()) or \
+    if not re.fullmatch(r"(?i)pass\W*", name.strip()) or re.search(r"[\w-]$", before) or \
             not re.fullmatch(r"[^\W\d_]+(?:[-↔/][^\W\d_]+)*[.,;]?", value.strip("\"'`*")):
         return False
     if value.strip("\"'`*.,;").lower() in ("true", "false", "yes", "no", "ok", "fail", "failed"):
@@ -182,6 +182,9 @@ def names_a_place(before: str, name: str, value: str) -> bool:
         return True
     if "session" in low and re.match(r"(?:19|20)\d\d-?[01]\d-?[0-3]\d[-_T]", bare):
         return True
+    if re.search(r"token$", low) and not re.search(r"secret|pass|api|auth|access|refresh|bearer",
+                                                     low) and re.fullmatch(r"[a-z]{3,16}", bare):
+        return True  # a syntax theme's or a lexer's token ("token: 'comment'")
     return bool(re.fullmatch(r"-[A-Z][a-z]+[ \t]+", name) and (not before.strip() or
                 before.endswith(":")) and re.fullmatch(r"[A-Za-z][a-z]+[:,-]?", value))
 
@@ -302,7 +305,12 @@ def not_written_down(bare: str) -> bool:
     """A value that is no secret whatever its name says (see above)."""
     return bool(REGEX.search(bare) or bare.startswith(("$(", "{{", "{%", "${{")) or
                 re.match(r"\$_*[A-Za-z]*\{", bare) or MODEL_ID.fullmatch(bare) or
-                re.search(r"\{[A-Za-z_]\w*\}", bare) or EXPRESSION.fullmatch(bare) or
+                re.search(r"\{[A-Za-z_]\w*(?::[^}]*)?\}", bare) or  # a template's field, f"{t:04d}"
+                re.search(r"\^[A-Z]+\^|§|^__\w+__$", bare) or  # a tool's placeholder (^PASS^, §…§)
+                re.fullmatch(r"[+.]\s*\w[\w.()]*\s*[+.]", bare) or  # '" + sessionToken + "'
+                re.match(r"[A-Za-z]:\\", bare) or  # a Windows path
+                re.fullmatch(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{3,}", bare) or
+                re.match(r"f['\"]\{", bare) or EXPRESSION.fullmatch(bare) or
                 re.search(r"[\u3400-\u9fff\uff08\uff09]", bare) and re.search(r"[A-Za-z]", bare)
                 or DESCRIBED.search(bare) or HASH_NAME.fullmatch(bare) or
                 re.fullmatch(r"[^\W\d_]+:", bare) or  # a prompt's label ('read -p "Password: "')
