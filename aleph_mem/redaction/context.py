@@ -1,7 +1,9 @@
 """What the line around a value says the value is, whatever rule found it: code that names a
-value (a variable, a member, a call, a type, an enum's case), math between dollar signs, or one
-of a list of ids. None of those is a secret a person wrote down, and each is a whole line of
-code or a formula an agent can no longer read once it is taken out.
+value (a variable, a member, a call, a type, an enum's case), math between dollar signs, one
+option among options, one of a list of ids, or a secret's word closing a string. None of
+those is a secret a person wrote down, and each is a whole line of code or a formula an agent
+can no longer read once it is taken out. And where a value ends: before the punctuation of
+the line it stands in (``value_end``), each cookie of a header alone (``cookie_values``).
 
 Only literals are secrets in code: ``password: "s3cret"`` holds one, ``password: a.Password``
 and ``creds: .absent`` name where one is."""
