@@ -1353,6 +1353,8 @@ def shapes() -> list[Shape]:
         ("environment:\n  - RABBITMQ_DEFAULT_PASS={}", "my" + q(8, low)),
         ("Kurz fürs Team: das Gäste-WLAN-Passwort lautet {} (bis Juni)",
          ".".join(q(5, low) for _ in range(3)) + "7"),
+        ("Ticket 4411: she said on the phone her password is '{}' and it worked before.",
+         "Bl" + q(4) + "&" + q(5) + "9"),
     )
     return out
 
@@ -1445,6 +1447,20 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         '  return "Session{id=\'" + id + "\', token=\'" + sessionToken + "\'}";',
         "    client-key: C:\\Users\\ana\\.minikube\\client.key",
         "data={'token': f'{n:04d}', 'email': 'me@example.org'}",
+        "[+] Payload: ?pw=' OR (SELECT 1 UNION SELECT 2 WHERE id='admin')--",
+        "- [[Term 2/B - the basic ideas/PH201 - B1 - waves|PH201 B1]]",
+        "    client_secret = var.graph_client_secret",
+        '<assemblyIdentity name="Microsoft-Windows-Shell-Setup" '
+        'publicKeyToken="31bf3856ad364e35" />',
+        "spark@4f2c9e1a7b3d:/opt/spark/work$ ls",
+        "| model | Tokenizer | Recall@5 | nDCG@10 |",
+        "// ========== Token 刷新 ==========",
+        'db.query("SELECT * FROM users WHERE name = :name AND password = :password");',
+        "    password = #{password},",
+        '- **分层 token 设计**："帧级+句级"的编码',
+        "|_  basic realm=TomcatRealm",
+        "read access to userPassword: ALLOWED",
+        'document.cookie="accountUsername=MaryAnneBrown";',
     ),
     # round 30: corpora 28 and 29 (what a shop's, a maker's and a streamer's notes hold that
     # is none)

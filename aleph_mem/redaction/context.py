@@ -22,6 +22,11 @@ CHAIN = re.compile(rf"\(?([.*&@]?|!!|::){IDENT}((?:(?:\.|::|->|\?\.){IDENT})*)[!
 # the names a chain of members starts from in code
 ROOTS = frozenset(("self", "this", "os", "process", "Rails", "app", "config", "settings", "env",
                    "window", "document", "ctx", "req", "request", "res", "response", "System"))
+# Terraform's references: ``var.client_secret``, ``local.token``, ``module.db.password``
+TERRAFORM = frozenset(("var", "local", "module", "data"))
+# an injection's payload in a query or a form (``?pw=' OR id='admin``, ``'1'='1``), not a value
+INJECTION = re.compile(r"(?i)'\s*(?:or|and|\|\|)\s*(?:\(?\s*select\b|[\w.']+\s*(?:=|<|>|like\b))|"
+                       r"\bunion\s+select\b|'1'\s*=\s*'1|%27|\bor\s+id\s*=|<@=")
 # a type in a declaration (``{login: str, password: str}``, ``privateKey: Uint8Array;``)
 TYPES = frozenset(("str", "string", "String", "int", "Int", "bool", "Bool", "boolean", "bytes",
                    "number", "any", "object", "Object", "Data", "Date", "None", "nil", "null",
@@ -77,6 +82,7 @@ def expression(text: str, start: int, end: int) -> bool:
         "_" in bare or re.search(r"[a-z][A-Z]", bare) or bare.split(".")[0] in ROOTS)
     if not rest.strip(")]};,`") and chain and (
             "::" in chain or "->" in chain or chain.count(".") >= 2 and code_like or
+            bare.split(".")[0] in TERRAFORM and "_" in bare or
             lead in ("::", "!!") or TYPE_MEMBER.fullmatch(bare)):
         return True  # ``Rails.application.secret_key_base``, ``CredentialCache.DefaultNetwork…``
     if chain and not rest and re.match(r" [a-z_]\w*,", text[end:end + 40]):
@@ -183,10 +189,20 @@ def one_of_options(text: str, start: int, end: int) -> bool:
                 re.search(r"`[ \t]*(?:,|or|and)[ \t]*$", before))  # not "`login` / `password`"
 
 
+def in_a_link(text: str, start: int, end: int) -> bool:
+    """Whether the value is part of a wikilink on its line: a note's name ("[[…/Basic
+    Probability/Mutual Exclusion]]"), where a Markdown link's URL may carry a key."""
+    left, right = _line(text, start, end)
+    before, after = text[left:start], text[end:right]
+    return "[[" in before and "]]" not in before[before.rindex("[["):] and "]]" in after
+
+
 def names_code(text: str, start: int, end: int) -> bool:
-    """Whether what a rule would take out is code or math, not a value written down."""
+    """Whether what a rule would take out is code, math, a link's target or an injection's
+    payload, not a value written down."""
     return expression(text, start, end) or in_math(text, start, end) or \
-        one_of_options(text, start, end)
+        one_of_options(text, start, end) or in_a_link(text, start, end) or \
+        bool(INJECTION.search(text, max(0, start - 3), min(len(text), end + 40)))
 
 
 COOKIE_PAIR = re.compile(r"([^\s=;,]+)=([^;,\s]*)")

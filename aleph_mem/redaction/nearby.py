@@ -183,7 +183,9 @@ def random_looking(value: str) -> bool:
     return not (HOST.fullmatch(value) and not CHOSEN.fullmatch(value) or  # not a host's shape
                 FILE_NAME.search(value) or VERSION.fullmatch(value) or
                 "@" in value and "." in value.split("@")[-1] or "://" in value or
-                re.fullmatch(r"[a-z_][\w.-]*@[A-Za-z][\w-]*", value) or  # a prompt's user@host
+                re.fullmatch(r"[a-z_][\w.-]*@(?=[\w-]*[A-Za-z])[\w-]{2,}", value) or  # user@host,
+                # a prompt's (not "admin@123")
+                re.fullmatch(r"[A-Za-z]+@\d{1,3}", value) or  # a metric (Recall@2)
                 value.startswith(("/", "~", "./", "%")) or CRYPT.match(value) or
                 PUBLIC_LOOK.match(value) or PUBLIC_SHAPE.match(value) and not (
                     BASE64ISH.fullmatch(value) and "u" in cls and "l" in cls) or

@@ -174,6 +174,10 @@ def names_a_place(before: str, name: str, value: str) -> bool:
     an id that starts with a date under a session's (``session_id: 20260705_155823_d2b79c``), or
     a word after a capitalized dash in a list ("-Password Change", "Answ:-Password manager")."""
     bare, low = value.strip("\"'`"), name.lower().rstrip(" \t=:\"'")
+    whole = before[len(before.rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789_.-")):].lower() + low  # the name's start too
+    if re.match(r"public", whole) or re.search(r"(?:user_?name|email|login_?name)$", whole):
+        return True  # ``publicKeyToken="31bf3856ad364e35"``, a cookie that holds a user's name
     if re.search(r"(?:key|token|_id|-id)$", low) and not re.search(r"secret|pass|api|auth", low) \
             and re.fullmatch(r"[a-z][a-z0-9]*(?:[-:_.][a-z0-9]+)+", bare) and \
             sum(c.isdigit() for c in bare) <= 4 and not re.search(
@@ -309,7 +313,12 @@ def not_written_down(bare: str) -> bool:
                 re.search(r"\^[A-Z]+\^|§|^__\w+__$", bare) or  # a tool's placeholder (^PASS^, §…§)
                 re.fullmatch(r"[+.]\s*\w[\w.()]*\s*[+.]", bare) or  # '" + sessionToken + "'
                 re.match(r"[A-Za-z]:\\", bare) or  # a Windows path
-                re.fullmatch(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{3,}", bare) or
+                len(re.findall(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]", bare)) * 2 >=
+                len(bare) or  # words in another script ("帧级+视频级", "[密码]")
+                re.fullmatch(r"[\W_]+|:[a-z_]\w*|(?i:realm=.*)", bare) or  # "=====", ":password"
+                re.match(r"[#$]\{", bare) or  # MyBatis' #{password}
+                bare.lower() in ("allowed", "denied", "disabled", "enabled", "unset", "granted",
+                                 "forbidden", "redacted", "hidden", "masked") or
                 re.match(r"f['\"]\{", bare) or EXPRESSION.fullmatch(bare) or
                 re.search(r"[\u3400-\u9fff\uff08\uff09]", bare) and re.search(r"[A-Za-z]", bare)
                 or DESCRIBED.search(bare) or HASH_NAME.fullmatch(bare) or
