@@ -39,6 +39,8 @@ MATH_SIGNS = re.compile(r"\\[A-Za-z]+|[\^_]\{?|[A-Za-z)]\s*[=<>+/*]\s*[A-Za-z(\d
 # Kotlin, Rust)
 DECLARATION = re.compile(r"[ \t>*`-]*(?:(?:private|public|internal|fileprivate|static|final|"
                          r"readonly|export|pub)[ \t]+)*(?:let|var|val|const|static|init|func|fn)\b")
+# a variable's name: letters in one case or camel case, no digit ("access", "accessToken")
+VARIABLE = re.compile(r"[a-z_]+|[a-z]+(?:[A-Z][a-z]+)+")
 TYPE_NAME = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]*)+")  # ``OAuthCredentials``
 TYPE_MEMBER = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]*)+\.[A-Z][a-z]+(?:[A-Z][a-z]*)+")
 SHELL_VARIABLE = re.compile(r"\{?[A-Z_][A-Z0-9_]*\b")
@@ -78,43 +80,43 @@ def expression(text: str, start: int, end: int) -> bool:
     after = text[end:end + 1]
     chain, lead = m.group(2), m.group(1)
     bare = value.strip(")]};,`").lstrip("(!@&*:.")
+    root = bare.split(".")[0]
     code_like = not re.search(r"\d", bare) and (
-        "_" in bare or re.search(r"[a-z][A-Z]", bare) or bare.split(".")[0] in ROOTS)
+        "_" in bare or re.search(r"[a-z][A-Z]", bare) or root in ROOTS)
     if not rest.strip(")]};,`") and chain and (
             "::" in chain or "->" in chain or chain.count(".") >= 2 and code_like or
-            bare.split(".")[0] in TERRAFORM and "_" in bare or
+            root in TERRAFORM and "_" in bare or
             lead in ("::", "!!") or TYPE_MEMBER.fullmatch(bare)):
         return True  # ``Rails.application.secret_key_base``, ``CredentialCache.DefaultNetwork…``
     if chain and not rest and re.match(r" [a-z_]\w*,", text[end:end + 40]):
         return True  # a call without its parentheses (Ruby's ``JWT.encode payload, key``)
     if rest[:1] in ("(", "[") or not rest and after in ("(", "["):
         # a call or an index: of a member (``Token::new(``), or a variable's (``$creds['…']``)
-        return bool(m.group(2) or m.group(1) or value.startswith(("$", "(", "($")))
+        return bool(chain or lead or value.startswith(("$", "(", "($")))
     rest = rest.rstrip("`")  # inline code's end
     if rest.strip(")]};,") or value.startswith("("):
-        return value.startswith("(") and not rest.strip(")]};,") and bool(m.group(2))
+        return value.startswith("(") and not rest.strip(")]};,") and bool(chain)
     left, right = _line(text, start, end)
     inside = _open_brackets(text[left:start]) > 0
     follows = text[end:right].lstrip(" \t")[:1]
     ends_argument = not follows or follows in ",;)]}" or rest[:1] in tuple(",;)]}")
     word = value.rstrip(")]};,!?`").lstrip("(")
-    if DECLARATION.match(text, left) and (m.group(2) or TYPE_NAME.fullmatch(word)):
+    if DECLARATION.match(text, left) and (chain or TYPE_NAME.fullmatch(word)):
         return True  # ``let credentials: OAuthCredentials``, ``let key = Prefs.runway``
     if not inside and (rest or text[end:right].strip()) == "," and \
-            re.fullmatch(r"[a-z]+(?:[A-Z][a-z]+)+|[a-z_]+|@[a-z_]+", word):
+            (VARIABLE.fullmatch(word) or re.fullmatch(r"@[a-z_]+", word)):
         return True  # an object literal's property on a line of its own: ``session: sessionLink,``
     if not (inside and ends_argument):
         return False
     if TYPE_NAME.fullmatch(word) and text[left:start].rstrip().endswith(":"):
         return True  # a parameter's type: ``init(credentials: OAuthCredentials)``
-    if m.group(1) == "@":
+    if lead == "@":
         return bool(re.fullmatch(r"@[a-z_]+", word))  # Ruby's ``token: @token`` (not "@tigre1978")
-    if m.group(1) or m.group(2) and re.match(r"[a-z_$]", word):
+    if lead or chain and re.match(r"[a-z_$]", word):
         return True  # ``.absent``, ``*token``, ``a.Password`` (not "Falcon.Cooper97")
     if word in TYPES:
         return True
-    # a variable's name: letters in one case or camel case, no digit ("access", "accessToken")
-    return bool(re.fullmatch(r"[a-z_][a-z_]*|[a-z]+(?:[A-Z][a-z]+)+", word))
+    return bool(VARIABLE.fullmatch(word))
 
 
 def value_end(text: str, start: int, end: int) -> int:

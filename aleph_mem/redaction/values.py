@@ -168,14 +168,16 @@ def pass_in_prose(before: str, name: str, value: str) -> bool:
     return name.strip().startswith("PASS") or bool(re.search(r"[^\s*•>#|-] $", before))
 
 
+NAME_TAIL = re.compile(r"[A-Za-z0-9_.-]*\Z")  # a name's part a rule's match starts after
+
+
 def names_a_place(before: str, name: str, value: str) -> bool:
     """A value its name shows to be a name, not a secret: a slug under a key's, a token's or an
     id's name (``STORAGE_KEY = 'wallet-account'``, ``--initial-cluster-token etcd-cluster-1``),
     an id that starts with a date under a session's (``session_id: 20260705_155823_d2b79c``), or
     a word after a capitalized dash in a list ("-Password Change", "Answ:-Password manager")."""
     bare, low = value.strip("\"'`"), name.lower().rstrip(" \t=:\"'")
-    whole = before[len(before.rstrip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                     "0123456789_.-")):].lower() + low  # the name's start too
+    whole = NAME_TAIL.findall(before)[0].lower() + low  # the name's start too
     if re.match(r"public", whole) or re.search(r"(?:user_?name|email|login_?name)$", whole):
         return True  # ``publicKeyToken="31bf3856ad364e35"``, a cookie that holds a user's name
     if re.search(r"(?:key|token|_id|-id)$", low) and not re.search(r"secret|pass|api|auth", low) \
