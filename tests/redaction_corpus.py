@@ -1356,10 +1356,68 @@ def shapes() -> list[Shape]:
         ("Ticket 4411: she said on the phone her password is '{}' and it worked before.",
          "Bl" + q(4) + "&" + q(5) + "9"),
     )
+    # round 32: what a penetration tester's tools print (an NT hash, a cleartext LSA secret, a
+    # hit, a cracked shadow line, a roasted hash and its password, a TLS key log), a web
+    # builder's CLIs, deploy hooks, a command that prints a token, a token before a setting
+    out += _shapes(
+        "round-32",
+        ("[*] Dumping local SAM hashes (uid:rid:lmhash:nthash)\nAdministrator:500:"
+         "aad3b435b51404eeaad3b435b51404ee:{}:::", q(32, HEX)),
+        ("[*] $MACHINE.ACC\nCORP\\WKS07$:aad3b435b51404eeaad3b435b51404ee:{}", q(32, HEX)),
+        ("mimikatz # sekurlsa::logonpasswords\n         * NTLM     : {}", q(32, HEX)),
+        ("[*] _SC_Veeam\ncorp\\svc_veeam:{}", "Vee" + q(6) + "!24"),
+        ("SMB  10.0.4.12  445  DC02  [+] corp.lan\\j.moss:{} (Pwn3d!)", "Moss" + q(5) + "#9"),
+        ("$ john --show loot/shadow\nops:{}:19823:0:99999:7:::\n\n1 password hash cracked",
+         "Gull" + q(5) + "%1"),
+        ("kerberoast → `$krb5tgs$23$*svc_web$CORP.LAN$http/web01*$" + q(32, HEX) + "$"
+         + q(96, HEX) + ":{}`", "Tide" + q(5) + "&7"),
+        ("AS-REP roastable:\n{}", "$krb5asrep$23$k.lee@CORP.LAN:" + q(32, HEX) + "$"
+         + q(160, HEX)),
+        ("$ hashcat -m 5600 hashes/ntlmv2.txt --show\nJLEE::CORP:" + q(16, HEX) + ":"
+         + q(32, HEX) + ":0101000000000000" + q(80, HEX) + ":{}", "Harbor" + q(4, "0123456789")),
+        ("# SSL/TLS secrets log file\nCLIENT_RANDOM " + q(64, HEX) + " {}", q(96, HEX)),
+        ("$ vt -k {} file " + q(64, HEX), q(64, HEX)),
+        ("  script:\n    - snyk auth {}\n    - snyk test", uuid()),
+        ("curl -X POST https://api.vercel.com/v1/integrations/deploy/prj_" + q(28) + "/{}",
+         q(10)),
+        ("Deploy hook: https://api.netlify.com/build_hooks/{}", q(24, HEX)),
+        ("`config/master.key` leaked in the image: `{}`", q(32, HEX)),
+        ('cookies = {"session": "{}"}  # my session on the platform', q(32, LOWER)),
+        ('S.headers["Authorization"] = "Token ctfd_{}"', q(64, HEX)),
+        ("Cookie: .AspNetCore.Cookies=CfDJ8{}", q(120, URLSAFE)),
+        ("- `d` cookie: `xoxd-{}`", q(8) + "%2F" + q(30) + "%2B" + q(40)),
+        ("$ aws ecr get-login-password --region eu-west-1\n{}", "eyJwYXlsb2FkIjoi" + q(200)),
+        ("$ gcloud auth print-access-token\n{}", "ya29." + q(120, URLSAFE)),
+        ("OPENAI_API_KEY=sk-proj-" + q(60, URLSAFE) + "\nSESSION_SECRET={}", q(64, HEX)),
+    )
     return out
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
+    # round 32: a security practitioner's look-alikes (the empty NT hash, a sample's config
+    # and mutex, a JA3 string, a cipher's test vector, tokens' prefixes), a web builder's
+    # stand-ins and public keys, a setting after a token on the next line
+    "round-32": (
+        "Guest:501:aad3b435b51404eeaad3b435b51404ee:31d6cfe0d16ae931b73c59d7e0c089c0:::",
+        "  * NTLM     : 31d6cfe0d16ae931b73c59d7e0c089c0",
+        "Config: RC4 key `5be1c07e93a40d2f6b7a81c4e09d33f2` (16 bytes), mutex "
+        "`Global\\Qm7vTzL2xw9PkR4n`, campaign id `lx-2291`",
+        "JA3 `771,4865-4866-4867-49195-49199,0-23-65281-10-11-35-16,29-23-24,0`",
+        "AES-128 test vector: key `000102030405060708090a0b0c0d0e0f`, plaintext "
+        "`00112233445566778899aabbccddeeff`",
+        "Token prefixes: `xoxb-` bot, `xoxp-` user, `ghp_` classic, `github_pat_` fine-grained",
+        "RESEND_API_KEY=re_123456789",
+        "ALGOLIA_ADMIN_KEY=YourAdminAPIKey",
+        "# test keys (always pass):\nTURNSTILE_SITE_KEY=1x00000000000000000000AA\n"
+        "TURNSTILE_SECRET_KEY=1x0000000000000000000000000000000AA",
+        '<script src="https://cdn.growthbook.io/js/gb.js" data-client-key="sdk-Hq83kLmX2vTn5pWd">'
+        "</script>",
+        "RECAPTCHA_SITE_KEY=6Lc9xQ8pAAAAAJ3mTn2vKq7WbZr4YdPs0uFgHe1L",
+        "Windows paths: C:\\Users\\ops:backup and D:\\share\\logs:old",
+        "$ aws ecr get-login-password --region eu-west-1 | docker login --username AWS "
+        "--password-stdin 1234.dkr.ecr.eu-west-1.amazonaws.com\nLogin Succeeded",
+        "std::vector<int>::iterator it; // see ns::detail:abcdef0123456789",
+    ),
     # round 31: code that names a value, formulas, package versions, "pass" in a sentence and
     # ids side by side (the fourth and fifth real samples' wrong lines, written anew)
     "round-31": (

@@ -142,12 +142,17 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"gcloud\s+secrets\s+versions\s+access\b|"
           r"aws\s+configure\s+get\s+\S*(?:secret|token|password)\S*|doppler\s+secrets\s+get\b[^\n]*--plain|"
           r"bw\s+get\s+password\b|az\s+keyvault\s+secret\s+show\b[^\n]*(?:-o|--output)\s+tsv|"
-          r"plesk\s+bin\s+secret_key\s+(?:-c|--create)\b)"
+          r"plesk\s+bin\s+secret_key\s+(?:-c|--create)\b|aws\s+ecr\s+get-login-password\b|"
+          r"gcloud\s+auth\s+print-(?:access|identity)-token\b|"
+          r"terraform\s+output\s+-raw\s+\S*(?:password|secret|token|key)|"
+          r"terraform\s+state\s+pull\b[^\n]*random_password)"
           r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1,
           hints=('vault kv get', 'vault read', 'op item get', 'op read', 'find-generic-password',
                  'find-internet-password', 'get-secret-value', 'secrets versions access',
                  'doppler secrets get', 'bw get password', 'keyvault secret show',
-                 'configure get', 'plesk bin secret_key'),
+                 'configure get', 'plesk bin secret_key', 'get-login-password',
+                 'print-access-token', 'print-identity-token', 'terraform output',
+                 'random_password'),
           lower=True, check=is_value, back=90),
     # a device's passcode: "iPhone code: 309427", a device's name above "Code: 309427"
     rule("code", r"((?:ipad|iphone|phone|handy|tablet|laptop|macbook|notebook|telefon|téléphone|"

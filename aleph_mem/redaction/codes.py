@@ -29,7 +29,8 @@ GITHUB_CODE = re.compile(r"(?<![\w-])(?=[0-9a-f]{0,4}[a-f])(?=[0-9a-f]{0,4}\d)[0
                          r"[0-9a-f]{5}(?![\w-])")
 # a licence key of digits in five groups or more (Adobe's 6 × 4, MathWorks' 5 × 5): no date,
 # phone number or card number has that many
-DIGIT_GROUPS = re.compile(r"(?<![\d-])\d{4,5}(?:-\d{4,5}){4,}(?![\d-])")
+# (not a TLS fingerprint's field of cipher numbers: JA3's "771,4865-4866-…,0-23-…")
+DIGIT_GROUPS = re.compile(r"(?<![\d,-])(\d{4,5})(?:-\d{4,5}){4,}(?![\d,-])")
 # a game's key (Steam's, Humble's): three or five groups of five
 STEAM_KEY = re.compile(r"(?<![\w-])(?=[A-Z0-9-]*\d)(?=(?:[A-Z0-9-]*[A-Z]){4})[A-Z0-9]{5}-"
                        r"[A-Z0-9]{5}-[A-Z0-9]{5}(?:-[A-Z0-9]{5}-[A-Z0-9]{5})?(?![\w-])")
@@ -205,7 +206,8 @@ def shaped_codes(text: str, view: str) -> list[tuple[int, int, str]]:
             if _grouped(m.group()) and sum(c.isalpha() for c in m.group()) >= 6:
                 out.append((m.start(), m.end(), MARK.format("recovery-key")))
         for m in DIGIT_GROUPS.finditer(text, start, end):
-            if not re.search(r"\bdsk\b", view[max(0, m.start() - 40):m.start()]):
+            if {len(g) for g in m.group().split("-")} == {len(m.group(1))} and \
+                    not re.search(r"\bdsk\b", view[max(0, m.start() - 40):m.start()]):
                 out.append((m.start(), m.end(), MARK.format("license-key")))  # no Z-Wave DSK
         if games:
             for m in STEAM_KEY.finditer(text, start, end):

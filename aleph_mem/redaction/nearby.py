@@ -27,11 +27,10 @@ from aleph_mem.redaction.structure import (
     CRYPT_HASH,
     KEYS_BEFORE,
     PUBLIC_SHAPE,
-    WORDLIKE,
     decodes_to_text,
     id_name,
 )
-from aleph_mem.redaction.values import FILE_NAME, HOST, MODEL_ID, UUID, is_value
+from aleph_mem.redaction.values import FILE_NAME, HOST, MODEL_ID, UUID, WORDLIKE, is_value
 
 # a credential's word, on the lower-cased view, in the languages people write notes in: each
 # word's literal core (an alternation of plain words is scanned fast, by its first letters)
@@ -466,11 +465,18 @@ def _letters_after_labels(text: str, view: str, start: int, end: int) -> list[tu
     return out
 
 
+# a line that gives a malware sample's configuration (its keys are an indicator, not ours)
+SAMPLE_CONFIG = re.compile(r"\bmutex\b|\bcampaign[ _]id\b|\bbotnet\b")
+
+
 def _worth_a_look(text: str, view: str, lines: Lines, a: int, e: int) -> bool:
     """What ``_labelled`` could accept, told by string searches before the value is weighed:
     a credential's word before it on its line, or a place a value stands out in (its line's
     end, a table's or a TSV's row, a line or a tool's output of its own)."""
     line_start, line_end = lines.span(lines.number(a))
+    if SAMPLE_CONFIG.search(view, line_start, line_end) or \
+            re.search(r"(?:global|local|basenamedobjects)\\+$", view[max(0, a - 20):a]):
+        return False  # a malware sample's extracted config, a mutex's name: what it holds
     if credential_word(view, max(line_start, a - 80), a) != -1:
         return True
     before = text[max(line_start, a - 80):a]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from aleph_mem.redaction.announced import ANNOUNCED
+from aleph_mem.redaction.dumps import DUMPS
 from aleph_mem.redaction.rule import Rule, rule, token_rule
 from aleph_mem.redaction.said import SAID
 from aleph_mem.redaction.tools import TOOLS
@@ -104,6 +105,8 @@ TOKENS: tuple[Rule, ...] = (
     token_rule("sendgrid-key", ("SG.", B + r"{16,}\." + B + "{16,}")),
     token_rule("api-key", ("xkeysib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}"),
             ("xsmtpsib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}")),
+    token_rule("api-key", ("ctfd_", r"[0-9a-f]{64}")),  # a CTFd access token
+    token_rule("cookie", ("CfDJ8", B + "{60,}")),  # ASP.NET Core's protected cookie or token
     token_rule("jwt", ("eyJ", B + r"{8,}\.(?:eyJ" + B + r"{8,}\." + B + "{8,}|"  # a JWS; a JWE
                     + B + r"{6}\." + B + r"{27}(?!" + B + ")|"  # a Flask session (itsdangerous)
                     r"(?:" + B + r"{16,})?\." + B + r"{8,}\." + B + r"{16,}\." + B + "{8,})")),
@@ -299,6 +302,7 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('cat ',), lower=True, check=is_value, back=0),
     *ANNOUNCED,
     *TOOLS,
+    *DUMPS,
     # SNMP communities in snmpd.conf (rocommunity SECRET 10.0.0.0/24)
     rule("password", r"(\b(?:ro|rw)community6?[ \t]+)(\S+)", keep=1,
          hints=('rocommunity', 'rwcommunity'), lower=True,

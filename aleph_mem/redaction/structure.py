@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from aleph_mem.redaction.rule import MARK, occurrences
 from aleph_mem.redaction.values import (
     MODEL_ID,
+    WORDLIKE,
     identifier_words,
     is_value,
     password_like,
@@ -56,6 +57,8 @@ ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|
                      r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|sid|uid|"
                      r"x5t|x5c|thumbprint|application_server_key|write_key|room|event|"
                      r"public[_-]?key|pub[_-]?key|publishable[_-]?key|web_?socket-key|"
+                     # a CAPTCHA's site key (the page holds it; its secret key is not)
+                     r"site[_-]?key|"
                      # GameAnalytics' game key (its secret key is not), Figma's file key, an
                      # account's address, a token's mint
                      r"game[_-]?key|file[_-]?key|address|mint|program[_-]?id|owner|"
@@ -83,8 +86,6 @@ NAME_BEFORE = re.compile(r"([\w.$-]+)[\"'\]]?\s*(?::=|=>|=|:|\()\s*$|,\s*$|"
 
 
 CAMEL = re.compile(r"[A-Z][a-z]+|[a-z]+|[A-Z]+(?![a-z])|\d+")
-# a word's shape: four letters or more, a vowel, never four consonants in a row
-WORDLIKE = re.compile(r"(?i)(?=[a-z]*[aeiouy])(?![a-z]*[^aeiouy\W\d_]{4})[a-z]{4,}")
 
 
 def random_token(text: str) -> bool:
@@ -106,10 +107,10 @@ def random_token(text: str) -> bool:
 
 def id_name(name: str) -> bool:
     """A name that says its value is an identifier or public (``clientId``, ``VersionId``,
-    ``PUBLIC_VAPID_KEY``): camel case read as words."""
+    ``PUBLIC_VAPID_KEY``, a page's ``data-client-key``): camel case read as words."""
     words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
     return bool(ID_NAME.search(words)) or "public" in name.lower() or \
-        "publishable" in name.lower()
+        "publishable" in name.lower() or name.lower().startswith("data-")
 
 
 NOT_PLAIN = re.compile(r"[^ -~\r\n\t]")  # what is not plain ASCII text

@@ -29,6 +29,7 @@ from aleph_mem.redaction.context import (
     names_code,
     value_end,
 )
+from aleph_mem.redaction.dumps import roasted
 from aleph_mem.redaction.fields import pairs
 from aleph_mem.redaction.labels import chosen_after_labels, labelled_codes
 from aleph_mem.redaction.nearby import beside_credential_words, login_pairs, random_looking
@@ -64,13 +65,14 @@ GENERIC = frozenset((MARK.format("password"), MARK.format("secret"), MARK.format
 ALL_HINTS = tuple(sorted({h for rule in STRUCTURED for h in rule.hints}))
 RULE_HINTS = [(rule, frozenset(rule.hints)) for rule in STRUCTURED]
 # a token's two parts on two lines: the end of one line, the start of the next
-RUN = re.compile(r"[A-Za-z0-9_.$+~-]{8,}")  # a token's first part: from its prefix on
+RUN = re.compile(r"[A-Za-z0-9_.$+~%-]{8,}")  # a token's first part: from its prefix on (xoxd-…%2F…)
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.$+~-")
 # a line break inside a token: a plain or escaped one, a shell's backslash continuation, or a
 # string literal closed and opened again on the next line ("…" + "…", implicit joins)
 BREAK = re.compile(r"(?:\\?\r?\n|\\n|([\"'])[ \t]*[+.&]?[ \t]*\\?\r?\n[ \t]*[+.&]?[ \t]*\1)[ \t]*"
                    r"(?=[A-Za-z0-9_+/=.$~-]{2})")
 TAIL = re.compile(r"[A-Za-z0-9_+/=.$~-]*")
+ASSIGNED = re.compile(r"[ \t]*(?:=(?![=\s])|:(?!//))")
 PREFIXES = tuple(p for rule in TOKENS for p in rule.prefixes)
 # the token rules by their prefixes' first two characters (every prefix has two or more)
 PREFIX_RULES: dict[str, list[tuple[Rule, str]]] = {}
@@ -131,36 +133,45 @@ def _matches(rule: Rule, text: str, view: str,
 def _spans(rule: Rule, seen: dict[str, list[int]], text: str,
            view: str) -> list[tuple[int, int, str]]:
     """Where ``rule`` takes a secret out of ``text``: (start, end, replacement)."""
-    out = []
+    out: list[tuple[int, int, str]] = []
     for m in _matches(rule, text, view, seen):
         if "[REDACTED:" in text[m.start():m.end()]:
             continue  # a mark an earlier rule left is never read as a key or a value
         start = m.end(rule.keep) if rule.keep else m.start()
-        value = text[start:m.end()]
-        if rule.check and not rule.check(value) and not (
-                rule.keep and digits_password(m.group(rule.keep), value)) or \
-                rule.keep and hashed_password(m.group(rule.keep), value) or \
-                rule.keep and any(f(text[text.rfind("\n", 0, m.start()) + 1:m.start()],
-                                    text[m.start(rule.keep):m.end(rule.keep)], value)
-                                  for f in (pass_in_prose, names_a_place)):
+        if rule.check and not rule.check(text[start:m.end()]) and not (
+                rule.keep and digits_password(m.group(rule.keep), text[start:m.end()])):
             continue
-        end = m.end()
         if rule.keep:
-            if key_ends_a_string(text, m.start(rule.keep), m.group(rule.keep)) or \
-                    text[start - 1:start] in ("\"", "'") and value[:1].isspace():
-                continue  # a message's last word, what stands between two strings
-            end = _wrapped_end(text, m.end())
-            if end == m.end():
-                end = value_end(text, start, end)
-            if end <= start or end < m.end() and rule.check and not rule.check(text[start:end]):
-                continue  # what is left once the line's punctuation is not a value
-            while end - start > 2 and text[start] + text[end - 1] in QUOTE_PAIRS:
-                start, end = start + 1, end - 1  # the quotes and brackets stay around the mark
-            if rule.kind == "cookie" and re.match(r"[\w.-]+=[^=;\s]", text[start:end]):
-                out += [(a, b, MARK.format("cookie")) for a, b in cookie_values(text, start, end)]
-                continue  # a header's cookies, each value alone
-        out.append((start, end, MARK.format(rule.kind)))
+            out += _named_value(rule, m, text)
+        else:
+            out.append((start, m.end(), MARK.format(rule.kind)))
     return out
+
+
+def _named_value(rule: Rule, m: re.Match[str], text: str) -> list[tuple[int, int, str]]:
+    """The marks for a value given after its name (``rule.keep``, the match's group that
+    stays): none where the name and the line say it is no secret, else the value alone,
+    without the line's punctuation or the quotes around it; a Cookie header's values one by
+    one, its names kept."""
+    name, start = m.group(rule.keep), m.end(rule.keep)  # lower-cased where the rule reads so
+    value, written = text[start:m.end()], text[m.start(rule.keep):start]
+    line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+    if hashed_password(name, value) or any(f(line, written, value)
+                                           for f in (pass_in_prose, names_a_place)):
+        return []
+    if key_ends_a_string(text, m.start(rule.keep), name) or \
+            text[start - 1:start] in ("\"", "'") and value[:1].isspace():
+        return []  # a message's last word, what stands between two strings
+    end = _wrapped_end(text, m.end())
+    if end == m.end():
+        end = value_end(text, start, end)
+    if end <= start or end < m.end() and rule.check and not rule.check(text[start:end]):
+        return []  # what is left once the line's punctuation is not a value
+    while end - start > 2 and text[start] + text[end - 1] in QUOTE_PAIRS:
+        start, end = start + 1, end - 1  # the quotes and brackets stay around the mark
+    if rule.kind == "cookie" and re.match(r"[\w.-]+=[^=;\s]", text[start:end]):
+        return [(a, b, MARK.format("cookie")) for a, b in cookie_values(text, start, end)]
+    return [(start, end, MARK.format(rule.kind))]
 
 
 def _wrapped_end(text: str, end: int) -> int:
@@ -267,6 +278,8 @@ def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, 
                     joined, at = joined + tail.group(), tail.end()
                     continue  # wrapped at a fixed width: whole only after more lines
                 break
+            if ASSIGNED.match(text, brk.end() + m.end() - len(joined)):
+                break  # the next line's name of a setting ("KEY=…", "key: …"), not the rest
             stop = brk.end() + m.end() - len(joined)
             if m.end() < len(joined) + len(tail.group()) or not whole_line:
                 break  # the token ends inside this line
@@ -327,7 +340,7 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     if depth < 2:
         passes.append(lambda t, v: _base64(t, depth))
         passes.append(lambda t, v: _named_fields(t, v, depth))
-    passes += [literals, hex_keys, shaped_codes]
+    passes += [roasted, literals, hex_keys, shaped_codes]
     if ("," in text or ";" in text or "\t" in text) and any(
             w in low for w in ("password", "passwort", "kennwort", "totp", "otpauth")):
         passes.append(csv_passwords)

@@ -5,7 +5,9 @@ that has no flag for it (``net use``, ``rclone obscure``, ``mc alias set``, ``wa
 in a line of a ``.pgpass`` or a ``davfs2`` secrets file, or in a tool's own output
 (``pveum``'s token table, netsh's "key content" in other languages); and as the maker's and the
 streamer's tools take them: a stream key in an RTMP URL, a board's Wi-Fi or OTA password in
-its sketch, a BLE passkey, a LoRaWAN key as bytes, a game server's RCON or admin password."""
+its sketch, a BLE passkey, a LoRaWAN key as bytes, a game server's RCON or admin password; and
+a web builder's: a CLI's key on its command line (``vt -k``, ``snyk auth``), a hosting
+platform's deploy hook, Rails' master key, a script's cookie jar."""
 
 from __future__ import annotations
 
@@ -172,4 +174,23 @@ TOOLS: tuple[Rule, ...] = (
     # an ngrok authtoken (27 characters, "_", 21) where ngrok is named
     rule("api-key", r"(?<![a-z0-9_])[0-9a-z]{25,27}_[0-9a-z]{20,22}(?![a-z0-9_])",
           hints=('ngrok',), lower=True, check=random_value),
+    # a CLI's key on its command line: VirusTotal's vt -k KEY, snyk auth TOKEN
+    rule("api-key", r"(\bvt\b[^\n]*?\s(?:-k|--apikey)[ \t=]+)([0-9a-f]{64})(?![0-9a-f])", keep=1,
+          hints=('vt ',), lower=True, back=100),
+    rule("api-key", r"(\bsnyk\s+auth\s+)([0-9a-f]{8}-[0-9a-f-]{27})(?![\w-])", keep=1,
+          hints=('snyk auth',), lower=True, back=0),
+    # a hosting platform's deploy hook: its URL's last part is the secret that triggers it
+    rule("deploy-hook", r"(\bapi\.vercel\.com/v1/integrations/deploy/prj_\w+/)(\w{8,})", keep=1,
+          hints=('api.vercel.com',), back=40),
+    rule("deploy-hook", r"(\bapi\.netlify\.com/build_hooks/)([0-9a-f]{24})\b", keep=1,
+          hints=('api.netlify.com',), back=0),
+    rule("deploy-hook", r"(\bapi\.render\.com/deploy/srv-\w+\?key=)(\w{8,})", keep=1,
+          hints=('api.render.com',), back=0),
+    # Rails' master key (config/master.key) given beside its file's name
+    rule("secret", r"(\bmaster\.key\b[^\n]{0,80}?)(?<![0-9a-f])([0-9a-f]{32})(?![0-9a-f])", keep=1,
+          hints=('master.key',), lower=True, back=0),
+    # a script's cookie jar: cookies = {"session": "…"}
+    rule("cookie", r"(\bcookies\s*=\s*\{[^}\n]*?[\"'](?:session|sessionid|session_id|connect\.sid|"
+          r"phpsessid|jsessionid|token|auth)[\"']\s*:\s*[\"'])([^\"'\n]{16,})", keep=1,
+          hints=('cookies',), lower=True, check=is_value, back=0),
 )

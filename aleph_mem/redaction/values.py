@@ -87,7 +87,11 @@ PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|�
                                # stand-in in tutorials
                                r"removed sensitive value|somerandomstring|^#{4,}$|"
                                r"^(?:abc123|abcdef|123abc|xyz123)$|^(?:你的|您的|あなたの)|"
-                               r"(?-i:ABCdefGhIJKlmNoPQRsTUVwxyZ)|"
+                               r"(?-i:ABCdefGhIJKlmNoPQRsTUVwxyZ|^[Yy]our[A-Z][a-z])|"
+                               # a token's stand-in of counted digits ("re_123456789")
+                               r"(?:^|[_-])0?123456789\d*$|"
+                               # counting bytes: a cipher's test vector (FIPS-197's key)
+                               r"000102030405|001122334455|0123456789abcdef|"
                                r"replace[_-]?(?:me|with)|generate[_-]with|^generate$|"
                                # WordPress's stand-in; hydra's ^PASS^ and ffuf's FUZZ
                                # words; what local OpenAI-compatible servers take as a key
@@ -174,11 +178,12 @@ NAME_TAIL = re.compile(r"[A-Za-z0-9_.-]*\Z")  # a name's part a rule's match sta
 def names_a_place(before: str, name: str, value: str) -> bool:
     """A value its name shows to be a name, not a secret: a slug under a key's, a token's or an
     id's name (``STORAGE_KEY = 'wallet-account'``, ``--initial-cluster-token etcd-cluster-1``),
-    an id that starts with a date under a session's (``session_id: 20260705_155823_d2b79c``), or
+    an id that starts with a date under a session's (``session_id: 20260705_155823_d2b79c``), a
+    page's ``data-`` attribute (``data-client-key="sdk-…"``: its browser shows it), or
     a word after a capitalized dash in a list ("-Password Change", "Answ:-Password manager")."""
     bare, low = value.strip("\"'`"), name.lower().rstrip(" \t=:\"'")
     whole = NAME_TAIL.findall(before)[0].lower() + low  # the name's start too
-    if re.match(r"public", whole) or re.search(r"(?:user_?name|email|login_?name)$", whole):
+    if re.match(r"public|data-", whole) or re.search(r"(?:user_?name|email|login_?name)$", whole):
         return True  # ``publicKeyToken="31bf3856ad364e35"``, a cookie that holds a user's name
     if re.search(r"(?:key|token|_id|-id)$", low) and not re.search(r"secret|pass|api|auth", low) \
             and re.fullmatch(r"[a-z][a-z0-9]*(?:[-:_.][a-z0-9]+)+", bare) and \
@@ -286,6 +291,12 @@ CHUNK = re.compile(r"[A-Z]{2,5}(?=[A-Z][a-z]|\d|$|[-_])|[A-Z]?[a-z]+|(?<!\d)\d{1
                    r"[A-Z]")
 
 
+# a word's shape: letters, a vowel, never four consonants in a row (WORD: three letters or
+# more, as in a name made of words; WORDLIKE: four or more, as in a sentence or camel case)
+SAYABLE = r"(?i)(?=[a-z]*[aeiouy])(?![a-z]*[^aeiouy\W\d_]{4})[a-z]{%d,}"
+WORD, WORDLIKE = re.compile(SAYABLE % 3), re.compile(SAYABLE % 4)
+
+
 def identifier_words(value: str) -> bool:
     """A name made of words (``MiniCPM3ForCausalLM``, ``originalValOfMethodArg1``): every
     piece a word with a vowel, an acronym or a small number (not a year: "ProdKey2026" was
@@ -298,8 +309,7 @@ def identifier_words(value: str) -> bool:
     letters = sum(c.isalpha() for c in value)
     return sum(len(w) >= 3 for w in words) >= 3 and \
         sum(len(w) for w in words if len(w) >= 3) >= 0.7 * letters and all(
-        re.search(r"[aeiouy]", w.lower()) and not re.search(r"[^aeiouy]{4}", w.lower())
-        for w in words if len(w) >= 3)
+        WORD.fullmatch(w) for w in words if len(w) >= 3)
 
 
 # a model's name on a hub ("Qwen/Qwen2.5-32B-Instruct", "HuggingFaceTB/SmolLM2-1.7B-Instruct")
@@ -326,6 +336,7 @@ def not_written_down(bare: str) -> bool:
                 or DESCRIBED.search(bare) or HASH_NAME.fullmatch(bare) or
                 re.fullmatch(r"[^\W\d_]+:", bare) or  # a prompt's label ('read -p "Password: "')
                 bare.startswith("|") or "=|" in bare or  # a pattern's alternatives ("pass=|pwd=")
+                re.fullmatch(r"[a-z]{2,8}(?:[._-][a-z]{2,5})*[._-]", bare) or  # a prefix: `ghp_`
                 len(bare.split()) >= 3 and ", " in bare)  # a list ("kafka, harbor, env group")
 
 
@@ -528,8 +539,10 @@ def random_value(text: str) -> bool:
 
 def announced_value(text: str) -> bool:
     """A value given alone after a line that announces it: random, or a UUID (Railway's,
-    Heroku's tokens are UUIDs; a UUID announced as a key is one)."""
-    return is_value(text) and (looks_random(text) or bool(UUID.fullmatch(text)))
+    Heroku's tokens are UUIDs; a UUID announced as a key is one); not a setting's line of its
+    own (``TURNSTILE_SITE_KEY=1x00…AA`` under "test keys:", its value judged by its name)."""
+    return is_value(text) and not re.match(r"[a-z_][\w.-]*=[^=]", text, re.I) and (
+        looks_random(text) or bool(UUID.fullmatch(text)))
 
 
 def said_token(text: str) -> bool:
