@@ -1390,13 +1390,77 @@ def shapes() -> list[Shape]:
         ("$ gcloud auth print-access-token\n{}", "ya29." + q(120, URLSAFE)),
         ("OPENAI_API_KEY=sk-proj-" + q(60, URLSAFE) + "\nSESSION_SECRET={}", q(64, HEX)),
     )
+    # round 33: money and the world's clouds: a card's number (grouped, or bare beside a
+    # card's word) and its security code after the expiry, a table's PIN and key columns,
+    # access key ids under their names or by their prefix, an exchange's "private:", a
+    # node provider's endpoint, a daemon's --rpc-login, a channel secret in Japanese
+    out += _shapes(
+        "round-33",
+        ("Company Visa for the booking: {} exp 03/29", card(4, " ")),
+        ("Ramp virtual card for the deposit: " + card(4, "") + " / 07/28 / {}",
+         q(3, "123456789")),
+        ("name,number,exp,cvc\nOps team," + card(5, "") + ",11/27,{},5000", q(3, "123456789")),
+        ("Bank\tEntity\tLogin\tPIN\nStadtsparkasse\tAcme GmbH\tacme-fin\t{}",
+         q(5, "123456789")),
+        ("Vendor\tPlan\tAPI key\nCoinGecko\tAnalyst\t{}", uuid()),
+        ("[DEFAULT]\nncloud_access_key_id = {}\nncloud_secret_access_key = " + q(40),
+         q(20, UPPER)),
+        ('ak = "{}"\nsk = "' + q(40) + '"', q(20, UPPER)),
+        ("cos:\n  secret-id: {}\n  region: ap-guangzhou", "AKID" + q(32)),
+        ("accessKeyID= {}\naccessKeySecret=" + q(30), "LTAI" + q(16)),
+        ("kraken spot key:\n  public: " + q(56, ALNUM + "+/") + "\n  private: {}",
+         q(86, ALNUM + "+/") + "=="),
+        ("rpc: https://quiet-river-meadow.quiknode.pro/{}/", q(40, HEX)),
+        ("monerod-wallet-rpc --rpc-bind-port 18083 --rpc-login wallet:{} --detach",
+         "vR" + q(10) + "&="),
+        ("チャネルシークレット: {}", q(32, HEX)),
+        ("curl -H \"Authorization: KakaoAK {}\" https://dapi.kakao.com/v2/search/web",
+         q(32, HEX)),
+        ("$ qshell account {} " + q(40, URLSAFE) + " prod", q(40, URLSAFE)),
+        ("TradingClient(\"{}\", \"" + q(40) + "\", paper=False)  # alpaca live",
+         "AK" + q(18, UPPER)),
+    )
     return out
+
+
+def card(extra: int, sep: str) -> str:
+    """A Visa number of the corpus's own draws with Luhn's check digit, in groups of four
+    joined by ``sep``; ``extra`` varies the draw (the network's prefix stays 4)."""
+    digits = "4" + str(extra) + q(13, "0123456789")
+    total = 0
+    for i, c in enumerate(reversed(digits)):
+        d = int(c) * (1 if i % 2 else 2)
+        total += d - 9 if d > 9 else d
+    digits += str(-total % 10)
+    return sep.join(digits[i:i + 4] for i in range(0, 16, 4))
 
 
 NEAR_MISSES: dict[str, tuple[str, ...]] = {
     # round 32: a security practitioner's look-alikes (the empty NT hash, a sample's config
     # and mutex, a JA3 string, a cipher's test vector, tokens' prefixes), a web builder's
     # stand-ins and public keys, a setting after a token on the next line
+    # round 33: money's and the world's look-alikes: a masked card, a network's test card, an
+    # order's number, a sandbox's documented keys, a BIP-32 test vector's xpub, a local
+    # chain's default key and phrase, stand-ins in other languages, a page's client key
+    "round-33": (
+        "Card on file: •••• •••• •••• 4242 (exp 08/27)",
+        "Stripe test card: 4242 4242 4242 4242, CVC 123, any future date",
+        "Testkarte: 5555 5555 5555 4444, CVC 737, Ablauf 03/30",
+        "Order 4716 1089 9301 2475 shipped on 2026-03-02 (tracking 9400111899223857264837)",
+        "xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsef"
+        "D265TMg7usUDFdp6W1EGMcet8",
+        "Hardhat Account #0 key: "
+        "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+        "ganache -d  # mnemonic: myth like bonus scare over problem client lizard pioneer submit "
+        "female collect",
+        "MOLLIE_API_KEY=live_DEIN_API_SCHLUESSEL",
+        "ADYEN_HMAC_KEY=UW_HMAC_SLEUTEL",
+        "TELEGRAM_TOKEN=ТОКЕН_ОТ_BOTFATHER",
+        'const clientKey = "live_ck_Zr4pQm8vTn2WxY6bKd0sLf3h";',
+        '"CHECKSUMHASH": "q8XvT2mLp9Rk4Wn7Zy3Hd6Fb1Js5Gc0V"',
+        "Stripe docs sample keys:\nsk_test_4eC39HqLyjWDarjtT1zdp7dc\n"
+        "pk_test_TYooMQauvdEDq54NiTphI7jx",
+    ),
     "round-32": (
         "Guest:501:aad3b435b51404eeaad3b435b51404ee:31d6cfe0d16ae931b73c59d7e0c089c0:::",
         "  * NTLM     : 31d6cfe0d16ae931b73c59d7e0c089c0",

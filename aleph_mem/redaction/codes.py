@@ -364,7 +364,11 @@ def _codes_at(text: str, view: str, word_end: int, start: int,
 
 # a comment that says the values under it (or beside it) are public: a publishable key, a
 # documented example, an identifier shipped to the browser; not one that says "never"
-PUBLIC_LINE = re.compile(r"\bgvlk\b|kms client setup key")
+PUBLIC_LINE = re.compile(r"\bgvlk\b|kms client setup key|"
+                         # a network's test card, a standard's test vector, a wiki's example
+                         r"\btest ?cards?\b|testkarte|tarjeta de prueba|cart[ãa]o de teste|"
+                         r"carte de test|テストカード|测试卡|test vectors?\b|"
+                         r"\b(?:example|sample) from the [\w -]{0,20}(?:wiki|docs|rfc|spec)")
 COMMENT_START = re.compile(r"[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)")
 COMMENT = re.compile(r"^[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)|[ \t](?:#|//)[ \t]", re.M)
 DECLARED = re.compile(
@@ -384,7 +388,9 @@ DECLARED = re.compile(
 DECLARED_HINTS = ("public", "publishable", "safe to ", "fine to ship", "meant for the browser",
                   "ship", "documented", "docs", "documentation", "api reference", "sample",
                   "example", "not a secret", "fake", "dummy", "fixture", "published", "gvlk",
-                  "kms client", "search-only")
+                  "kms client", "search-only", "test card", "testcard", "testkarte",
+                  "tarjeta de prueba", "de teste", "carte de test", "テストカード", "测试卡",
+                  "test vector", " from the ")
 DENIED = re.compile(r"\b(?:never|not public|not a public|don't|do not|must not|server[- ]side only|"
                     r"keep (?:it |this )?secret|private key|secret key (?:below|here))")
 

@@ -48,7 +48,7 @@ WORD_FORMS: tuple[tuple[str, str], ...] = (
                        "klíč", "anahtar", "kulcs")), ("chave", r"\bchave\b"),
     *((w, w) for w in ("キー", "пароль", "ключ", "токен", "секрет", "密码", "密碼", "口令", "密钥",
                        "金鑰", "秘密", "パスワード", "トークン", "暗証", "비밀번호", "비번", "암호",
-                       "토큰",
+                       "토큰", "シークレット", "시크릿", "秘钥", "私钥",
                        "mật khẩu", "khóa", "รหัส", "كلمة", "مفتاح", "סיסמ", "κωδικ")))
 WORDS = re.compile("|".join(word for _, word in WORD_FORMS))
 CORES = re.compile("|".join(core for core, _ in WORD_FORMS))
@@ -397,9 +397,6 @@ def _names_above(view: str, start: int, end: int) -> bool:
     return False
 
 
-KEY_BEFORE = re.compile(r"([\w.-]+)[\"']?[ \t]*[:=][ \t]*[\"'`]?\Z")
-
-
 def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
     """Random strings a credential's word labels (the last pass)."""
     if credential_word(view) == -1:
@@ -429,8 +426,9 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
                     not random_looking(value) or PRODUCT.fullmatch(value) or \
                     re.fullmatch(r"0x[0-9a-fA-F]{1,16}", value):
                 continue  # a handle; a block id ("^nXMD9Rmg"); "AppleWebKit/537.36"; 0xC000006D
-            key = KEY_BEFORE.search(text, max(0, a - 60), a)
-            if key and id_name(key.group(1)) or MODEL_ID.fullmatch(value) or \
+            key = NAME_BEFORE.search(text, max(0, a - 60), a)
+            if key and id_name(key.group(1) or key.group(2) or key.group(3)) or \
+                    MODEL_ID.fullmatch(value) or \
                     text[a - 1:a] == "\\" and text[a + len(value):a + len(value) + 1] == "\\":
                 continue  # an id's or a citation's key by its name ("bibtex_key: …"), a model's
                 # name, a registry path's part ("SOFTWARE\\Wow6432Node\\…")

@@ -11,6 +11,7 @@ from aleph_mem.redaction.announced import ANNOUNCED
 from aleph_mem.redaction.dumps import DUMPS
 from aleph_mem.redaction.rule import Rule, rule, token_rule
 from aleph_mem.redaction.said import SAID
+from aleph_mem.redaction.seeds import PUBLISHED_PHRASES
 from aleph_mem.redaction.tools import TOOLS
 from aleph_mem.redaction.values import (
     HOST,
@@ -71,7 +72,7 @@ TOKENS: tuple[Rule, ...] = (
     token_rule("cloud-token", ("ya29.", B + "{20,}"), ("GOCSPX-", B + "{20,}"),
             ("AIza", B + "{35}"),
             *((p, r"[a-f0-9]{64}") for p in ("dop_v1_", "doo_v1_", "dor_v1_")),
-            ("HRKU-", B + "{40,}"), ("LTAI", r"[A-Za-z0-9]{20}\b")),
+            ("HRKU-", B + "{40,}"), ("LTAI", r"[A-Za-z0-9]{12,28}\b")),
     token_rule("secret-manager-token", *((p, B + "{24,}") for p in ("hvs.", "hvb.", "hvr.")),
             *((p, r"[A-Za-z0-9._-]{40,}") for p in (
                 "dp.st.", "dp.pt.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit.")),
@@ -106,6 +107,8 @@ TOKENS: tuple[Rule, ...] = (
     token_rule("api-key", ("xkeysib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}"),
             ("xsmtpsib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}")),
     token_rule("api-key", ("ctfd_", r"[0-9a-f]{64}")),  # a CTFd access token
+    # an access key id by its prefix, as AWS's AKIA: Tencent Cloud's
+    token_rule("access-key-id", ("AKID", r"[A-Za-z0-9]{32}")),
     token_rule("cookie", ("CfDJ8", B + "{60,}")),  # ASP.NET Core's protected cookie or token
     token_rule("jwt", ("eyJ", B + r"{8,}\.(?:eyJ" + B + r"{8,}\." + B + "{8,}|"  # a JWS; a JWE
                     + B + r"{6}\." + B + r"{27}(?!" + B + ")|"  # a Flask session (itsdangerous)
@@ -426,7 +429,8 @@ STRUCTURED: tuple[Rule, ...] = (
           r"x-vault-token|x-access-token|x-shopify-access-token|x-goog-api-key|"
           r"ocp-apim-subscription-key)(?:[\"']?\s*[:=]\s*[\"']?|[\"'],[ \t]*[\"'])"
           r"(?:(?:bearer|basic|token|digest|bot|sso-key|ssws|apikey|key|splunk|pat|oauth|"
-          r"hmac|mac|flyv1)\s+(?=[^\s\"',;]{6}))?)"
+          r"hmac|mac|flyv1|kakaoak|sharedkey|deepl-auth-key|zoho-oauthtoken|"
+          r"klaviyo-api-key|genie ?key)\s+(?=[^\s\"',;]{6}))?)"
           r"([^\s\"',;]{6,})", keep=1,
           hints=('authorization', 'x-api-key', 'api-key', 'x-auth-token', 'private-token',
                  'x-vault-token', 'x-access-token', 'x-shopify-access-token', 'x-goog-api-key',
@@ -460,6 +464,13 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('secret', 'passw', 'token', 'api_key', 'apikey', 'private_key', 'auth', 'pw=',
                  'pw_'),
           check=is_value),
+    # an access key's id under its name, twenty capitals and digits as AWS's and its
+    # look-alikes issue them (Naver's, Huawei's, an S3-compatible store's)
+    rule("access-key-id", r"((?i:access[_-]?key[_-]?id|accesskeyid|(?<![\w-])ak)[\"']?[ \t]*[:=]"
+          r"[ \t]*[\"']?)([A-Z0-9]{20})(?![A-Za-z0-9])", keep=1,
+          hints=('access_key_id', 'accesskeyid', 'access-key-id', 'ak =', 'ak=', 'ak:', 'ak :'),
+          check=lambda v: sum(c.isdigit() for c in v) >= 2 and sum(c.isalpha() for c in v) >= 6,
+          back=40),
     # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
     # secret's word (``DB_PASSWORD``, ``aws_secret_access_key``; ``max_tokens`` and
     # ``secret_name`` are not secrets' names); looked for only where a separator follows
@@ -481,7 +492,8 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("private-key", r"(?<![A-Za-z0-9+/=_-])[5KL][1-9A-HJ-NP-Za-km-z]{50,51}"
           r"(?![A-Za-z0-9+/=_-])",
           hints=('wif:', 'wif ', 'wif)', 'privkey', 'private key', 'wallet', 'bitcoin', 'solana',
-                 'phantom', 'keypair', 'secret key'), check=looks_random),
+                 'phantom', 'keypair', 'secret key'),
+          check=lambda v: looks_random(v) and v not in PUBLISHED),
     # a 64-byte key in base58 only where a key is named: a transaction's signature (`solana
     # confirm …`) has the same shape
     rule("private-key", r"(?<![A-Za-z0-9+/=_-])[1-9A-HJ-NP-Za-km-z]{86,88}(?![A-Za-z0-9+/=_-])",
@@ -504,7 +516,8 @@ STRUCTURED: tuple[Rule, ...] = (
                          'herstelzin', 'frase de recuperação', 'фраза восстановления',
                          'сід-фраза', 'мнемонічна фраза'),
           lower=True, back=0,  # a test vector repeats its words ("abandon … about")
-          check=lambda v: len(set(v.split())) > len(v.split()) // 3),
+          check=lambda v: len(set(v.split())) > len(v.split()) // 3 and
+          " ".join(v.split()) not in PUBLISHED_PHRASES),
     # session cookies: `curl -b 'sessionid=…'`, `document.cookie = "session=…"`, PHPSESSID=…
     rule("cookie", r"((?:\s-b|--cookie)[\s=]+[\"']?[\w.-]+=)([^\s;\"']{16,})", keep=1,
           hints=(' -b', '--cookie'),  # ldapsearch's -b is a base DN, not a cookie

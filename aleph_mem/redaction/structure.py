@@ -43,7 +43,7 @@ PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
 PUBLIC_SHAPE = re.compile(
     r"(?:pk|pi|ch|cus|sub|in|evt|prod|price|acct|seti|pm|src|txn|po|card|ba|plink|file|"
     r"cs_live|cs_test|prj|team|org|usr|user|img|phc|rzp_live|rzp_test|wc_order)_|sq0idp-|pk\.|"
-    r"sha\d+[-:]|solana:|eip155:|"
+    r"(?:live|test)_g?ck_|sha\d+[-:]|solana:|eip155:|[xyztuv]pub[1-9A-HJ-NP-Za-km-z]{100}|"
     r"h1:|md5[-:]|AAAA|"
     r"nodekey:|discokey:|mkey:|"
     r"ssh-|ecdsa-|"
@@ -54,6 +54,7 @@ PADDED_BASE64 = re.compile(r"[A-Za-z0-9+/]{38,}={1,2}")
 # a name that says what it holds is an identifier, not a key
 ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|etag|sheet|doc|"
                      r"file|path|url|uri|name|version|commit|ref|nonce|salt|iv|kid|fingerprint|"
+                     r"checksum[_-]?hash|tid|"
                      r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|sid|uid|"
                      r"x5t|x5c|thumbprint|application_server_key|write_key|room|event|"
                      r"public[_-]?key|pub[_-]?key|publishable[_-]?key|web_?socket-key|"
@@ -255,7 +256,13 @@ def _random_value(value: str) -> bool:
 
 # a password manager's or a browser's export: a CSV header naming a password column
 CSV_SECRET_COLUMNS = frozenset({"password", "passwort", "kennwort", "login_password", "totp",
-                                "otpauth", "login_totp"})
+                                "otpauth", "login_totp", "secret", "api key", "api_key",
+                                "apikey"})
+CSV_HEADER_WORDS = ("password", "passwort", "kennwort", "totp", "otpauth", "pin", "api",
+                    "secret", "cvv", "cvc")
+# columns of codes: a PIN's four to eight digits, a card's security code
+CSV_CODE_COLUMNS = {"pin": re.compile(r"\d{4,8}"), "cvv": re.compile(r"\d{3,4}"),
+                    "cvc": re.compile(r"\d{3,4}")}
 
 
 def _csv_fields(line: str, sep: str = ",") -> list[tuple[int, int]]:
@@ -278,10 +285,10 @@ def _csv_fields(line: str, sep: str = ",") -> list[tuple[int, int]]:
 
 
 def _csv_headers(view: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, separator) of each line that names a password column and has commas or
-    semicolons: found from the column names, not by reading every line."""
-    starts = {view.rfind("\n", 0, i) + 1 for word in ("password", "passwort", "kennwort", "totp",
-                                                      "otpauth") for i in occurrences(view, word)}
+    """(start, end, separator) of each line that names a secret's column and has commas,
+    semicolons or tabs: found from the column names, not by reading every line."""
+    starts = {view.rfind("\n", 0, i) + 1 for word in CSV_HEADER_WORDS
+              for i in occurrences(view, word)}
     for start in sorted(starts):
         end = view.find("\n", start)
         end = len(view) if end == -1 else end
@@ -291,13 +298,14 @@ def _csv_headers(view: str) -> Iterator[tuple[int, int, str]]:
 
 
 def csv_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
-    """The values under a CSV export's password (and TOTP) columns, row by row, to the first
-    line with another number of fields."""
+    """The values under a CSV export's or a pasted table's password, TOTP, key, PIN and
+    security code columns, row by row, to the first line with another number of fields."""
     out: list[tuple[int, int, str]] = []
     for start, end, sep in _csv_headers(view):
         header = view[start:end].rstrip("\r")
         names = [header[a:b].strip() for a, b in _csv_fields(header, sep)]
-        cols = [i for i, name in enumerate(names) if name in CSV_SECRET_COLUMNS]
+        cols = [i for i, name in enumerate(names)
+                if name in CSV_SECRET_COLUMNS or name in CSV_CODE_COLUMNS]
         if not cols:
             continue
         pos = end + 1
@@ -310,8 +318,10 @@ def csv_passwords(text: str, view: str) -> list[tuple[int, int, str]]:
                 break
             for c in cols:
                 a, b = fields[c]
-                if is_value(line[a:b]):
-                    out.append((pos + a, pos + b, MARK.format("password")))
+                code = CSV_CODE_COLUMNS.get(names[c])
+                if code.fullmatch(line[a:b]) if code else \
+                        is_value(line[a:b]) or UUID_IN.fullmatch(line[a:b]):
+                    out.append((pos + a, pos + b, MARK.format("pin" if code else "password")))
             pos = stop + 1
     return out
 

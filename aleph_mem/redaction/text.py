@@ -15,6 +15,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 
+from aleph_mem.redaction.cards import card_numbers
 from aleph_mem.redaction.codes import (
     DECLARED_HINTS,
     PUBLIC_WORDS,
@@ -38,6 +39,7 @@ from aleph_mem.redaction.rules import AWS_PAIR, STRUCTURED, TOKENS
 from aleph_mem.redaction.seeds import joined_phrases, seed_phrases
 from aleph_mem.redaction.structure import (
     CREDENTIAL_WORDS,
+    CSV_HEADER_WORDS,
     blobs,
     call_passwords,
     csv_passwords,
@@ -72,6 +74,7 @@ TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 BREAK = re.compile(r"(?:\\?\r?\n|\\n|([\"'])[ \t]*[+.&]?[ \t]*\\?\r?\n[ \t]*[+.&]?[ \t]*\1)[ \t]*"
                    r"(?=[A-Za-z0-9_+/=.$~-]{2})")
 TAIL = re.compile(r"[A-Za-z0-9_+/=.$~-]*")
+NEXT_KEY = re.compile(r"[a-z]{2,6}_(?:test|live)_")
 ASSIGNED = re.compile(r"[ \t]*(?:=(?![=\s])|:(?!//))")
 PREFIXES = tuple(p for rule in TOKENS for p in rule.prefixes)
 # the token rules by their prefixes' first two characters (every prefix has two or more)
@@ -268,6 +271,8 @@ def _tokens_in(text: str, runs: list[tuple[int, int, Rule]]) -> list[tuple[int, 
         while (brk := BREAK.match(text, at)) is not None:  # wrapped once, or again
             tail = TAIL.match(text, brk.end())
             assert tail is not None  # TAIL matches the empty string too
+            if tail.group().startswith(PREFIXES) or NEXT_KEY.match(tail.group()):
+                break  # the next line's own token (a docs page's sk_test_… above pk_test_…)
             whole_line = tail.end() == len(text) or text.startswith(("\n", "\r\n"), tail.end())
             if stop is not None and not whole_line:
                 break  # a second wrap only when the line holds nothing but the token's rest
@@ -340,9 +345,9 @@ def _redact(text: str, depth: int = 0) -> tuple[str, int]:
     if depth < 2:
         passes.append(lambda t, v: _base64(t, depth))
         passes.append(lambda t, v: _named_fields(t, v, depth))
-    passes += [roasted, literals, hex_keys, shaped_codes]
+    passes += [roasted, card_numbers, literals, hex_keys, shaped_codes]
     if ("," in text or ";" in text or "\t" in text) and any(
-            w in low for w in ("password", "passwort", "kennwort", "totp", "otpauth")):
+            w in low for w in CSV_HEADER_WORDS):
         passes.append(csv_passwords)
     if any(w in low for w in CREDENTIAL_WORDS):
         passes.append(call_passwords)

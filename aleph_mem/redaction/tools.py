@@ -179,6 +179,31 @@ TOOLS: tuple[Rule, ...] = (
           hints=('vt ',), lower=True, back=100),
     rule("api-key", r"(\bsnyk\s+auth\s+)([0-9a-f]{8}-[0-9a-f-]{27})(?![\w-])", keep=1,
           hints=('snyk auth',), lower=True, back=0),
+    # an object store's CLI given its key pair: obsutil config -i=AK -k=SK, qshell account AK SK
+    rule("api-key", r"(\bobsutil\s+config\b[^\n]*?\s-[ik]=)(\S+)", keep=1, hints=('obsutil',),
+          check=random_value, back=200),
+    rule("api-key", r"(\bobsutil\s+config\b[^\n]*?\s-[ik]=\S+[^\n]*?\s-[ik]=)(\S+)", keep=1,
+          hints=('obsutil',), check=random_value, back=200),
+    rule("api-key", r"(\bqshell\s+account\s+)(\S+)", keep=1, hints=('qshell',),
+          check=random_value, back=0),
+    rule("api-key", r"(\bqshell\s+account\s+\S+\s+)(\S+)", keep=1, hints=('qshell',),
+          check=random_value, back=0),
+    # a chat SDK's channel secret by position: LINE's WebhookHandler('…')
+    rule("secret", r"(\bWebhookHandler\(\s*[\"'])([0-9a-f]{32})(?=[\"'])", keep=1,
+          hints=('webhookhandler',), back=0),
+    # a daemon's RPC login on its command line: --rpc-login user:password
+    rule("flag", r"(--[a-z-]*(?:login|credentials?|auth)[ \t=]+[^\s:]+:)(\S+)", keep=1,
+          hints=('login', 'credential', 'auth'), lower=True, check=is_value, back=60),
+    # a node provider's key in its endpoint (QuickNode), a broker's flex query token
+    rule("api-key", r"(\.quiknode\.pro/)([0-9a-f]{32,})", keep=1, hints=('quiknode.pro',),
+          back=80),
+    rule("api-key", r"(flexwebservice/\w+\?t=)(\d{18,26})", keep=1, hints=('flexwebservice',),
+          lower=True, back=0),
+    # an exchange's key pair named "private:" (Kraken's); a broker's key id (Alpaca's)
+    rule("secret", r"((?<![\w-])(?i:private)[ \t]*:[ \t]*)([A-Za-z0-9+/_-]{32,}={0,2})"
+          r"(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('private',), check=looks_random, back=0),
+    rule("api-key", r"(?<![A-Za-z0-9])[AP]K[A-Z0-9]{18}(?![A-Za-z0-9])", hints=('alpaca',),
+          check=lambda v: sum(c.isdigit() for c in v) >= 2),
     # a hosting platform's deploy hook: its URL's last part is the secret that triggers it
     rule("deploy-hook", r"(\bapi\.vercel\.com/v1/integrations/deploy/prj_\w+/)(\w{8,})", keep=1,
           hints=('api.vercel.com',), back=40),

@@ -82,6 +82,12 @@ PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|�
                                r"<[\w\s-]+>|(?:^|[_=:/-])<[\w-]*$|"
                                r"\$\{|your[_-]|example|placeholder|deadbeef|cafebabe|^mypass(?:word)?$|"
                                r"^(?:tu|votre|ta|deine?|seu|sua|il[_-]tuo|la[_-]tua)[_-]|"
+                               # "your" in a stand-in in other languages (live_DEIN_API_…,
+                               # UW_HMAC_SLEUTEL, ТОКЕН_ОТ_BOTFATHER, sandbox-api-anahtarınız)
+                               r"(?:^|[_-])(?:dein|deine|ihr|uw|jouw|votre|vos|tus?|sua|seu|"
+                               r"tuo|tua|vostro|twoj|ваш|ваша|ваше|твой|sizin)[_-]|"
+                               r"[_-](?:api[_-])?(?:schluessel|schlüssel|sleutel|anahtar\w*|"
+                               r"clave|chave|chiave|klucz|ключ|токен)$|^(?:токен|ключ|пароль)_|"
                                r"redacted|\[masked|\(hidden|\(sensitive|change[_-]?(?:me|it)|"
                                # Nextcloud's occ, Firefly III's .env.example, a bot token's
                                # stand-in in tutorials
@@ -134,7 +140,13 @@ PUBLISHED = frozenset({
     "aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404", "TREZOR",
     # redis.conf's documented requirepass example; MinIO's default root password; ntfy's
     # docs' example access token; Grafana's defaults.ini secret_key
-    "foobared", "minioadmin", "tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2", "SW2YcwTIb9zpOOhoPsMm"})
+    "foobared", "minioadmin", "tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2", "SW2YcwTIb9zpOOhoPsMm",
+    # BIP-32's first test vector's master key; the Bitcoin wiki's WIF example; Hardhat's and
+    # Anvil's first default account's key (every local chain funds it)
+    "xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3T"
+    "GtRBeJgk33yuGBxrMPHi", "5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ",
+    "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+    "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"})
 
 
 # a bcrypt hash: a password's, or an API's key in that shape (JSONBin's master keys)
@@ -337,6 +349,7 @@ def not_written_down(bare: str) -> bool:
                 re.fullmatch(r"[^\W\d_]+:", bare) or  # a prompt's label ('read -p "Password: "')
                 bare.startswith("|") or "=|" in bare or  # a pattern's alternatives ("pass=|pwd=")
                 re.fullmatch(r"[a-z]{2,8}(?:[._-][a-z]{2,5})*[._-]", bare) or  # a prefix: `ghp_`
+                re.match(r"pk_(?:live|test)_|(?:live|test)_g?ck_", bare) or  # a page's client key
                 len(bare.split()) >= 3 and ", " in bare)  # a list ("kafka, harbor, env group")
 
 
