@@ -1442,6 +1442,33 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
     # round 33: money's and the world's look-alikes: a masked card, a network's test card, an
     # order's number, a sandbox's documented keys, a BIP-32 test vector's xpub, a local
     # chain's default key and phrase, stand-ins in other languages, a page's client key
+    # round 34: the eleventh real sample's wrong lines, written anew: a password policy's
+    # fields, an account's flags, a DPAPI master key's GUID, a credential file's name in a
+    # Windows path, `net user /domain NAME`, a cyclic pattern, a format's prefix alone, a
+    # playground's source in a URL, an analytics cookie's encoded text, an environment's
+    # session name, Symfony's env reference, a header's name, an SMB prompt, a lexer's style
+    "round-34": (
+        "\t[+] Password Complexity Flags: 000001",
+        "Maximum password age (days):                          Unlimited",
+        "[+] Password Info for Domain: NORTHWIND",
+        "        |->Password: CanChange-NotExpi-Req",
+        "    MasterKey: 9c4f1d2e-7b3a-4e8f-a1c2-5d6e7f8091ab",
+        "    CredFile: C:\\Users\\ops\\AppData\\Local\\Microsoft\\Credentials\\"
+        "A7C2E19F04B3D58C6E7F8091A2B3C4D5",
+        "PS C:\\lab> net user /domain j.doe",
+        "net user %username%\tInformation about the current user",
+        '    pattern = bytes("Aa0Aa1Aa2Aa3Aa4Aa5Aa6Aa7Aa8Aa9Ab0Ab1Ab2Ab3", "utf-8")',
+        "hashes that begin with `$krb5tgs$18$*` are AES-encrypted",
+        "$krb5tgs$23$*websvc.kirbi*$[-SNIP-]",
+        '<iframe src="https://play.rust-lang.org/?version=stable&code=use%20std%3A%3Acell%3A%3A'
+        'Cell%3B%0A%0Afn%20main()%20%7B%7D"></iframe>',
+        "Cookie: s_pers=%20s_vnum%3D1546597042049%2526vn%253D1%7C1546597042049%3B%20s_nr%3D15",
+        '  →  "DESKTOP_SESSION=lightdm-xsession"',
+        "    api_key: '%env(OPENAI_API_KEY)%'",
+        "  - CHROMA_SERVER_AUTH_TOKEN_TRANSPORT_HEADER=Authorization",
+        "Password for root@//10.10.10.134/Backups: ",
+        "ZSH_HIGHLIGHT_STYLES[unknown-token]=underline",
+    ),
     "round-33": (
         "Card on file: •••• •••• •••• 4242 (exp 08/27)",
         "Stripe test card: 4242 4242 4242 4242, CVC 123, any future date",

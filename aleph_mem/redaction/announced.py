@@ -351,7 +351,10 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"κωδικός|κωδικ[όο]ς πρόσβασης|"
           r"chiave di (?:de)?crittografia|clave de (?:des)?cifrado|পাসওয়ার্ড)"
           r"(?![\w-])(?![^\n:：]{0,40}\b(?:promo|garansi|warranty|voucher|kupon|coupon|referral|"
-          r"tracking|booking|order|resi|hash|infohash|checksum|fingerprint|digest|المنتج|الخصم|القسيمة|البريد|البريدي|الدولة|التتبع|"
+          r"tracking|booking|order|resi|hash|infohash|checksum|fingerprint|digest|"
+          # a policy's fields ("Password Complexity Flags: 000001", "password age (days):")
+          r"policy|policies|complexity|flags|age|history|info|length|lockout|properties|"
+          r"expiry|expires|expiration|requirements|strength|hint|المنتج|الخصم|القسيمة|البريد|البريدي|الدولة|التتبع|"
           r"الحجز|الطلب|السويفت|الفرع|الاستجابة|الخطأ|العملة|الشحن|الإحالة)\b)"
           r"(?:[^\n:：@/=<>{}\"'`|–—(]|\([^)\n]{0,80}\)|(?<=\w)['’](?=\w)|\"[^\"\n:]{1,30}\"){0,60}"
           r"(?:[:：]|[ \t][–—](?=[ \t]*\S*[\d!@#$%^&*?]))[ \t]*"
@@ -403,7 +406,8 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("password", r"((?<![\w-])(?:пароль|password|passwort|kennwort|mot de passe|contraseña|"
           r"senha|wachtwoord|hasło|heslo|şifre(?:niz)?)(?![\w-])"
           r"(?![^\n:：]{0,60}\b(?:numéro|number|nummer|número|numero|номер|id|client|customer|"
-          r"kundennummer|kundennr|account|konto|compte|cuenta|conta|счёт|счет)\b)"
+          r"kundennummer|kundennr|account|konto|compte|cuenta|conta|счёт|счет|"
+          r"complexity|flags|age|history|length|policy|lockout|properties)\b)"
           r"[^\n:：=.!?]{0,60}[:：][ \t]*)"
           r"(\d{6,12})(?=[.,;][ \t]+\w|[ \t]*$)", keep=1,
           hints=('пароль', 'password', 'passwort', 'kennwort', 'mot de passe', 'contraseña',

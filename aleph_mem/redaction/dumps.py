@@ -58,6 +58,7 @@ DUMPS: tuple[Rule, ...] = (
 ROASTABLE = re.compile(r"(?<![^\s`'\"(:/])(?:\$krb5(?:tgs|asrep|pa)\$\d+\$|\$DCC2\$\d+#|"
                        r"[\w.-]+::[\w.-]+:[0-9a-fA-F]{16}:[0-9a-fA-F]{32}:[0-9a-fA-F]{8})"
                        r"[^\s`'\"]*")
+HASH_BODY = re.compile(r"[0-9a-fA-F]{32}")
 HASH_END = re.compile(r"[0-9a-fA-F]{8,}…?$|…$")
 
 
@@ -70,6 +71,8 @@ def roasted(text: str, view: str) -> list[tuple[int, int, str]]:
     for m in ROASTABLE.finditer(text):
         token, end = m.group().rstrip(":.,;)"), m.start() + len(m.group().rstrip(":.,;)"))
         head, _, tail = token.rpartition(":")
+        if not HASH_BODY.search(token) and not (head.endswith("…") and cracked(tail)):
+            continue  # a format's prefix or a snipped example ("$krb5tgs$23$*…*$[-SNIP-]")
         if head and not HASH_END.search(tail) and cracked(tail) and HASH_END.search(head):
             out += [(m.start(), m.start() + len(head), MARK.format("password-hash")),
                     (end - len(tail), end, MARK.format("password"))]

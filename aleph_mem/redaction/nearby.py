@@ -407,8 +407,10 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
         for m in CANDIDATE.finditer(text, start, end):
             around = _token_around(text, m.start(), m.end())
             if not _worth_a_look(text, view, lines, m.start(), m.end()) or \
-                    _in_link(around) or CRYPT_HASH.search(around):
-                continue  # a link's part; a password's hash ("$argon2id$v=19$…")
+                    _in_link(around) or CRYPT_HASH.search(around) or \
+                    re.match(r"[\"'`]?[A-Za-z]:\\", around):
+                continue  # a link's part; a password's hash ("$argon2id$v=19$…"); a file's
+                # name in a Windows path ("C:\\Users\\…\\Credentials\\DFBE70A7…")
             a, value = m.start(), m.group().rstrip("*_")
             if value[-1:] in ENDING and not random_looking(value):
                 value = value.rstrip(ENDING + "*_")  # a sentence's end ("… is Xy7kQ2m.")

@@ -22,6 +22,7 @@ from aleph_mem.redaction.values import (
     hook_secret,
     is_value,
     looks_random,
+    not_encoded_text,
     not_placeholder,
     passphrase,
     payload,
@@ -150,8 +151,10 @@ STRUCTURED: tuple[Rule, ...] = (
           check=lambda v: v not in PUBLISHED),
     rule("azure-key", r"(?<![a-z0-9_~.])[a-z0-9_~.]{3}\dq~[a-z0-9_~.-]{31,34}", hints=('q~',),
           lower=True, back=4),
+    # a signature or an OAuth code in a URL; not a playground's source (code=use%20std…,
+    # code=<base64 of a script>)
     rule("signed-url", r"([?&](?:sig|code)=)[a-z0-9%+/=_-]{20,}", keep=1,
-          hints=('sig=', 'code='), lower=True, back=1),
+          hints=('sig=', 'code='), lower=True, back=1, check=not_encoded_text),
     rule("cloud-token", r"1//0[A-Za-z0-9_-]{40,}", hints=('1//0',), back=0),
     rule("chat-token", r"(?<!\d)\d{8,10}:AA[A-Za-z0-9_-]{33}", hints=(':aa',), back=10),
     rule("chat-token", r"(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\."
@@ -232,12 +235,14 @@ STRUCTURED: tuple[Rule, ...] = (
     # a token announced at the end of a line ("the unseal key:", "token'ı burada, …:")
     # and given alone on the next
     rule("announced", r"^((?=[^\n]{0,200}:[ \t]*\r?\n[ \t]*[a-z0-9+/=_.~-]{16,}[ \t]*(?:\r?\n|$))"
-          r"(?=[^\n]*?(?:key|token|passw|secret|kennwort|schlüssel|clave|contraseña|"
+          r"(?=[^\n]*?(?:key|token|passw|secret|kennwort|schlüssel|sleutel|nyckel|nøkkel|"
+          r"nøgle|klucz|anahtar|chave|clave|contraseña|"
           r"mot de passe|senha|chiave|şifre|wachtwoord|lösenord|hasło|пароль|ключ|токен|密码|"
           r"密钥|パスワード|비밀번호))(?![^\n]*(?:accessor|\bid\b|hash|digest|fingerprint|"
           r"checksum|public|publishable))[^\n]{0,200}:[ \t]*\r?\n[ \t]*)"
           r"([a-z0-9+/=_.~-]{16,})[ \t]*(?=\r?\n|$)", keep=1,
-          hints=('key', 'token', 'passw', 'secret', 'kennwort', 'schlüssel', 'clave',
+          hints=('key', 'token', 'passw', 'secret', 'kennwort', 'schlüssel', 'sleutel', 'nyckel',
+                 'nøkkel', 'nøgle', 'klucz', 'anahtar', 'chave', 'clave',
                  'contraseña', 'mot de passe', 'senha', 'chiave', 'şifre', 'wachtwoord',
                  'lösenord', 'hasło', 'пароль', 'ключ', 'токен', '密码', '密钥', 'パスワード',
                  '비밀번호'), lower=True, check=announced_value, flags=re.M),
@@ -536,8 +541,9 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('sqlplus',), lower=True, check=is_value, back=0),
     rule("cli-password", r"(\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+)(\S+)",
           keep=1, hints=('rabbitmqctl',), lower=True, check=is_value, back=0),
-    rule("cli-password", r"(\bnet[ \t]+user[ \t]+\S+[ \t]+)(?!/)(\S+)", keep=1, hints=('net user',),
-          lower=True, check=is_value, back=0),
+    # net user NAME PASSWORD [/add]: not "net user /domain NAME", nor a table's description
+    rule("cli-password", r"(\bnet[ \t]+user[ \t]+(?!/)\S+ +)(?![/*])(\S+)(?=[ \t]*(?:/|\r?\n|$))",
+          keep=1, hints=('net user',), lower=True, check=is_value, back=0),
     rule("cli-password", r"(\becho\s+[\"']?[\w.-]+:)([^\s\"'|]+)(?=[\"']?\s*\|\s*(?:sudo\s+)?"
           r"chpasswd)", keep=1, hints=('chpasswd',), check=is_value),
     rule("cli-password", r"(\b(?:mosquitto_\w+|ipmitool)\b[^\n]*?\s-P\s+)(\S+)", keep=1,

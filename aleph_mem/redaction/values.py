@@ -197,7 +197,8 @@ def names_a_place(before: str, name: str, value: str) -> bool:
     whole = NAME_TAIL.findall(before)[0].lower() + low  # the name's start too
     if re.match(r"public|data-", whole) or re.search(r"(?:user_?name|email|login_?name)$", whole):
         return True  # ``publicKeyToken="31bf3856ad364e35"``, a cookie that holds a user's name
-    if re.search(r"(?:key|token|_id|-id)$", low) and not re.search(r"secret|pass|api|auth", low) \
+    if re.search(r"(?:key|token|session|_id|-id)$", low) and \
+            not re.search(r"secret|pass|api|auth", low) \
             and re.fullmatch(r"[a-z][a-z0-9]*(?:[-:_.][a-z0-9]+)+", bare) and \
             sum(c.isdigit() for c in bare) <= 4 and not re.search(
                 r"secret|token|pass|pwd|key|(?:19|20)\d\d", bare) and \
@@ -205,7 +206,9 @@ def names_a_place(before: str, name: str, value: str) -> bool:
         return True
     if "session" in low and re.match(r"(?:19|20)\d\d-?[01]\d-?[0-3]\d[-_T]", bare):
         return True
-    if re.search(r"token$", low) and not re.search(r"secret|pass|api|auth|access|refresh|bearer",
+    if re.search(r"master[_-]?key$", low) and UUID.fullmatch(bare):
+        return True  # a DPAPI master key's GUID ("MasterKey: 54d13d3c-…"), not the key
+    if re.search(r"token\]?$", low) and not re.search(r"secret|pass|api|auth|access|refresh|bearer",
                                                      low) and re.fullmatch(r"[a-z]{3,16}", bare):
         return True  # a syntax theme's or a lexer's token ("token: 'comment'")
     return bool(re.fullmatch(r"-[A-Z][a-z]+[ \t]+", name) and (not before.strip() or
@@ -329,6 +332,13 @@ MODEL_ID = re.compile(r"[A-Za-z][\w.-]*/[A-Za-z][\w.]*-(?:[\w.]+-)*?(?:\d+(?:\.\
                       r"Instruct|Chat|Base|hf|GGUF|AWQ|GPTQ)\b[\w.-]*")
 
 
+# an exploit writer's cyclic pattern (Metasploit's pattern_create: "Aa0Aa1Aa2…", any part)
+CYCLIC = re.compile(r"[a-z]?\d?(?:[A-Z][a-z]\d){4,}[A-Z]?[a-z]?")
+# a tool's list of flags in capitalized words ("CanChange-NotExpi-Req", winPEAS's account
+# properties)
+FLAG_LIST = re.compile(r"(?:[A-Z][a-z]+)+(?:-(?:[A-Z][a-z]*)+){2,}")
+
+
 def not_written_down(bare: str) -> bool:
     """A value that is no secret whatever its name says (see above)."""
     return bool(REGEX.search(bare) or bare.startswith(("$(", "{{", "{%", "${{")) or
@@ -350,6 +360,11 @@ def not_written_down(bare: str) -> bool:
                 bare.startswith("|") or "=|" in bare or  # a pattern's alternatives ("pass=|pwd=")
                 re.fullmatch(r"[a-z]{2,8}(?:[._-][a-z]{2,5})*[._-]", bare) or  # a prefix: `ghp_`
                 re.match(r"pk_(?:live|test)_|(?:live|test)_g?ck_", bare) or  # a page's client key
+                re.match(r"%env\(|!?\[\[", bare) or  # Symfony's '%env(KEY)%', a wikilink
+                FLAG_LIST.fullmatch(bare) or  # flags, a header's name, a prompt (root@//host/:)
+                CYCLIC.fullmatch(bare) or  # an exploit's cyclic pattern ("Aa0Aa1Aa2…")
+                bare.lower() in ("authorization", "bearer", "x-api-key") or
+                bare.endswith(":") and ("@" in bare or "/" in bare) or
                 len(bare.split()) >= 3 and ", " in bare)  # a list ("kafka, harbor, env group")
 
 
@@ -441,7 +456,8 @@ def label_word(text: str) -> bool:
     return long_enough and not NOT_A_SECRET.match(bare) and not placeholder(bare) and \
         not names_a_secret(bare) and bare not in PUBLISHED and \
         bare.lower() not in NOT_A_PASSWORD and \
-        not bare.lower().startswith(("http", "www.", "(")) and not bare.endswith(("…", "..."))
+        not bare.lower().startswith(("http", "www.", "(")) and not bare.endswith(("…", "...")) \
+        and not FLAG_LIST.fullmatch(bare)
 
 
 STOP_WORDS = frozenset("""the a an at be is are must least characters chars long and or of to for
@@ -548,6 +564,19 @@ def pin_value(text: str) -> bool:
 
 def random_value(text: str) -> bool:
     return is_value(text) and looks_random(text)
+
+
+def not_encoded_text(value: str) -> bool:
+    """A URL's value that is no text encoded for the URL (spaces, line breaks, braces,
+    quotes: ``use%20std%3A%3A…``, ``%7B%22pageId…``) nor base64 of readable text."""
+    if re.search(r"%(?:20|0a|0d|22|3b|7b|7d)", value, re.I):
+        return False
+    try:
+        said = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return True
+    return not (len(said) >= 24 and re.sub(r"\s", "", said).isprintable() and
+                sum(c.isspace() for c in said) >= 3)
 
 
 def announced_value(text: str) -> bool:
