@@ -1468,6 +1468,11 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
         "  - CHROMA_SERVER_AUTH_TOKEN_TRANSPORT_HEADER=Authorization",
         "Password for root@//10.10.10.134/Backups: ",
         "ZSH_HIGHLIGHT_STYLES[unknown-token]=underline",
+        "| 2  | gASVTwAAAAAAAACMCF9fbWFpbl9flIwEVXNlcpSTlCmBlH2UjARuYW1llIwFR3Vlc3SUc2Iu |",
+        "Cookie: PHPSESSID=TzoxMDoiVXNlck1vZGVsIjoxOntzOjg6InVzZXJuYW1lIjtzOjU6Imd1ZXN0Ijt9",
+        'ByteString golden = ByteString.decodeBase64("rO0ABXNyAB5va2lvLnNhbXBsZXMuR29sZGVu");',
+        "Password rotation ^Lq8dWx3K",
+        '`$password = Read-Host -AsSecureString "Enter your password:"`',
     ),
     "round-33": (
         "Card on file: •••• •••• •••• 4242 (exp 08/27)",

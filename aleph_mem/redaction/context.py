@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from aleph_mem.redaction.values import looks_random, not_encoded_text
+from aleph_mem.redaction.values import SERIALIZED, looks_random, not_encoded_text
 
 IDENT = r"[A-Za-z_$][\w$]*"
 # a name, a member of one (``a.Password``, ``Token::new``, ``user->pass``), an enum's case
@@ -219,7 +219,7 @@ def cookie_values(text: str, start: int, end: int) -> list[tuple[int, int]]:
     out = []
     for m in COOKIE_PAIR.finditer(text, start, end):
         name, value = m.group(1), m.group(2).strip("'\"")
-        if not value or not not_encoded_text(value):
+        if not value or not not_encoded_text(value) or SERIALIZED.match(value):
             continue  # a preference or an analytics cookie's text ("%7B%22pageId%22…")
         if SESSION_NAME.search(name) and len(value) >= 6 or \
                 len(value) >= 12 and looks_random(value):

@@ -332,6 +332,9 @@ MODEL_ID = re.compile(r"[A-Za-z][\w.-]*/[A-Za-z][\w.]*-(?:[\w.]+-)*?(?:\d+(?:\.\
                       r"Instruct|Chat|Base|hf|GGUF|AWQ|GPTQ)\b[\w.-]*")
 
 
+# an object serialized and base64-encoded: Python's pickle (protocols 2 to 5), Java's
+# ObjectOutputStream, PHP's serialize() (an object, a custom object, an array)
+SERIALIZED = re.compile(r"gA[JNRS]|gASV|rO0AB|[TQ]zo\d|YTo\d")
 # an exploit writer's cyclic pattern (Metasploit's pattern_create: "Aa0Aa1Aa2…", any part)
 CYCLIC = re.compile(r"[a-z]?\d?(?:[A-Z][a-z]\d){4,}[A-Z]?[a-z]?")
 # a tool's list of flags in capitalized words ("CanChange-NotExpi-Req", winPEAS's account
@@ -363,6 +366,10 @@ def not_written_down(bare: str) -> bool:
                 re.match(r"%env\(|!?\[\[", bare) or  # Symfony's '%env(KEY)%', a wikilink
                 FLAG_LIST.fullmatch(bare) or  # flags, a header's name, a prompt (root@//host/:)
                 CYCLIC.fullmatch(bare) or  # an exploit's cyclic pattern ("Aa0Aa1Aa2…")
+                SERIALIZED.match(bare) or  # a pickled, Java- or PHP-serialized object in base64
+                re.fullmatch(r"\^[A-Za-z0-9-]{6,}", bare) or  # an Obsidian block's id
+                re.fullmatch(r"(?i:read|get|set|new|convertto|convertfrom|import|export|"
+                             r"invoke|start)-[A-Za-z]+", bare) or  # PowerShell's Read-Host
                 bare.lower() in ("authorization", "bearer", "x-api-key") or
                 bare.endswith(":") and ("@" in bare or "/" in bare) or
                 len(bare.split()) >= 3 and ", " in bare)  # a list ("kafka, harbor, env group")
