@@ -32,6 +32,7 @@ CODE_LABEL = re.compile(r"(?i)\b(?:cvv2?|cvc2?|csc|cid|security code|sicherheits
                         r"prüfnummer|código de seguridad|cryptogramme|код)\b\D{0,12}?"
                         r"(?<!\d)(\d{3,4})(?!\d)")
 LONE_CODE = re.compile(r"(?<![\d.])(\d{3,4})(?![\d./])")
+SEPARATORS = " \t,;/|·-"  # between an expiry and the code after it
 
 
 def luhn(digits: str) -> bool:
@@ -74,12 +75,8 @@ def card_numbers(text: str, view: str) -> list[tuple[int, int, str]]:
         code = CODE_LABEL.search(after)
         expiry = EXPIRY.search(after)
         if code is None and expiry is not None:
-            code = LONE_CODE.match(after[expiry.end():].lstrip(" \t,;/|·-"))
-            if code is not None:
-                at = m.end() + expiry.end() + len(after[expiry.end():]) - \
-                    len(after[expiry.end():].lstrip(" \t,;/|·-"))
-                out.append((at + code.start(1), at + code.end(1), MARK.format("card")))
-                continue
+            rest = after[expiry.end():]
+            code = LONE_CODE.match(after, expiry.end() + len(rest) - len(rest.lstrip(SEPARATORS)))
         if code is not None:
             out.append((m.end() + code.start(1), m.end() + code.end(1), MARK.format("card")))
     return out
