@@ -1420,6 +1420,35 @@ def shapes() -> list[Shape]:
         ("TradingClient(\"{}\", \"" + q(40) + "\", paper=False)  # alpaca live",
          "AK" + q(18, UPPER)),
     )
+    # round 35: the data engineer's tools and the small company's SaaS: SQL Server's bcp -P,
+    # Oracle's user/password@db and wallet, SQL's IDENTIFIED BY "…", Sentinel's auth-pass, a
+    # schema registry's key:secret, a storage key in Spark's conf, prefixed keys (Prefect,
+    # Cloud Storage's HMAC id, Klaviyo, WooCommerce, Amazon), Asana's token, an app password,
+    # a password manager's share link, a workflow's webhook host, recovery codes on two lines
+    out += _shapes(
+        "round-35",
+        ("bcp dbo.Orders out orders.dat -S wh01 -U etl -P {} -c", "Quartz" + q(6) + "7x"),
+        ("sqlldr userid=loader/{}@DWPROD control=orders.ctl", q(16)),
+        ("mkstore -wrl /u01/wallet -createCredential DWPROD etl_owner {}", "Cedar" + q(8) + "41"),
+        ('CREATE USER stage_etl IDENTIFIED BY "{}";', "Maple" + q(7) + "9q"),
+        ("sentinel auth-pass cache-main {}", q(22)),
+        ("basic.auth.user.info=" + q(16, UPPER) + ":{}", q(64, ALNUM + "+/")),
+        ("--conf spark.hadoop.fs.azure.account.key.lake.dfs.core.windows.net={}",
+         q(86, ALNUM + "+/") + "=="),
+        ("$ prefect cloud login -k {} --workspace team/prod", "pnu_" + q(36)),
+        ("gs_access_key_id = {}", "GOOG1" + q(56, UPPER)),
+        ("Created the Reviews app key: {}", "pk_" + q(34, HEX)),
+        ("Consumer Key {} / Consumer Secret in the vault", "ck_" + q(40, HEX)),
+        ("SP-API refresh token:\n{}", "Atzr|" + q(120, URLSAFE)),
+        ("ASANA_PAT={}", "2/" + q(16, "0123456789") + "/" + q(16, "0123456789") + ":" + q(32, HEX)),
+        ("iCloud calendar sync – app-specific password {}",
+         "-".join(q(4, string.ascii_lowercase) for _ in range(4))),
+        ("here's the login, the link works once:\nhttps://share.1password.com/s#{}",
+         q(80, URLSAFE)),
+        ("test with this: https://{}.m.pipedream.net", q(20, LOWER)),
+        ("GitHub recovery codes:\n" + " ".join(q(5, LOWER) + "-" + q(5, LOWER) for _ in range(4))
+         + "\n{} " + q(5, LOWER) + "-" + q(5, LOWER), q(5, LOWER) + "-" + q(5, LOWER)),
+    )
     return out
 
 
@@ -1447,6 +1476,16 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
     # Windows path, `net user /domain NAME`, a cyclic pattern, a format's prefix alone, a
     # playground's source in a URL, an analytics cookie's encoded text, an environment's
     # session name, Symfony's env reference, a header's name, an SMB prompt, a lexer's style
+    # round 35: the data engineer's and the SaaS admin's look-alikes
+    "round-35": (
+        'beeline -u "jdbc:hive2://hs2.corp.local:10000/default;principal=hive/_HOST@CORP.LOCAL"',
+        "bcp dbo.Orders out orders.dat -S wh01 -T -c  # trusted connection, no password",
+        "TeleBot(\"123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11\") is the Bot API docs' example",
+        "gtag('event', 'conversion', {'send_to': 'AW-11284920371/Xq9kCLmT7ZoZEKvPl4Qq'});",
+        'const stripe = Stripe("pk_live_51HqLyjWDarjtT1zdp7dcXq9kCLmT7ZoZEKvPl4Qq");',
+        "Asana task link: https://app.asana.com/0/1204381192004571/1206692334509184",
+        "Codes to print: 4 recovery codes per line, 16 in all",
+    ),
     "round-34": (
         "\t[+] Password Complexity Flags: 000001",
         "Maximum password age (days):                          Unlimited",

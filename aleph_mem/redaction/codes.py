@@ -296,9 +296,26 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
             taken = _codes_at(text, view, w.end(), start, end)
             if taken:
                 break
-        out += taken
+        out += taken + _more_of(text, taken)
         if announced and (not taken or taken[-1][0] > line_end):
             out += _listed(text, line_end + 1)
+    return out
+
+
+def _more_of(text: str, taken: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The lines after the codes taken that hold nothing but more codes of their shape
+    (GitHub's recovery codes, four to a line: "dezj2-rhyfq hqs33-4iaqy …"), to eight lines."""
+    if not taken:
+        return []
+    first = text[taken[0][0]:taken[0][1]]
+    shape = re.sub(r"[A-Za-z0-9]+", lambda m: f"[A-Za-z0-9]{{{len(m.group())}}}", re.escape(first))
+    code, line = re.compile(shape), re.compile(rf"[ \t]*(?:{shape}[ \t]*)+(?=\r?\n|$)")
+    out: list[tuple[int, int, str]] = []
+    at = text.find("\n", taken[-1][1])
+    while at != -1 and len(out) < 64 and (m := line.match(text, at + 1)):
+        out += [(c.start(), c.end(), MARK.format("code"))
+                for c in code.finditer(text, at + 1, m.end())]
+        at = text.find("\n", m.end())
     return out
 
 

@@ -107,7 +107,12 @@ TOKENS: tuple[Rule, ...] = (
     token_rule("sendgrid-key", ("SG.", B + r"{16,}\." + B + "{16,}")),
     token_rule("api-key", ("xkeysib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}"),
             ("xsmtpsib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}")),
-    token_rule("api-key", ("ctfd_", r"[0-9a-f]{64}")),  # a CTFd access token
+    token_rule("api-key", ("ctfd_", r"[0-9a-f]{64}"), ("pnu_", r"[A-Za-z0-9]{36}")),  # CTFd's,
+    # Prefect's keys; Cloud Storage's HMAC key id
+    token_rule("access-key-id", ("GOOG1", r"[A-Z0-9]{50,}")),
+    # Klaviyo's private key (its public one is a six-letter site id), WooCommerce's key pair
+    token_rule("api-key", ("pk_", r"[0-9a-f]{34}\b"), ("ck_", r"[0-9a-f]{40}\b"),
+               ("cs_", r"[0-9a-f]{40}\b")),
     # an access key id by its prefix, as AWS's AKIA: Tencent Cloud's
     token_rule("access-key-id", ("AKID", r"[A-Za-z0-9]{32}")),
     token_rule("cookie", ("CfDJ8", B + "{60,}")),  # ASP.NET Core's protected cookie or token
@@ -182,11 +187,13 @@ STRUCTURED: tuple[Rule, ...] = (
     # (not date's -u +%Y-%m-%dT%H:%M:%SZ, quoted or not: a format, no user; not python -u
     # "c:\Users\…": a drive)
     rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)(?![\"']?\+?%)(?![\"']?[A-Za-z]:\\)"
+          r"(?![\"']?[\w.+-]+:(?:[\w.+-]+:)?//)"  # beeline's -u "jdbc:hive2://…": a URL
           r"[\"']?[^\s:\"'%]+:['\"]?)[^\s\"'\\]+",
           keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
     # …quoted, spaces in it (WordPress's application passwords: six groups of four)
-    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)([\"'])(?!\+?%)[^\s:\"']+:)([^\"'\n]+)(?=\2)",
+    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)([\"'])(?!\+?%)(?![\w.+-]+:(?:[\w.+-]+:)?//)"
+          r"[^\s:\"']+:)([^\"'\n]+)(?=\2)",
           keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
     rule("cli-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
@@ -375,7 +382,7 @@ STRUCTURED: tuple[Rule, ...] = (
           check=lambda v: is_value(v) and ":/" not in v),  # not /etc/passwd's "Jamie:/home/…"
     # SQL: CREATE/ALTER USER|ROLE … PASSWORD '…', IDENTIFIED BY '…'
     rule("password", r"(\b(?:create|alter)\s+(?:user|role|login)\b[^;\n]*?"
-          r"\b(?:password\s*=?\s*|identified\s+by\s+)')([^'\n]+)(?=')", keep=1,
+          r"\b(?:password\s*=?\s*|identified\s+by\s+)(['\"]))([^'\"\n]+)(?=\2)", keep=1,
           hints=('create', 'alter'), lower=True, check=is_value, back=0),
     # NEO4J_AUTH: neo4j/pw: an `…_AUTH` value given as user/password
     rule("password", r"([a-z0-9_]*_auth[\"']?\s*[:=]\s*[\"']?[\w.@-]+[/:])([^\s\"']+)", keep=1,

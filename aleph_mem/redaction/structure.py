@@ -43,7 +43,7 @@ PIECES = re.compile(r"[-_.~+/=:!^*@#$%&]")
 PUBLIC_SHAPE = re.compile(
     r"(?:pk|pi|ch|cus|sub|in|evt|prod|price|acct|seti|pm|src|txn|po|card|ba|plink|file|"
     r"cs_live|cs_test|prj|team|org|usr|user|img|phc|rzp_live|rzp_test|wc_order)_|sq0idp-|pk\.|"
-    r"(?:live|test)_g?ck_|sha\d+[-:]|solana:|eip155:|[xyztuv]pub[1-9A-HJ-NP-Za-km-z]{100}|"
+    r"(?:live|test)_g?ck_|AW-\d+/|sha\d+[-:]|solana:|eip155:|[xyztuv]pub[1-9A-HJ-NP-Za-km-z]{100}|"
     r"h1:|md5[-:]|AAAA|"
     r"nodekey:|discokey:|mkey:|"
     r"ssh-|ecdsa-|"

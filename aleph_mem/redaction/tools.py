@@ -45,6 +45,8 @@ TOOLS: tuple[Rule, ...] = (
           r"('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1, hints=('mc alias', 'mc config'), lower=True,
           check=is_value, back=0),
     # wandb login KEY, ngrok authtoken / config add-authtoken TOKEN
+    rule("api-key", r"(\bprefect\s+cloud\s+login\b[^\n]*?\s(?:-k|--key)[ \t=]+)(\S+)", keep=1,
+          hints=('prefect cloud login',), lower=True, check=random_value, back=0),
     rule("api-key", r"(\b(?:wandb\s+login(?:\s+--\S+)*|ngrok\s+(?:config\s+add-)?authtoken)\s+)"
           r"([a-z0-9_.-]{20,})", keep=1, hints=('wandb login', 'ngrok '), lower=True,
           check=random_value, back=0),
@@ -191,6 +193,41 @@ TOOLS: tuple[Rule, ...] = (
     # a chat SDK's channel secret by position: LINE's WebhookHandler('…')
     rule("secret", r"(\bWebhookHandler\(\s*[\"'])([0-9a-f]{32})(?=[\"'])", keep=1,
           hints=('webhookhandler',), back=0),
+    # a database's tools: SQL Server's bcp and sqlcmd -P, Oracle's user/password@db
+    # (sqlldr userid=, expdp, impdp, rman target) and its wallet's mkstore -createCredential,
+    # Redis Sentinel's auth-pass, a schema registry's key:secret
+    rule("cli-password", r"(\b(?:bcp|sqlcmd|osql|isql)\b[^\n]*?\s-P[ \t]*)(?!-)(\S+)", keep=1,
+          hints=('bcp ', 'sqlcmd', 'osql', 'isql'), check=is_value, back=0),
+    rule("cli-password", r"(\b(?:userid=|(?:sqlldr|expdp|impdp|exp|imp|rman\s+target)\s+)"
+          r"[\w$#.-]+/)([^@\s/\"']+)(?=@)", keep=1,
+          hints=('userid=', 'sqlldr', 'expdp', 'impdp', 'exp ', 'imp ', 'rman'), lower=True,
+          check=is_value, back=0),
+    rule("cli-password", r"(\bmkstore\b[^\n]*?-createcredential\s+\S+\s+\S+\s+)(\S+)", keep=1,
+          hints=('mkstore',), lower=True, check=is_value, back=0),
+    rule("password", r"(\bsentinel\s+auth-pass\s+\S+\s+)(\S+)", keep=1,
+          hints=('sentinel auth-pass',), lower=True, check=is_value, back=0),
+    rule("password", r"(\bbasic\.auth\.user\.info\s*[=:]\s*[^:\s]+:)(\S+)", keep=1,
+          hints=('basic.auth.user.info',), lower=True, check=is_value, back=0),
+    # a storage account's key in Spark's or Hadoop's configuration
+    rule("azure-key", r"(\bfs\.azure\.account\.key\.[\w.-]+[ \t]*=[ \t]*)"
+          r"([A-Za-z0-9+/]{80,}={0,2})", keep=1, hints=('fs.azure.account.key',), back=0),
+    # Asana's personal access token ("2/1234…/5678…:hex", an older "1/1234…:hex")
+    rule("api-key", r"(?<![\w/])[12]/\d{10,19}(?:/\d{10,19})?:[0-9a-f]{32}(?![0-9a-f])"),
+    # an app-specific password: Apple's four groups of four letters, Google's with spaces
+    rule("password", r"(\bapp[- ]?(?:specific[- ])?password\b[^\n:]{0,40}?(?:[:=]|\s)[ \t]*"
+          r"[\"'`]?)([a-z]{4}([- ])[a-z]{4}\3[a-z]{4}\3[a-z]{4})(?![a-z])", keep=1,
+          hints=('app password', 'app-password', 'app-specific', 'app specific', 'apppassword'),
+          lower=True, back=0),
+    # a password manager's share link: its fragment is the key (1Password, Bitwarden Send)
+    rule("share-link", r"(\bshare\.1password\.com/s#)([\w-]{20,})", keep=1,
+          hints=('share.1password.com',), back=0),
+    rule("share-link", r"(\bbitwarden\.com/#/send/)([\w-]{10,}/[\w-]{10,})", keep=1,
+          hints=('bitwarden.com/#/send',), back=20),
+    # Login with Amazon's tokens (SP-API's refresh and access tokens)
+    rule("api-key", r"(?<![\w|])Atz[ar]\|[A-Za-z0-9_-]{60,}", hints=('atzr|', 'atza|'), back=0),
+    # a workflow's webhook host (Pipedream's endpoint id is its only secret)
+    rule("webhook", r"(https?://)([a-z0-9]{16,})(?=\.m\.pipedream\.net)", keep=1,
+          hints=('.m.pipedream.net',)),
     # a daemon's RPC login on its command line: --rpc-login user:password
     rule("flag", r"(--[a-z-]*(?:login|credentials?|auth)[ \t=]+[^\s:]+:)(\S+)", keep=1,
           hints=('login', 'credential', 'auth'), lower=True, check=is_value, back=60),
