@@ -1448,6 +1448,14 @@ def shapes() -> list[Shape]:
         ("test with this: https://{}.m.pipedream.net", q(20, LOWER)),
         ("GitHub recovery codes:\n" + " ".join(q(5, LOWER) + "-" + q(5, LOWER) for _ in range(4))
          + "\n{} " + q(5, LOWER) + "-" + q(5, LOWER), q(5, LOWER) + "-" + q(5, LOWER)),
+        # a chat's paste: the token in the next message; an app password after a phrase
+        # that ends in "email"; a key after a JSON-escaped break; Freshdesk's KEY:X
+        ("Oskar 08:55  pipedrive token for the quote tool 👇\nOskar 08:55  {}", q(40, HEX)),
+        ("Raj 11:15  gmail app password for the scanner-to-email: {}",
+         " ".join(q(4, string.ascii_lowercase) for _ in range(4))),
+        ('{"content": "the loader login: LOADER_SVC / {}\\naccount is xy12345"}',
+         "Dq" + q(16)),
+        ("curl -s -u {}:X https://shop.freshdesk.com/api/v2/tickets", q(20)),
     )
     return out
 
@@ -1476,6 +1484,22 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
     # Windows path, `net user /domain NAME`, a cyclic pattern, a format's prefix alone, a
     # playground's source in a URL, an analytics cookie's encoded text, an environment's
     # session name, Symfony's env reference, a header's name, an SMB prompt, a lexer's style
+    # round 36: the thirteenth real sample's wrong lines (and the corpora's chat pastes),
+    # written anew: a type's annotation, Laravel's cast, a k8s secretKey's name, an absolute
+    # path, Compose's $$VAR and $$(…), a build secret's spec, "net user" in a sentence, a
+    # stand-in's tail, a phrase that ends in "email" before a password
+    "round-36": (
+        "    val refresh_token: String? = null,",
+        "            'password' => 'hashed',",
+        "      - secretKey: DATABASE_URL    # the key inside the Secret",
+        "      - secretKey: .dockerconfigjson",
+        "`sudo grep psk= /etc/NetworkManager/system-connections/*`",
+        '    --header="X-Cron-Secret: $$CRON_SECRET"',
+        "run --token \"$$(cat /run/secrets/cf_tunnel_token)\"",
+        "docker build --secret id=npmrc,src=.npmrc .",
+        "## dot net user group interlude",
+        "dirb <URL> -w <Wordlist> -u <Username:Password>",
+    ),
     # round 35: the data engineer's and the SaaS admin's look-alikes
     "round-35": (
         'beeline -u "jdbc:hive2://hs2.corp.local:10000/default;principal=hive/_HOST@CORP.LOCAL"',

@@ -111,7 +111,7 @@ OUTPUT_START = re.compile(r"\\?\"(?:content|output|stdout|result)\\?\"\s*:\s*\\?
 # a login, a slash and a password, with or without a credential's word near: "admin /
 # W#P5EWoKiG" in a table's cell, "ana.ruiz@example.org / Gx7…" in a list
 LOGIN_PAIR = re.compile(r"(?:^|(?<=[\s|:`]))((?:[\w.-]{0,20}\\)?[A-Za-z][\w.@+-]{1,39})`? //? `?"
-                        r"([\w!@#$%^&*?~+=.-]{8,64})(?=`?(?:[\s|,;]|$))")
+                        r"([\w!@#$%^&*?~+=.-]{8,64})(?=`?(?:[\s|,;]|\\[nrt]|$))")
 # letters only, both cases, after a separator: a key with no digit ("BdMXIkjCtwosdHRr")
 LETTERS = re.compile(r"[:=：]\s*[\"'`]?((?=[A-Za-z]*[a-z][A-Z])(?=[A-Za-z]*[A-Z][a-z])"
                      r"[A-Za-z]{12,64})(?![\w+/=-])")

@@ -136,6 +136,10 @@ VALUE = (r"((?<=\\\")(?:[^\"\\\n]|\\[^\"])*(?=\\\")|(?<=\")(?:[^\"\\\n]|\\.)*(?=
          r"(?<=')[^'\n]*(?=')|(?![&\\])(?:[^\s,;}\])&\\]|\\+(?![\\nrt])|&(?![\w.-]+=))+)")
 # (unquoted, a form's next field ends it, and a JSON-escaped break: "None\\n+auth_token")
 
+# the start of a chat's next message, its author and time (Slack's "Oskar 08:55  ", "[14:20]
+# Aiko: "), or only the indent of a line
+CHAT = (r"[ \t]*(?:[a-z][\w.' -]{0,30}?[ \t]+\d{1,2}:\d\d(?:[ \t]*[ap]m)?[ \t]+|"
+        r"\[\d{1,2}:\d\d\][ \t]*(?:[a-z][\w.' -]{0,30}:[ \t]*)?)?")
 ANY_SEP = re.compile(r"[a-z0-9_.-]{0,24}\\?[\"']?\]?\s*(?::=|=>|=|:)")
 
 STRUCTURED: tuple[Rule, ...] = (
@@ -241,12 +245,13 @@ STRUCTURED: tuple[Rule, ...] = (
           lower=True, check=passphrase, back=0),
     # a token announced at the end of a line ("the unseal key:", "token'ı burada, …:")
     # and given alone on the next
-    rule("announced", r"^((?=[^\n]{0,200}:[ \t]*\r?\n[ \t]*[a-z0-9+/=_.~-]{16,}[ \t]*(?:\r?\n|$))"
+    rule("announced", r"^((?=[^\n]{0,200}(?::|👇|⬇️?|↓)[ \t]*\r?\n" + CHAT +
+          r"[a-z0-9+/=_.~-]{16,}[ \t]*(?:\r?\n|$))"
           r"(?=[^\n]*?(?:key|token|passw|secret|kennwort|schlüssel|sleutel|nyckel|nøkkel|"
           r"nøgle|klucz|anahtar|chave|clave|contraseña|"
           r"mot de passe|senha|chiave|şifre|wachtwoord|lösenord|hasło|пароль|ключ|токен|密码|"
           r"密钥|パスワード|비밀번호))(?![^\n]*(?:accessor|\bid\b|hash|digest|fingerprint|"
-          r"checksum|public|publishable))[^\n]{0,200}:[ \t]*\r?\n[ \t]*)"
+          r"checksum|public|publishable))[^\n]{0,200}(?::|👇|⬇️?|↓)[ \t]*\r?\n" + CHAT + ")"
           r"([a-z0-9+/=_.~-]{16,})[ \t]*(?=\r?\n|$)", keep=1,
           hints=('key', 'token', 'passw', 'secret', 'kennwort', 'schlüssel', 'sleutel', 'nyckel',
                  'nøkkel', 'nøgle', 'klucz', 'anahtar', 'chave', 'clave',
@@ -548,9 +553,11 @@ STRUCTURED: tuple[Rule, ...] = (
           hints=('sqlplus',), lower=True, check=is_value, back=0),
     rule("cli-password", r"(\brabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+)(\S+)",
           keep=1, hints=('rabbitmqctl',), lower=True, check=is_value, back=0),
-    # net user NAME PASSWORD [/add]: not "net user /domain NAME", nor a table's description
-    rule("cli-password", r"(\bnet[ \t]+user[ \t]+(?!/)\S+ +)(?![/*])(\S+)(?=[ \t]*(?:/|\r?\n|$))",
-          keep=1, hints=('net user',), lower=True, check=is_value, back=0),
+    # net user NAME PASSWORD [/add], a command (first on its line, after a prompt, RUN, && or
+    # ;): not "net user /domain NAME", a table's description, "dot net user group interlude"
+    rule("cli-password", r"((?:^|(?<=[>$`\n])|(?<=\brun )|(?<=&& )|(?<=; ))[ \t]*"
+          r"net[ \t]+user[ \t]+(?!/)\S+ +)(?![/*])(\S+)(?=[ \t]*(?:/|\r?\n|$))",
+          keep=1, hints=('net user',), lower=True, check=is_value, back=12),
     rule("cli-password", r"(\becho\s+[\"']?[\w.-]+:)([^\s\"'|]+)(?=[\"']?\s*\|\s*(?:sudo\s+)?"
           r"chpasswd)", keep=1, hints=('chpasswd',), check=is_value),
     rule("cli-password", r"(\b(?:mosquitto_\w+|ipmitool)\b[^\n]*?\s-P\s+)(\S+)", keep=1,

@@ -53,9 +53,10 @@ TOOLS: tuple[Rule, ...] = (
     # kinit user@REALM <<< 'pw' (a here-string answers its prompt)
     rule("cli-password", r"(\bkinit\b[^\n]*?<<<\s*)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
           hints=('<<<',), lower=True, check=is_value, back=120),
-    # curl -u TOKEN: (the token is the user, the password empty: Lambda's, Mailgun's keys)
-    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?)([a-z0-9_.-]{24,})(?=:[\s\"'])", keep=1,
-          hints=(' -u', '--user'), lower=True, check=random_value, back=0),
+    # curl -u TOKEN: (the token is the user, the password empty or "X": Lambda's, Mailgun's,
+    # Freshdesk's keys)
+    rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?)([a-z0-9_.-]{20,})(?=:(?:x\b)?[\s\"'])",
+          keep=1, hints=(' -u', '--user'), lower=True, check=random_value, back=0),
     # SNMP: snmpwalk -c COMMUNITY, snmpget -A 'auth pass' / -X 'priv pass'
     rule("password", r"(\bsnmp\w*\b[^\n]*?\s-[cAX][ \t]*)('[^'\n]+'|\"[^\"\n]+\"|[^\s-]\S*)",
           keep=1, hints=('snmp',), check=community, back=0),  # -a, -x: protocols

@@ -15,7 +15,7 @@ NOT_A_SECRET = re.compile(
     r"^(?:\d+(?:\.\d+)?|true|false|yes|no|null|none|nil|required|optional|string|str|"
     r"bytes|int|long|integer|boolean|bool|number|uuid|varchar|double|float|void|"
     r"(?:HTTP|HTTPS|SPDY)/\d(?:\.\d)?|\$?this->.*|\$\w+->.*|\.\s*\$\w+\s*\.?|"
-    r"(?:string|int|bool|boolean|long|float|double|number|any|char|byte|id)[)\],;!]*|"
+    r"(?:string|int|bool|boolean|long|float|double|number|any|char|byte|id)[)\],;!?]*|"
     # a hash's name; a framework's validation rules ('required|string|min:8|confirmed'); a
     # request's field ($_POST['password']); a version pin ("tiktoken==0.7.0")
     r"(?:sha-?\d+|md5|bcrypt|argon2\w*|pbkdf2\w*|scrypt|blake2\w*)|"
@@ -79,7 +79,7 @@ NOT_A_SECRET = re.compile(
     r".*'\s*or\s.*|.*\bor\s+'?\d+'?\s*=.*)$",
     re.IGNORECASE)
 PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|^<|"
-                               r"<[\w\s-]+>|(?:^|[_=:/-])<[\w-]*$|"
+                               r"<[\w\s-]+>|(?:^|[_=:/-])<[\w-]*$|^[\w-]+>$|"
                                r"\$\{|your[_-]|example|placeholder|deadbeef|cafebabe|^mypass(?:word)?$|"
                                r"^(?:tu|votre|ta|deine?|seu|sua|il[_-]tuo|la[_-]tua)[_-]|"
                                # "your" in a stand-in in other languages (live_DEIN_API_…,
@@ -197,7 +197,8 @@ def names_a_place(before: str, name: str, value: str) -> bool:
     a word after a capitalized dash in a list ("-Password Change", "Answ:-Password manager")."""
     bare, low = value.strip("\"'`"), name.lower().rstrip(" \t=:\"'")
     whole = NAME_TAIL.findall(before)[0].lower() + low  # the name's start too
-    if re.match(r"public|data-", whole) or re.search(r"(?:user_?name|email|login_?name)$", whole):
+    if re.match(r"public|data-", whole) or " " not in low and \
+            re.search(r"(?:user_?name|email|login_?name)$", whole):
         return True  # ``publicKeyToken="31bf3856ad364e35"``, a cookie that holds a user's name
     if re.search(r"(?:key|token|session|_id|-id)$", low) and \
             not re.search(r"secret|pass|api|auth", low) \
@@ -357,7 +358,15 @@ def not_written_down(bare: str) -> bool:
                 re.fullmatch(r"[\W_]+|:[a-z_]\w*|(?i:realm=.*)", bare) or  # "=====", ":password"
                 re.match(r"[#$]\{", bare) or  # MyBatis' #{password}
                 bare.lower() in ("allowed", "denied", "disabled", "enabled", "unset", "granted",
-                                 "forbidden", "redacted", "hidden", "masked") or
+                                 "forbidden", "redacted", "hidden", "masked", "hashed",
+                                 "encrypted") or
+                # an environment's or a constant's name (a k8s secretKey's DATABASE_URL), a
+                # dotfile's, an absolute path, Compose's escaped $$VAR and $$(…), a build
+                # secret's spec (docker build --secret id=npmrc,src=.npmrc)
+                re.fullmatch(r"[A-Z]{2,}(?:_[A-Z]{2,})+|\.[a-z][a-z0-9_.-]*", bare) or
+                re.fullmatch(r"(?:~|/[\w.-]+)(?:/[\w.*-]*)+", bare) and
+                sum(c.isdigit() for c in bare) <= 4 or  # not a key that starts with "/"
+                re.match(r"\$\$[({A-Za-z_]|(?:id|src|source|target|type|env)=", bare) or
                 re.match(r"f['\"]\{", bare) or EXPRESSION.fullmatch(bare) or
                 re.search(r"[\u3400-\u9fff\uff08\uff09]", bare) and re.search(r"[A-Za-z]", bare)
                 or DESCRIBED.search(bare) or HASH_NAME.fullmatch(bare) or
