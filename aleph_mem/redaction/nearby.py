@@ -30,7 +30,15 @@ from aleph_mem.redaction.structure import (
     decodes_to_text,
     id_name,
 )
-from aleph_mem.redaction.values import FILE_NAME, HOST, MODEL_ID, UUID, WORDLIKE, is_value
+from aleph_mem.redaction.values import (
+    CMDLET,
+    FILE_NAME,
+    HOST,
+    MODEL_ID,
+    UUID,
+    WORDLIKE,
+    is_value,
+)
 
 # a credential's word, on the lower-cased view, in the languages people write notes in: each
 # word's literal core (an alternation of plain words is scanned fast, by its first letters)
@@ -425,7 +433,8 @@ def beside_credential_words(text: str, view: str) -> list[tuple[int, int, str]]:
                 # ``psk=5jSy…`` unquoted: the name stays ("Shop: Goiabada=1962" is one value)
                 a, value = a + name.end(), value[name.end():]
             if lead and text[m.start()] == "@" or text[m.start()] == "^" or \
-                    not random_looking(value) or PRODUCT.fullmatch(value) or \
+                    CMDLET.fullmatch(value) or not random_looking(value) or \
+                    PRODUCT.fullmatch(value) or \
                     re.fullmatch(r"0x[0-9a-fA-F]{1,16}", value):
                 continue  # a handle; a block id ("^nXMD9Rmg"); "AppleWebKit/537.36"; 0xC000006D
             key = NAME_BEFORE.search(text, max(0, a - 60), a)

@@ -298,7 +298,7 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("password", r"(\b(?:password|key)\s+7\s+)([0-9a-f]{8,})\b", keep=1,
           hints=('password 7 ', 'key 7 '), lower=True, back=0),
     # a game server's or a tool's single-dash flag: `-password "…"`, `-pass …`
-    rule("flag", r"((?<![\w-])-(?:password|passwd|pass|pw|rcon[_-]?password)[\s=]+)"
+    rule("flag", r"((?<![\w-])-(?:password|passwd|pass|pw|rcon[_-]?password)[ \t=]+)"
           r"(\"[^\"\n]+\"|'[^'\n]+'|[^\s\"'-][^\s\"']*)", keep=1,
           hints=('-password', '-passwd', '-pass ', '-pw ', '-rcon'), lower=True,
           check=is_value, back=0),
@@ -318,7 +318,8 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("password", r"(\bcat\s+(?!\S*htpasswd)(?!/etc/passwd\b)(?!\S*\.enc\b)\S*(?:password|"
           r"passwd|secret|token|api[_-]?key|"
           r"credential|creds\b|(?<![a-z])pass(?![a-z])|_pass\b|private)"
-          r"\S*(?:[ \t]+[^\s|;&]+)*[ \t]*\r?\n)(?!-----)([^\s]{8,})(?=[ \t]*(?:\r?\n|$))", keep=1,
+          r"[^\s)]*(?:[ \t]+[^\s|;&)]+)*[ \t]*\r?\n)(?!-----)([^\s]{8,})(?=[ \t]*(?:\r?\n|$))",
+          keep=1,  # not a script's $(cat …) (its next line is the script's)
           hints=('cat ',), lower=True, check=is_value, back=0),
     *ANNOUNCED,
     *TOOLS,
@@ -462,7 +463,7 @@ STRUCTURED: tuple[Rule, ...] = (
     # --password hunter2, --http-password=abc, --api-key=abc; -p 'x' is too short to trust
     rule("flag", r"(--[a-z-]*?(?:password|passwd|passphrase|token|api-key|apikey|secret|pass|"
           r"client-secret|"
-          r"access-key|secret-key|auth-token)(?:=|\s+))(?!-)(\"[^\"]+\"|'[^']+'|[^\s\"']+)",
+          r"access-key|secret-key|auth-token)(?:=|[ \t]+))(?!-)(\"[^\"]+\"|'[^']+'|[^\s\"']+)",
           keep=1, hints=('--',), lower=True, check=is_value, back=0),
     # a personal access token under "PAT": random only ("PAT: Integrations > API" is a path)
     rule("password", r"((?<![a-z])pat\\?[\"']?\s*(?::=|=|:(?!:))[ \t]*[\"'`]?)"
@@ -498,7 +499,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"(?:string|str|bytes)\s*=\s*)?(?:\[\]byte\(|b(?=\"))?"
           r"(?:\\\"|\"|')?)"
           # unquoted, three words in a row are a sentence ("Password: chiedere a Giulia")
-          r"(?!\[redacted:)(?:(?<=[\"'])|(?![^\W\d_]+(?:-[^\W\d_]+)*(?:[ \t]+[`\"'(]?[^\W\d_]|"
+          r"(?!\[redacted:)(?:(?<=[\"'])|(?![^\W\d_]+(?:-[^\W\d_]+)*(?:[ \t]+[`\"'(/]?[^\W\d_]|"
           r",[ \t]+[^\W\d_])))"
           + VALUE, keep=1,
           hints=("pass", "pwd", "pw", "secret", "token", "key", "cred", "psk", "authtok",

@@ -338,6 +338,14 @@ MODEL_ID = re.compile(r"[A-Za-z][\w.-]*/[A-Za-z][\w.]*-(?:[\w.]+-)*?(?:\d+(?:\.\
 # an object serialized and base64-encoded: Python's pickle (protocols 2 to 5), Java's
 # ObjectOutputStream, PHP's serialize() (an object, a custom object, an array)
 SERIALIZED = re.compile(r"gA[JNRS]|gASV|rO0AB|[TQ]zo\d|YTo\d")
+# a state written where a value would be ("**hidden**", "'password' => 'hashed'")
+STATUS_WORDS = frozenset(("allowed", "denied", "disabled", "enabled", "unset", "granted",
+                          "forbidden", "redacted", "hidden", "masked", "hashed", "encrypted"))
+# a PowerShell command: an approved verb, a dash, a noun ("Read-Host", "Start-Dnscat2")
+CMDLET = re.compile(r"(?i:get|set|new|start|stop|invoke|import|export|add|remove|test|enable|"
+                    r"disable|read|write|out|convertto|convertfrom|select|find|register|update|"
+                    r"install|connect|resolve|restart|send|format|copy|move|rename|clear|join|"
+                    r"split|wait|show|enter|grant|request|save)-[A-Za-z][A-Za-z0-9]+")
 # an exploit writer's cyclic pattern (Metasploit's pattern_create: "Aa0Aa1Aa2…", any part)
 CYCLIC = re.compile(r"[a-z]?\d?(?:[A-Z][a-z]\d){4,}[A-Z]?[a-z]?")
 # a tool's list of flags in capitalized words ("CanChange-NotExpi-Req", winPEAS's account
@@ -357,9 +365,7 @@ def not_written_down(bare: str) -> bool:
                 len(bare) or  # words in another script ("帧级+视频级", "[密码]")
                 re.fullmatch(r"[\W_]+|:[a-z_]\w*|(?i:realm=.*)", bare) or  # "=====", ":password"
                 re.match(r"[#$]\{", bare) or  # MyBatis' #{password}
-                bare.lower() in ("allowed", "denied", "disabled", "enabled", "unset", "granted",
-                                 "forbidden", "redacted", "hidden", "masked", "hashed",
-                                 "encrypted") or
+                bare.strip("*_").lower() in STATUS_WORDS or
                 # an environment's or a constant's name (a k8s secretKey's DATABASE_URL), a
                 # dotfile's, an absolute path, Compose's escaped $$VAR and $$(…), a build
                 # secret's spec (docker build --secret id=npmrc,src=.npmrc)
@@ -379,8 +385,7 @@ def not_written_down(bare: str) -> bool:
                 CYCLIC.fullmatch(bare) or  # an exploit's cyclic pattern ("Aa0Aa1Aa2…")
                 SERIALIZED.match(bare) or  # a pickled, Java- or PHP-serialized object in base64
                 re.fullmatch(r"\^[A-Za-z0-9-]{6,}", bare) or  # an Obsidian block's id
-                re.fullmatch(r"(?i:read|get|set|new|convertto|convertfrom|import|export|"
-                             r"invoke|start)-[A-Za-z]+", bare) or  # PowerShell's Read-Host
+                CMDLET.fullmatch(bare) or  # PowerShell's Read-Host, Start-Dnscat2
                 bare.lower() in ("authorization", "bearer", "x-api-key") or
                 bare.endswith(":") and ("@" in bare or "/" in bare) or
                 len(bare.split()) >= 3 and ", " in bare)  # a list ("kafka, harbor, env group")
@@ -471,6 +476,9 @@ def label_word(text: str) -> bool:
     if bare.isdigit():  # "contraseña de comercio: 816535": digits after a password's label
         return 4 <= len(bare) <= 12 and pin_value(bare)
     long_enough = len(bare) >= 6 or not bare.isascii() and len(bare) >= 3  # "ゆずポン酢"
+    if re.match(r"!?\[\[|[A-Z][A-Z0-9]*_[A-Z0-9_]*=\S", bare) or \
+            bare.strip("*_").lower() in NOT_A_PASSWORD:
+        return False  # a wikilink's embed, an environment's line (BACKUP_DIR=…), "**hidden**"
     return long_enough and not NOT_A_SECRET.match(bare) and not placeholder(bare) and \
         not names_a_secret(bare) and bare not in PUBLISHED and \
         bare.lower() not in NOT_A_PASSWORD and \
