@@ -1457,6 +1457,30 @@ def shapes() -> list[Shape]:
          "Dq" + q(16)),
         ("curl -s -u {}:X https://shop.freshdesk.com/api/v2/tickets", q(20)),
     )
+    # round 38: the held-out halves' leaks, read once held out and written anew: a grid of
+    # backup codes after a heading in parentheses, Make's webhook, Keeper's and Bitwarden
+    # Send's links, Kerberos keys and a ticket, a pwdump line behind CME's columns, shodan's
+    # key, Vault's new secret id, a Junos $9$ secret, Mercado Pago's token
+    digits = "0123456789"
+    out += _shapes(
+        "round-38",
+        ("Workspace backup codes (generated 3 May)\n{}   " + q(4, digits) + " " + q(4, digits)
+         + "\n" + q(4, digits) + " " + q(4, digits), q(4, digits) + " " + q(4, digits)),
+        ("old form hook: https://hook.eu1.make.com/{}", q(32, LOWER)),
+        ("one-time share: https://keepersecurity.com/vault/share#{}", q(43, URLSAFE)),
+        ("Send link: https://send.bitwarden.com/#{}", q(22, URLSAFE) + "/" + q(22, URLSAFE)),
+        ("[*] Kerberos keys grabbed\nkrbtgt:aes256-cts-hmac-sha1-96:{}", q(64, HEX)),
+        ("      aes256_hmac       (4096) : {}", q(64, HEX)),
+        ("  Base64EncodedTicket   :\n\n      {}", "doIF" + q(300, ALNUM + "+/") + "="),
+        ("SMB  10.0.4.5  445  WS07  Administrator:500:aad3b435b51404eeaad3b435b51404ee:{}:::",
+         q(32, HEX)),
+        ("$ shodan init {}\nSuccessfully initialized", q(32)),
+        ("$ vault write -f auth/approle/role/ci/secret-id\nKey                   Value\n"
+         "secret_id             {}\nsecret_id_accessor    " + uuid(), uuid()),
+        ('set security ike policy p1 pre-shared-key ascii-text "{}"', "$9$" + q(24, ALNUM + "./-")),
+        ("Mercado Pago token: {}", "APP_USR-" + q(16, digits) + "-" + q(6, digits) + "-"
+         + q(32, HEX) + "-" + q(9, digits)),
+    )
     return out
 
 
@@ -1484,6 +1508,14 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
     # Windows path, `net user /domain NAME`, a cyclic pattern, a format's prefix alone, a
     # playground's source in a URL, an analytics cookie's encoded text, an environment's
     # session name, Symfony's env reference, a header's name, an SMB prompt, a lexer's style
+    # round 38: the held-out halves' changed near misses, written anew: a hook cut short
+    # with an ellipsis, a Vault accessor, a Cisco type 9 hash
+    "round-38": (
+        "Old hook https://hooks.slack.com/services/T04ZX3K9Q/B07… was revoked in June.",
+        "Webhook: https://ops.webhook.office.com/webhookb2/…/IncomingWebhook/… (full URL in Vault)",
+        "secret_id_accessor    1aadca2e-8f24-4fd6-9bb9-d85de2c40d58",
+        "username ops privilege 15 secret 9 $9$nh3mQVczB7dqsO$X.HsgL6x1il0RxkOSSvyQYwucyS",
+    ),
     # round 37: the twelfth real sample's wrong lines (read held out, development since),
     # written anew: a script's $(cat …) and the line after it, a flag at a line's end and the
     # command on the next, a PowerShell command beside a key, an embed after "password:", a

@@ -278,7 +278,7 @@ def named_codes(text: str, view: str) -> list[tuple[int, int, str]]:
         stop = min(line_end, w.end() + BETWEEN)
         next_end = view.find("\n", line_end + 1) if line_end < len(view) else -1
         places = [(w.end(), stop)]
-        rest = re.sub(r"^s?[._-]?(?:txt|md|csv|pdf)$|^[(（][^)）]*[)）]:?$", "",
+        rest = re.sub(r"^s?[._-]?(?:txt|md|csv|pdf)$|^s?[ \t]*[(（][^)）]*[)）]:?$", "",
                       view[w.end():line_end].strip())  # a file's name, a parenthesis
         announced = not rest.strip(" \t:：.-—–()（）") or rest.rstrip().endswith((":", "："))
         if announced:

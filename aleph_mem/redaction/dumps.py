@@ -2,7 +2,8 @@
 pwdump's lines and under mimikatz's "NTLM" (a hash that logs in as it stands), a cleartext
 ``DOMAIN\\user:password`` in crackmapexec's hits and secretsdump's LSA secrets, a cracked
 password in john's ``--show`` lines, a roastable Kerberos or NetNTLM hash and the password
-cracked from it (``$krb5tgs$…:Summer2024!``), a TLS key log's secrets. Part of the structured
+cracked from it (``$krb5tgs$…:Summer2024!``), an account's Kerberos keys and a ticket in
+base64, a TLS key log's secrets. Part of the structured
 rules, in their order (``rules.STRUCTURED``), and one pass (``roasted``)."""
 
 from __future__ import annotations
@@ -28,8 +29,17 @@ def cracked(value: str) -> bool:
 
 DUMPS: tuple[Rule, ...] = (
     # secretsdump's and pwdump's "user:rid:LM:NT:::", LSA's "DOMAIN\host$:LM:NT"
-    rule("ntlm-hash", r"(?m)(^[ \t]*[^\s:]+:\d+:[0-9a-f]{32}:)([0-9a-f]{32})(?=:::)", keep=1,
-          hints=(':::',), lower=True, check=nt_hash),
+    rule("ntlm-hash", r"(?m)((?:^|[ \t])[^\s:]+:\d+:[0-9a-f]{32}:)([0-9a-f]{32})(?=:::)", keep=1,
+          hints=(':::',), lower=True, check=nt_hash),  # at a line's start or after CME's columns
+    # a domain account's Kerberos keys (secretsdump's "krbtgt:aes256-cts-hmac-sha1-96:…",
+    # mimikatz's "aes256_hmac (4096) : …") and a ticket in base64 (Rubeus', mimikatz's "doI…")
+    rule("kerberos-key", r"(?m)((?:^|[ \t])[^\s:]+:"
+          r"(?:aes(?:128|256)-cts-hmac-sha1-96|des-cbc-md5):)([0-9a-f]{16,64})(?![0-9a-f])",
+          keep=1, hints=('-cts-hmac-', 'des-cbc-md5'), lower=True),
+    rule("kerberos-key", r"(\baes(?:128|256)_hmac[ \t]*(?:\(\d+\))?[ \t]*:[ \t]*)([0-9a-f]{32,64})"
+          r"(?![0-9a-f])", keep=1, hints=('_hmac',), lower=True, back=8),
+    rule("kerberos-ticket", r"(?<![A-Za-z0-9+/])doI[A-Za-z0-9+/]{100,}={0,2}", hints=('doi',),
+          back=0),
     rule("ntlm-hash", r"(?m)(^[ \t]*[^\s:]+:aad3b435b51404eeaad3b435b51404ee:)([0-9a-f]{32})"
           r"(?=[ \t]*$)", keep=1, hints=('aad3b435b51404ee',), lower=True, check=nt_hash,
           back=200),

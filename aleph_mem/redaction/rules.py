@@ -115,6 +115,7 @@ TOKENS: tuple[Rule, ...] = (
                ("cs_", r"[0-9a-f]{40}\b")),
     # an access key id by its prefix, as AWS's AKIA: Tencent Cloud's
     token_rule("access-key-id", ("AKID", r"[A-Za-z0-9]{32}")),
+    token_rule("api-key", ("APP_USR-", r"\d{10,20}-\d{6}-[0-9a-f]{32}-\d{6,12}")),  # Mercado Pago
     token_rule("cookie", ("CfDJ8", B + "{60,}")),  # ASP.NET Core's protected cookie or token
     token_rule("jwt", ("eyJ", B + r"{8,}\.(?:eyJ" + B + r"{8,}\." + B + "{8,}|"  # a JWS; a JWE
                     + B + r"{6}\." + B + r"{27}(?!" + B + ")|"  # a Flask session (itsdangerous)
@@ -176,10 +177,12 @@ STRUCTURED: tuple[Rule, ...] = (
           r"[A-Za-z0-9+/]{20,}=*", hints=('0.',), back=0),
     rule("webhook", r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/"
           r"\d+/[a-z0-9_-]+", hints=('/api/webhooks/',), lower=True),
-    rule("webhook", r"https://hooks\.slack\.com/(?:services|workflows)/[a-z0-9/_-]+",
+    rule("webhook", r"https://hooks\.slack\.com/(?:services|workflows)/[a-z0-9/_-]++(?!…|\.\.\.)",
           hints=('hooks.slack.com',), lower=True, back=8, check=not_placeholder),
     rule("webhook", r"https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[^\s\"'<>]+",
-          hints=('.webhook.office.com',), lower=True),
+          hints=('.webhook.office.com',), lower=True, check=not_placeholder),
+    rule("webhook", r"https://hook\.(?:[a-z0-9]+\.)?(?:integromat|make)\.com/[a-z0-9]{20,}",
+          hints=('integromat.com', 'make.com'), lower=True),
     rule("sentry-dsn", r"(https?://[0-9a-f]{32}:)[0-9a-f]{32}(?=@[^\s/]*sentry)", keep=1,
           hints=('sentry',), lower=True),
     rule("cookie", r"((?:^|(?<=[\s\"']))cookie\s*:\s*[\"']?)(?=[^\s=;,]+=)[^\n\"']{8,}",

@@ -182,6 +182,15 @@ TOOLS: tuple[Rule, ...] = (
           hints=('vt ',), lower=True, back=100),
     rule("api-key", r"(\bsnyk\s+auth\s+)([0-9a-f]{8}-[0-9a-f-]{27})(?![\w-])", keep=1,
           hints=('snyk auth',), lower=True, back=0),
+    rule("api-key", r"(\bshodan\s+init\s+)([A-Za-z0-9]{32})(?![\w-])", keep=1,
+          hints=('shodan init',), back=0),
+    # Vault's table of a new secret: "secret_id   7554…", "token   hvs.…" (not the accessor)
+    rule("secret", r"(?m)(^(?:secret_id|token|client_token|wrapping_token|root_token|"
+          r"unseal_key_\d+|unseal key \d+:)[ \t]{2,})(\S{16,})[ \t]*$", keep=1,
+          hints=('secret_id', 'token ', 'unseal key'), check=is_value, back=0),
+    # Junos' reversible $9$ secrets (not Cisco's type 9 hash, "$9$salt$hash")
+    rule("password", r"(?<![\w$])\$9\$[A-Za-z0-9./-]{8,}(?![A-Za-z0-9./$-])", hints=('$9$',),
+          back=0),
     # an object store's CLI given its key pair: obsutil config -i=AK -k=SK, qshell account AK SK
     rule("api-key", r"(\bobsutil\s+config\b[^\n]*?\s-[ik]=)(\S+)", keep=1, hints=('obsutil',),
           check=random_value, back=200),
@@ -222,8 +231,10 @@ TOOLS: tuple[Rule, ...] = (
     # a password manager's share link: its fragment is the key (1Password, Bitwarden Send)
     rule("share-link", r"(\bshare\.1password\.com/s#)([\w-]{20,})", keep=1,
           hints=('share.1password.com',), back=0),
-    rule("share-link", r"(\bbitwarden\.com/#/send/)([\w-]{10,}/[\w-]{10,})", keep=1,
-          hints=('bitwarden.com/#/send',), back=20),
+    rule("share-link", r"(\bbitwarden\.com/#/send/|\bsend\.bitwarden\.com/#)"
+          r"([\w-]{10,}/[\w-]{10,})", keep=1, hints=('bitwarden.com/#',), back=20),
+    rule("share-link", r"(\bkeepersecurity\.(?:com|eu)/vault/share#)([\w-]{20,})", keep=1,
+          hints=('keepersecurity.',), back=0),
     # Login with Amazon's tokens (SP-API's refresh and access tokens)
     rule("api-key", r"(?<![\w|])Atz[ar]\|[A-Za-z0-9_-]{60,}", hints=('atzr|', 'atza|'), back=0),
     # a workflow's webhook host (Pipedream's endpoint id is its only secret)
