@@ -1480,6 +1480,24 @@ def shapes() -> list[Shape]:
         ('set security ike policy p1 pre-shared-key ascii-text "{}"', "$9$" + q(24, ALNUM + "./-")),
         ("Mercado Pago token: {}", "APP_USR-" + q(16, digits) + "-" + q(6, digits) + "-"
          + q(32, HEX) + "-" + q(9, digits)),
+        # a card's second row under a header two rows up, "sec code", --private-key, curl's
+        # --user ":SECRET", an LND macaroon, Yandex's and Alibaba's STS key ids, an SDK's
+        # AK/SK pair, an aws configure prompt, Baidu's ak of hex
+        ("Cardholder,Card number,Exp,CVV\nA. Lee," + card(6, "") + ",07/27,512\nB. Ray,{},10/26,"
+         "318", card(7, "")),
+        ("updated the payment method to " + card(8, " ") + " exp 02/28 sec code {}",
+         q(3, "123456789")),
+        ("cast send 0xA0b8 \"transfer(address,uint256)\" 0x3e57 25 --private-key {}", q(64, HEX)),
+        ("curl --user :{} https://mainnet.infura.io/v3/" + q(32, HEX), q(32, HEX)),
+        ('curl -H "Grpc-Metadata-macaroon: {}" https://lnd.internal:8080/v1/balance',
+         "0201036c6e64" + q(200, HEX)),
+        ("[yandex]\naws_access_key_id = {}", "YCAJ" + q(21, URLSAFE)),
+        ('"Credentials": {"AccessKeyId": "{}", "Expiration": "2026-05-21"}', "STS." + q(25)),
+        ("export HUAWEICLOUD_SDK_AK={}\nexport HUAWEICLOUD_SDK_SK=" + q(40), q(20, UPPER)),
+        ("export HUAWEICLOUD_SDK_AK=" + q(20, UPPER) + "\nexport HUAWEICLOUD_SDK_SK={}", q(40)),
+        ("$ aws configure --profile ncp\nAWS Access Key ID [None]: {}", q(20, UPPER)),
+        ("[defaults]\nak = {}\nsk = " + q(32, HEX), q(32, HEX)),
+        ("Arbitrum node: https://rpc.ankr.com/arbitrum/{}", q(64, HEX)),
     )
     return out
 
@@ -1508,6 +1526,21 @@ NEAR_MISSES: dict[str, tuple[str, ...]] = {
     # Windows path, `net user /domain NAME`, a cyclic pattern, a format's prefix alone, a
     # playground's source in a URL, an analytics cookie's encoded text, an environment's
     # session name, Symfony's env reference, a header's name, an SMB prompt, a lexer's style
+    # round 39: the held-out halves' other changed near misses: ids and signatures of a
+    # payment's response, Swedish and Korean stand-ins, a docs page's and a sandbox's keys,
+    # Solana's programs, a test mode's card, a share link's key in a URL's query
+    "round-39": (
+        '{"openid":"oX8n_6H2kq3pL9vT4wRzYb1cD5eF","unionid":"o6_bmasdasdsad6_2sgVt7hMZOPfL"}',
+        '"additionalData": {"hmacSignature": "kX3vQ8mN2pL7tR9wY4zB6cD1fG5hJ0sA+eI="}',
+        "KLARNA_API_USERNAME=ditt_användarnamn\nKLARNA_API_PASSWORD=ditt_lösenord",
+        "kakao:\n  rest-api-key: 발급받은_REST_API_키",
+        "| secretKey | NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j |",
+        'curl -H "X-CMC_PRO_API_KEY: b54bcf4d-1bca-4e8e-9a24-22ff2c3d462c" '
+        "https://sandbox-api.coinmarketcap.com/v1/cryptocurrency/listings/latest",
+        "Token program:   TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
+        "Test mode card 4111 1111 1111 1111, any future expiry, CVV 123",
+        "[read it](https://readmedium.com/a-86fb24fa6b10?sk=v2%2Fd57fe09a-6a01-4241-bb30-c0937)",
+    ),
     # round 38: the held-out halves' changed near misses, written anew: a hook cut short
     # with an ellipsis, a Vault accessor, a Cisco type 9 hash
     "round-38": (

@@ -26,9 +26,12 @@ TEST_CARDS = frozenset({
     "4242424242424242", "4111111111111111", "4012888888881881", "5555555555554444",
     "5105105105105100", "2223003122003222", "5200828282828210", "378282246310005",
     "371449635398431", "6011111111111117", "6011000990139424", "3566002020360505",
-    "6200000000000005", "4000056655665556", "4917610000000000", "5454545454545454"})
+    "6200000000000005", "4000056655665556", "4917610000000000", "5454545454545454",
+    "4000002500003155", "4000002760003184", "4000000000003220", "4000000000009995",
+    "4000000000000002", "4000000000000069", "4000000000000127", "4000000760000002",
+    "4000001240000000", "5528790000000008", "4543590000000006"})
 EXPIRY = re.compile(r"(?<![\d/])(?:0[1-9]|1[0-2])[ \t]*/[ \t]*(?:\d{2}|20\d\d)(?![\d/])")
-CODE_LABEL = re.compile(r"(?i)\b(?:cvv2?|cvc2?|csc|cid|security code|sicherheitscode|"
+CODE_LABEL = re.compile(r"(?i)\b(?:cvv2?|cvc2?|csc|cid|sec(?:urity)? code|sicherheitscode|"
                         r"prüfnummer|código de seguridad|cryptogramme|код)\b\D{0,12}?"
                         r"(?<!\d)(\d{3,4})(?!\d)")
 LONE_CODE = re.compile(r"(?<![\d.])(\d{3,4})(?![\d./])")
@@ -61,7 +64,9 @@ def card_numbers(text: str, view: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     for m in NUMBER.finditer(text):
         line = text.rfind("\n", 0, m.start()) + 1
-        above = text.rfind("\n", 0, max(0, line - 1)) + 1
+        above = line
+        for _ in range(3):  # a table's header may stand a few rows up
+            above = text.rfind("\n", 0, max(0, above - 1)) + 1
         if not card_number(m.group(), bool(m.group(1) or m.group(2)), text[above:m.end() + 40]):
             continue
         out.append((m.start(), m.end(), MARK.format("card")))

@@ -384,6 +384,7 @@ def _codes_at(text: str, view: str, word_end: int, start: int,
 PUBLIC_LINE = re.compile(r"\bgvlk\b|kms client setup key|"
                          # a network's test card, a standard's test vector, a wiki's example
                          r"\btest ?cards?\b|testkarte|tarjeta de prueba|cart[ãa]o de teste|"
+                         r"\btest mode\b|test kart|"
                          r"carte de test|テストカード|测试卡|test vectors?\b|"
                          r"\b(?:example|sample) from the [\w -]{0,20}(?:wiki|docs|rfc|spec)")
 COMMENT_START = re.compile(r"[ \t]*(?:#|//|;|--|<!--|/\*|\*|rem\b)")
@@ -407,7 +408,7 @@ DECLARED_HINTS = ("public", "publishable", "safe to ", "fine to ship", "meant fo
                   "example", "not a secret", "fake", "dummy", "fixture", "published", "gvlk",
                   "kms client", "search-only", "test card", "testcard", "testkarte",
                   "tarjeta de prueba", "de teste", "carte de test", "テストカード", "测试卡",
-                  "test vector", " from the ")
+                  "test vector", " from the ", "test mode", "test kart")
 DENIED = re.compile(r"\b(?:never|not public|not a public|don't|do not|must not|server[- ]side only|"
                     r"keep (?:it |this )?secret|private key|secret key (?:below|here))")
 

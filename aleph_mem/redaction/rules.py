@@ -115,6 +115,8 @@ TOKENS: tuple[Rule, ...] = (
                ("cs_", r"[0-9a-f]{40}\b")),
     # an access key id by its prefix, as AWS's AKIA: Tencent Cloud's
     token_rule("access-key-id", ("AKID", r"[A-Za-z0-9]{32}")),
+    # Yandex Cloud's static key id, Alibaba's temporary (STS) key id
+    token_rule("access-key-id", ("YCAJ", r"[A-Za-z0-9_-]{20,}"), ("STS.", r"[A-Za-z0-9]{20,}")),
     token_rule("api-key", ("APP_USR-", r"\d{10,20}-\d{6}-[0-9a-f]{32}-\d{6,12}")),  # Mercado Pago
     token_rule("cookie", ("CfDJ8", B + "{60,}")),  # ASP.NET Core's protected cookie or token
     token_rule("jwt", ("eyJ", B + r"{8,}\.(?:eyJ" + B + r"{8,}\." + B + "{8,}|"  # a JWS; a JWE
@@ -128,6 +130,7 @@ KEY_WORDS = (r"(?:password|(?<!no)passwd|pwd|passphrase|passcode|secret|token|ap
              r"encryption[_-]?key|app[_-]?key|master[_-]?key|(?<![a-z])(?<!--- )pass|"
              r"(?<![a-z])pw|token[_-]?value|(?<![a-z])auth(?=\s*:\s*['\"])|"
              r"(?<![a-z])psk|wpa[_-]?passphrase|authtok|(?<![a-z])totp(?:[_-]?secret)?|"
+             r"(?<![a-z0-9?&])sk(?=[\"']?\s*[:=])|"
              r"otp[_-]?secret|mfa[_-]?secret|(?<![a-z])_auth(?=\s*=)|"
              r"(?<![a-z])(?:aes|hmac|jwt|fernet|cipher|crypto|kms|license|licence|webhook|root|network|"
              r"admin|auth|client|service|account|storage|deploy|oauth|consumer|shared|sas|"
@@ -448,14 +451,16 @@ STRUCTURED: tuple[Rule, ...] = (
     # "Authorization: Bearer abc…", "-H 'X-Auth-Token: abc…'", "PRIVATE-TOKEN: abc…"
     rule("auth-header", r"((?:authorization|x-api-key|api-key|x-auth-token|private-token|"
           r"x-vault-token|x-access-token|x-shopify-access-token|x-goog-api-key|"
-          r"ocp-apim-subscription-key)(?:[\"']?\s*[:=]\s*[\"']?|[\"'],[ \t]*[\"'])"
+          r"ocp-apim-subscription-key|grpc-metadata-macaroon)"
+          r"(?:[\"']?\s*[:=]\s*[\"']?|[\"'],[ \t]*[\"'])"
           r"(?:(?:bearer|basic|token|digest|bot|sso-key|ssws|apikey|key|splunk|pat|oauth|"
           r"hmac|mac|flyv1|kakaoak|sharedkey|deepl-auth-key|zoho-oauthtoken|"
           r"klaviyo-api-key|genie ?key)\s+(?=[^\s\"',;]{6}))?)"
           r"([^\s\"',;]{6,})", keep=1,
           hints=('authorization', 'x-api-key', 'api-key', 'x-auth-token', 'private-token',
                  'x-vault-token', 'x-access-token', 'x-shopify-access-token', 'x-goog-api-key',
-                 'ocp-apim-subscription-key'), lower=True, check=header_value, back=0),
+                 'ocp-apim-subscription-key', 'grpc-metadata-macaroon'), lower=True,
+          check=header_value, back=0),
     rule("auth-header", r"(\bauthorization:\s*(?:cpanel|whm)\s+[^:\s\"']+:)([a-z0-9]{20,})", keep=1,
           hints=('cpanel ', 'whm '), lower=True, check=is_value, back=20),
     rule("auth-header", r"(\b(?:bearer|basic)\s+)([a-z0-9._~+/=-]{16,})", keep=1,
@@ -466,7 +471,8 @@ STRUCTURED: tuple[Rule, ...] = (
     # --password hunter2, --http-password=abc, --api-key=abc; -p 'x' is too short to trust
     rule("flag", r"(--[a-z-]*?(?:password|passwd|passphrase|token|api-key|apikey|secret|pass|"
           r"client-secret|"
-          r"access-key|secret-key|auth-token)(?:=|[ \t]+))(?!-)(\"[^\"]+\"|'[^']+'|[^\s\"']+)",
+          r"access-key|secret-key|auth-token|private-key)(?:=|[ \t]+))(?!-)"
+          r"(\"[^\"]+\"|'[^']+'|[^\s\"']+)",
           keep=1, hints=('--',), lower=True, check=is_value, back=0),
     # a personal access token under "PAT": random only ("PAT: Integrations > API" is a path)
     rule("password", r"((?<![a-z])pat\\?[\"']?\s*(?::=|=|:(?!:))[ \t]*[\"'`]?)"
@@ -487,9 +493,11 @@ STRUCTURED: tuple[Rule, ...] = (
           check=is_value),
     # an access key's id under its name, twenty capitals and digits as AWS's and its
     # look-alikes issue them (Naver's, Huawei's, an S3-compatible store's)
-    rule("access-key-id", r"((?i:access[_-]?key[_-]?id|accesskeyid|(?<![\w-])ak)[\"']?[ \t]*[:=]"
-          r"[ \t]*[\"']?)([A-Z0-9]{20})(?![A-Za-z0-9])", keep=1,
-          hints=('access_key_id', 'accesskeyid', 'access-key-id', 'ak =', 'ak=', 'ak:', 'ak :'),
+    rule("access-key-id", r"((?i:access[_ -]?key[_ -]?id|accesskeyid|(?<![a-z0-9-])ak)[\"']?"
+          r"(?:[ \t]*\[[^\]\n]{0,20}\])?[ \t]*[:=][ \t]*[\"']?)([A-Z0-9]{20}|[0-9a-f]{32})"
+          r"(?![A-Za-z0-9])", keep=1,
+          hints=('access_key_id', 'accesskeyid', 'access-key-id', 'access key id', 'ak =', 'ak=',
+                 'ak:', 'ak :'),
           check=lambda v: sum(c.isdigit() for c in v) >= 2 and sum(c.isalpha() for c in v) >= 6,
           back=40),
     # NAME = value, NAME: value, "name": "value", export NAME=value: the name ends in a
@@ -505,7 +513,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"(?!\[redacted:)(?:(?<=[\"'])|(?![^\W\d_]+(?:-[^\W\d_]+)*(?:[ \t]+[`\"'(/]?[^\W\d_]|"
           r",[ \t]+[^\W\d_])))"
           + VALUE, keep=1,
-          hints=("pass", "pwd", "pw", "secret", "token", "key", "cred", "psk", "authtok",
+          hints=("pass", "pwd", "pw", "secret", "token", "key", "cred", "psk", "authtok", "sk",
                  "totp", "_auth", "auth:", "auth :"),
           lower=True, check=is_value, back=24, gate=ANY_SEP),
     # a wallet's key: WIF (5…, K…, L…), a 64-byte key in base58 (Solana), where a wallet is

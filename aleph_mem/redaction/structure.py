@@ -54,7 +54,7 @@ PADDED_BASE64 = re.compile(r"[A-Za-z0-9+/]{38,}={1,2}")
 # a name that says what it holds is an identifier, not a key
 ID_NAME = re.compile(r"(?:^|[^a-z])(?:id|ids|uuid|guid|sha|hash|digest|checksum|etag|sheet|doc|"
                      r"file|path|url|uri|name|version|commit|ref|nonce|salt|iv|kid|fingerprint|"
-                     r"checksum[_-]?hash|tid|"
+                     r"checksum[_-]?hash|tid|openid|unionid|signature|"
                      r"integrity|slug|handle|model|label|title|class|image|tag|cid|hint|sid|uid|"
                      r"x5t|x5c|thumbprint|application_server_key|write_key|room|event|"
                      r"public[_-]?key|pub[_-]?key|publishable[_-]?key|web_?socket-key|"

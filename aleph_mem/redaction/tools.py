@@ -243,9 +243,14 @@ TOOLS: tuple[Rule, ...] = (
     # a daemon's RPC login on its command line: --rpc-login user:password
     rule("flag", r"(--[a-z-]*(?:login|credentials?|auth)[ \t=]+[^\s:]+:)(\S+)", keep=1,
           hints=('login', 'credential', 'auth'), lower=True, check=is_value, back=60),
-    # a node provider's key in its endpoint (QuickNode), a broker's flex query token
+    # a node provider's key in its endpoint (QuickNode, Ankr), a project secret given as
+    # curl's --user ":SECRET", a broker's flex query token
     rule("api-key", r"(\.quiknode\.pro/)([0-9a-f]{32,})", keep=1, hints=('quiknode.pro',),
           back=80),
+    rule("api-key", r"(\brpc\.ankr\.com/[\w-]+/)([0-9a-f]{32,})", keep=1, hints=('rpc.ankr.com',),
+          back=0),
+    rule("basic-auth", r"((?:\s-u\s*|--user[ \t=]+)[\"']?:)([^\s\"']{16,})", keep=1,
+          hints=(' -u', '--user'), check=random_value, back=0),
     rule("api-key", r"(flexwebservice/\w+\?t=)(\d{18,26})", keep=1, hints=('flexwebservice',),
           lower=True, back=0),
     # an exchange's key pair named "private:" (Kraken's); a broker's key id (Alpaca's)

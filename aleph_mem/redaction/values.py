@@ -81,10 +81,10 @@ NOT_A_SECRET = re.compile(
 PLACEHOLDER_WORDS = re.compile(r"x{6,}|(?:x{3,}[-_ ]){2,}x{3,}|\*{4,}|●{3,}|•{3,}|\.\.\.|…|^<|"
                                r"<[\w\s-]+>|(?:^|[_=:/-])<[\w-]*$|^[\w-]+>$|"
                                r"\$\{|your[_-]|example|placeholder|deadbeef|cafebabe|^mypass(?:word)?$|"
-                               r"^(?:tu|votre|ta|deine?|seu|sua|il[_-]tuo|la[_-]tua)[_-]|"
+                               r"^(?:tu|votre|ta|deine?|seu|sua|il[_-]tuo|la[_-]tua)[_-]|발급받은|"
                                # "your" in a stand-in in other languages (live_DEIN_API_…,
                                # UW_HMAC_SLEUTEL, ТОКЕН_ОТ_BOTFATHER, sandbox-api-anahtarınız)
-                               r"(?:^|[_-])(?:dein|deine|ihr|uw|jouw|votre|vos|tus?|sua|seu|"
+                               r"(?:^|[_-])(?:dein|deine|ihr|uw|jouw|votre|vos|tus?|sua|seu|ditt|din|"
                                r"tuo|tua|vostro|twoj|ваш|ваша|ваше|твой|sizin)[_-]|"
                                r"[_-](?:api[_-])?(?:schluessel|schlüssel|sleutel|anahtar\w*|"
                                r"clave|chave|chiave|klucz|ключ|токен)$|^(?:токен|ключ|пароль)_|"
@@ -148,7 +148,14 @@ PUBLISHED = frozenset({
     "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
     "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
     # the Telegram Bot API's documented tokens
-    "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11", "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"})
+    "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11", "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+    # Binance's API docs' worked example; CoinMarketCap's sandbox key; Solana's programs and
+    # USDC's mint (addresses every program names)
+    "NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j",
+    "vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco14y7Ju91duEh8A",
+    "b54bcf4d-1bca-4e8e-9a24-22ff2c3d462c", "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
+    "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+    "So11111111111111111111111111111111111111112"})
 
 
 # a bcrypt hash: a password's, or an API's key in that shape (JSONBin's master keys)
