@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from aleph_mem.redaction.published import placeholder
 from aleph_mem.redaction.rule import Rule, rule
 from aleph_mem.redaction.values import (
     HOST,
@@ -18,7 +19,6 @@ from aleph_mem.redaction.values import (
     looks_random,
     password_like,
     pin_value,
-    placeholder,
     random_value,
     said_secret,
     said_token,

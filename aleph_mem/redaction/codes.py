@@ -10,13 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from aleph_mem.redaction.published import PUBLISHED, placeholder
 from aleph_mem.redaction.rule import MARK, occurrences
 from aleph_mem.redaction.values import (
     NOT_A_PASSWORD,
-    PUBLISHED,
     label_word,
     pin_value,
-    placeholder,
     words_passphrase,
 )
 

@@ -9,6 +9,7 @@ import binascii
 import re
 from collections.abc import Iterator
 
+from aleph_mem.redaction.published import placeholder
 from aleph_mem.redaction.rule import MARK, occurrences
 from aleph_mem.redaction.values import (
     MODEL_ID,
@@ -16,7 +17,6 @@ from aleph_mem.redaction.values import (
     identifier_words,
     is_value,
     password_like,
-    placeholder,
 )
 
 BASE64 = re.compile(r"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{12,}={0,2}(?![A-Za-z0-9+/=_-])")

@@ -34,8 +34,9 @@ from aleph_mem.redaction.dumps import roasted
 from aleph_mem.redaction.fields import pairs
 from aleph_mem.redaction.labels import chosen_after_labels, labelled_codes
 from aleph_mem.redaction.nearby import beside_credential_words, login_pairs, random_looking
+from aleph_mem.redaction.published import PUBLISHED
 from aleph_mem.redaction.rule import MARK, Rule, occurrences
-from aleph_mem.redaction.rules import AWS_PAIR, STRUCTURED, TOKENS
+from aleph_mem.redaction.rules import AWS_PAIR, STRUCTURED
 from aleph_mem.redaction.seeds import joined_phrases, seed_phrases
 from aleph_mem.redaction.structure import (
     CREDENTIAL_WORDS,
@@ -49,8 +50,8 @@ from aleph_mem.redaction.structure import (
     literals,
     table_secrets,
 )
+from aleph_mem.redaction.tokens import TOKENS
 from aleph_mem.redaction.values import (
-    PUBLISHED,
     base64_text,
     digits_password,
     hashed_password,
