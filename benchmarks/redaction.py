@@ -53,6 +53,12 @@ HOSTILE = {
     "5,000 'password: '": "password: " * 5000,
     "20,000 '@'": "@" * 20000,
     "a table of 5,000 empty cells": "| " * 5000 + "\n|---|\n" + "| x " * 5000,
+    # a command's name repeated on one line: every rule that looks along the line for the
+    # command's flag from each occurrence ("login … -p", "vt … -k") was quadratic until its
+    # look was bounded (40,000 "login " took 129 s); a transcript's escapes on one line
+    "40,000 'login '": "login " * 40000,
+    "20,000 'vt '": "vt " * 20000,
+    "60,000 JSON escapes": '{"a":"b\\n\\"c\\"\\\\d"}' * 60000,
 }
 
 

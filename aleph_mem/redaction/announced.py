@@ -66,7 +66,7 @@ def printed_secret(value: str) -> bool:
 
 ANNOUNCED: tuple[Rule, ...] = (
     # a key file shown: its key the long random word on the next line (``ed25519 a_x …``)
-    rule("private-key", r"(\bcat\s+\S*\.key[ \t]*\r?\n(?:[^\n]*?[ \t])?)"
+    rule("private-key", r"(\bcat\s+\S*\.key[ \t]*\r?\n(?:[^\n]{0,300}?[ \t])?)"
           r"([a-z0-9+/=_-]{32,})(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('cat ',), lower=True,
           check=looks_random, back=0),
     # XML that names a secret in an attribute and holds it in another or in its text:
@@ -85,7 +85,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           r"([^\"\n]+)(?=\")", keep=1, hints=('.text',), lower=True, check=is_value, back=80),
     # keys handed to a tool by position: openssl's -K (and -k), a game server's login
     # token, Algolia's admin key after its application id
-    rule("cli-password", r"(\bopenssl\b[^\n]*?\s-k\s+)(?!pass:)(\S+)", keep=1,
+    rule("cli-password", r"(\bopenssl\b[^\n]{0,300}?\s-k\s+)(?!pass:)(\S+)", keep=1,
           hints=('openssl',), lower=True, check=is_value, back=0),
     rule("api-key", r"(\+sv_setsteamaccount\s+)([0-9a-f]{32})", keep=1,
           hints=('sv_setsteamaccount',), lower=True, back=1),
@@ -135,18 +135,18 @@ ANNOUNCED: tuple[Rule, ...] = (
     # a command that prints a stored secret: the line it prints (the command run, first on
     # its line after a prompt; not one a comment mentions, "# ask, or: op read …")
     rule("password", r"((?:^|(?<=\n))[ \t]*(?:\S{0,60}[$#%>❯][ \t]+|ps [^\n>]{0,60}>[ \t]*)?"
-          r"(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:vault\s+(?:kv\s+get|read)\b[^\n]*-field[= ]\S+|"
-          r"op\s+(?:item\s+get\b[^\n]*--reveal|read\s+\S+)|"
-          r"security\s+find-(?:generic|internet)-password\b[^\n]*\s-w\w*|"
-          r"aws\s+secretsmanager\s+get-secret-value\b[^\n]*--output\s+text|"
+          r"(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:vault\s+(?:kv\s+get|read)\b[^\n]{0,300}-field[= ]\S+|"
+          r"op\s+(?:item\s+get\b[^\n]{0,300}--reveal|read\s+\S+)|"
+          r"security\s+find-(?:generic|internet)-password\b[^\n]{0,300}\s-w\w*|"
+          r"aws\s+secretsmanager\s+get-secret-value\b[^\n]{0,300}--output\s+text|"
           r"gcloud\s+secrets\s+versions\s+access\b|"
-          r"aws\s+configure\s+get\s+\S*(?:secret|token|password)\S*|doppler\s+secrets\s+get\b[^\n]*--plain|"
-          r"bw\s+get\s+password\b|az\s+keyvault\s+secret\s+show\b[^\n]*(?:-o|--output)\s+tsv|"
+          r"aws\s+configure\s+get\s+\S*(?:secret|token|password)\S*|doppler\s+secrets\s+get\b[^\n]{0,300}--plain|"
+          r"bw\s+get\s+password\b|az\s+keyvault\s+secret\s+show\b[^\n]{0,300}(?:-o|--output)\s+tsv|"
           r"plesk\s+bin\s+secret_key\s+(?:-c|--create)\b|aws\s+ecr\s+get-login-password\b|"
           r"gcloud\s+auth\s+print-(?:access|identity)-token\b|"
           r"terraform\s+output\s+-raw\s+\S*(?:password|secret|token|key)|"
-          r"terraform\s+state\s+pull\b[^\n]*random_password)"
-          r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1,
+          r"terraform\s+state\s+pull\b[^\n]{0,300}random_password)"
+          r"[^\n]{0,300}\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1,
           hints=('vault kv get', 'vault read', 'op item get', 'op read', 'find-generic-password',
                  'find-internet-password', 'get-secret-value', 'secrets versions access',
                  'doppler secrets get', 'bw get password', 'keyvault secret show',
@@ -170,8 +170,8 @@ ANNOUNCED: tuple[Rule, ...] = (
           lower=True, check=is_value, back=0),
     # passwords a game server's tools take by position: mcrcon -p, steamcmd +login USER PASS,
     # Ruby's Net::SMTP.start(host, port, helo, user, PASSWORD, …)
-    rule("cli-password", r"(\b(?i:mcrcon)\b[^\n]*?\s-p\s+)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
-          hints=('mcrcon',), check=is_value, back=0),  # case kept: -P is its port
+    rule("cli-password", r"(\b(?i:mcrcon)\b[^\n]{0,300}?\s-p\s+)('[^'\n]+'|\"[^\"\n]+\"|\S+)",
+          keep=1, hints=('mcrcon',), check=is_value, back=0),  # case kept: -P is its port
     rule("cli-password", r"(\+login\s+[^\s+]\S*\s+)([^\s+]\S*)", keep=1, hints=('+login',),
           lower=True, check=is_value, back=0),
     rule("password", r"(\bnet::smtp\.start\(\s*(?:[^,()\n]+,\s*){4}[\"'])([^\"'\n]+)(?=[\"'])",
@@ -193,11 +193,12 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("password", r"(\b(?:invalid user|illegal user)\s+)(\S+)(?=\s+from\b)", keep=1,
           hints=('invalid user', 'illegal user'), lower=True, check=password_like, back=0),
     # a keytab pasted as base64 under the line that names it
-    rule("private-key", r"(\bkeytab\b[^\n]*\r?\n[ \t]*)([a-z0-9+/]{40,}={0,2})"
+    rule("private-key", r"(\bkeytab\b[^\n]{0,300}\r?\n[ \t]*)([a-z0-9+/]{40,}={0,2})"
           r"(?=[ \t]*(?:\r?\n|$))",
           keep=1, hints=('keytab',), lower=True, back=0),
     # a PIN letter: the PIN alone on the line after "… lautet:" / "… is:", its word above
-    rule("pin", r"((?:pin|geheimzahl|passcode|code)\b[^\n]*\r?\n(?:[^\n]*\r?\n)?[^\n]*"
+    rule("pin", r"((?:pin|geheimzahl|passcode|code)\b[^\n]{0,300}\r?\n(?:[^\n]{0,300}"
+          r"\r?\n)?[^\n]{0,300}"
           r"\b(?:lautet|is|est|es|ist|è|é)[ \t]*:?[ \t]*(?:\r?\n[ \t]*)?)(\d{4,8})"
           r"(?=[ \t]*(?:\r?\n|$))",
           keep=1, hints=('pin', 'geheimzahl', 'passcode'), lower=True, check=pin_value, back=0),
@@ -207,9 +208,10 @@ ANNOUNCED: tuple[Rule, ...] = (
           lower=True, check=is_value, back=0),
     # a fresh random value made to be a key: openssl rand's or pwgen's line, where the command
     # or the line after it says what for (not a nonce, an IV or a salt)
-    rule("secret", r"(\b(?:openssl\s+rand\s+-(?:base64|hex)\b|pwgen\b)(?![^\n]*\b(?:nonce|iv|salt|"
-          r"test|example)\b)(?=[^\n]*(?:key|secret|passw|token)|[^\n]*\n[^\n]*\n[^\n]*(?:key|"
-          r"secret|passw|token))[^\n]*\r?\n)([a-z0-9+/=]{12,})(?=[ \t]*(?:\r?\n|$))",
+    rule("secret", r"(\b(?:openssl\s+rand\s+-(?:base64|hex)\b|pwgen\b)(?![^\n]{0,300}"
+          r"\b(?:nonce|iv|salt|"
+          r"test|example)\b)(?=[^\n]{0,300}(?:key|secret|passw|token)|[^\n]{0,300}\n[^\n]{0,300}\n[^\n]{0,300}(?:key|"
+          r"secret|passw|token))[^\n]{0,300}\r?\n)([a-z0-9+/=]{12,})(?=[ \t]*(?:\r?\n|$))",
           keep=1, hints=('openssl rand', 'pwgen'), lower=True, check=random_value, back=0),
     # a Z-Wave network's S0/S2 keys (Z-Wave JS's settings)
     rule("encryption-key", r"(\bs(?:0_legacy|2_(?:unauthenticated|authenticated|accesscontrol|"
@@ -222,10 +224,11 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("password", r"(#define\s+\w*(?:pass|password|secret|token|api_?key|psk)\w*\s+\")"
           r"([^\"\n]+)(?=\")", keep=1, hints=('#define',), lower=True, check=is_value, back=0),
     # OMERO's login password
-    rule("cli-password", r"(\bomero\s+login\b[^\n]*?\s-w\s+)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
-          hints=('omero',), lower=True, check=is_value, back=0),
+    rule("cli-password", r"(\bomero\s+login\b[^\n]{0,300}?\s-w\s+)('[^'\n]+'|\"[^\"\n]+\"|\S+)",
+          keep=1, hints=('omero',), lower=True, check=is_value, back=0),
     # an OpenVPN auth-user-pass file: its user, then its password
-    rule("password", r"(\bauth(?:-user-pass)?\.txt\b[^\n]*\r?\n[ \t]*[^\s#]+[ \t]*\r?\n[ \t]*)"
+    rule("password", r"(\bauth(?:-user-pass)?\.txt\b[^\n]{0,300}"
+          r"\r?\n[ \t]*[^\s#]+[ \t]*\r?\n[ \t]*)"
           r"(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('auth.txt', 'auth-user-pass.txt'),
           lower=True, check=is_value, back=0),
     # a password a message gives with no verb, a few words after its word, a dash, a comma or
@@ -282,7 +285,7 @@ ANNOUNCED: tuple[Rule, ...] = (
           check=lambda v: is_value(v) and not re.fullmatch(r"\$(?:env\(\w+\)|[a-z_]\w*)", v),
           back=120),  # not Tcl's variables ("$env(SSH_PASS)")
     # a password fed to sudo -S by a here-string ("sudo -S systemctl restart app' <<< 'pw'")
-    rule("cli-password", r"(\bsudo\s+-s\b[^\n]*?<<<\s*)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
+    rule("cli-password", r"(\bsudo\s+-s\b[^\n]{0,300}?<<<\s*)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
           hints=('<<<',), lower=True, check=is_value, back=120),
     # a password piped into cryptsetup, zfs load-key, a key file; pihole's -p, VeraCrypt's /p,
     # NUT's MONITOR line
@@ -292,7 +295,8 @@ ANNOUNCED: tuple[Rule, ...] = (
           hints=('echo',), lower=True, check=is_value, back=0),  # the hint before the value
     rule("cli-password", r"(\bpihole\s+-a\s+-p\s+)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
           hints=('pihole',), lower=True, check=is_value, back=0),
-    rule("cli-password", r"(\bveracrypt\b[^\n]*?\s/p(?:assword)?\s+)('[^'\n]+'|\"[^\"\n]+\"|\S+)",
+    rule("cli-password", r"(\bveracrypt\b[^\n]{0,300}?"
+          r"\s/p(?:assword)?\s+)('[^'\n]+'|\"[^\"\n]+\"|\S+)",
           keep=1, hints=('veracrypt',), lower=True, check=is_value, back=60),
     rule("password", r"(\bmonitor\s+\S+@\S+\s+\d+\s+\S+\s+)(\S+)(?=\s+(?:primary|secondary|master|"
           r"slave)\b)", keep=1, hints=('monitor',), lower=True, check=is_value, back=0),
@@ -312,7 +316,7 @@ ANNOUNCED: tuple[Rule, ...] = (
                  'hashpw', 'argon2.hash'), lower=True, check=is_value, back=10),
     # a CloudFormation parameter named for a password, its Default value
     rule("password", r"(\b\w*(?:password|passwd|secret|token|apikey|api_key)\w*:[ \t]*\r?\n"
-          r"(?:[ \t]+\w+:[^\n]*\r?\n){0,4}?[ \t]+default:[ \t]*)(\"[^\"\n]+\"|'[^'\n]+'|\S+)",
+          r"(?:[ \t]+\w+:[^\n]{0,300}\r?\n){0,4}?[ \t]+default:[ \t]*)(\"[^\"\n]+\"|'[^'\n]+'|\S+)",
           keep=1, hints=('default:',), lower=True, check=is_value, back=120),
     # an AWS secret key a sentence names, its key id nowhere near
     rule("aws-secret-key", r"(\bsecret access key\b[^\n]{0,80}?[`'\"\s:])"
@@ -450,16 +454,16 @@ ANNOUNCED: tuple[Rule, ...] = (
     rule("cookie", r"(cookies\.set\(\s*[\"'][\w.-]+[\"']\s*,\s*[\"'])([^\"'\s]{16,})(?=[\"'])",
           keep=1, hints=('cookies.set(',), lower=True, check=is_value, back=0),
     # a chat message that announces a key, and the next message that is only the key
-    rule("password", r"(?m)(^\[?[\d:]{4,8}\]?[^\n:]{0,40}:[^\n]*(?:clave|key|token|password|"
+    rule("password", r"(?m)(^\[?[\d:]{4,8}\]?[^\n:]{0,40}:[^\n]{0,300}(?:clave|key|token|password|"
           r"passwort|пароль|токен|secret|contraseña|chave|senha|mot de passe|clé|schlüssel|"
-          r"秘密|密钥|키)[^\n]*\r?\n\[?[\d:]{4,8}\]?[^\n:]{0,40}:[ \t]+)(\S{16,})[ \t]*$", keep=1,
-          lower=True, check=announced_value),  # anchored at a line's start: one scan
+          r"秘密|密钥|키)[^\n]{0,300}\r?\n\[?[\d:]{4,8}\]?[^\n:]{0,40}:[ \t]+)(\S{16,})[ \t]*$",
+          keep=1, lower=True, check=announced_value),  # anchored at a line's start: one scan
     # Jenkins' first admin password, as its log prints it (also inside a transcript's JSON)
     rule("password", r"(password to proceed to installation:(?:\s|\\n|\*)*)([0-9a-f]{32})\b",
           keep=1, hints=('proceed to installation',), lower=True, back=12),
     # OpenVPN's auth-user-pass file shown: its second line is the password
     rule("password", r"(\bcat\s+\S*(?:auth[\w.-]*\.txt|auth-user-pass|\.netrc\b)[ \t]*\r?\n"
-          r"[^\n]*\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('cat ',), lower=True,
+          r"[^\n]{0,300}\r?\n)(\S+)(?=[ \t]*(?:\r?\n|$))", keep=1, hints=('cat ',), lower=True,
           check=is_value, back=0),
     # the answer to a security question (a random word in place of a mother's maiden name)
     rule("password", r"((?:sicherheitsfrage|security question|question secrète|"
@@ -486,8 +490,10 @@ ANNOUNCED: tuple[Rule, ...] = (
           check=lambda v: is_value(v) and sum(c.isalpha() for c in v) >= 6 and "=" not in v,
           back=200),  # a value of key=value pairs is a preference cookie (PREF)
     # a lone token answering a chat message that asks for a password
-    rule("password", r"(?m)(^[^\n]*(?:password|passwort|salasana|пароль|mot de passe|contraseña|"
-          r"senha|wachtwoord|lösenord|hasło|heslo|parola|密码|パスワード|비밀번호)[^\n]*[?？][ \t]*"
+    rule("password", r"(?m)(^[^\n]{0,300}"
+          r"(?:password|passwort|salasana|пароль|mot de passe|contraseña|"
+          r"senha|wachtwoord|lösenord|hasło|heslo|parola|密码|パスワード|비밀번호)[^\n]{0,300}"
+          r"[?？][ \t]*"
           r"\r?\n"
           r"\[?[\d:]{4,8}\]?[^\n:]{0,40}:[ \t]+)(\S+)[ \t]*$", keep=1,
           lower=True, check=said_secret),  # anchored at a line's start: one scan

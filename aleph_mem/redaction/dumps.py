@@ -51,7 +51,8 @@ DUMPS: tuple[Rule, ...] = (
     rule("password", r"(\[\+\][ \t]+[\w.-]+\\[\w.$-]+:)([^\s:]+)(?=[ \t]|$)", keep=1,
           hints=('[+]',), lower=True, check=password_like, back=0),
     rule("password", r"(?m)(^[ \t]*[a-z][\w.-]*\\[a-z][\w.$-]*:)([^\s:]+)(?=[ \t]*$)", keep=1,
-          hints=('\\',), lower=True, check=password_like, back=60),
+          hints=('\\',), lower=True, check=password_like),  # one scan: a transcript's JSON
+    # holds a backslash in every line, too many to try the pattern before each
     # john --show of a shadow file: "user:password:19500:0:99999:7:::"
     rule("password", r"(?m)(^[\w.$-]+:)([^\s:]+)(?=:\d+:\d*:\d*:\d*:\d*:\d*:\d*[ \t]*$)", keep=1,
           hints=(':::',), check=cracked),

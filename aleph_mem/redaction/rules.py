@@ -64,7 +64,7 @@ STRUCTURED: tuple[Rule, ...] = (
           r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", hints=('private key',)),
     rule("private-key", r"(private-lines:\s*\d+\s*\n)(?:[a-z0-9+/=]+\n?)+", keep=1,
           hints=('private-lines',), lower=True, back=0),
-    rule("private-key", r"(untrusted comment: [^\n]*secret key\s*\n)[a-z0-9+/=]{40,}", keep=1,
+    rule("private-key", r"(untrusted comment: [^\n]{0,300}secret key\s*\n)[a-z0-9+/=]{40,}", keep=1,
           hints=('untrusted comment:',), lower=True, back=0),
     rule("private-key", r"(\"(?:d|p|q|dp|dq|qi|k)\"\s*:\s*\")[a-z0-9_-]{20,}", keep=1,
           hints=('"kty"',), lower=True),
@@ -115,30 +115,32 @@ STRUCTURED: tuple[Rule, ...] = (
           r"[^\s:\"']+:)([^\"'\n]+)(?=\2)",
           keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
-    rule("cli-password", r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)(?!\s)([^\s\"']+)", keep=1,
+    rule("cli-password", r"(\bmysql(?:dump|admin)?\b[^\n]{0,300}?\s-p)(?!\s)([^\s\"']+)", keep=1,
           hints=('mysql',), back=0,  # not "-p`", not a variable ("-p$pwd`"), no template
           check=lambda v: bool(v.strip("`)*_")) and not v.startswith(("{{", "{%", "${"))
           and not re.fullmatch(r"\$\{?\w+\}?", v.strip("`'\""))),
     rule("cli-password", r"(\bsshpass\s+-p\s*)(\S+)", keep=1, hints=('sshpass',), back=0,
           check=lambda v: not v.startswith(("`", "$(", "{{"))),  # a command's output, a template
-    rule("cli-password", r"(\blogin\b[^\n]*?\s(?:-p|--password)(?:\s+|=))(?!-)(\S+)", keep=1,
+    rule("cli-password", r"(\blogin\b[^\n]{0,300}?\s(?:-p|--password)(?:\s+|=))(?!-)(\S+)", keep=1,
           hints=('login',), check=is_value, back=0),
     rule("cli-password", r"(\bconfigure\s+set\s+[\w.-]*(?:secret|token|password|key)[\w.-]*"
           r"\s+)(\S+)", keep=1, hints=('configure',), lower=True, check=is_value, back=0),
-    rule("cli-password", r"(\bhtpasswd(?=[^\n]*\s-\w*b)(?:\s+-\w+)*\s+\S+\s+\S+\s+)(\S+)",
+    rule("cli-password", r"(\bhtpasswd(?=[^\n]{0,300}\s-\w*b)(?:\s+-\w+)*\s+\S+\s+\S+\s+)(\S+)",
           keep=1, hints=('htpasswd',), back=0),
-    rule("cli-password", r"(\bredis-cli\b[^\n]*?\s-a\s+)(\S+)", keep=1, hints=('redis-cli',),
+    rule("cli-password", r"(\bredis-cli\b[^\n]{0,300}?\s-a\s+)(\S+)", keep=1, hints=('redis-cli',),
           check=is_value, back=0),  # not '-a \\"$REDIS_PASSWORD\\"' in a transcript
     rule("cli-password", r"((?:-pass(?:in|out)?|-passwd|-k)\s+pass:)(\S+)", keep=1,
           hints=('-pass', '-k'), back=0),
     rule("cli-password", r"(-(?:store|key|srcstore|deststore|srckey|destkey)pass\s+)(\S+)",
           keep=1, hints=('-store', '-key', '-src', '-dest'), back=0),
-    rule("cli-password", r"(\bsqlcmd\b[^\n]*?\s-P\s*)(\S+)", keep=1, hints=('sqlcmd',), back=0),
-    rule("cli-password", r"(\bldap\w+\b[^\n]*?\s-w\s+)(\S+)", keep=1, hints=('ldap',),
+    rule("cli-password", r"(\bsqlcmd\b[^\n]{0,300}?"
+          r"\s-P\s*)(\S+)", keep=1, hints=('sqlcmd',), back=0),
+    rule("cli-password", r"(\bldap\w+\b[^\n]{0,300}?\s-w\s+)(\S+)", keep=1, hints=('ldap',),
           check=is_value, back=0),
     rule("cli-password", r"((?:\s-U\s*|--user[= ])[^\s%/]+%)(\S+)", keep=1,
           hints=(' -u', '--user'), check=is_value, back=0),
-    rule("cli-password", r"(\b(?:zip|unzip)\b[^\n]*?\s-P\s*|\b(?:7z|7za|rar|unrar)\b[^\n]*?"
+    rule("cli-password", r"(\b(?:zip|unzip)\b[^\n]{0,300}?"
+          r"\s-P\s*|\b(?:7z|7za|rar|unrar)\b[^\n]{0,300}?"
           r"\s-p)(?!-)(\S+)", keep=1, hints=('zip', 'unzip', '7z', 'rar', 'unrar'),
           check=is_value, back=0),
     rule("cli-password", r"(\bsecret\s+set\s+\S+\s+(?:-b|--body)[\s=]+)(\S+)", keep=1,
@@ -162,10 +164,10 @@ STRUCTURED: tuple[Rule, ...] = (
     # and given alone on the next
     rule("announced", r"^((?=[^\n]{0,200}(?::|👇|⬇️?|↓)[ \t]*\r?\n" + CHAT +
           r"[a-z0-9+/=_.~-]{16,}[ \t]*(?:\r?\n|$))"
-          r"(?=[^\n]*?(?:key|token|passw|secret|kennwort|schlüssel|sleutel|nyckel|nøkkel|"
+          r"(?=[^\n]{0,300}?(?:key|token|passw|secret|kennwort|schlüssel|sleutel|nyckel|nøkkel|"
           r"nøgle|klucz|anahtar|chave|clave|contraseña|"
           r"mot de passe|senha|chiave|şifre|wachtwoord|lösenord|hasło|пароль|ключ|токен|密码|"
-          r"密钥|パスワード|비밀번호))(?![^\n]*(?:accessor|\bid\b|hash|digest|fingerprint|"
+          r"密钥|パスワード|비밀번호))(?![^\n]{0,300}(?:accessor|\bid\b|hash|digest|fingerprint|"
           r"checksum|public|publishable))[^\n]{0,200}(?::|👇|⬇️?|↓)[ \t]*\r?\n" + CHAT + ")"
           r"([a-z0-9+/=_.~-]{16,})[ \t]*(?=\r?\n|$)", keep=1,
           hints=('key', 'token', 'passw', 'secret', 'kennwort', 'schlüssel', 'sleutel', 'nyckel',
@@ -174,12 +176,13 @@ STRUCTURED: tuple[Rule, ...] = (
                  'lösenord', 'hasło', 'пароль', 'ключ', 'токен', '密码', '密钥', 'パスワード',
                  '비밀번호'), lower=True, check=announced_value, flags=re.M),
     # a Kubernetes secret decoded on the command line: its value is the next line
-    rule("k8s-secret", r"(\bget secrets?\b[^\n]*\bbase64 (?:-d|--decode|-D)\b[^\n]*\r?\n"
-          r"(?:[^\n]*?\"content\":\s*\")?)([^\s\"]{8,})", keep=1,  # or a transcript's result
+    rule("k8s-secret", r"(\bget secrets?\b[^\n]{0,300}\bbase64 (?:-d|--decode|-D)\b[^\n]{0,300}"
+          r"\r?\n"
+          r"(?:[^\n]{0,300}?\"content\":\s*\")?)([^\s\"]{8,})", keep=1,  # or a transcript's result
           hints=('base64 -d', 'base64 --decode', 'base64 -d'),
           lower=True, check=is_value, back=300),
     # Windows: `net use Z: \\server\share /user:DOMAIN\name PASSWORD`
-    rule("cli-password", r"(\bnet use\b[^\n]*?/user:\S+[ \t]+)(?![/*])(\S+)", keep=1,
+    rule("cli-password", r"(\bnet use\b[^\n]{0,300}?/user:\S+[ \t]+)(?![/*])(\S+)", keep=1,
           hints=('net use',), lower=True, check=is_value, back=0),
     # "… and password `…`" in prose, in several languages
     rule("password", r"(\b(?:password|passwort|kennwort|contraseña|senha|mot de passe|"
@@ -221,7 +224,7 @@ STRUCTURED: tuple[Rule, ...] = (
     rule("password", r"(?m)(^[ \t]*[\w.]*(?:password|passwd)[ \t]+)(\"[^\"\n]+\"|'[^'\n]+')",
           keep=1, hints=('password ', 'passwd '), lower=True, check=is_value, back=40),
     # ssh-keygen's new passphrase
-    rule("flag", r"(\bssh-keygen\b[^\n]*?\s-N\s+)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"-]\S*)",
+    rule("flag", r"(\bssh-keygen\b[^\n]{0,300}?\s-N\s+)('[^'\n]+'|\"[^\"\n]+\"|[^\s'\"-]\S*)",
           keep=1, hints=('ssh-keygen',), check=is_value, back=0),  # -N, not -n (principals)
     # a secret piped into the tool that takes it: `printf '%s' '…' | docker secret create`
     rule("password", r"(\b(?:printf\s+'%s'|printf\s+\"%s\"|echo(?:\s+-n)?)\s+)"
@@ -278,7 +281,7 @@ STRUCTURED: tuple[Rule, ...] = (
           lower=True, check=is_value, back=0),
     # a one-time-password seed (base32): in an otpauth:// URI, handed to pyotp or oathtool
     rule("totp-seed", r"((?:otpauth://[th]otp/[^\s?]*\?(?:[^\s#&]*&)*secret=)|"
-          r"(?:pyotp\.[th]otp\(\s*[\"'])|(?:\boathtool\b[^\n]*?(?:\s-b|--base32)"
+          r"(?:pyotp\.[th]otp\(\s*[\"'])|(?:\boathtool\b[^\n]{0,300}?(?:\s-b|--base32)"
           r"(?:\s+-[\w-]+)*\s+))([a-z2-7]{16,}=*)(?![a-z0-9])", keep=1,
           hints=('otpauth', 'pyotp', 'oathtool'), lower=True, check=is_value, back=0),
     # a Vault unseal key, as `vault operator init` prints it
@@ -481,9 +484,9 @@ STRUCTURED: tuple[Rule, ...] = (
           keep=1, hints=('net user',), lower=True, check=is_value, back=12),
     rule("cli-password", r"(\becho\s+[\"']?[\w.-]+:)([^\s\"'|]+)(?=[\"']?\s*\|\s*(?:sudo\s+)?"
           r"chpasswd)", keep=1, hints=('chpasswd',), check=is_value),
-    rule("cli-password", r"(\b(?:mosquitto_\w+|ipmitool)\b[^\n]*?\s-P\s+)(\S+)", keep=1,
+    rule("cli-password", r"(\b(?:mosquitto_\w+|ipmitool)\b[^\n]{0,300}?\s-P\s+)(\S+)", keep=1,
           hints=('mosquitto_', 'ipmitool'), check=is_value, back=0),
-    rule("cli-password", r"(\blftp\b[^\n]*?\s-u\s+[^\s,]+,)([^\s\"']+)", keep=1,
+    rule("cli-password", r"(\blftp\b[^\n]{0,300}?\s-u\s+[^\s,]+,)([^\s\"']+)", keep=1,
           hints=('lftp',), check=is_value, back=0),
     # a webhook whose last path segment is its secret (n8n, Rocket.Chat, self-hosted tools)
     rule("webhook", r"(/(?:webhooks?|hooks)/(?:[a-z0-9_-]+/)*?)([a-z0-9_-]{20,})"
@@ -527,7 +530,7 @@ STRUCTURED: tuple[Rule, ...] = (
           back=0),
     rule("password", r"(:\s*psk\s+[\"']?)([^\"'\n]+?)(?=[\"']?\s*$)", keep=1,
           hints=(': psk',), lower=True, check=is_value, back=2, flags=re.MULTILINE),
-    rule("cli-password", r"(\bnmcli\b[^\n]*?\spassword\s+[\"']?)([^\"'\s]+)", keep=1,
+    rule("cli-password", r"(\bnmcli\b[^\n]{0,300}?\spassword\s+[\"']?)([^\"'\s]+)", keep=1,
           hints=('nmcli',), lower=True, back=0,
           check=lambda v: is_value(v) or v.isdigit() and len(v) >= 8),  # a Wi-Fi key of digits
     # a wallet's key where a tool keeps it: Hardhat's accounts, a Solana keypair file, an

@@ -45,20 +45,20 @@ TOOLS: tuple[Rule, ...] = (
           r"('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1, hints=('mc alias', 'mc config'), lower=True,
           check=is_value, back=0),
     # wandb login KEY, ngrok authtoken / config add-authtoken TOKEN
-    rule("api-key", r"(\bprefect\s+cloud\s+login\b[^\n]*?\s(?:-k|--key)[ \t=]+)(\S+)", keep=1,
+    rule("api-key", r"(\bprefect\s+cloud\s+login\b[^\n]{0,300}?\s(?:-k|--key)[ \t=]+)(\S+)", keep=1,
           hints=('prefect cloud login',), lower=True, check=random_value, back=0),
     rule("api-key", r"(\b(?:wandb\s+login(?:\s+--\S+)*|ngrok\s+(?:config\s+add-)?authtoken)\s+)"
           r"([a-z0-9_.-]{20,})", keep=1, hints=('wandb login', 'ngrok '), lower=True,
           check=random_value, back=0),
     # kinit user@REALM <<< 'pw' (a here-string answers its prompt)
-    rule("cli-password", r"(\bkinit\b[^\n]*?<<<\s*)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
+    rule("cli-password", r"(\bkinit\b[^\n]{0,300}?<<<\s*)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
           hints=('<<<',), lower=True, check=is_value, back=120),
     # curl -u TOKEN: (the token is the user, the password empty or "X": Lambda's, Mailgun's,
     # Freshdesk's keys)
     rule("basic-auth", r"((?:\s-u\s*|--user[\s=]+)[\"']?)([a-z0-9_.-]{20,})(?=:(?:x\b)?[\s\"'])",
           keep=1, hints=(' -u', '--user'), lower=True, check=random_value, back=0),
     # SNMP: snmpwalk -c COMMUNITY, snmpget -A 'auth pass' / -X 'priv pass'
-    rule("password", r"(\bsnmp\w*\b[^\n]*?\s-[cAX][ \t]*)('[^'\n]+'|\"[^\"\n]+\"|[^\s-]\S*)",
+    rule("password", r"(\bsnmp\w*\b[^\n]{0,300}?\s-[cAX][ \t]*)('[^'\n]+'|\"[^\"\n]+\"|[^\s-]\S*)",
           keep=1, hints=('snmp',), check=community, back=0),  # -a, -x: protocols
     # community = "…", community: …, a community `…` named in a sentence
     rule("password", r"((?<![\w-])(?:snmp[_-]?)?(?:ro|rw|read|write)?[_-]?community(?:[_-]?string)?"
@@ -119,7 +119,7 @@ TOOLS: tuple[Rule, ...] = (
     rule("password", r"(\bMCRcon\(\s*[\"'][^\"'\n]*[\"']\s*,\s*[\"'])([^\"'\n]+)(?=[\"'])", keep=1,
           hints=('mcrcon(',), check=is_value, back=0),
     # espota's -a / --auth, PlatformIO's upload_flags --auth=
-    rule("cli-password", r"(\bespota(?:\.py)?\b[^\n]*?\s(?:-a|--auth)[ =]?)"
+    rule("cli-password", r"(\bespota(?:\.py)?\b[^\n]{0,300}?\s(?:-a|--auth)[ =]?)"
           r"('[^'\n]+'|\"[^\"\n]+\"|\S+)",
           keep=1, hints=('espota',), lower=True, check=is_value, back=0),
     rule("cli-password", r"(\bupload_flags\b[\s\S]{0,300}?--auth[= ])(\S+)", keep=1,
@@ -142,8 +142,8 @@ TOOLS: tuple[Rule, ...] = (
           hints=('app_update', 'force_install_dir', 'steamcmd'), check=is_value),
     rule("password", r"(\benablecheats[ \t]+)(\S+)", keep=1, hints=('enablecheats',), lower=True,
           check=is_value, back=0),
-    rule("cli-password", r"(\brcon\b[^\n]*?\s-p[ \t]*)('[^'\n]+'|\"[^\"\n]+\"|[^\s-]\S*)", keep=1,
-          hints=('rcon',), lower=True, check=is_value, back=0),
+    rule("cli-password", r"(\brcon\b[^\n]{0,300}?\s-p[ \t]*)('[^'\n]+'|\"[^\"\n]+\"|[^\s-]\S*)",
+          keep=1, hints=('rcon',), lower=True, check=is_value, back=0),
     rule("api-key", r"(\b(?:gslt|sv_setsteamaccount|srcds_token)[\"']?\s*[=:\s]\s*[\"']?)"
           r"([0-9a-f]{32})(?![0-9a-f])", keep=1,
           hints=('gslt', 'sv_setsteamaccount', 'srcds_token'),
@@ -156,8 +156,8 @@ TOOLS: tuple[Rule, ...] = (
           r"apikey|api_key)[^\"]*\"[^>\n]*>)([^<\n]{12,})(?=</string>)", keep=1,
           hints=('<string',), lower=True, check=random_value),
     # xcrun altool -u … -p PASSWORD (an app-specific password)
-    rule("cli-password", r"(\baltool\b[^\n]*?\s-p[ \t]+)(?!@)('[^'\n]+'|\"[^\"\n]+\"|\S+)", keep=1,
-          hints=('altool',), lower=True, check=is_value, back=0),
+    rule("cli-password", r"(\baltool\b[^\n]{0,300}?\s-p[ \t]+)(?!@)('[^'\n]+'|\"[^\"\n]+\"|\S+)",
+          keep=1, hints=('altool',), lower=True, check=is_value, back=0),
     # a domain's transfer code (EPP/AuthInfo) after its label, whatever signs it holds
     rule("password", r"(\b(?:auth[ -]?code|auth[ -]?info|epp(?:[ /-]?auth)?[ -]?(?:code|key)|"
           r"transfer[ -]?(?:code|key|kodu)|verhuiscode|code de transfert|"
@@ -178,8 +178,8 @@ TOOLS: tuple[Rule, ...] = (
     rule("api-key", r"(?<![a-z0-9_])[0-9a-z]{25,27}_[0-9a-z]{20,22}(?![a-z0-9_])",
           hints=('ngrok',), lower=True, check=random_value),
     # a CLI's key on its command line: VirusTotal's vt -k KEY, snyk auth TOKEN
-    rule("api-key", r"(\bvt\b[^\n]*?\s(?:-k|--apikey)[ \t=]+)([0-9a-f]{64})(?![0-9a-f])", keep=1,
-          hints=('vt ',), lower=True, back=100),
+    rule("api-key", r"(\bvt\b[^\n]{0,120}?\s(?:-k|--apikey)[ \t=]+)([0-9a-f]{64})(?![0-9a-f])",
+          keep=1, hints=(' -k', '--apikey'), lower=True, back=120),  # from its flag back
     rule("api-key", r"(\bsnyk\s+auth\s+)([0-9a-f]{8}-[0-9a-f-]{27})(?![\w-])", keep=1,
           hints=('snyk auth',), lower=True, back=0),
     rule("api-key", r"(\bshodan\s+init\s+)([A-Za-z0-9]{32})(?![\w-])", keep=1,
@@ -192,10 +192,10 @@ TOOLS: tuple[Rule, ...] = (
     rule("password", r"(?<![\w$])\$9\$[A-Za-z0-9./-]{8,}(?![A-Za-z0-9./$-])", hints=('$9$',),
           back=0),
     # an object store's CLI given its key pair: obsutil config -i=AK -k=SK, qshell account AK SK
-    rule("api-key", r"(\bobsutil\s+config\b[^\n]*?\s-[ik]=)(\S+)", keep=1, hints=('obsutil',),
+    rule("api-key", r"(\bobsutil\s+config\b[^\n]{0,300}?\s-[ik]=)(\S+)", keep=1, hints=('obsutil',),
           check=random_value, back=200),
-    rule("api-key", r"(\bobsutil\s+config\b[^\n]*?\s-[ik]=\S+[^\n]*?\s-[ik]=)(\S+)", keep=1,
-          hints=('obsutil',), check=random_value, back=200),
+    rule("api-key", r"(\bobsutil\s+config\b[^\n]{0,300}?\s-[ik]=\S+[^\n]{0,300}?\s-[ik]=)(\S+)",
+          keep=1, hints=('obsutil',), check=random_value, back=200),
     rule("api-key", r"(\bqshell\s+account\s+)(\S+)", keep=1, hints=('qshell',),
           check=random_value, back=0),
     rule("api-key", r"(\bqshell\s+account\s+\S+\s+)(\S+)", keep=1, hints=('qshell',),
@@ -206,13 +206,13 @@ TOOLS: tuple[Rule, ...] = (
     # a database's tools: SQL Server's bcp and sqlcmd -P, Oracle's user/password@db
     # (sqlldr userid=, expdp, impdp, rman target) and its wallet's mkstore -createCredential,
     # Redis Sentinel's auth-pass, a schema registry's key:secret
-    rule("cli-password", r"(\b(?:bcp|sqlcmd|osql|isql)\b[^\n]*?\s-P[ \t]*)(?!-)(\S+)", keep=1,
+    rule("cli-password", r"(\b(?:bcp|sqlcmd|osql|isql)\b[^\n]{0,300}?\s-P[ \t]*)(?!-)(\S+)", keep=1,
           hints=('bcp ', 'sqlcmd', 'osql', 'isql'), check=is_value, back=0),
     rule("cli-password", r"(\b(?:userid=|(?:sqlldr|expdp|impdp|exp|imp|rman\s+target)\s+)"
           r"[\w$#.-]+/)([^@\s/\"']+)(?=@)", keep=1,
           hints=('userid=', 'sqlldr', 'expdp', 'impdp', 'exp ', 'imp ', 'rman'), lower=True,
           check=is_value, back=0),
-    rule("cli-password", r"(\bmkstore\b[^\n]*?-createcredential\s+\S+\s+\S+\s+)(\S+)", keep=1,
+    rule("cli-password", r"(\bmkstore\b[^\n]{0,300}?-createcredential\s+\S+\s+\S+\s+)(\S+)", keep=1,
           hints=('mkstore',), lower=True, check=is_value, back=0),
     rule("password", r"(\bsentinel\s+auth-pass\s+\S+\s+)(\S+)", keep=1,
           hints=('sentinel auth-pass',), lower=True, check=is_value, back=0),
