@@ -258,8 +258,9 @@ def _random_value(value: str) -> bool:
 CSV_SECRET_COLUMNS = frozenset({"password", "passwort", "kennwort", "login_password", "totp",
                                 "otpauth", "login_totp", "secret", "api key", "api_key",
                                 "apikey"})
-CSV_HEADER_WORDS = ("password", "passwort", "kennwort", "totp", "otpauth", "pin", "api",
-                    "secret", "cvv", "cvc")
+# what a header with one of those columns holds (a column's name, or a part of one)
+CSV_HEADER_WORDS = ("password", "passwort", "kennwort", "totp", "otpauth", "pin", "api key",
+                    "api_key", "apikey", "secret", "cvv", "cvc")
 # columns of codes: a PIN's four to eight digits, a card's security code
 CSV_CODE_COLUMNS = {"pin": re.compile(r"\d{4,8}"), "cvv": re.compile(r"\d{3,4}"),
                     "cvc": re.compile(r"\d{3,4}")}

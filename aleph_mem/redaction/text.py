@@ -142,8 +142,9 @@ def _spans(rule: Rule, seen: dict[str, list[int]], text: str,
         if "[REDACTED:" in text[m.start():m.end()]:
             continue  # a mark an earlier rule left is never read as a key or a value
         start = m.end(rule.keep) if rule.keep else m.start()
-        if rule.check and not rule.check(text[start:m.end()]) and not (
-                rule.keep and digits_password(m.group(rule.keep), text[start:m.end()])):
+        value = text[start:m.end()]
+        if rule.check and not rule.check(value) and not (
+                rule.keep and digits_password(m.group(rule.keep), value)):
             continue
         if rule.keep:
             out += _named_value(rule, m, text)
